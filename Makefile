@@ -1,0 +1,31 @@
+# Two commands do all the set-up on a fresh machine:
+#   make run   -- create .venv, install, run the bot (needs BOT_TOKEN)
+#   make test  -- create .venv, install, run the whole test suite
+PY ?= python3
+VENV := .venv
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: run test lint bench install clean
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(VENV)/bin/pip install -q --upgrade pip
+	$(VENV)/bin/pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(VENV)/bin/python bot.py
+
+test: $(STAMP)
+	$(VENV)/bin/python -m pytest
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+
+bench: $(STAMP)
+	$(VENV)/bin/python bench/engine_bench.py
+
+clean:
+	rm -rf $(VENV) *.egg-info
