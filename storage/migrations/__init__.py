@@ -1,0 +1,1 @@
+"""Alembic migration scripts (package so that they ship with the code)."""

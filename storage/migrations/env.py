@@ -1,0 +1,82 @@
+"""Alembic environment for the Kozel database.
+
+Two ways in:
+- start-up (:meth:`storage.database.Database.migrate`) passes an open synchronous connection in
+  ``config.attributes["connection"]``; we migrate on it inside the caller's transaction;
+- the ``alembic`` command line (``alembic.ini`` at the repository root) gives a URL in
+  ``sqlalchemy.url`` or the ``DATABASE_PATH`` environment variable; we open an async engine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+from alembic import context
+from sqlalchemy.engine import Connection
+
+from storage.models import Base
+
+config = context.config
+target_metadata = Base.metadata
+
+
+def _configure(connection: Connection) -> None:
+    context.configure(
+        connection=connection,
+        target_metadata=target_metadata,
+        render_as_batch=connection.dialect.name == "sqlite",
+        compare_type=True,
+    )
+
+
+def _run(connection: Connection) -> None:
+    _configure(connection)
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+def run_migrations_offline() -> None:
+    """Emit SQL to stdout (``alembic upgrade head --sql``)."""
+    context.configure(
+        url=_url(),
+        target_metadata=target_metadata,
+        literal_binds=True,
+        render_as_batch=True,
+    )
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+def _url() -> str:
+    from storage.database import database_url
+
+    url = config.get_main_option("sqlalchemy.url") or os.environ.get("DATABASE_PATH")
+    if not url:
+        raise RuntimeError("set sqlalchemy.url (alembic -x) or DATABASE_PATH")
+    return database_url(url)
+
+
+async def _run_async() -> None:
+    from storage.database import Database
+
+    db = Database(_url())
+    try:
+        async with db.write() as conn:
+            await conn.run_sync(_run)
+    finally:
+        await db.dispose()
+
+
+def run_migrations_online() -> None:
+    connection = config.attributes.get("connection")
+    if connection is not None:
+        _run(connection)
+    else:
+        asyncio.run(_run_async())
+
+
+if context.is_offline_mode():
+    run_migrations_offline()
+else:
+    run_migrations_online()

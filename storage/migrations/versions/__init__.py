@@ -1,0 +1,1 @@
+"""Alembic revisions, applied in order by ``storage.database.Database.migrate``."""

@@ -1,0 +1,204 @@
+"""The one schema definition: SQLAlchemy 2 tables for chats, users, matches, the action log,
+match results and the leaderboard aggregate.
+
+The schema is dialect-neutral (SQLite today, PostgreSQL later): only portable column types
+(BigInteger, Integer, String, Boolean, Double, JSON), no partial or expression indexes, no
+triggers. Timestamps are Unix time in seconds (float, UTC) so that the deadline sweeper and an
+injectable test clock compare plain numbers.
+
+The Alembic revisions in ``storage/migrations/versions`` must produce exactly this metadata;
+``tests/test_storage_migrations.py`` compares them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Double,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    false,
+    text,
+    true,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+#: Constraint names are fixed so that migrations (and SQLite batch mode) can refer to them.
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+#: ``player_stats.scope`` of the global leaderboard rows (Telegram never uses chat id 0).
+GLOBAL_SCOPE = 0
+
+#: Integer primary key that is a 64-bit BIGINT on PostgreSQL and the ROWID alias on SQLite.
+AutoId = BigInteger().with_variant(Integer(), "sqlite")
+
+
+class Base(DeclarativeBase):
+    """Declarative base carrying the shared :data:`NAMING_CONVENTION`."""
+
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class Chat(Base):
+    """A Telegram group (or private chat) the bot plays in.
+
+    ``settings`` is a JSON object; its key ``"rules"`` holds the chat's default rule options
+    (the JSON shape of ``engine.Rules.to_json()``, RULES.md §1). ``topic_id`` is the forum topic
+    the chat asked the bot to use (None: any topic / not a forum). ``active`` turns False when the
+    bot is removed from the chat.
+    """
+
+    __tablename__ = "chats"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    title: Mapped[str | None] = mapped_column(String(255))
+    language: Mapped[str | None] = mapped_column(String(16))
+    is_forum: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    topic_id: Mapped[int | None] = mapped_column(BigInteger)
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    active: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    created_at: Mapped[float] = mapped_column(Double)
+    updated_at: Mapped[float] = mapped_column(Double)
+
+
+class User(Base):
+    """A Telegram user who touched the bot. ``dm_open``: the user has started the bot in a
+    private chat, so their hand can be sent there."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    first_name: Mapped[str] = mapped_column(String(255), default="", server_default="")
+    last_name: Mapped[str | None] = mapped_column(String(255))
+    username: Mapped[str | None] = mapped_column(String(64))
+    language: Mapped[str | None] = mapped_column(String(16))
+    dm_open: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    created_at: Mapped[float] = mapped_column(Double)
+    updated_at: Mapped[float] = mapped_column(Double)
+
+
+class Match(Base):
+    """A lobby that becomes a match.
+
+    - ``status``: ``lobby`` | ``playing`` | ``finished`` | ``stopped`` | ``expired``.
+    - ``end_reason``: None while open; ``limit`` (RULES.md §1.15), ``timeout`` (§1.17),
+      ``stopped``, ``bot_removed``, ``expired``.
+    - ``active_key``: ``"<chat_id>:<thread_id or 0>"`` while the status is lobby or playing,
+      else NULL; its unique constraint allows one open lobby/match per chat topic, across
+      processes, without a partial index.
+    - ``rules``: ``engine.Rules.to_json()``; ``seats``: ``[{"user_id": int, "name": str}, ...]``
+      in seat order (RULES.md §1.1); ``seed``: the deal seed, set at start.
+    - ``version``: bumped by every accepted change (optimistic concurrency check).
+    - ``messages``: the message ids the bot must edit, a JSON object owned by the UI layer.
+    - ``deadline_at``: when the current turn (or the lobby) times out, Unix seconds; None: none.
+    """
+
+    __tablename__ = "matches"
+
+    id: Mapped[int] = mapped_column(AutoId, primary_key=True, autoincrement=True)
+    chat_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("chats.id"))
+    thread_id: Mapped[int | None] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(16))
+    end_reason: Mapped[str | None] = mapped_column(String(16))
+    active_key: Mapped[str | None] = mapped_column(String(64), unique=True)
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    seats: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    seed: Mapped[int | None] = mapped_column(BigInteger)
+    version: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    messages: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    deadline_at: Mapped[float | None] = mapped_column(Double)
+    creator_id: Mapped[int] = mapped_column(BigInteger)
+    rematch_of: Mapped[int | None] = mapped_column(AutoId, ForeignKey("matches.id"))
+    created_at: Mapped[float] = mapped_column(Double)
+    updated_at: Mapped[float] = mapped_column(Double)
+    started_at: Mapped[float | None] = mapped_column(Double)
+    finished_at: Mapped[float | None] = mapped_column(Double)
+
+    __table_args__ = (
+        Index(None, "deadline_at"),
+        Index(None, "chat_id", "status"),
+    )
+
+
+class Action(Base):
+    """The append-only action log: one row per accepted decision, ``seq`` = 1, 2, 3, ...
+
+    ``decision`` is ``{"tile": "2-5", "end": "left"|"right"|null}`` for a player's move or
+    ``{"host": true}`` for a host move on timeout (RULES.md §1.17). ``user_id`` is who pressed
+    (None for the host). The seed plus these rows reproduce the match through the engine.
+    """
+
+    __tablename__ = "actions"
+
+    match_id: Mapped[int] = mapped_column(
+        AutoId, ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    seat: Mapped[int] = mapped_column(Integer)
+    user_id: Mapped[int | None] = mapped_column(BigInteger)
+    decision: Mapped[dict[str, Any]] = mapped_column(JSON)
+    at: Mapped[float] = mapped_column(Double)
+
+
+class MatchResult(Base):
+    """One row per seat of a match that ended under the rules (``ended_by`` = ``limit``,
+    RULES.md §1.15, or ``timeout``, §1.17); stopped/expired matches and matches ended by the
+    bot's removal have none.
+
+    ``final_score`` is the open score (the team's in team play, §1.14); ``rating`` the rating
+    gain (§1.16); ``outs`` how many rounds the player went out (§1.9); ``fish`` how many fish the
+    player made as the fisher (§1.10); ``timed_out``: the player whose timeouts ended the match.
+    """
+
+    __tablename__ = "match_results"
+
+    match_id: Mapped[int] = mapped_column(
+        AutoId, ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    user_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    name: Mapped[str] = mapped_column(String(255), default="", server_default="")
+    chat_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    final_score: Mapped[int] = mapped_column(Integer)
+    goat: Mapped[bool] = mapped_column(Boolean)
+    rating: Mapped[int] = mapped_column(Integer)
+    outs: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    fish: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    timed_out: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    ended_by: Mapped[str] = mapped_column(String(16))
+    finished_at: Mapped[float] = mapped_column(Double)
+
+
+class PlayerStats(Base):
+    """Leaderboard aggregate over :class:`MatchResult`, kept in the same transaction as the
+    results it sums. ``scope`` is a chat id, or :data:`GLOBAL_SCOPE` (0) for all chats.
+
+    ``score_sum`` / ``matches`` is the average final score. Added in revision 0002.
+    """
+
+    __tablename__ = "player_stats"
+
+    scope: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    matches: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    goats: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    rating: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    outs: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    fish: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    score_sum: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+
+    __table_args__ = (Index(None, "scope", "rating"),)
