@@ -1,0 +1,380 @@
+"""One round of classic Kozel: deal, legal moves, placing tiles, drawing, knocking, out, fish.
+
+RULES.md §1.2–§1.10.  The functions here are pure; a :class:`RoundState` is never mutated.
+Scoring the finished round belongs to :mod:`engine.scoring`, the match to :mod:`engine.match`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import struct
+from typing import NamedTuple
+
+from . import errors
+from .events import Dealt, Drew, Fish, Knocked, Led, Misdeal, Played, WentOut
+from .layout import EMPTY_LINE, LEFT, RIGHT, Line
+from .tiles import (
+    DOUBLE_MASK,
+    HIGH,
+    LOW,
+    SUIT_MASK,
+    SUIT_NONDOUBLE_MASK,
+    TILE_ID,
+    TILES,
+    Tile,
+    ids_of,
+)
+
+__all__ = [
+    "Move",
+    "RoundState",
+    "deal_hands",
+    "shuffled_deal",
+    "misdeal_reason",
+    "first_lead",
+    "start_round",
+    "round_moves",
+    "round_apply",
+    "HAND_SIZE",
+]
+
+#: RULES.md §1.2: seven tiles to each player.
+HAND_SIZE = 7
+
+
+class Move(NamedTuple):
+    """A decision: place ``tile`` at ``end`` (``"left"``, ``"right"``, or None on a lead or when
+    only one placement is possible) (RULES.md §1.7)."""
+
+    tile: Tile
+    end: str | None = None
+
+    def to_dict(self) -> dict:
+        """The record form ``{"tile": "2-5", "end": "left"}`` (README, "Game records")."""
+        d = {"tile": self.tile.code()}
+        if self.end is not None:
+            d["end"] = self.end
+        return d
+
+
+# Interned moves: legal_moves allocates nothing per call but the tuple.
+_MOVE = {(i, e): Move(TILES[i], e) for i in range(28) for e in (None, LEFT, RIGHT)}
+
+
+class RoundState(NamedTuple):
+    """The position of one round (RULES.md §1.2–§1.10).  Immutable.
+
+    - ``hands``: bit mask of tile ids per seat (see :mod:`engine.tiles`).
+    - ``bazar``: tile ids still in the bazar, in draw order.
+    - ``reserve_mask``: the last ``bazar_reserve`` tiles, which may never be drawn (§1.4).
+    - ``reserve``: how many tiles that is.
+    - ``line``: the chain (:class:`engine.layout.Line`); ``chain_mask`` its tiles.
+    - ``to_act``: seat whose decision is awaited, -1 once the round is over.
+    - ``lead_id``: id of the tile the first lead must be (§1.5), or -1.
+    - ``last``: seat that placed the last tile, -1 before the lead.
+    - ``end``: None while playing, then ``"out"`` or ``"fish"``; ``fish_cause`` as in
+      :class:`engine.events.Fish`.
+    - ``fish_without_double``: the option of RULES.md §1.10 (b).
+    """
+
+    players: int
+    hands: tuple[int, ...]
+    bazar: tuple[int, ...]
+    reserve: int
+    reserve_mask: int
+    line: Line
+    chain_mask: int
+    to_act: int
+    lead_id: int
+    last: int
+    end: str | None
+    fish_cause: str | None
+    fish_without_double: bool = True
+
+    @property
+    def drawable(self) -> int:
+        """Tiles that may still be drawn (RULES.md §1.4, §1.8)."""
+        n = len(self.bazar) - self.reserve
+        return n if n > 0 else 0
+
+    @property
+    def by(self) -> int:
+        """The seat that went out or fished (RULES.md §1.9, §1.10); -1 while playing."""
+        return self.last if self.end else -1
+
+
+def shuffled_deal(players: int, seed: object, round_no: int, attempt: int) -> list[int]:
+    """The 28 tile ids in the order of a shuffle fixed by ``(seed, round_no, attempt)``.
+
+    The first ``7 * players`` go to the hands, seat by seat; the rest is the bazar in draw
+    order (RULES.md §1.2).  Every tile gets a 64-bit key from SHAKE-128 of the seed string and
+    the tiles are sorted by key: a uniform shuffle, identical on every platform and process.
+    """
+    digest = hashlib.shake_128(f"kozel:{seed}:{round_no}:{attempt}".encode()).digest(224)
+    return sorted(_ALL_IDS, key=_KEYS(digest).__getitem__)
+
+
+_ALL_IDS = tuple(range(28))
+_KEYS = struct.Struct("<28Q").unpack
+
+
+def deal_hands(players: int, order: list[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Split a shuffled order into hand masks and the bazar (RULES.md §1.2)."""
+    bit = _BIT.__getitem__
+    hands = tuple(sum(map(bit, order[s * HAND_SIZE:(s + 1) * HAND_SIZE])) for s in range(players))
+    return hands, tuple(order[players * HAND_SIZE:])
+
+
+_BIT = tuple(1 << i for i in range(28))
+
+
+def misdeal_reason(hands: tuple[int, ...]) -> tuple[int, str, int, int | None] | None:
+    """``(seat, reason, count, number)`` if the deal is void (RULES.md §1.3), else None.
+
+    Void: a hand with 5 or more doubles (``"doubles"``), or 6 or more tiles showing one
+    number, a double counting once (``"suit"``).
+    """
+    for seat, h in enumerate(hands):
+        d = (h & DOUBLE_MASK).bit_count()
+        if d >= 5:
+            return seat, "doubles", d, None
+        for n in range(7):
+            c = (h & SUIT_MASK[n]).bit_count()
+            if c >= 6:
+                return seat, "suit", c, n
+    return None
+
+
+# RULES.md §1.5: [1|1], [2|2], ..., [6|6], then [0|0]; then non-doubles by pips, higher half.
+_LEAD_DOUBLES = [TILE_ID[Tile(n, n)] for n in (1, 2, 3, 4, 5, 6, 0)]
+_LEAD_OTHERS = sorted(
+    (i for i, t in enumerate(TILES) if not t.is_double),
+    key=lambda i: (TILES[i].pips, TILES[i].b),
+    reverse=True,
+)
+_LEAD_ORDER = _LEAD_DOUBLES + _LEAD_OTHERS
+
+
+def first_lead(hands: tuple[int, ...]) -> tuple[int, int]:
+    """``(seat, tile_id)`` of the first lead of a match (RULES.md §1.5)."""
+    for i in _LEAD_ORDER:
+        bit = 1 << i
+        for seat, h in enumerate(hands):
+            if h & bit:
+                return seat, i
+    raise errors.InvalidDeal("no hand holds a tile")
+
+
+def start_round(
+    players: int,
+    hands: tuple[int, ...],
+    bazar: tuple[int, ...],
+    reserve: int,
+    leader: int | None,
+    fish_without_double: bool = True,
+) -> RoundState:
+    """The position before the lead.
+
+    ``leader`` None means the first round of a match: the lead is fixed by RULES.md §1.5.
+    Otherwise ``leader`` leads any tile (§1.6).  ``reserve`` is ``rules.bazar_reserve`` (§1.4);
+    ``fish_without_double`` the option of §1.10 (b).
+    """
+    if leader is None:
+        leader, lead_id = first_lead(hands)
+    else:
+        lead_id = -1
+    r = min(reserve, len(bazar))
+    reserve_mask = 0
+    for i in bazar[len(bazar) - r:]:
+        reserve_mask |= 1 << i
+    return RoundState(
+        players, hands, bazar, r, reserve_mask, EMPTY_LINE, 0, leader, lead_id, -1, None, None,
+        fish_without_double,
+    )
+
+
+def dealt_event(rs: RoundState, round_no: int) -> Dealt:
+    """The :class:`engine.events.Dealt` event for a fresh round."""
+    lead = TILES[rs.lead_id] if rs.lead_id >= 0 else None
+    return Dealt(round_no, rs.to_act, lead, rs.drawable, rs.reserve)
+
+
+def misdeal_event(round_no: int, found: tuple[int, str, int, int | None]) -> Misdeal:
+    """The :class:`engine.events.Misdeal` event for a void deal (RULES.md §1.3)."""
+    return Misdeal(round_no, *found)
+
+
+def round_moves(rs: RoundState) -> tuple[Move, ...]:
+    """Every legal decision of the seat to act, and nothing else (RULES.md §1.5–§1.7).
+
+    On a lead: one move per tile of the hand (only the §1.5 tile in a match's first round),
+    end None.  Otherwise one move per tile and open end it fits; a tile fitting both ends is
+    two moves, except when both ends show the same number: the two placements then leave the
+    same open ends, so it is one move (end ``"right"``).  Empty once the round is over.
+    """
+    seat = rs.to_act
+    if seat < 0:
+        return ()
+    hand = rs.hands[seat]
+    line = rs.line
+    left = line.left
+    if left < 0:
+        if rs.lead_id >= 0:
+            return (_MOVE[rs.lead_id, None],)
+        moves = _LEAD_CACHE.get(hand)
+        if moves is None:
+            moves = _LEAD_CACHE[hand] = tuple(_MOVE[i, None] for i in ids_of(hand))
+        return moves
+    right = line.right
+    key = ((hand & (SUIT_MASK[left] | SUIT_MASK[right])) << 6) | (left * 7 + right)
+    moves = _MOVES_CACHE.get(key)
+    if moves is None:
+        moves = _MOVES_CACHE[key] = _compute_moves(key >> 6, left, right)
+    return moves
+
+
+# (playable tiles mask, left, right) -> moves; at most 49 * 2**13 small tuples, in practice a
+# few thousand: the same positions recur in every round.
+_MOVES_CACHE: dict[int, tuple[Move, ...]] = {}
+# hand mask -> lead moves; bounded by the hands that actually lead (7-tile hands mostly).
+_LEAD_CACHE: dict[int, tuple[Move, ...]] = {}
+# Building the hot named tuples through tuple.__new__ skips their Python-level __new__.
+_new = tuple.__new__
+
+
+def _compute_moves(m: int, left: int, right: int) -> tuple[Move, ...]:
+    out = []
+    for i in ids_of(m):
+        fl = _OTHER[i][left] >= 0
+        fr = _OTHER[i][right] >= 0
+        if fl and fr and left == right:
+            out.append(_MOVE[i, RIGHT])
+            continue
+        if fl:
+            out.append(_MOVE[i, LEFT])
+        if fr:
+            out.append(_MOVE[i, RIGHT])
+    return tuple(out)
+
+
+# _OTHER[tile_id][n]: the other half of the tile when it shows n, else -1.
+_OTHER = tuple(
+    tuple((t.b if t.a == n else t.a) if n in (t.a, t.b) else -1 for n in range(7))
+    for t in TILES
+)
+# _PAIR[a][b]: the interned oriented pair (a, b) of the chain.
+_PAIR = tuple(tuple((a, b) for b in range(7)) for a in range(7))
+
+
+def round_apply(rs: RoundState, seat: int, tile: Tile, end: str | None) -> tuple[RoundState, list]:
+    """Place ``tile`` for ``seat`` and play the forced steps that follow.
+
+    After the tile: an out (§1.9) or a fish (§1.10) ends the round; otherwise the turn passes
+    to the next seat, which draws until a tile fits or knocks when the drawable bazar is empty
+    (§1.8), until a seat can play.  ``end`` None is accepted on a lead, when the tile fits one
+    end only, or when both ends show the same number.  Returns ``(new_state, events)``.
+
+    Raises (the state is unchanged): :class:`errors.RoundOver`, :class:`errors.NotYourTurn`,
+    :class:`errors.TileNotInHand`, :class:`errors.UnknownEnd` / :class:`errors.AmbiguousEnd`,
+    :class:`errors.TileDoesNotFit` / :class:`errors.WrongLead`.
+    """
+    (players, hands, bazar, reserve, reserve_mask, line, chain_mask, to_act, lead_id, _last,
+     _end, _cause, fish_without_double) = rs
+    if seat != to_act:
+        if to_act < 0:
+            raise errors.RoundOver("the round is over: no decision is awaited", "RULES.md §1.9")
+        raise errors.NotYourTurn(f"it is seat {to_act}'s turn, not seat {seat}'s")
+    tid = TILE_ID.get(tile)
+    if tid is None:
+        raise errors.TileNotInHand(f"{tile!r} is not a tile of the set")
+    bit = 1 << tid
+    hand = hands[seat]
+    if not hand & bit:
+        raise errors.TileNotInHand(f"{TILES[tid]} is not in seat {seat}'s hand")
+    left = line[1]
+    if left < 0:
+        if end is not None and end != LEFT and end != RIGHT:
+            raise errors.UnknownEnd(f"unknown end {end!r}: use \"left\" or \"right\"")
+        if lead_id >= 0 and tid != lead_id:
+            raise errors.WrongLead(
+                f"the first lead of the match must be {TILES[lead_id]}, not {TILES[tid]}"
+            )
+        left = LOW[tid]
+        right = HIGH[tid]
+        line = _new(Line, ((_PAIR[left][right],), left, right))
+        event = _new(Led, (seat, TILES[tid]))
+    else:
+        right = line[2]
+        other = _OTHER[tid]
+        ol = other[left]
+        orr = other[right]
+        if end is None:
+            if ol >= 0 and orr >= 0:
+                if left != right:
+                    raise errors.AmbiguousEnd(
+                        f"{TILES[tid]} fits both ends ({left} and {right}): name one"
+                    )
+                end = RIGHT
+            elif ol >= 0:
+                end = LEFT
+            elif orr >= 0:
+                end = RIGHT
+            else:
+                raise errors.TileDoesNotFit(
+                    f"{TILES[tid]} matches neither open end ({left}, {right})"
+                )
+        if end == LEFT:
+            if ol < 0:
+                raise errors.TileDoesNotFit(f"{TILES[tid]} does not fit the left end ({left})")
+            line = _new(Line, ((_PAIR[ol][left],) + line[0], ol, right))
+            left = ol
+        elif end == RIGHT:
+            if orr < 0:
+                raise errors.TileDoesNotFit(f"{TILES[tid]} does not fit the right end ({right})")
+            line = _new(Line, (line[0] + (_PAIR[right][orr],), left, orr))
+            right = orr
+        else:
+            raise errors.UnknownEnd(f"unknown end {end!r}: use \"left\" or \"right\"")
+        event = _new(Played, (seat, TILES[tid], end))
+
+    chain_mask |= bit
+    hand_list = list(hands)
+    hand_list[seat] = hand ^ bit
+    events: list = [event]
+
+    if hand == bit:
+        events.append(WentOut(seat))
+        return RoundState(players, tuple(hand_list), bazar, reserve, reserve_mask, line,
+                          chain_mask, -1, -1, seat, "out", None, fish_without_double), events
+
+    open_mask = SUIT_MASK[left] | SUIT_MASK[right]
+    cause = None
+    if not (open_mask & ~chain_mask & ~reserve_mask):
+        cause = "blocked"
+    elif (left == right and fish_without_double
+          and (chain_mask & SUIT_NONDOUBLE_MASK[left]) == SUIT_NONDOUBLE_MASK[left]):
+        cause = "no_double"
+    if cause is not None:
+        events.append(Fish(seat, cause))
+        return RoundState(players, tuple(hand_list), bazar, reserve, reserve_mask, line,
+                          chain_mask, -1, -1, seat, "fish", cause, fish_without_double), events
+
+    nxt = seat + 1 if seat + 1 < players else 0
+    while not hand_list[nxt] & open_mask:
+        h = hand_list[nxt]
+        fitted = False
+        while len(bazar) > reserve:
+            i = bazar[0]
+            bazar = bazar[1:]
+            h |= 1 << i
+            events.append(Drew(nxt, TILES[i]))
+            if (1 << i) & open_mask:
+                fitted = True
+                break
+        hand_list[nxt] = h
+        if fitted:
+            break
+        events.append(Knocked(nxt))
+        nxt = nxt + 1 if nxt + 1 < players else 0
+    return _new(RoundState, (players, tuple(hand_list), bazar, reserve, reserve_mask, line,
+                             chain_mask, nxt, -1, seat, None, None, fish_without_double)), events
