@@ -1,0 +1,81 @@
+# Shared words, plural forms, errors and notices.
+# Texts with HTML tags are shown in HTML parse mode; the keys err-*, btn-*, opt-*, cmd-*,
+# settings-* are shown as plain text (alerts, buttons, the command menu).
+
+## A number with its noun in the right form (one / other).
+points = { $count ->
+    [one] { $count } point
+   *[other] { $count } points
+}
+tiles = { $count ->
+    [one] { $count } tile
+   *[other] { $count } tiles
+}
+players = { $count ->
+    [one] { $count } player
+   *[other] { $count } players
+}
+matches = { $count ->
+    [one] { $count } match
+   *[other] { $count } matches
+}
+times = { $count ->
+    [one] { $count } time
+   *[other] { $count } times
+}
+seconds = { $count ->
+    [one] { $count } second
+   *[other] { $count } seconds
+}
+minutes = { $count ->
+    [one] { $count } minute
+   *[other] { $count } minutes
+}
+
+## Error alerts (up to 200 characters, no HTML).
+err-not-your-turn = It is not your turn.
+err-stale-button = This button is out of date — see the latest message.
+err-not-in-game = You are not playing in this match.
+err-game-full = All seats are taken: the table already has 4 players.
+err-need-players = At least 2 players are needed to start.
+err-only-creator-or-admin = Only the player who opened the lobby or a chat admin can do this.
+err-only-admin = Only chat admins can do this.
+err-already-joined = You are already at the table.
+err-not-joined = You are not at this table.
+err-no-game = There is no game in this chat. Start one: /newgame
+err-game-exists = This chat already has an open lobby or a match.
+err-lobby-closed = This lobby is closed.
+err-dm-needed = First open a private chat with the bot and press “Start” — your tiles will arrive there.
+err-group-only = This command works in groups only.
+err-private-only = This command works in the private chat with the bot only.
+err-no-hand = You have no match right now.
+err-unexpected = Sorry, something went wrong. The game is unchanged — please try again.
+
+## Buttons.
+btn-join = ✋ Take a seat
+btn-leave = 🚪 Leave
+btn-start = ▶️ Start
+btn-cancel = ✖️ Cancel
+btn-addbot = 🤖 Add a bot
+btn-rmbot = 🤖 Remove a bot
+btn-rematch = 🔁 Rematch
+btn-open-dm = 💬 Open a chat with the bot
+btn-stop-yes = ⏹ Yes, stop it
+btn-stop-no = ▶️ No, keep playing
+btn-back = ← Back
+btn-done = ✅ Done
+
+## Notices in the group.
+notice-dm-link = { $name }, to take a seat <a href="{ $url }">open a chat with the bot</a> and press “Start”.
+notice-dm-closed = { $name } is not getting their tiles: the bot cannot write to them. Open a chat with the bot and press “Start” — the tiles arrive at once.
+notice-afk-warning = { $name }, the bot has already moved for you { times } in a row. One more miss and the match ends by timeout.
+notice-hands-sent = The tiles have been sent privately. You will get a message when it is your turn.
+
+## Language.
+lang-name = { $code ->
+    [ru] Русский
+    [uk] Українська
+   *[en] English
+}
+lang-choose = Choose a language:
+lang-changed = Done: I speak English now.

@@ -1,0 +1,61 @@
+# Help, command descriptions, leaderboards and statistics.
+
+help-group =
+    <b>🐐 Kozel — dominoes in your chat</b>
+    /newgame — open a lobby and take a seat
+    /join — take a seat, /leave — leave it
+    /startgame — deal (the lobby's opener or an admin)
+    /stopgame — stop the match without rating
+    /score — the match score
+    /top — this chat's leaderboard, /top all — global
+    /stats — your statistics (as a reply — someone else's)
+    /rules — this chat's rules, /settings — settings
+    /lang — the chat's language
+    Your tiles arrive privately: open a chat with the bot and press “Start”.
+help-private =
+    <b>🐐 Kozel — dominoes in Telegram</b>
+    Add me to a group and type /newgame there. Your tiles and move buttons arrive here, in private.
+    /hand — send my hand again
+    /stats — your statistics
+    /top — the global leaderboard
+    /lang — language
+start-private = Hi! I host games of the domino game Kozel (Goat). Add me to a group and type /newgame — your tiles will arrive here.
+start-joined = ✅ You are seated in “{ $chat }”. Your tiles arrive here when the match starts.
+
+## Command menu descriptions (plain text, up to 256 characters).
+cmd-newgame = Open a lobby for a new game
+cmd-join = Take a seat
+cmd-leave = Leave the table
+cmd-startgame = Deal and start
+cmd-stopgame = Stop the match
+cmd-score = The match score
+cmd-top = Leaderboard (all — global)
+cmd-stats = Player statistics
+cmd-rules = This chat's rules
+cmd-settings = Chat settings
+cmd-lang = Language
+cmd-help = Help
+cmd-start = Start
+cmd-hand = Send my hand again
+cmd-top-private = Global leaderboard
+cmd-stats-private = My statistics
+
+## Leaderboards and statistics.
+top-title-chat = <b>🏆 This chat's leaderboard</b>
+top-title-global = <b>🏆 Global leaderboard</b>
+top-empty = Nobody has finished a match yet.
+top-line = { $place }. { $name } — <b>{ $rating }</b> { $rating ->
+    [one] point
+   *[other] points
+} · { $matches ->
+    [one] { $matches } match
+   *[other] { $matches } matches
+} · 🐐 { $goats }
+stats-title = <b>📊 { $name }</b>
+stats-matches = Matches: { $count }
+stats-goats = Goat: { times }
+stats-rating = Rating: { points }
+stats-outs = Went out: { $count }
+stats-fish = Fish: { $count }
+stats-average = Average final score: { NUMBER($average, maximumFractionDigits: 1) }
+stats-empty = { $name } has not finished a match yet.

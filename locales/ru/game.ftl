@@ -1,0 +1,84 @@
+# Стол в группе, рука в личке, итоги раунда и партии.
+
+## Стол.
+table-title = <b>Раунд { $round }</b>
+table-chain = Цепь: { $chain }
+table-chain-empty = Цепь пуста — ждём заход.
+table-ends = Концы: <b>{ $left }</b> и <b>{ $right }</b>
+table-bazar = Базар: { $drawable }
+table-bazar-reserve = Базар: { $drawable } (+{ $reserve } в резерве)
+table-player = { $name } — { tiles }, счёт { $score }
+table-team = Команда { $team } ({ $names }): счёт { $score }
+table-turn = Ходит: <b>{ $name }</b>
+table-pot = 🥚 Яйца: { points }
+table-log-title = <i>Последние ходы:</i>
+table-log-more = … и ещё { $count } раньше
+table-round-over = Раунд окончен — итоги ниже.
+table-match-over = Партия окончена.
+
+## Ходы словами.
+log-dealt = Раздача, заходит { $name }.
+log-misdeal = Пересдача: у { $name } { $reason ->
+    [doubles] слишком много дублей
+   *[suit] слишком много костей одной масти
+}.
+log-led = { $name }: заход { $tile }
+log-played = { $name }: { $tile } { $end ->
+    [left] слева
+   *[right] справа
+}
+log-drew-played = { $name } взял { $count } из базара и сыграл { $tile } { $end ->
+    [left] слева
+   *[right] справа
+}
+log-drew-led = { $name } взял { $count } из базара и зашёл с { $tile }
+log-drew-knocked = { $name } взял { $count } из базара и постучал
+log-knocked = { $name } постучал
+log-host-moved = ⏱ { $name } не успел — за него походил бот.
+log-went-out = 🏁 { $name } вышел!
+log-fish = 🐟 Рыба! Рыбак — { $name }.
+
+## Рука в личке.
+hand-title = <b>Ваши кости</b> (раунд { $round }):
+hand-empty = Костей на руке нет.
+hand-chain = Цепь: { $chain }
+hand-ends = Концы: <b>{ $left }</b> и <b>{ $right }</b>
+hand-lead-any = Ваш заход: любая кость.
+hand-lead-forced = Ваш заход: { $tile } — первый заход партии.
+hand-drew = Из базара: { $tiles }
+hand-knocked = Ходить нечем, базар пуст — вы постучали.
+hand-host-moved = ⏱ Время вышло — за вас походил бот.
+hand-your-turn = ▶️ <b>Ваш ход!</b> Выберите кость:
+hand-waiting = Ходит { $name }.
+hand-round-over = Раунд окончен — итоги в группе.
+hand-match-over = Партия окончена — итоги в группе.
+
+## Итоги раунда.
+round-title = <b>Раунд { $round } окончен</b>
+round-out = 🏁 Вышел { $name }.
+round-fish = 🐟 Рыба! Рыбак — { $name }.
+round-hands-title = <b>Руки:</b>
+round-hand = { $name }: { $tiles } = { points }
+round-hand-empty = { $name }: пусто
+round-records-title = <b>Запись:</b>
+round-side-score = { $name }: +{ $recorded } → счёт <b>{ $score }</b>
+round-side-remembered = { $name }: +{ $recorded } запомнено → <b>+{ $remembered }</b>
+round-side-nothing = { $name }: ничего → { $total }
+round-pot-won = 🥚 { $name } забирает яйца: { points }.
+round-pot = 🥚 В яйцах: { points }.
+
+## Конец партии.
+match-title = <b>🏁 Партия окончена!</b>
+match-goat = 🐐 { $count ->
+    [one] Козёл
+   *[other] Козлы
+}: <b>{ $names }</b>
+match-timeout = ⏱ Партия прервана по тайм-ауту: { $name } не ходил.
+match-final-title = <b>Итоговый счёт:</b>
+match-line = { $place }. { $name } — { $score }, рейтинг +{ $gain }
+match-line-goat = { $place }. 🐐 { $name } — { $score }, рейтинг +{ $gain }
+match-rematch = Ещё партию? Жмите «Реванш».
+match-stop-confirm = Остановить партию? Рейтинг никому не начислится.
+match-stopped = ⏹ Партия остановлена. Рейтинг не начислен.
+match-stop-kept = Играем дальше!
+match-score-title = <b>Счёт партии</b>

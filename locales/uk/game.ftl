@@ -1,0 +1,84 @@
+# Стіл у групі, рука в особистих, підсумки раунду й партії.
+
+## Стіл.
+table-title = <b>Раунд { $round }</b>
+table-chain = Ланцюг: { $chain }
+table-chain-empty = Ланцюг порожній — чекаємо на перший хід.
+table-ends = Кінці: <b>{ $left }</b> і <b>{ $right }</b>
+table-bazar = Базар: { $drawable }
+table-bazar-reserve = Базар: { $drawable } (+{ $reserve } у резерві)
+table-player = { $name } — { tiles }, рахунок { $score }
+table-team = Команда { $team } ({ $names }): рахунок { $score }
+table-turn = Ходить: <b>{ $name }</b>
+table-pot = 🥚 Яйця: { points }
+table-log-title = <i>Останні ходи:</i>
+table-log-more = … і ще { $count } раніше
+table-round-over = Раунд закінчено — підсумки нижче.
+table-match-over = Партію закінчено.
+
+## Ходи словами.
+log-dealt = Роздача, перший хід за { $name }.
+log-misdeal = Перероздача: у { $name } { $reason ->
+    [doubles] забагато дублів
+   *[suit] забагато кісток однієї масті
+}.
+log-led = { $name }: перший хід { $tile }
+log-played = { $name }: { $tile } { $end ->
+    [left] зліва
+   *[right] справа
+}
+log-drew-played = { $name } витягнув { $count } з базару і зіграв { $tile } { $end ->
+    [left] зліва
+   *[right] справа
+}
+log-drew-led = { $name } витягнув { $count } з базару і пішов з { $tile }
+log-drew-knocked = { $name } витягнув { $count } з базару і постукав
+log-knocked = { $name } постукав
+log-host-moved = ⏱ { $name } не встиг — за нього походив бот.
+log-went-out = 🏁 { $name } вийшов!
+log-fish = 🐟 Риба! Рибак — { $name }.
+
+## Рука в особистих.
+hand-title = <b>Ваші кістки</b> (раунд { $round }):
+hand-empty = Кісток на руці немає.
+hand-chain = Ланцюг: { $chain }
+hand-ends = Кінці: <b>{ $left }</b> і <b>{ $right }</b>
+hand-lead-any = Ваш перший хід: будь-яка кістка.
+hand-lead-forced = Ваш перший хід: { $tile } — перший хід партії.
+hand-drew = З базару: { $tiles }
+hand-knocked = Нема чим ходити, базар порожній — ви постукали.
+hand-host-moved = ⏱ Час вийшов — за вас походив бот.
+hand-your-turn = ▶️ <b>Ваш хід!</b> Оберіть кістку:
+hand-waiting = Ходить { $name }.
+hand-round-over = Раунд закінчено — підсумки в групі.
+hand-match-over = Партію закінчено — підсумки в групі.
+
+## Підсумки раунду.
+round-title = <b>Раунд { $round } закінчено</b>
+round-out = 🏁 Вийшов { $name }.
+round-fish = 🐟 Риба! Рибак — { $name }.
+round-hands-title = <b>Руки:</b>
+round-hand = { $name }: { $tiles } = { points }
+round-hand-empty = { $name }: порожньо
+round-records-title = <b>Запис:</b>
+round-side-score = { $name }: +{ $recorded } → рахунок <b>{ $score }</b>
+round-side-remembered = { $name }: +{ $recorded } запам'ятовано → <b>+{ $remembered }</b>
+round-side-nothing = { $name }: нічого → { $total }
+round-pot-won = 🥚 { $name } забирає яйця: { points }.
+round-pot = 🥚 У яйцях: { points }.
+
+## Кінець партії.
+match-title = <b>🏁 Партію закінчено!</b>
+match-goat = 🐐 { $count ->
+    [one] Козел
+   *[other] Козли
+}: <b>{ $names }</b>
+match-timeout = ⏱ Партію перервано за тайм-аутом: { $name } не ходив.
+match-final-title = <b>Підсумковий рахунок:</b>
+match-line = { $place }. { $name } — { $score }, рейтинг +{ $gain }
+match-line-goat = { $place }. 🐐 { $name } — { $score }, рейтинг +{ $gain }
+match-rematch = Ще партію? Тисніть «Реванш».
+match-stop-confirm = Зупинити партію? Рейтинг нікому не нарахується.
+match-stopped = ⏹ Партію зупинено. Рейтинг не нараховано.
+match-stop-kept = Граємо далі!
+match-score-title = <b>Рахунок партії</b>

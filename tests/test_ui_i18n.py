@@ -1,0 +1,118 @@
+"""ui.i18n: loading, fallback, escaping and the language choice."""
+
+from __future__ import annotations
+
+import pytest
+
+from ui.i18n import (
+    DEFAULT_LOCALE,
+    Markup,
+    MissingTranslation,
+    Translator,
+    choose_locale,
+    get_translator,
+    normalize_locale,
+    t,
+)
+
+
+def _write(tmp_path, files: dict[str, str]):
+    for rel, text in files.items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+def test_missing_key_falls_back_to_default_locale(tmp_path):
+    d = _write(tmp_path, {
+        "ru/a.ftl": "hello = Привет, { $name }!\nonly-ru = только тут\n",
+        "en/a.ftl": "hello = Hello, { $name }!\n",
+    })
+    tr = Translator(d, default="ru", locales=("ru", "en"), strict=True)
+    assert tr.t("en", "hello", name="Bob") == "Hello, Bob!"
+    assert tr.t("en", "only-ru") == "только тут"
+    assert tr.has("ru", "only-ru") and not tr.has("en", "only-ru")
+
+
+def test_unknown_locale_uses_default(tmp_path):
+    d = _write(tmp_path, {"ru/a.ftl": "k = ру\n", "en/a.ftl": "k = en\n"})
+    tr = Translator(d, default="en", locales=("ru", "en"))
+    assert tr.t("de", "k") == "en"
+    assert tr.t(None, "k") == "en"
+    assert tr.resolve("ru") == "ru" and tr.resolve("fr") == "en"
+
+
+def test_unknown_key_strict_raises_lenient_returns_key(tmp_path):
+    d = _write(tmp_path, {"ru/a.ftl": "k = v\n"})
+    with pytest.raises(MissingTranslation):
+        Translator(d, default="ru", locales=("ru",), strict=True).t("ru", "nope")
+    assert Translator(d, default="ru", locales=("ru",)).t("ru", "nope") == "nope"
+
+
+def test_missing_argument_strict_raises(tmp_path):
+    d = _write(tmp_path, {"ru/a.ftl": "k = { $name }\n"})
+    tr = Translator(d, default="ru", locales=("ru",), strict=True)
+    with pytest.raises(MissingTranslation, match="name"):
+        tr.t("ru", "k")
+
+
+def test_syntax_error_and_duplicate_key_fail_at_load(tmp_path):
+    bad = _write(tmp_path / "bad", {"ru/a.ftl": "k = { $x\n"})
+    with pytest.raises(ValueError, match="syntax"):
+        Translator(bad, default="ru", locales=("ru",))
+    dup = _write(tmp_path / "dup", {"ru/a.ftl": "k = 1\n", "ru/b.ftl": "k = 2\n"})
+    with pytest.raises(ValueError, match="twice"):
+        Translator(dup, default="ru", locales=("ru",))
+    with pytest.raises(FileNotFoundError):
+        Translator(tmp_path / "empty", default="ru", locales=("ru",))
+
+
+def test_default_must_be_a_loaded_locale(tmp_path):
+    d = _write(tmp_path, {"ru/a.ftl": "k = v\n"})
+    with pytest.raises(ValueError):
+        Translator(d, default="en", locales=("ru",))
+
+
+def test_t_escapes_str_arguments_but_not_markup_or_plain(tmp_path):
+    d = _write(tmp_path, {"ru/a.ftl": "k = <b>{ $name }</b>\n"})
+    tr = Translator(d, default="ru", locales=("ru",), strict=True)
+    assert tr.t("ru", "k", name="<i>Bob</i> & Co") == "<b>&lt;i&gt;Bob&lt;/i&gt; &amp; Co</b>"
+    assert tr.t("ru", "k", name=Markup("<i>Bob</i>")) == "<b><i>Bob</i></b>"
+    assert tr.plain("ru", "k", name="<Bob>") == "<b><Bob></b>"
+
+
+def test_no_bidi_isolation_marks_around_arguments():
+    tr = Translator(strict=True)
+    text = tr.t("ru", "lobby-seat", seat=1, name="Оля")
+    assert text == "1. Оля"
+
+
+def test_real_locales_load_and_module_shortcut():
+    assert t("uk", "points", count=2) == "2 очки"
+    assert get_translator() is get_translator()
+    assert get_translator().default == DEFAULT_LOCALE
+
+
+@pytest.mark.parametrize(
+    ("code", "expected"),
+    [("ru", "ru"), ("ru-RU", "ru"), ("uk", "uk"), ("uk-UA", "uk"), ("UA", "uk"),
+     ("en", "en"), ("en_GB", "en"), ("be", "ru"), ("de", None), ("", None), (None, None)],
+)
+def test_normalize_locale(code, expected):
+    assert normalize_locale(code) == expected
+
+
+def test_choose_locale_group_uses_chat_setting_only():
+    assert choose_locale(is_group=True, chat_locale="uk", user_locale="en",
+                         telegram_code="en") == "uk"
+    assert choose_locale(is_group=True, user_locale="en", telegram_code="en",
+                         default="ru") == "ru"
+
+
+def test_choose_locale_private_prefers_user_choice_then_telegram_then_default():
+    assert choose_locale(is_group=False, user_locale="en", telegram_code="uk") == "en"
+    assert choose_locale(is_group=False, user_locale=None, telegram_code="uk-UA") == "uk"
+    assert choose_locale(is_group=False, telegram_code="de", default="en") == "en"
+    assert choose_locale(is_group=False, chat_locale="uk") == DEFAULT_LOCALE
+    assert choose_locale(is_group=False, default="xx") == DEFAULT_LOCALE
