@@ -1,0 +1,131 @@
+"""ui.callbacks: 64-byte limit, round trips, and clean rejection of forged data."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from aiogram.types import CallbackQuery, User
+from hypothesis import given
+from hypothesis import strategies as st
+
+import engine
+from ui.callbacks import (
+    CALLBACK_VERSION,
+    LOBBY_ACTIONS,
+    MAX_CALLBACK_BYTES,
+    SETTINGS_KEYS,
+    BadCallback,
+    LangCb,
+    LobbyCb,
+    MoveCb,
+    SettingsCb,
+    StopCb,
+    end_code,
+    move_callback,
+    parse_callback,
+    tile_halves,
+    tile_id,
+)
+
+ids = st.integers(min_value=0, max_value=2**63 - 1)
+
+callbacks = st.one_of(
+    st.builds(MoveCb, game=ids, ver=ids, tile=st.integers(0, 27),
+              end=st.sampled_from(["l", "r", "-"])),
+    st.builds(LobbyCb, action=st.sampled_from(LOBBY_ACTIONS), lobby=ids),
+    st.builds(SettingsCb, key=st.sampled_from(SETTINGS_KEYS),
+              value=st.from_regex(r"[a-z0-9_]{0,16}", fullmatch=True)),
+    st.builds(StopCb, match=ids, confirm=st.booleans()),
+    st.builds(LangCb, code=st.sampled_from(["ru", "uk", "en"])),
+)
+
+
+@given(callbacks)
+def test_every_packed_callback_fits_64_bytes_and_round_trips(cb):
+    data = cb.pack()
+    assert len(data.encode("utf-8")) <= MAX_CALLBACK_BYTES
+    back = parse_callback(data)
+    assert type(back) is type(cb)
+    assert back == cb
+    assert type(cb).unpack(data) == cb
+
+
+@given(st.text(max_size=80))
+def test_garbage_is_rejected_cleanly_or_is_canonical(text):
+    try:
+        cb = parse_callback(text)
+    except BadCallback:
+        return
+    # Anything accepted is exactly what some button would carry.
+    assert cb.pack() == text
+
+
+@given(callbacks, st.integers(0, 63), st.text(min_size=1, max_size=3))
+def test_forged_variants_of_valid_data_never_escape_as_other_errors(cb, pos, junk):
+    data = cb.pack()
+    pos = min(pos, len(data))
+    forged = data[:pos] + junk + data[pos + 1:]
+    try:
+        back = parse_callback(forged)
+    except BadCallback:
+        return
+    assert back.pack() == forged
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        None, "", "m1", "m1:1:2:3", "m1:1:2:3:l:extra", "m1:1:2:28:l", "m1:1:2:3:x",
+        "m1:01:2:3:l", "m1:+1:2:3:l", "m1: 1:2:3:l", "m1:1:2:-1:l", "m1:1:2:3:left",
+        "m1:9223372036854775808:1:1:l", "m1:1_0:2:3:l", "m0:1:2:3:l", "m2:1:2:3:l",
+        "l1:join:-5", "l1:JOIN:5", "l1:steal:5", "x1:5:true", "x1:5:yes", "x1:5:2",
+        "s1:bogus:", "s1:lang:RU", "s1:lang:a:b", "g1:de", "m1:１:2:3:l", "x" * 65,
+    ],
+)
+def test_known_forgeries_raise_bad_callback(data):
+    with pytest.raises(BadCallback):
+        parse_callback(data)
+
+
+def test_bad_callback_is_a_value_error_so_aiogram_filters_skip_it():
+    assert issubclass(BadCallback, ValueError)
+    query = CallbackQuery(
+        id="1", chat_instance="c", data="m1:01:2:3:l",
+        from_user=User(id=1, is_bot=False, first_name="A"),
+    )
+    assert asyncio.run(MoveCb.filter()(query)) is False
+    good = query.model_copy(update={"data": "m1:1:2:3:l"})
+    assert asyncio.run(MoveCb.filter()(good)) == {
+        "callback_data": MoveCb(game=1, ver=2, tile=3, end="l")
+    }
+
+
+def test_prefixes_carry_the_version():
+    for cls in (MoveCb, LobbyCb, SettingsCb, StopCb, LangCb):
+        assert cls.__prefix__.endswith(str(CALLBACK_VERSION))
+    assert len({cls.__prefix__ for cls in (MoveCb, LobbyCb, SettingsCb, StopCb, LangCb)}) == 5
+
+
+def test_tile_ids_match_the_engine_order():
+    for tile in engine.TILES:
+        assert tile_id(tile) == tile.id
+        assert tile_halves(tile.id) == (tile.a, tile.b)
+    assert tile_id((5, 2)) == tile_id((2, 5)) == engine.Tile.of(2, 5).id
+    for bad in [(7, 1), (-1, 0), "25", None, 3]:
+        with pytest.raises(ValueError):
+            tile_id(bad)
+    for bad in [-1, 28, "3"]:
+        with pytest.raises(ValueError):
+            tile_halves(bad)
+
+
+def test_move_callback_maps_engine_moves_and_back():
+    data = move_callback(7, 42, engine.Tile.of(2, 5), "left")
+    cb = parse_callback(data)
+    assert isinstance(cb, MoveCb)
+    assert (cb.game, cb.ver, cb.halves, cb.engine_end) == (7, 42, (2, 5), "left")
+    assert parse_callback(move_callback(7, 42, (6, 6), None)).engine_end is None
+    assert parse_callback(move_callback(7, 42, (6, 6), "right")).engine_end == "right"
+    with pytest.raises(ValueError):
+        end_code("middle")

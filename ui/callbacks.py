@@ -1,0 +1,199 @@
+"""Every inline button's callback_data, in one small versioned module.
+
+Telegram gives a button at most 64 bytes of callback_data (issue 4, "Hands in private").  Each
+factory here is an aiogram :class:`~aiogram.filters.callback_data.CallbackData` whose prefix
+ends with :data:`CALLBACK_VERSION`; bumping the version makes every old button unparseable, so
+handlers answer it as stale instead of misreading it.
+
+Unpacking is strict: a string is accepted only in the exact canonical form that ``pack()``
+produces (no ``"007"``, no ``"true"`` for a bool), and every failure -- wrong prefix, wrong
+field count, out-of-range number, unknown word -- raises :class:`BadCallback`, a
+``ValueError``, so aiogram's ``Factory.filter()`` simply does not match a forged press and
+:func:`parse_callback` gives handlers one exception to catch.
+
+Tiles travel as their id ``0..27`` in the order ``[0|0], [0|1], …, [0|6], [1|1], …, [6|6]``
+(the same order as ``engine.TILES``); ends as ``"l"`` / ``"r"`` / ``"-"`` (the lead).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from aiogram.filters.callback_data import CallbackData
+from pydantic import Field
+
+__all__ = [
+    "CALLBACK_VERSION",
+    "MAX_CALLBACK_BYTES",
+    "BadCallback",
+    "MoveCb",
+    "LobbyCb",
+    "SettingsCb",
+    "StopCb",
+    "LangCb",
+    "LOBBY_ACTIONS",
+    "SETTINGS_KEYS",
+    "tile_id",
+    "tile_halves",
+    "end_code",
+    "move_callback",
+    "parse_callback",
+]
+
+#: Bumped whenever a factory's fields change; part of every prefix.
+CALLBACK_VERSION = 1
+#: Telegram's limit on callback_data, in bytes.
+MAX_CALLBACK_BYTES = 64
+_MAX_ID = 2**63 - 1  # database ids and versions are signed 64-bit integers
+
+Id = Annotated[int, Field(ge=0, le=_MAX_ID)]
+
+#: Lobby buttons (issue 4, "The lobby"); ``rematch`` carries the finished match's lobby id.
+LOBBY_ACTIONS = ("join", "leave", "start", "cancel", "addbot", "rmbot", "rematch")
+LobbyAction = Literal["join", "leave", "start", "cancel", "addbot", "rmbot", "rematch"]
+
+#: Settings menu entries (RULES.md §1.4, §1.10, §1.13, §1.14, §1.15, §1.17 and the language);
+#: ``menu`` goes back to the main menu, ``done`` closes it.
+SETTINGS_KEYS = (
+    "variant", "fish_scoring", "fish_without_double", "bazar_reserve", "match_limit",
+    "turn_timeout", "lang", "menu", "done",
+)
+SettingsKey = Literal[
+    "variant", "fish_scoring", "fish_without_double", "bazar_reserve", "match_limit",
+    "turn_timeout", "lang", "menu", "done",
+]
+
+_TILES: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(7) for b in range(a, 7))
+_TILE_ID: dict[tuple[int, int], int] = {t: i for i, t in enumerate(_TILES)}
+_END_CODE = {"left": "l", "right": "r", None: "-"}
+_CODE_END = {v: k for k, v in _END_CODE.items()}
+
+
+class BadCallback(ValueError):
+    """callback_data that no factory of this version produced (stale, forged or garbage)."""
+
+
+class _Strict:
+    """Canonical-form unpacking with one exception type (mixed into every factory)."""
+
+    @classmethod
+    def unpack(cls, value: str) -> Any:
+        if not isinstance(value, str) or len(value.encode("utf-8")) > MAX_CALLBACK_BYTES:
+            raise BadCallback(f"not a callback of this bot: {value!r}")
+        try:
+            obj = super().unpack(value)  # type: ignore[misc]
+            canonical = obj.pack()
+        except (TypeError, ValueError) as exc:
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise BadCallback(f"cannot unpack {value!r}: {reason}") from exc
+        if canonical != value:
+            raise BadCallback(f"not in canonical form: {value!r}")
+        return obj
+
+
+class MoveCb(_Strict, CallbackData, prefix=f"m{CALLBACK_VERSION}"):
+    """A move button in a hand message (RULES.md §1.7; issue 4, "Hands in private").
+
+    ``game``: the match id; ``ver``: ``MatchState.version`` when the keyboard was built (a
+    press with another version is stale); ``tile``: tile id 0..27; ``end``: ``"l"``, ``"r"``
+    or ``"-"`` for the lead.  Packs to at most 48 bytes.
+    """
+
+    game: Id
+    ver: Id
+    tile: Annotated[int, Field(ge=0, le=27)]
+    end: Literal["l", "r", "-"]
+
+    @property
+    def halves(self) -> tuple[int, int]:
+        """The tile as ``(a, b)`` with ``a <= b``; ``engine.Tile(*cb.halves)``."""
+        return _TILES[self.tile]
+
+    @property
+    def engine_end(self) -> str | None:
+        """The end as the engine spells it: ``"left"``, ``"right"`` or None (lead)."""
+        return _CODE_END[self.end]
+
+
+class LobbyCb(_Strict, CallbackData, prefix=f"l{CALLBACK_VERSION}"):
+    """A lobby button: ``action`` (one of :data:`LOBBY_ACTIONS`) on lobby ``lobby``."""
+
+    action: LobbyAction
+    lobby: Id
+
+
+class SettingsCb(_Strict, CallbackData, prefix=f"s{CALLBACK_VERSION}"):
+    """A settings menu button (issue 4, "Settings, languages").
+
+    ``key`` is one of :data:`SETTINGS_KEYS`; ``value`` is ``""`` to open that option's
+    choices, else the chosen value as text: ``classic``/``teams``, ``each_own``/
+    ``all_to_max``/``own_to_max``, ``1``/``0``, ``0``/``1``/``2``, a number, ``ru``/``uk``/
+    ``en`` (lower-case letters, digits and ``_``, at most 16).
+    """
+
+    key: SettingsKey
+    value: Annotated[str, Field(pattern=r"^[a-z0-9_]{0,16}$")] = ""
+
+
+class StopCb(_Strict, CallbackData, prefix=f"x{CALLBACK_VERSION}"):
+    """The /stopgame confirmation: ``confirm`` True stops match ``match``, False keeps it."""
+
+    match: Id
+    confirm: bool
+
+
+class LangCb(_Strict, CallbackData, prefix=f"g{CALLBACK_VERSION}"):
+    """A language button of /lang: ``code`` is ``ru``, ``uk`` or ``en``."""
+
+    code: Literal["ru", "uk", "en"]
+
+
+_FACTORIES: dict[str, type[CallbackData]] = {
+    cls.__prefix__: cls for cls in (MoveCb, LobbyCb, SettingsCb, StopCb, LangCb)
+}
+
+
+def tile_id(tile: Any) -> int:
+    """Id 0..27 of a tile given as an object with ``a``/``b`` (``engine.Tile``) or a pair,
+    in either order.  Raises ``ValueError`` for anything that is not a double-six tile."""
+    try:
+        a, b = (tile.a, tile.b) if hasattr(tile, "a") else tuple(tile)
+        return _TILE_ID[(min(a, b), max(a, b))]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"not a double-six tile: {tile!r}") from exc
+
+
+def tile_halves(tid: int) -> tuple[int, int]:
+    """``(a, b)`` with ``a <= b`` of tile id ``tid``; ``ValueError`` outside 0..27."""
+    if not isinstance(tid, int) or not 0 <= tid < len(_TILES):
+        raise ValueError(f"not a tile id: {tid!r}")
+    return _TILES[tid]
+
+
+def end_code(end: str | None) -> str:
+    """``"left"`` → ``"l"``, ``"right"`` → ``"r"``, None → ``"-"``; ``ValueError`` otherwise."""
+    try:
+        return _END_CODE[end]
+    except KeyError:
+        raise ValueError(f"not an end: {end!r}") from None
+
+
+def move_callback(game_id: int, version: int, tile: Any, end: str | None) -> str:
+    """Packed callback_data for playing ``tile`` at ``end`` (``"left"``/``"right"``/None) in
+    match ``game_id`` at state ``version``."""
+    return MoveCb(game=game_id, ver=version, tile=tile_id(tile), end=end_code(end)).pack()
+
+
+def parse_callback(data: str | None) -> MoveCb | LobbyCb | SettingsCb | StopCb | LangCb:
+    """Unpack any of this module's callback_data strings.
+
+    Raises :class:`BadCallback` for None, an unknown prefix (including another
+    :data:`CALLBACK_VERSION`) or anything not in canonical form.
+    """
+    if not isinstance(data, str):
+        raise BadCallback(f"no callback data: {data!r}")
+    prefix = data.split(":", 1)[0]
+    factory = _FACTORIES.get(prefix)
+    if factory is None:
+        raise BadCallback(f"unknown callback prefix {prefix!r}")
+    return factory.unpack(data)
