@@ -31,7 +31,7 @@ log-drew-played = { $name } drew { $count } from the boneyard and played { $tile
     [left] on the left
    *[right] on the right
 }
-log-drew-led = { $name } drew { $count } from the boneyard and led { $tile }
+log-drew = { $name } drew { $count } from the boneyard
 log-drew-knocked = { $name } drew { $count } from the boneyard and knocked
 log-knocked = { $name } knocked
 log-host-moved = ⏱ { $name } ran out of time — the bot moved for them.
@@ -81,4 +81,5 @@ match-rematch = Another match? Press “Rematch”.
 match-stop-confirm = Stop the match? Nobody gets rating points.
 match-stopped = ⏹ The match was stopped. No rating points.
 match-stop-kept = Playing on!
+score-line = { $name }: { $score }
 match-score-title = <b>Match score</b>

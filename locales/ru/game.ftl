@@ -31,7 +31,7 @@ log-drew-played = { $name } взял { $count } из базара и сыгра�
     [left] слева
    *[right] справа
 }
-log-drew-led = { $name } взял { $count } из базара и зашёл с { $tile }
+log-drew = { $name } взял { $count } из базара
 log-drew-knocked = { $name } взял { $count } из базара и постучал
 log-knocked = { $name } постучал
 log-host-moved = ⏱ { $name } не успел — за него походил бот.
@@ -81,4 +81,5 @@ match-rematch = Ещё партию? Жмите «Реванш».
 match-stop-confirm = Остановить партию? Рейтинг никому не начислится.
 match-stopped = ⏹ Партия остановлена. Рейтинг не начислен.
 match-stop-kept = Играем дальше!
+score-line = { $name }: { $score }
 match-score-title = <b>Счёт партии</b>

@@ -31,7 +31,7 @@ log-drew-played = { $name } витягнув { $count } з базару і зі�
     [left] зліва
    *[right] справа
 }
-log-drew-led = { $name } витягнув { $count } з базару і пішов з { $tile }
+log-drew = { $name } витягнув { $count } з базару
 log-drew-knocked = { $name } витягнув { $count } з базару і постукав
 log-knocked = { $name } постукав
 log-host-moved = ⏱ { $name } не встиг — за нього походив бот.
@@ -81,4 +81,5 @@ match-rematch = Ще партію? Тисніть «Реванш».
 match-stop-confirm = Зупинити партію? Рейтинг нікому не нарахується.
 match-stopped = ⏹ Партію зупинено. Рейтинг не нараховано.
 match-stop-kept = Граємо далі!
+score-line = { $name }: { $score }
 match-score-title = <b>Рахунок партії</b>
