@@ -1,8 +1,10 @@
-"""Queries over the schema in :mod:`storage.models`, as plain async functions.
+"""Queries over the schema in :mod:`storage.models`, as plain synchronous functions.
 
-Every function takes an open :class:`~sqlalchemy.ext.asyncio.AsyncConnection` (inside a
-transaction from :meth:`storage.database.Database.read` or ``.write``) and returns frozen row
-dataclasses, never ORM objects. Only SQLAlchemy Core constructs that both SQLite and PostgreSQL
+Every function takes an open :class:`~sqlalchemy.engine.Connection` inside a transaction and
+returns frozen row dataclasses, never ORM objects. Callers run them through
+:meth:`storage.database.Database.read` / ``.write``, which execute a whole transaction in one
+step: on the database's own thread (SQLite) or through ``AsyncConnection.run_sync`` (an async
+driver such as asyncpg). Only SQLAlchemy Core constructs that both SQLite and PostgreSQL
 accept are used; upserts are "update, and insert when nothing was updated", which is safe under
 the single-writer transactions of :class:`~storage.database.Database`.
 
@@ -15,9 +17,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
-from sqlalchemy import case, delete, func, insert, literal, select, update
+from sqlalchemy import bindparam, case, delete, func, insert, literal, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from storage.models import (
     GLOBAL_SCOPE,
@@ -28,6 +30,22 @@ from storage.models import (
     PlayerStats,
     User,
 )
+
+# Core tables: statements over them skip the ORM's per-call bookkeeping (hot path).
+T_CHATS = Chat.__table__
+T_USERS = User.__table__
+T_MATCHES = Match.__table__
+T_ACTIONS = Action.__table__
+T_RESULTS = MatchResult.__table__
+T_STATS = PlayerStats.__table__
+
+# Prebuilt statements of the per-action path: values arrive as parameters, so SQLAlchemy
+# compiles each shape once and reuses it.
+_GET_MATCH = select(T_MATCHES).where(T_MATCHES.c.id == bindparam("p_id"))
+_UPDATE_MATCH = update(T_MATCHES).where(
+    T_MATCHES.c.id == bindparam("p_id"), T_MATCHES.c.version == bindparam("p_version")
+)
+_INSERT_ACTION = insert(T_ACTIONS)
 
 #: Match statuses in which the match is open (has an ``active_key`` and maybe a deadline).
 OPEN_STATUSES = ("lobby", "playing")
@@ -152,14 +170,14 @@ class StatsRow:
 # ----------------------------------------------------------------------------- chats, users
 
 
-async def get_chat(conn: AsyncConnection, chat_id: int) -> ChatRow | None:
+def get_chat(conn: Connection, chat_id: int) -> ChatRow | None:
     """The chat, or None."""
-    row = (await conn.execute(select(Chat.__table__).where(Chat.id == chat_id))).first()
+    row = (conn.execute(select(T_CHATS).where(T_CHATS.c.id == chat_id))).first()
     return _row(ChatRow, row._mapping) if row else None
 
 
-async def upsert_chat(
-    conn: AsyncConnection,
+def upsert_chat(
+    conn: Connection,
     chat_id: int,
     *,
     now: float,
@@ -183,34 +201,34 @@ async def upsert_chat(
         }.items()
         if v is not None
     }
-    res = await conn.execute(
-        update(Chat).where(Chat.id == chat_id).values(updated_at=now, **values)
+    res = conn.execute(
+        update(T_CHATS).where(T_CHATS.c.id == chat_id).values(updated_at=now, **values)
     )
     if res.rowcount == 0:
         values.setdefault("settings", {})
-        await conn.execute(
-            insert(Chat).values(id=chat_id, created_at=now, updated_at=now, **values)
+        conn.execute(
+            insert(T_CHATS).values(id=chat_id, created_at=now, updated_at=now, **values)
         )
-    chat = await get_chat(conn, chat_id)
+    chat = get_chat(conn, chat_id)
     assert chat is not None
     return chat
 
 
-async def clear_chat_topic(conn: AsyncConnection, chat_id: int, *, now: float) -> None:
+def clear_chat_topic(conn: Connection, chat_id: int, *, now: float) -> None:
     """Forget the chat's forum topic (play in any topic again)."""
-    await conn.execute(
-        update(Chat).where(Chat.id == chat_id).values(topic_id=None, updated_at=now)
+    conn.execute(
+        update(T_CHATS).where(T_CHATS.c.id == chat_id).values(topic_id=None, updated_at=now)
     )
 
 
-async def get_user(conn: AsyncConnection, user_id: int) -> UserRow | None:
+def get_user(conn: Connection, user_id: int) -> UserRow | None:
     """The user, or None."""
-    row = (await conn.execute(select(User.__table__).where(User.id == user_id))).first()
+    row = (conn.execute(select(T_USERS).where(T_USERS.c.id == user_id))).first()
     return _row(UserRow, row._mapping) if row else None
 
 
-async def upsert_user(
-    conn: AsyncConnection,
+def upsert_user(
+    conn: Connection,
     user_id: int,
     *,
     now: float,
@@ -232,21 +250,21 @@ async def upsert_user(
         }.items()
         if v is not None
     }
-    res = await conn.execute(
-        update(User).where(User.id == user_id).values(updated_at=now, **values)
+    res = conn.execute(
+        update(T_USERS).where(T_USERS.c.id == user_id).values(updated_at=now, **values)
     )
     if res.rowcount == 0:
         values.setdefault("first_name", "")
-        await conn.execute(
-            insert(User).values(id=user_id, created_at=now, updated_at=now, **values)
+        conn.execute(
+            insert(T_USERS).values(id=user_id, created_at=now, updated_at=now, **values)
         )
 
 
 # ----------------------------------------------------------------------------- matches
 
 
-async def insert_match(
-    conn: AsyncConnection,
+def insert_match(
+    conn: Connection,
     *,
     chat_id: int,
     thread_id: int | None,
@@ -262,7 +280,7 @@ async def insert_match(
     Raises :class:`ActiveMatchExists` when the chat topic already has an open lobby or match
     (the unique ``active_key``). The chat row must exist (foreign key).
     """
-    stmt = insert(Match).values(
+    stmt = insert(T_MATCHES).values(
         chat_id=chat_id,
         thread_id=thread_id,
         status="lobby",
@@ -278,41 +296,41 @@ async def insert_match(
         updated_at=now,
     )
     try:
-        async with conn.begin_nested():
-            res = await conn.execute(stmt)
+        with conn.begin_nested():
+            res = conn.execute(stmt)
     except IntegrityError as exc:
         raise ActiveMatchExists(active_key(chat_id, thread_id)) from exc
     return int(res.inserted_primary_key[0])
 
 
-async def get_match(conn: AsyncConnection, match_id: int) -> MatchRow | None:
+def get_match(conn: Connection, match_id: int) -> MatchRow | None:
     """The match, or None."""
-    row = (await conn.execute(select(Match.__table__).where(Match.id == match_id))).first()
+    row = conn.execute(_GET_MATCH, {"p_id": match_id}).first()
     return _row(MatchRow, row._mapping) if row else None
 
 
-async def find_open_match(
-    conn: AsyncConnection, chat_id: int, thread_id: int | None
+def find_open_match(
+    conn: Connection, chat_id: int, thread_id: int | None
 ) -> MatchRow | None:
     """The open (lobby or playing) match of this chat topic, or None."""
-    stmt = select(Match.__table__).where(Match.active_key == active_key(chat_id, thread_id))
-    row = (await conn.execute(stmt)).first()
+    stmt = select(T_MATCHES).where(T_MATCHES.c.active_key == active_key(chat_id, thread_id))
+    row = (conn.execute(stmt)).first()
     return _row(MatchRow, row._mapping) if row else None
 
 
-async def list_open_matches(
-    conn: AsyncConnection, chat_id: int | None = None
+def list_open_matches(
+    conn: Connection, chat_id: int | None = None
 ) -> list[MatchRow]:
     """Every open match (lobby or playing), of one chat or of all, oldest first."""
-    stmt = select(Match.__table__).where(Match.status.in_(OPEN_STATUSES))
+    stmt = select(T_MATCHES).where(T_MATCHES.c.status.in_(OPEN_STATUSES))
     if chat_id is not None:
-        stmt = stmt.where(Match.chat_id == chat_id)
-    rows = (await conn.execute(stmt.order_by(Match.id))).all()
+        stmt = stmt.where(T_MATCHES.c.chat_id == chat_id)
+    rows = (conn.execute(stmt.order_by(T_MATCHES.c.id))).all()
     return [_row(MatchRow, r._mapping) for r in rows]
 
 
-async def update_match(
-    conn: AsyncConnection,
+def update_match(
+    conn: Connection,
     match_id: int,
     expected_version: int,
     *,
@@ -326,48 +344,42 @@ async def update_match(
     """
     if "status" in values and values["status"] not in OPEN_STATUSES:
         values["active_key"] = None
-    stmt = (
-        update(Match)
-        .where(Match.id == match_id, Match.version == expected_version)
-        .values(version=expected_version + 1, updated_at=now, **values)
-    )
-    res = await conn.execute(stmt)
-    return res.rowcount == 1
+    params = {"p_id": match_id, "p_version": expected_version,
+              "version": expected_version + 1, "updated_at": now, **values}
+    return conn.execute(_UPDATE_MATCH, params).rowcount == 1
 
 
-async def set_messages(
-    conn: AsyncConnection, match_id: int, messages: dict[str, Any], *, now: float
+def set_messages(
+    conn: Connection, match_id: int, messages: dict[str, Any], *, now: float
 ) -> bool:
     """Replace the stored message ids (no version bump: not a game change). False if no such
     match."""
-    res = await conn.execute(
-        update(Match).where(Match.id == match_id).values(messages=messages, updated_at=now)
-    )
-    return res.rowcount == 1
+    stmt = update(T_MATCHES).where(T_MATCHES.c.id == match_id)
+    return conn.execute(stmt.values(messages=messages, updated_at=now)).rowcount == 1
 
 
-async def due_matches(conn: AsyncConnection, now: float, limit: int = 100) -> list[MatchRow]:
+def due_matches(conn: Connection, now: float, limit: int = 100) -> list[MatchRow]:
     """Open matches whose deadline is at or before ``now``, earliest first."""
     stmt = (
-        select(Match.__table__)
-        .where(Match.deadline_at <= now, Match.status.in_(OPEN_STATUSES))
-        .order_by(Match.deadline_at)
+        select(T_MATCHES)
+        .where(T_MATCHES.c.deadline_at <= now, T_MATCHES.c.status.in_(OPEN_STATUSES))
+        .order_by(T_MATCHES.c.deadline_at)
         .limit(limit)
     )
-    return [_row(MatchRow, r._mapping) for r in (await conn.execute(stmt)).all()]
+    return [_row(MatchRow, r._mapping) for r in (conn.execute(stmt)).all()]
 
 
-async def next_deadline(conn: AsyncConnection) -> float | None:
+def next_deadline(conn: Connection) -> float | None:
     """The earliest deadline of an open match, or None."""
-    stmt = select(func.min(Match.deadline_at)).where(Match.status.in_(OPEN_STATUSES))
-    return (await conn.execute(stmt)).scalar()
+    stmt = select(func.min(T_MATCHES.c.deadline_at)).where(T_MATCHES.c.status.in_(OPEN_STATUSES))
+    return (conn.execute(stmt)).scalar()
 
 
 # ----------------------------------------------------------------------------- action log
 
 
-async def append_action(
-    conn: AsyncConnection,
+def append_action(
+    conn: Connection,
     match_id: int,
     seq: int,
     *,
@@ -378,17 +390,14 @@ async def append_action(
 ) -> None:
     """Append one decision to the log. ``(match_id, seq)`` is the primary key, so a second
     writer of the same ``seq`` fails with :class:`IntegrityError`."""
-    await conn.execute(
-        insert(Action).values(
-            match_id=match_id, seq=seq, seat=seat, user_id=user_id, decision=decision, at=at
-        )
-    )
+    conn.execute(_INSERT_ACTION, {"match_id": match_id, "seq": seq, "seat": seat,
+                                  "user_id": user_id, "decision": decision, "at": at})
 
 
-async def list_actions(conn: AsyncConnection, match_id: int) -> list[ActionRow]:
+def list_actions(conn: Connection, match_id: int) -> list[ActionRow]:
     """The match's action log in ``seq`` order."""
-    stmt = select(Action.__table__).where(Action.match_id == match_id).order_by(Action.seq)
-    return [_row(ActionRow, r._mapping) for r in (await conn.execute(stmt)).all()]
+    stmt = select(T_ACTIONS).where(T_ACTIONS.c.match_id == match_id).order_by(T_ACTIONS.c.seq)
+    return [_row(ActionRow, r._mapping) for r in (conn.execute(stmt)).all()]
 
 
 # ----------------------------------------------------------------------------- results, stats
@@ -407,74 +416,74 @@ def _stat_deltas(r: ResultRow) -> dict[str, int]:
     }
 
 
-async def _add_stats(
-    conn: AsyncConnection, scope: int, user_id: int, deltas: Mapping[str, int]
+def _add_stats(
+    conn: Connection, scope: int, user_id: int, deltas: Mapping[str, int]
 ) -> None:
-    values = {k: getattr(PlayerStats, k) + int(deltas[k]) for k in _STAT_FIELDS}
-    res = await conn.execute(
-        update(PlayerStats)
-        .where(PlayerStats.scope == scope, PlayerStats.user_id == user_id)
+    values = {k: T_STATS.c[k] + int(deltas[k]) for k in _STAT_FIELDS}
+    res = conn.execute(
+        update(T_STATS)
+        .where(T_STATS.c.scope == scope, T_STATS.c.user_id == user_id)
         .values(**values)
     )
     if res.rowcount == 0:
-        await conn.execute(
-            insert(PlayerStats).values(
+        conn.execute(
+            insert(T_STATS).values(
                 scope=scope, user_id=user_id, **{k: int(deltas[k]) for k in _STAT_FIELDS}
             )
         )
 
 
-async def record_results(conn: AsyncConnection, results: Iterable[ResultRow]) -> None:
+def record_results(conn: Connection, results: Iterable[ResultRow]) -> None:
     """Insert the result rows of a finished match and add them to ``player_stats`` (the row's
     chat and :data:`~storage.models.GLOBAL_SCOPE`), in the caller's transaction."""
     rows = list(results)
     if not rows:
         return
-    await conn.execute(
-        insert(MatchResult), [{f.name: getattr(r, f.name) for f in fields(r)} for r in rows]
+    conn.execute(
+        insert(T_RESULTS), [{f.name: getattr(r, f.name) for f in fields(r)} for r in rows]
     )
     for r in rows:
         deltas = _stat_deltas(r)
-        await _add_stats(conn, r.chat_id, r.user_id, deltas)
-        await _add_stats(conn, GLOBAL_SCOPE, r.user_id, deltas)
+        _add_stats(conn, r.chat_id, r.user_id, deltas)
+        _add_stats(conn, GLOBAL_SCOPE, r.user_id, deltas)
 
 
-async def list_results(conn: AsyncConnection, match_id: int | None = None) -> list[ResultRow]:
+def list_results(conn: Connection, match_id: int | None = None) -> list[ResultRow]:
     """Result rows of one match (seat order) or of all matches."""
-    stmt = select(MatchResult.__table__)
+    stmt = select(T_RESULTS)
     if match_id is not None:
-        stmt = stmt.where(MatchResult.match_id == match_id)
-    stmt = stmt.order_by(MatchResult.match_id, MatchResult.seat)
-    return [_row(ResultRow, r._mapping) for r in (await conn.execute(stmt)).all()]
+        stmt = stmt.where(T_RESULTS.c.match_id == match_id)
+    stmt = stmt.order_by(T_RESULTS.c.match_id, T_RESULTS.c.seat)
+    return [_row(ResultRow, r._mapping) for r in (conn.execute(stmt)).all()]
 
 
 def _name_expr():
-    first = func.coalesce(User.first_name, "")
-    return func.trim(first + literal(" ") + func.coalesce(User.last_name, ""))
+    first = func.coalesce(T_USERS.c.first_name, "")
+    return func.trim(first + literal(" ") + func.coalesce(T_USERS.c.last_name, ""))
 
 
-async def leaderboard(
-    conn: AsyncConnection, scope: int = GLOBAL_SCOPE, *, limit: int = 10, offset: int = 0
+def leaderboard(
+    conn: Connection, scope: int = GLOBAL_SCOPE, *, limit: int = 10, offset: int = 0
 ) -> list[StatsRow]:
     """Players of a chat (``scope`` = chat id) or of all chats (``GLOBAL_SCOPE``), ordered by
     rating sum (RULES.md §1.16) descending, then fewer goats, then fewer matches, then user id.
     """
     stmt = (
-        select(PlayerStats.__table__, _name_expr().label("name"), User.username)
+        select(T_STATS, _name_expr().label("name"), T_USERS.c.username)
         .select_from(
-            PlayerStats.__table__.outerjoin(User, User.id == PlayerStats.user_id)
+            T_STATS.outerjoin(T_USERS, T_USERS.c.id == T_STATS.c.user_id)
         )
-        .where(PlayerStats.scope == scope)
+        .where(T_STATS.c.scope == scope)
         .order_by(
-            PlayerStats.rating.desc(),
-            PlayerStats.goats,
-            PlayerStats.matches,
-            PlayerStats.user_id,
+            T_STATS.c.rating.desc(),
+            T_STATS.c.goats,
+            T_STATS.c.matches,
+            T_STATS.c.user_id,
         )
         .limit(limit)
         .offset(offset)
     )
-    return [_stats_row(r._mapping) for r in (await conn.execute(stmt)).all()]
+    return [_stats_row(r._mapping) for r in (conn.execute(stmt)).all()]
 
 
 def _stats_row(m: Mapping[str, Any]) -> StatsRow:
@@ -487,48 +496,48 @@ def _stats_row(m: Mapping[str, Any]) -> StatsRow:
     )
 
 
-async def player_stats(
-    conn: AsyncConnection, user_id: int, scope: int = GLOBAL_SCOPE
+def player_stats(
+    conn: Connection, user_id: int, scope: int = GLOBAL_SCOPE
 ) -> StatsRow | None:
     """One player's aggregate in a scope, or None if they finished no match there."""
     stmt = (
-        select(PlayerStats.__table__, _name_expr().label("name"), User.username)
+        select(T_STATS, _name_expr().label("name"), T_USERS.c.username)
         .select_from(
-            PlayerStats.__table__.outerjoin(User, User.id == PlayerStats.user_id)
+            T_STATS.outerjoin(T_USERS, T_USERS.c.id == T_STATS.c.user_id)
         )
-        .where(PlayerStats.scope == scope, PlayerStats.user_id == user_id)
+        .where(T_STATS.c.scope == scope, T_STATS.c.user_id == user_id)
     )
-    row = (await conn.execute(stmt)).first()
+    row = (conn.execute(stmt)).first()
     return _stats_row(row._mapping) if row else None
 
 
-async def recompute_stats(conn: AsyncConnection) -> dict[tuple[int, int], dict[str, int]]:
+def recompute_stats(conn: Connection) -> dict[tuple[int, int], dict[str, int]]:
     """Aggregate ``match_results`` directly, ``{(scope, user_id): {field: value}}`` — the
     reference the ``player_stats`` table must always equal."""
-    goat = case((MatchResult.goat, 1), else_=0)
+    goat = case((T_RESULTS.c.goat, 1), else_=0)
     sums = (
         func.count().label("matches"),
         func.sum(goat).label("goats"),
-        func.sum(MatchResult.rating).label("rating"),
-        func.sum(MatchResult.outs).label("outs"),
-        func.sum(MatchResult.fish).label("fish"),
-        func.sum(MatchResult.final_score).label("score_sum"),
+        func.sum(T_RESULTS.c.rating).label("rating"),
+        func.sum(T_RESULTS.c.outs).label("outs"),
+        func.sum(T_RESULTS.c.fish).label("fish"),
+        func.sum(T_RESULTS.c.final_score).label("score_sum"),
     )
     out: dict[tuple[int, int], dict[str, int]] = {}
-    per_chat = select(MatchResult.chat_id, MatchResult.user_id, *sums).group_by(
-        MatchResult.chat_id, MatchResult.user_id
+    per_chat = select(T_RESULTS.c.chat_id, T_RESULTS.c.user_id, *sums).group_by(
+        T_RESULTS.c.chat_id, T_RESULTS.c.user_id
     )
-    for r in (await conn.execute(per_chat)).all():
+    for r in (conn.execute(per_chat)).all():
         out[(r.chat_id, r.user_id)] = {k: int(getattr(r, k)) for k in _STAT_FIELDS}
-    overall = select(MatchResult.user_id, *sums).group_by(MatchResult.user_id)
-    for r in (await conn.execute(overall)).all():
+    overall = select(T_RESULTS.c.user_id, *sums).group_by(T_RESULTS.c.user_id)
+    for r in (conn.execute(overall)).all():
         out[(GLOBAL_SCOPE, r.user_id)] = {k: int(getattr(r, k)) for k in _STAT_FIELDS}
     return out
 
 
-async def all_stats(conn: AsyncConnection) -> dict[tuple[int, int], dict[str, int]]:
+def all_stats(conn: Connection) -> dict[tuple[int, int], dict[str, int]]:
     """The ``player_stats`` table as ``{(scope, user_id): {field: value}}``."""
-    rows = (await conn.execute(select(PlayerStats.__table__))).all()
+    rows = (conn.execute(select(T_STATS))).all()
     return {
         (r.scope, r.user_id): {k: int(getattr(r, k)) for k in _STAT_FIELDS} for r in rows
     }
@@ -537,8 +546,8 @@ async def all_stats(conn: AsyncConnection) -> dict[tuple[int, int], dict[str, in
 # ----------------------------------------------------------------------------- chat migration
 
 
-async def move_chat(
-    conn: AsyncConnection, old_chat_id: int, new_chat_id: int, *, now: float
+def move_chat(
+    conn: Connection, old_chat_id: int, new_chat_id: int, *, now: float
 ) -> list[int]:
     """Move everything of ``old_chat_id`` to ``new_chat_id`` (Telegram's group → supergroup
     migration): the chat's settings (unless the new chat already has its own), every match,
@@ -547,13 +556,13 @@ async def move_chat(
     """
     if old_chat_id == new_chat_id:
         return []
-    old = await get_chat(conn, old_chat_id)
+    old = get_chat(conn, old_chat_id)
     if old is None:
         return []
-    new = await get_chat(conn, new_chat_id)
+    new = get_chat(conn, new_chat_id)
     if new is None:
-        await conn.execute(
-            insert(Chat).values(
+        conn.execute(
+            insert(T_CHATS).values(
                 id=new_chat_id,
                 title=old.title,
                 language=old.language,
@@ -566,42 +575,39 @@ async def move_chat(
             )
         )
     elif not new.settings and old.settings:
-        await conn.execute(
-            update(Chat)
-            .where(Chat.id == new_chat_id)
+        conn.execute(
+            update(T_CHATS)
+            .where(T_CHATS.c.id == new_chat_id)
             .values(settings=old.settings, language=new.language or old.language,
                     updated_at=now)
         )
     moved = (
-        await conn.execute(select(Match.id, Match.thread_id, Match.status).where(
-            Match.chat_id == old_chat_id))
+        conn.execute(select(T_MATCHES.c.id, T_MATCHES.c.thread_id, T_MATCHES.c.status).where(
+            T_MATCHES.c.chat_id == old_chat_id))
     ).all()
     for mid, thread_id, status in moved:
         key = active_key(new_chat_id, thread_id) if status in OPEN_STATUSES else None
-        await conn.execute(
-            update(Match).where(Match.id == mid).values(chat_id=new_chat_id, active_key=key)
-        )
-    await conn.execute(
-        update(MatchResult)
-        .where(MatchResult.chat_id == old_chat_id)
+        stmt = update(T_MATCHES).where(T_MATCHES.c.id == mid)
+        conn.execute(stmt.values(chat_id=new_chat_id, active_key=key))
+    conn.execute(
+        update(T_RESULTS)
+        .where(T_RESULTS.c.chat_id == old_chat_id)
         .values(chat_id=new_chat_id)
     )
     old_stats = (
-        await conn.execute(select(PlayerStats.__table__).where(PlayerStats.scope == old_chat_id))
+        conn.execute(select(T_STATS).where(T_STATS.c.scope == old_chat_id))
     ).all()
     for r in old_stats:
-        await _add_stats(conn, new_chat_id, r.user_id, {k: getattr(r, k) for k in _STAT_FIELDS})
-    await conn.execute(delete(PlayerStats).where(PlayerStats.scope == old_chat_id))
-    await conn.execute(delete(Chat).where(Chat.id == old_chat_id))
+        _add_stats(conn, new_chat_id, r.user_id, {k: getattr(r, k) for k in _STAT_FIELDS})
+    conn.execute(delete(T_STATS).where(T_STATS.c.scope == old_chat_id))
+    conn.execute(delete(T_CHATS).where(T_CHATS.c.id == old_chat_id))
     return [mid for mid, _, _ in moved]
 
 
-async def count_rows(conn: AsyncConnection, table: str) -> int:
+def count_rows(conn: Connection, table: str) -> int:
     """Number of rows in a table of this schema (for tests and the benchmark)."""
-    tables = {t.name: t for t in (Chat.__table__, User.__table__, Match.__table__,
-                                  Action.__table__, MatchResult.__table__,
-                                  PlayerStats.__table__)}
-    return int((await conn.execute(select(func.count()).select_from(tables[table]))).scalar())
+    tables = {t.name: t for t in (T_CHATS, T_USERS, T_MATCHES, T_ACTIONS, T_RESULTS, T_STATS)}
+    return int((conn.execute(select(func.count()).select_from(tables[table]))).scalar())
 
 
 def seat_list(seats: Sequence[tuple[int, str]]) -> list[dict[str, Any]]:

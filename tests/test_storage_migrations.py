@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
@@ -27,16 +26,6 @@ def _diff(sync_conn):
     return compare_metadata(ctx, Base.metadata)
 
 
-async def _downgrade(db: Database, revision: str) -> None:
-    def run(sync_conn):
-        cfg = alembic_config()
-        cfg.attributes["connection"] = sync_conn
-        command.downgrade(cfg, revision)
-
-    async with db.write() as conn:
-        await conn.run_sync(run)
-
-
 def test_revisions_form_one_line_of_at_least_two():
     script = ScriptDirectory.from_config(alembic_config())
     heads = script.get_heads()
@@ -49,12 +38,14 @@ async def test_upgrade_from_empty_matches_models(tmp_path):
     db = await open_database(tmp_path / "kozel.sqlite3")
     try:
         assert await db.current_revision() == "0002"
-        async with db.read() as conn:
-            assert await conn.run_sync(_diff) == []
-            mode = (await conn.exec_driver_sql("PRAGMA journal_mode")).scalar()
-            fks = (await conn.exec_driver_sql("PRAGMA foreign_keys")).scalar()
-            sync = (await conn.exec_driver_sql("PRAGMA synchronous")).scalar()
-        assert (mode, fks, sync) == ("wal", 1, 1)  # 1 = NORMAL
+        assert await db.read(_diff) == []
+
+        def pragmas(conn):
+            return tuple(conn.exec_driver_sql(f"PRAGMA {p}").scalar()
+                         for p in ("journal_mode", "foreign_keys", "synchronous"))
+
+        assert await db.read(pragmas) == ("wal", 1, 1)  # 1 = NORMAL
+        assert await db.write(pragmas) == ("wal", 1, 1)
         # Running the start-up migration again is a no-op.
         await db.migrate()
         assert await db.current_revision() == "0002"
@@ -67,27 +58,28 @@ async def test_upgrade_from_previous_revision_keeps_data_and_backfills_stats(tmp
     db = Database(path)
     await db.migrate("0001")
     assert await db.current_revision() == "0001"
-    async with db.write() as conn:
-        assert await conn.run_sync(_diff) != []  # player_stats missing at 0001
-        await repo.upsert_chat(conn, -100, now=1.0, title="old group")
-        await repo.upsert_chat(conn, -200, now=1.0)
-        mid = await repo.insert_match(
+    assert await db.read(_diff) != []  # player_stats missing at 0001
+
+    def fill(conn):
+        repo.upsert_chat(conn, -100, now=1.0, title="old group")
+        repo.upsert_chat(conn, -200, now=1.0)
+        mid = repo.insert_match(
             conn, chat_id=-100, thread_id=None, creator_id=1, rules={},
             seats=repo.seat_list([(1, "A"), (2, "B")]), now=1.0, deadline_at=None,
         )
-        mid2 = await repo.insert_match(
+        mid2 = repo.insert_match(
             conn, chat_id=-200, thread_id=7, creator_id=1, rules={},
             seats=repo.seat_list([(1, "A"), (2, "B")]), now=1.0, deadline_at=None,
         )
-        await repo.append_action(conn, mid, 1, seat=0, decision={"tile": "1-1", "end": None},
-                                 at=2.0, user_id=1)
+        repo.append_action(conn, mid, 1, seat=0, decision={"tile": "1-1", "end": None},
+                           at=2.0, user_id=1)
         # Result rows written with plain SQL, as revision 0001 code would have.
         rows = [
             (mid, 0, 1, -100, 120, 1, 0, 2, 1), (mid, 1, 2, -100, 40, 0, 6, 3, 0),
             (mid2, 0, 1, -200, 10, 0, 9, 4, 2), (mid2, 1, 2, -200, 101, 1, 0, 0, 0),
         ]
         for m, seat, user, chat, score, goat, rating, outs, fish in rows:
-            await conn.execute(
+            conn.execute(
                 text(
                     "INSERT INTO match_results (match_id, seat, user_id, name, chat_id, "
                     "final_score, goat, rating, outs, fish, timed_out, ended_by, finished_at) "
@@ -95,22 +87,23 @@ async def test_upgrade_from_previous_revision_keeps_data_and_backfills_stats(tmp
                 ),
                 dict(m=m, s=seat, u=user, c=chat, score=score, g=goat, r=rating, o=outs, f=fish),
             )
+        return mid
+
+    mid = await db.write(fill)
     await db.dispose()
 
     db = await open_database(path)  # start-up path: upgrades 0001 -> head
     try:
         assert await db.current_revision() == "0002"
-        async with db.read() as conn:
-            assert await conn.run_sync(_diff) == []
-            assert [a.decision for a in await repo.list_actions(conn, mid)] == [
-                {"tile": "1-1", "end": None}
-            ]
-            stats = await repo.all_stats(conn)
-            assert stats == await repo.recompute_stats(conn)
-            assert stats[(GLOBAL_SCOPE, 1)] == {
-                "matches": 2, "goats": 1, "rating": 9, "outs": 6, "fish": 3, "score_sum": 130,
-            }
-            assert stats[(-100, 2)]["rating"] == 6
+        assert await db.read(_diff) == []
+        log = await db.read(repo.list_actions, mid)
+        assert [a.decision for a in log] == [{"tile": "1-1", "end": None}]
+        stats = await db.read(repo.all_stats)
+        assert stats == await db.read(repo.recompute_stats)
+        assert stats[(GLOBAL_SCOPE, 1)] == {
+            "matches": 2, "goats": 1, "rating": 9, "outs": 6, "fish": 3, "score_sum": 130,
+        }
+        assert stats[(-100, 2)]["rating"] == 6
     finally:
         await db.dispose()
 
@@ -118,17 +111,15 @@ async def test_upgrade_from_previous_revision_keeps_data_and_backfills_stats(tmp
 async def test_downgrade_to_previous_and_base_then_upgrade_again(tmp_path):
     db = await open_database(tmp_path / "d.sqlite3")
     try:
-        await _downgrade(db, "0001")
+        await db.downgrade("0001")
         assert await db.current_revision() == "0001"
-        await _downgrade(db, "base")
+        await db.downgrade("base")
         assert await db.current_revision() is None
-        async with db.read() as conn:
-            names = (await conn.exec_driver_sql(
-                "SELECT name FROM sqlite_master WHERE type='table'")).scalars().all()
+        names = await db.read(lambda c: c.exec_driver_sql(
+            "SELECT name FROM sqlite_master WHERE type='table'").scalars().all())
         assert set(names) <= {"alembic_version"}
         await db.migrate()
-        async with db.read() as conn:
-            assert await conn.run_sync(_diff) == []
+        assert await db.read(_diff) == []
     finally:
         await db.dispose()
 

@@ -20,90 +20,112 @@ async def db(tmp_path):
     await database.dispose()
 
 
-async def _lobby(conn, chat_id=-100, thread_id=None, deadline_at=None, seats=((1, "A"),)):
-    await repo.upsert_chat(conn, chat_id, now=1.0)
-    return await repo.insert_match(
+def _lobby(conn, chat_id=-100, thread_id=None, deadline_at=None, seats=((1, "A"),)):
+    repo.upsert_chat(conn, chat_id, now=1.0)
+    return repo.insert_match(
         conn, chat_id=chat_id, thread_id=thread_id, creator_id=seats[0][0], rules={},
         seats=repo.seat_list(seats), now=1.0, deadline_at=deadline_at,
     )
 
 
 async def test_optimistic_update_applies_once_per_version(db):
-    async with db.write() as conn:
-        mid = await _lobby(conn)
-    async with db.write() as conn:
-        assert await repo.update_match(conn, mid, 0, now=2.0, status="playing")
-    async with db.write() as conn:
-        assert not await repo.update_match(conn, mid, 0, now=3.0, status="stopped")
-    async with db.read() as conn:
-        m = await repo.get_match(conn, mid)
+    mid = await db.write(_lobby)
+    assert await db.write(lambda c: repo.update_match(c, mid, 0, now=2.0, status="playing"))
+    assert not await db.write(lambda c: repo.update_match(c, mid, 0, now=3.0, status="stopped"))
+    m = await db.read(repo.get_match, mid)
     assert (m.version, m.status, m.updated_at) == (1, "playing", 2.0)
 
 
-async def test_two_databases_on_one_file_cannot_both_apply_one_version(tmp_path):
-    """Two handles = two processes' connection pools; the SQL version check decides."""
+@pytest.mark.parametrize("second_url", ["path", "aiosqlite"])
+async def test_two_databases_on_one_file_cannot_both_apply_one_version(tmp_path, second_url):
+    """Two handles = two processes' connections; the SQL version check decides. The second
+    handle also exercises the async-driver path (AsyncConnection.run_sync over aiosqlite)."""
     path = tmp_path / "shared.sqlite3"
     a = await open_database(path)
-    b = Database(path)
+    b = Database(path if second_url == "path" else f"sqlite+aiosqlite:///{path}")
     try:
-        async with a.write() as conn:
-            mid = await _lobby(conn)
+        mid = await a.write(_lobby)
 
-        async def bump(db, seq):
-            async with db.write() as conn:
-                if not await repo.update_match(conn, mid, 0, now=2.0):
-                    return False
-                await repo.append_action(conn, mid, seq, seat=0, decision={"host": True},
-                                         at=2.0)
-                return True
+        def bump(conn, seq):
+            if not repo.update_match(conn, mid, 0, now=2.0):
+                return False
+            repo.append_action(conn, mid, seq, seat=0, decision={"host": True}, at=2.0)
+            return True
 
-        wins = await asyncio.gather(bump(a, 1), bump(b, 1))
-        assert sorted(wins) == [False, True]
-        async with b.read() as conn:
-            assert len(await repo.list_actions(conn, mid)) == 1
-            assert (await repo.get_match(conn, mid)).version == 1
+        for _ in range(3):  # several rounds of racing
+            wins = await asyncio.gather(a.write(bump, 1), b.write(bump, 1))
+            assert sorted(wins) == [False, True]
+            assert len(await b.read(repo.list_actions, mid)) == 1
+            assert (await a.read(repo.get_match, mid)).version == 1
+
+            def reset(conn):
+                conn.exec_driver_sql("DELETE FROM actions")
+                conn.exec_driver_sql("UPDATE matches SET version = 0")
+
+            await a.write(reset)
     finally:
         await a.dispose()
         await b.dispose()
 
 
+async def test_a_failing_transaction_leaves_nothing_behind(db):
+    mid = await db.write(_lobby)
+
+    def half(conn):
+        assert repo.update_match(conn, mid, 0, now=2.0, status="playing")
+        repo.append_action(conn, mid, 1, seat=0, decision={"host": True}, at=2.0)
+        raise RuntimeError("crash between statements")
+
+    with pytest.raises(RuntimeError):
+        await db.write(half)
+    m = await db.read(repo.get_match, mid)
+    assert (m.version, m.status) == (0, "lobby")
+    assert await db.read(repo.list_actions, mid) == []
+
+
 async def test_action_log_is_ordered_and_rejects_a_duplicate_seq(db):
-    async with db.write() as conn:
-        mid = await _lobby(conn)
+    mid = await db.write(_lobby)
+
+    def fill(conn):
         for seq, tile in ((2, "1-2"), (1, "1-1"), (3, "2-6")):
-            await repo.append_action(conn, mid, seq, seat=seq % 2,
-                                     decision={"tile": tile, "end": "left"}, at=float(seq))
+            repo.append_action(conn, mid, seq, seat=seq % 2,
+                               decision={"tile": tile, "end": "left"}, at=float(seq))
+
+    await db.write(fill)
     with pytest.raises(IntegrityError):
-        async with db.write() as conn:
-            await repo.append_action(conn, mid, 2, seat=0, decision={"host": True}, at=9.0)
-    async with db.read() as conn:
-        log = await repo.list_actions(conn, mid)
+        await db.write(lambda c: repo.append_action(c, mid, 2, seat=0,
+                                                    decision={"host": True}, at=9.0))
+    log = await db.read(repo.list_actions, mid)
     assert [(a.seq, a.decision.get("tile")) for a in log] == [(1, "1-1"), (2, "1-2"),
                                                                (3, "2-6")]
 
 
 async def test_one_open_match_per_chat_topic(db):
-    async with db.write() as conn:
-        mid = await _lobby(conn, thread_id=5)
-        await _lobby(conn, thread_id=6)  # another forum topic is fine
+    def body(conn):
+        mid = _lobby(conn, thread_id=5)
+        _lobby(conn, thread_id=6)  # another forum topic is fine
         with pytest.raises(repo.ActiveMatchExists):
-            await _lobby(conn, thread_id=5)
-        assert (await repo.find_open_match(conn, -100, 5)).id == mid
-        assert await repo.update_match(conn, mid, 0, now=2.0, status="expired")
-        assert await repo.find_open_match(conn, -100, 5) is None
-        assert await _lobby(conn, thread_id=5) != mid  # the topic is free again
+            _lobby(conn, thread_id=5)
+        assert repo.find_open_match(conn, -100, 5).id == mid
+        assert repo.update_match(conn, mid, 0, now=2.0, status="expired")
+        assert repo.find_open_match(conn, -100, 5) is None
+        assert _lobby(conn, thread_id=5) != mid  # the topic is free again
+
+    await db.write(body)
 
 
 async def test_due_matches_and_next_deadline(db):
-    async with db.write() as conn:
-        early = await _lobby(conn, thread_id=1, deadline_at=10.0)
-        late = await _lobby(conn, thread_id=2, deadline_at=20.0)
-        closed = await _lobby(conn, thread_id=3, deadline_at=5.0)
-        await repo.update_match(conn, closed, 0, now=2.0, status="stopped")
-        assert await repo.next_deadline(conn) == 10.0
-        assert [m.id for m in await repo.due_matches(conn, 9.9)] == []
-        assert [m.id for m in await repo.due_matches(conn, 10.0)] == [early]
-        assert [m.id for m in await repo.due_matches(conn, 99.0)] == [early, late]
+    def body(conn):
+        early = _lobby(conn, thread_id=1, deadline_at=10.0)
+        late = _lobby(conn, thread_id=2, deadline_at=20.0)
+        closed = _lobby(conn, thread_id=3, deadline_at=5.0)
+        repo.update_match(conn, closed, 0, now=2.0, status="stopped")
+        assert repo.next_deadline(conn) == 10.0
+        assert [m.id for m in repo.due_matches(conn, 9.9)] == []
+        assert [m.id for m in repo.due_matches(conn, 10.0)] == [early]
+        assert [m.id for m in repo.due_matches(conn, 99.0)] == [early, late]
+
+    await db.write(body)
 
 
 def _random_results(rng, match_id, chat_id, users):
@@ -124,66 +146,70 @@ def _random_results(rng, match_id, chat_id, users):
 async def test_stats_equal_recomputation_through_chat_migration(db):
     rng = random.Random(7)
     chats = [-100, -200, -300]
-    async with db.write() as conn:
+
+    def body(conn):
         for u in range(1, 7):
-            await repo.upsert_user(conn, u, now=1.0, first_name=f"P{u}")
+            repo.upsert_user(conn, u, now=1.0, first_name=f"P{u}")
         for _ in range(30):
             chat = rng.choice(chats)
             users = rng.sample(range(1, 7), rng.randint(2, 4))
-            mid = await _lobby(conn, chat_id=chat, thread_id=rng.randint(0, 10**9))
-            await repo.update_match(conn, mid, 0, now=2.0, status="finished")
-            await repo.record_results(conn, _random_results(rng, mid, chat, users))
-        assert await repo.all_stats(conn) == await repo.recompute_stats(conn)
-        before_global = {k: v for k, v in (await repo.all_stats(conn)).items()
-                         if k[0] == GLOBAL_SCOPE}
+            mid = _lobby(conn, chat_id=chat, thread_id=rng.randint(0, 10**9))
+            repo.update_match(conn, mid, 0, now=2.0, status="finished")
+            repo.record_results(conn, _random_results(rng, mid, chat, users))
+        assert repo.all_stats(conn) == repo.recompute_stats(conn)
+        before_global = {k: v for k, v in repo.all_stats(conn).items() if k[0] == GLOBAL_SCOPE}
         # Group -200 becomes supergroup -100200; -300 migrates into an existing chat id.
-        moved = await repo.move_chat(conn, -200, -100200, now=3.0)
+        moved = repo.move_chat(conn, -200, -100200, now=3.0)
         assert moved
-        await repo.move_chat(conn, -300, -100, now=3.0)
-        assert await repo.move_chat(conn, -200, -100200, now=4.0) == []  # idempotent
-        stats = await repo.all_stats(conn)
-        assert stats == await repo.recompute_stats(conn)
+        repo.move_chat(conn, -300, -100, now=3.0)
+        assert repo.move_chat(conn, -200, -100200, now=4.0) == []  # idempotent
+        stats = repo.all_stats(conn)
+        assert stats == repo.recompute_stats(conn)
         assert {k[0] for k in stats} == {GLOBAL_SCOPE, -100, -100200}
         assert {k: v for k, v in stats.items() if k[0] == GLOBAL_SCOPE} == before_global
-        assert await repo.get_chat(conn, -200) is None
-        assert {m.chat_id for m in [await repo.get_match(conn, i) for i in moved]} == {-100200}
+        assert repo.get_chat(conn, -200) is None
+        assert {repo.get_match(conn, i).chat_id for i in moved} == {-100200}
 
-        board = await repo.leaderboard(conn, GLOBAL_SCOPE, limit=100)
+        board = repo.leaderboard(conn, GLOBAL_SCOPE, limit=100)
         keys = [(-r.rating, r.goats, r.matches, r.user_id) for r in board]
         assert keys == sorted(keys) and len(board) == 6
         assert board[0].name == f"P{board[0].user_id}"
-        top = await repo.player_stats(conn, board[0].user_id)
-        assert top == board[0]
-        assert await repo.player_stats(conn, 999) is None
+        assert repo.player_stats(conn, board[0].user_id) == board[0]
+        assert repo.player_stats(conn, 999) is None
+
+    await db.write(body)
 
 
 async def test_move_chat_moves_open_lobby_and_frees_old_key(db):
-    async with db.write() as conn:
-        await repo.upsert_chat(conn, -5, now=1.0, settings={"rules": {"teams": True}},
-                               language="uk")
-        mid = await _lobby(conn, chat_id=-5, thread_id=None)
-        await repo.move_chat(conn, -5, -1005, now=2.0)
-        assert (await repo.find_open_match(conn, -1005, None)).id == mid
-        assert await repo.find_open_match(conn, -5, None) is None
-        new = await repo.get_chat(conn, -1005)
+    def body(conn):
+        repo.upsert_chat(conn, -5, now=1.0, settings={"rules": {"teams": True}}, language="uk")
+        mid = _lobby(conn, chat_id=-5, thread_id=None)
+        repo.move_chat(conn, -5, -1005, now=2.0)
+        assert repo.find_open_match(conn, -1005, None).id == mid
+        assert repo.find_open_match(conn, -5, None) is None
+        new = repo.get_chat(conn, -1005)
         assert (new.settings, new.language) == ({"rules": {"teams": True}}, "uk")
+
+    await db.write(body)
 
 
 async def test_messages_are_stored_without_a_version_bump(db):
-    async with db.write() as conn:
-        mid = await _lobby(conn)
-        assert await repo.set_messages(conn, mid, {"table": 42, "hands": {"1": 7}}, now=2.0)
-        m = await repo.get_match(conn, mid)
+    mid = await db.write(_lobby)
+    assert await db.write(lambda c: repo.set_messages(c, mid, {"table": 42, "hands": {"1": 7}},
+                                                      now=2.0))
+    m = await db.read(repo.get_match, mid)
     assert (m.messages, m.version) == ({"table": 42, "hands": {"1": 7}}, 0)
 
 
 async def test_upserts_keep_unspecified_fields(db):
-    async with db.write() as conn:
-        await repo.upsert_user(conn, 1, now=1.0, first_name="Маша", username="masha")
-        await repo.upsert_user(conn, 1, now=2.0, dm_open=True)
-        u = await repo.get_user(conn, 1)
+    def body(conn):
+        repo.upsert_user(conn, 1, now=1.0, first_name="Маша", username="masha")
+        repo.upsert_user(conn, 1, now=2.0, dm_open=True)
+        u = repo.get_user(conn, 1)
         assert (u.first_name, u.username, u.dm_open, u.display_name) == (
             "Маша", "masha", True, "Маша")
-        await repo.upsert_chat(conn, -1, now=1.0, title="t", language="ru")
-        c = await repo.upsert_chat(conn, -1, now=2.0, topic_id=9)
+        repo.upsert_chat(conn, -1, now=1.0, title="t", language="ru")
+        c = repo.upsert_chat(conn, -1, now=2.0, topic_id=9)
         assert (c.title, c.language, c.topic_id, c.active) == ("t", "ru", 9, True)
+
+    await db.write(body)

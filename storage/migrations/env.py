@@ -4,7 +4,8 @@ Two ways in:
 - start-up (:meth:`storage.database.Database.migrate`) passes an open synchronous connection in
   ``config.attributes["connection"]``; we migrate on it inside the caller's transaction;
 - the ``alembic`` command line (``alembic.ini`` at the repository root) gives a URL in
-  ``sqlalchemy.url`` or the ``DATABASE_PATH`` environment variable; we open an async engine.
+  ``sqlalchemy.url`` or the ``DATABASE_PATH`` environment variable; we open a
+  :class:`storage.database.Database` on it and migrate in one of its write transactions.
 """
 
 from __future__ import annotations
@@ -62,8 +63,7 @@ async def _run_async() -> None:
 
     db = Database(_url())
     try:
-        async with db.write() as conn:
-            await conn.run_sync(_run)
+        await db.write(_run)
     finally:
         await db.dispose()
 
