@@ -1,0 +1,349 @@
+"""ui.outbox: ordering, coalescing, rate limits on a fake clock, 429, not-modified, 403."""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+
+import pytest
+from aiogram.exceptions import (
+    TelegramBadRequest,
+    TelegramForbiddenError,
+    TelegramNetworkError,
+    TelegramRetryAfter,
+)
+from aiogram.methods import SendMessage
+
+from ui.outbox import Outbox, is_group_chat
+
+GROUP = -100123
+USER = 42
+METHOD = SendMessage(chat_id=1, text="x")
+
+
+class FakeClock:
+    """Virtual time.  ``auto``: a sleep jumps the clock forward at once; otherwise sleepers
+    wait until the test calls :meth:`advance`."""
+
+    def __init__(self, auto: bool = True) -> None:
+        self.now = 1000.0
+        self.auto = auto
+        self.sleeps: list[float] = []
+        self._waiters: list[asyncio.Event] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.sleeps.append(seconds)
+        target = self.now + seconds
+        if self.auto:
+            await asyncio.sleep(0)
+            self.now = max(self.now, target)
+            return
+        while self.now < target - 1e-9:
+            event = asyncio.Event()
+            self._waiters.append(event)
+            await event.wait()
+
+    async def advance(self, seconds: float) -> None:
+        self.now += seconds
+        waiters, self._waiters = self._waiters, []
+        for event in waiters:
+            event.set()
+        for _ in range(5):
+            await asyncio.sleep(0)
+
+
+class FakeBot:
+    """Records every Bot API call with the fake time; ``failures`` scripts exceptions."""
+
+    def __init__(self, clock: FakeClock) -> None:
+        self.clock = clock
+        self.calls: list[tuple[str, dict, float]] = []
+        self.failures: list = []  # (predicate(method, kwargs), exception) consumed once
+        self.gate: asyncio.Event | None = None
+        self._next_id = 100
+
+    async def _do(self, method: str, kwargs: dict):
+        self.calls.append((method, kwargs, self.clock.now))
+        if self.gate is not None:
+            await self.gate.wait()
+        for i, (pred, exc) in enumerate(self.failures):
+            if pred(method, kwargs):
+                del self.failures[i]
+                raise exc
+        if method == "send_message":
+            self._next_id += 1
+            return SimpleNamespace(message_id=self._next_id, chat_id=kwargs["chat_id"])
+        return True
+
+    async def send_message(self, **kw):
+        return await self._do("send_message", kw)
+
+    async def edit_message_text(self, **kw):
+        return await self._do("edit_message_text", kw)
+
+    async def edit_message_reply_markup(self, **kw):
+        return await self._do("edit_message_reply_markup", kw)
+
+    async def delete_message(self, **kw):
+        return await self._do("delete_message", kw)
+
+
+@pytest.fixture
+def clock():
+    return FakeClock()
+
+
+@pytest.fixture
+def bot(clock):
+    return FakeBot(clock)
+
+
+def make(bot, clock, **kw):
+    return Outbox(bot, clock=clock, sleep=clock.sleep, **kw)
+
+
+def any_call(method):
+    return lambda m, kw: m == method
+
+
+async def test_per_chat_order_is_kept(bot, clock):
+    box = make(bot, clock)
+    for i in range(4):
+        box.send(GROUP, f"s{i}")
+    box.edit_text(GROUP, 7, "e")
+    box.delete(GROUP, 8)
+    box.send(USER, "private")
+    await box.drain()
+    group_calls = [(m, kw.get("text"), kw.get("message_id")) for m, kw, _ in bot.calls
+                   if kw["chat_id"] == GROUP]
+    assert group_calls == [("send_message", "s0", None), ("send_message", "s1", None),
+                           ("send_message", "s2", None), ("send_message", "s3", None),
+                           ("edit_message_text", "e", 7), ("delete_message", None, 8)]
+    # Another chat does not wait behind the group's queue.
+    private_at = next(t for m, kw, t in bot.calls if kw["chat_id"] == USER)
+    assert private_at == 1000.0
+
+
+async def test_send_returns_message_and_uses_html(bot, clock):
+    box = make(bot, clock)
+    msg = await box.send(USER, "<b>hi</b>", message_thread_id=5)
+    assert msg.message_id == 101
+    (_, kw, _), = bot.calls
+    assert kw == {"chat_id": USER, "text": "<b>hi</b>", "parse_mode": "HTML",
+                  "message_thread_id": 5}
+
+
+async def test_edits_of_one_message_coalesce_to_the_latest(bot, clock):
+    box = make(bot, clock)
+    msg = await box.send(GROUP, "table v0")
+    futures = [box.edit_text(GROUP, msg.message_id, f"table v{i}", reply_markup=i)
+               for i in range(1, 51)]
+    await box.drain()
+    edits = [kw for m, kw, _ in bot.calls if m == "edit_message_text"]
+    assert len(edits) == 1
+    assert edits[0]["text"] == "table v50" and edits[0]["reply_markup"] == 50
+    assert [f.result() for f in futures] == [True] * 50
+
+
+async def test_edit_never_merges_into_one_already_in_flight(bot, clock):
+    box = make(bot, clock)
+    bot.gate = asyncio.Event()
+    box.edit_text(GROUP, 7, "v1")
+    await asyncio.sleep(0)
+    await asyncio.sleep(0)
+    assert len(bot.calls) == 1  # v1 is on the wire
+    box.edit_text(GROUP, 7, "v2")
+    box.edit_text(GROUP, 7, "v3")
+    bot.gate.set()
+    await box.drain()
+    assert [kw["text"] for _, kw, _ in bot.calls] == ["v1", "v3"]
+
+
+async def test_coalescing_keeps_different_kinds_and_messages_apart(bot, clock):
+    box = make(bot, clock)
+    box.send(GROUP, "first")
+    box.edit_text(GROUP, 7, "a1")
+    box.edit_text(GROUP, 8, "b1")
+    box.edit_markup(GROUP, 7, None)
+    box.edit_text(GROUP, 7, "a2")   # the last op on 7 is a markup edit: no merge
+    box.edit_text(GROUP, 8, "b2")   # merges into b1
+    await box.drain()
+    assert [(m, kw.get("message_id"), kw.get("text")) for m, kw, _ in bot.calls] == [
+        ("send_message", None, "first"),
+        ("edit_message_text", 7, "a1"),
+        ("edit_message_text", 8, "b2"),
+        ("edit_message_reply_markup", 7, None),
+        ("edit_message_text", 7, "a2"),
+    ]
+
+
+async def test_group_gets_at_most_20_requests_per_minute_and_1_per_second(bot, clock):
+    box = make(bot, clock)
+    for i in range(45):
+        box.send(GROUP, f"m{i}")
+    await box.drain()
+    times = [t for _, _, t in bot.calls]
+    assert len(times) == 45
+    for i in range(20, 45):
+        assert times[i] - times[i - 20] >= 60.0 - 1e-9
+    assert all(b - a >= 1.0 - 1e-9 for a, b in zip(times, times[1:], strict=False))
+    assert times[-1] - times[0] >= 120.0 - 1e-9
+    # and not much slower than the limit requires
+    assert times[-1] - times[0] <= 125.0
+
+
+async def test_a_busy_group_still_ends_on_the_latest_table():
+    """Issue 4: never more than 20 per minute, yet the latest state is shown in the end."""
+    clock = FakeClock(auto=False)
+    bot = FakeBot(clock)
+    box = make(bot, clock)
+    table = await box.send(GROUP, "t0")
+    for i in range(1, 301):
+        box.edit_text(GROUP, table.message_id, f"t{i}")
+        if i % 3 == 0:
+            box.send(GROUP, f"notice {i}")
+        await clock.advance(0.5)  # a move every half second for 150 s
+    while box.pending():
+        await clock.advance(0.5)
+    await box.drain()
+    times = [t for _, _, t in bot.calls]
+    for i in range(20, len(times)):
+        assert times[i] - times[i - 20] >= 60.0 - 1e-9
+    edits = [kw["text"] for m, kw, _ in bot.calls if m == "edit_message_text"]
+    notices = [kw["text"] for m, kw, _ in bot.calls if m == "send_message"][1:]
+    assert edits[-1] == "t300"
+    assert len(edits) < 30
+    assert notices == [f"notice {i}" for i in range(3, 301, 3)]
+
+
+async def test_private_chats_are_limited_per_second_only(bot, clock):
+    box = make(bot, clock)
+    for i in range(30):
+        box.send(USER, f"m{i}")
+    await box.drain()
+    times = [t for _, _, t in bot.calls]
+    assert times[-1] - times[0] == pytest.approx(29.0)
+
+
+async def test_global_limit_across_chats(bot, clock):
+    box = make(bot, clock, global_per_second=30)
+    for chat in range(1, 71):
+        box.send(chat, "hello")
+    await box.drain()
+    times = sorted(t for _, _, t in bot.calls)
+    assert len(times) == 70
+    for i in range(30, len(times)):
+        assert times[i] - times[i - 30] >= 1.0 - 1e-9
+
+
+async def test_retry_after_is_waited_out_and_retried(bot, clock):
+    errors = []
+    box = make(bot, clock, on_error=lambda *a: errors.append(a))
+    bot.failures.append((any_call("send_message"),
+                         TelegramRetryAfter(METHOD, "Too Many Requests", retry_after=7)))
+    start = clock.now
+    msg = await box.send(GROUP, "important")
+    assert msg is not None
+    sends = [(kw["text"], t) for m, kw, t in bot.calls]
+    assert [s for s, _ in sends] == ["important", "important"]
+    assert sends[1][1] - start >= 7.0
+    assert errors == []
+
+
+async def test_retry_after_keeps_order_and_lets_edits_merge_meanwhile(bot, clock):
+    box = make(bot, clock)
+    bot.failures.append((any_call("edit_message_text"),
+                         TelegramRetryAfter(METHOD, "Too Many Requests", retry_after=30)))
+    box.edit_text(GROUP, 7, "v1")
+    box.send(GROUP, "after")
+    await asyncio.sleep(0)
+    box.edit_text(GROUP, 7, "v2")  # v1 failed and waits: v2 replaces it
+    await box.drain()
+    assert [kw.get("text") for _, kw, _ in bot.calls] == ["v1", "v2", "after"]
+
+
+async def test_message_not_modified_is_success(bot, clock):
+    errors = []
+    box = make(bot, clock, on_error=lambda *a: errors.append(a))
+    bot.failures.append((any_call("edit_message_text"), TelegramBadRequest(
+        METHOD, "Bad Request: message is not modified: specified new message content and "
+                "reply markup are exactly the same")))
+    assert await box.edit_text(GROUP, 7, "same") is True
+    assert errors == []
+
+
+async def test_forbidden_goes_to_the_callback_and_the_queue_goes_on(bot, clock):
+    closed = []
+
+    async def on_forbidden(chat_id, exc):
+        closed.append((chat_id, type(exc)))
+
+    box = make(bot, clock, on_forbidden=on_forbidden)
+    bot.failures.append((any_call("send_message"),
+                         TelegramForbiddenError(METHOD, "Forbidden: bot was blocked by the user")))
+    first = box.send(USER, "your hand")
+    second = box.send(USER, "again")
+    assert await first is None
+    assert (await second).message_id > 0
+    assert closed == [(USER, TelegramForbiddenError)]
+
+
+async def test_other_bad_requests_are_reported_not_raised(bot, clock):
+    errors = []
+    box = make(bot, clock, on_error=lambda chat, kind, exc: errors.append((chat, kind)))
+    bot.failures.append((any_call("edit_message_text"),
+                         TelegramBadRequest(METHOD, "Bad Request: message to edit not found")))
+    assert await box.edit_text(GROUP, 7, "x") is None
+    assert errors == [(GROUP, "edit_text")]
+
+
+async def test_deleting_a_message_that_is_gone_counts_as_done(bot, clock):
+    box = make(bot, clock)
+    bot.failures.append((any_call("delete_message"),
+                         TelegramBadRequest(METHOD, "Bad Request: message to delete not found")))
+    assert await box.delete(GROUP, 7) is True
+
+
+async def test_network_errors_are_retried_then_reported(bot, clock):
+    errors = []
+    box = make(bot, clock, max_attempts=3, on_error=lambda *a: errors.append(a[1]))
+    for _ in range(2):
+        bot.failures.append((any_call("send_message"), TelegramNetworkError(METHOD, "timeout")))
+    assert (await box.send(USER, "x")) is not None
+    for _ in range(3):
+        bot.failures.append((any_call("send_message"), TelegramNetworkError(METHOD, "timeout")))
+    assert await box.send(USER, "y") is None
+    assert errors == ["send"]
+
+
+async def test_a_crashing_bot_call_does_not_kill_the_queue(bot, clock):
+    box = make(bot, clock, on_error=lambda *a: None)
+    bot.failures.append((any_call("send_message"), RuntimeError("boom")))
+    assert await box.send(USER, "x") is None
+    assert (await box.send(USER, "y")) is not None
+
+
+async def test_close_resolves_waiting_requests_to_none(bot, clock):
+    gate_clock = FakeClock()
+
+    async def never(_seconds):
+        await asyncio.Event().wait()
+
+    box = Outbox(FakeBot(gate_clock), clock=gate_clock, sleep=never)
+    first = box.send(GROUP, "a")
+    second = box.send(GROUP, "b")
+    await asyncio.sleep(0)
+    await asyncio.sleep(0)
+    await box.close()
+    assert first.result() is not None
+    assert second.result() is None
+    assert box.send(GROUP, "late").result() is None
+    assert box.pending() == 0
+
+
+def test_group_chat_ids_are_negative():
+    assert is_group_chat(-1001234) and is_group_chat(-5)
+    assert not is_group_chat(42)

@@ -1,0 +1,309 @@
+"""The one way out: every send, edit and delete of the bot goes through :class:`Outbox`.
+
+Issue 4 ("The table in the group", "Timeouts, absence, failures"):
+
+- one FIFO queue and one worker task per chat, so a chat's messages arrive in order;
+- edits of the same message coalesce: an edit that finds an earlier edit of that message still
+  waiting in the queue replaces its content (and takes its place), so only the latest text is
+  sent and the latest state is always shown in the end;
+- at most ``group_per_minute`` (20) requests per 60 s per group chat (negative chat id),
+  one per ``chat_interval`` (1 s) per chat, and ``global_per_second`` (30) over all chats --
+  sliding windows on an injectable clock;
+- ``TelegramRetryAfter`` (429) is waited out (``retry_after`` seconds, on that chat) and the
+  same request retried, never dropped; network and 5xx errors are retried a few times;
+- "message is not modified" counts as success, and so does deleting a message that is gone;
+- ``TelegramForbiddenError`` (403: the user never opened the DM or blocked the bot) is
+  reported to ``on_forbidden(chat_id, error)`` so the service can mark the DM closed; other
+  failures go to ``on_error(chat_id, kind, error)``.
+
+Every method returns an ``asyncio.Future`` at once; await it for the result (the ``Message``
+of a send, ``True``/``Message`` of an edit) or ignore it.  A failed request resolves to None
+(never raises), so an unawaited future never logs "exception was never retrieved".  Do not
+await these futures while holding a database transaction: rate limits can delay them for
+minutes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiogram.exceptions import (
+    TelegramBadRequest,
+    TelegramForbiddenError,
+    TelegramNetworkError,
+    TelegramRetryAfter,
+    TelegramServerError,
+)
+
+__all__ = ["Outbox", "is_group_chat"]
+
+log = logging.getLogger(__name__)
+
+_NOT_MODIFIED = "message is not modified"
+_GONE = ("message to delete not found", "message can't be deleted")
+
+
+def is_group_chat(chat_id: int) -> bool:
+    """Groups, supergroups and channels have negative ids; private chats positive."""
+    return chat_id < 0
+
+
+@dataclass
+class _Op:
+    kind: str  # "send" | "edit_text" | "edit_markup" | "delete"
+    chat_id: int
+    message_id: int | None
+    kwargs: dict[str, Any]
+    futures: list[asyncio.Future] = field(default_factory=list)
+    started: bool = False
+    attempts: int = 0
+
+
+@dataclass
+class _Chat:
+    ops: deque[_Op] = field(default_factory=deque)
+    task: asyncio.Task | None = None
+    last: float | None = None
+    window: deque[float] = field(default_factory=deque)
+    blocked_until: float = 0.0
+
+
+class Outbox:
+    """Per-chat queues with coalescing and Telegram's rate limits (see the module doc).
+
+    ``bot`` is an aiogram ``Bot`` or any object with async ``send_message``,
+    ``edit_message_text``, ``edit_message_reply_markup`` and ``delete_message`` taking the Bot
+    API's keyword arguments.  ``clock()`` returns seconds (monotonic); ``sleep(seconds)`` is
+    awaited to wait -- both injectable for tests.  ``on_forbidden`` / ``on_error`` may be plain
+    functions or coroutines; their exceptions are logged and swallowed.
+    """
+
+    def __init__(
+        self,
+        bot: Any,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+        group_per_minute: int = 20,
+        chat_interval: float = 1.0,
+        global_per_second: int = 30,
+        on_forbidden: Callable[[int, Exception], Any] | None = None,
+        on_error: Callable[[int, str, Exception], Any] | None = None,
+        max_attempts: int = 5,
+        parse_mode: str | None = "HTML",
+    ) -> None:
+        self.bot = bot
+        self.clock = clock
+        self.sleep = sleep
+        self.group_per_minute = group_per_minute
+        self.chat_interval = chat_interval
+        self.global_per_second = global_per_second
+        self.on_forbidden = on_forbidden
+        self.on_error = on_error
+        self.max_attempts = max_attempts
+        self.parse_mode = parse_mode
+        self._chats: dict[int, _Chat] = {}
+        self._global: deque[float] = deque()
+        self._closed = False
+
+    # -- public API ----------------------------------------------------------------------------
+
+    def send(self, chat_id: int, text: str, **kwargs: Any) -> asyncio.Future:
+        """Queue ``send_message(chat_id=…, text=…, parse_mode="HTML", **kwargs)``
+        (``reply_markup``, ``message_thread_id`` for forum topics, …).  Sends never coalesce.
+        The future gives the sent ``Message`` or None."""
+        kwargs.setdefault("parse_mode", self.parse_mode)
+        return self._enqueue(_Op("send", chat_id, None, {"text": text, **kwargs}))
+
+    def edit_text(self, chat_id: int, message_id: int, text: str, **kwargs: Any
+                  ) -> asyncio.Future:
+        """Queue ``edit_message_text``; coalesces with a waiting text edit of the same message
+        (the newest text and ``reply_markup`` win).  Omitting ``reply_markup`` removes the
+        keyboard, as in the Bot API.  The future gives the result, ``True`` for "not modified",
+        or None on failure."""
+        kwargs.setdefault("parse_mode", self.parse_mode)
+        return self._enqueue(_Op("edit_text", chat_id, message_id, {"text": text, **kwargs}))
+
+    def edit_markup(self, chat_id: int, message_id: int, reply_markup: Any = None
+                    ) -> asyncio.Future:
+        """Queue ``edit_message_reply_markup`` (None removes the keyboard, e.g. from the
+        previous hand message); coalesces like :meth:`edit_text`."""
+        return self._enqueue(
+            _Op("edit_markup", chat_id, message_id, {"reply_markup": reply_markup}))
+
+    def delete(self, chat_id: int, message_id: int) -> asyncio.Future:
+        """Queue ``delete_message``; a message already gone counts as deleted (True)."""
+        return self._enqueue(_Op("delete", chat_id, message_id, {}))
+
+    def pending(self, chat_id: int | None = None) -> int:
+        """Requests waiting (not yet sent) for one chat, or for all chats."""
+        chats = [self._chats.get(chat_id)] if chat_id is not None else self._chats.values()
+        return sum(len(c.ops) for c in chats if c is not None)
+
+    async def drain(self) -> None:
+        """Wait until every queue is empty (e.g. before shutdown or in tests)."""
+        while True:
+            tasks = [c.task for c in self._chats.values() if c.task and not c.task.done()]
+            if not tasks:
+                return
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def close(self) -> None:
+        """Stop all workers; requests still waiting resolve to None."""
+        self._closed = True
+        for chat in self._chats.values():
+            if chat.task and not chat.task.done():
+                chat.task.cancel()
+        for chat in self._chats.values():
+            if chat.task:
+                try:
+                    await chat.task
+                except asyncio.CancelledError:
+                    pass
+            while chat.ops:
+                self._resolve(chat.ops.popleft(), None)
+
+    # -- queueing ------------------------------------------------------------------------------
+
+    def _enqueue(self, op: _Op) -> asyncio.Future:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future = loop.create_future()
+        if self._closed:
+            future.set_result(None)
+            return future
+        chat = self._chats.setdefault(op.chat_id, _Chat())
+        target = self._coalesce_target(chat, op)
+        if target is not None:
+            target.kwargs = op.kwargs
+            target.futures.append(future)
+        else:
+            op.futures.append(future)
+            chat.ops.append(op)
+        if chat.task is None or chat.task.done():
+            chat.task = loop.create_task(self._worker(op.chat_id, chat))
+        return future
+
+    @staticmethod
+    def _coalesce_target(chat: _Chat, op: _Op) -> _Op | None:
+        if op.kind not in ("edit_text", "edit_markup"):
+            return None
+        for queued in reversed(chat.ops):
+            if queued.message_id == op.message_id and queued.kind != "send":
+                if queued.kind == op.kind and not queued.started:
+                    return queued
+                return None
+        return None
+
+    # -- rate limits -----------------------------------------------------------------------------
+
+    def _wait_time(self, chat_id: int, chat: _Chat) -> float:
+        now = self.clock()
+        wait = chat.blocked_until - now
+        if chat.last is not None:
+            wait = max(wait, chat.last + self.chat_interval - now)
+        if is_group_chat(chat_id):
+            while chat.window and chat.window[0] <= now - 60.0:
+                chat.window.popleft()
+            if len(chat.window) >= self.group_per_minute:
+                wait = max(wait, chat.window[0] + 60.0 - now)
+        while self._global and self._global[0] <= now - 1.0:
+            self._global.popleft()
+        if len(self._global) >= self.global_per_second:
+            wait = max(wait, self._global[0] + 1.0 - now)
+        return wait
+
+    def _record(self, chat_id: int, chat: _Chat) -> None:
+        now = self.clock()
+        chat.last = now
+        if is_group_chat(chat_id):
+            chat.window.append(now)
+        self._global.append(now)
+
+    # -- the worker ------------------------------------------------------------------------------
+
+    async def _worker(self, chat_id: int, chat: _Chat) -> None:
+        while chat.ops:
+            op = chat.ops[0]
+            wait = self._wait_time(chat_id, chat)
+            if wait > 0:
+                await self.sleep(wait)
+                continue
+            self._record(chat_id, chat)
+            op.started = True
+            op.attempts += 1
+            try:
+                result = await self._call(op)
+            except TelegramRetryAfter as exc:
+                op.started = False
+                op.attempts -= 1  # flood control is waited out, never counted as a failure
+                chat.blocked_until = self.clock() + max(float(exc.retry_after), 0.0)
+                log.warning("chat %s: flood control, retry in %ss", chat_id, exc.retry_after)
+                continue
+            except TelegramBadRequest as exc:
+                text = str(exc.message).lower()
+                gone = op.kind == "delete" and any(g in text for g in _GONE)
+                if _NOT_MODIFIED in text or gone:
+                    result = True
+                else:
+                    await self._report_error(chat_id, op.kind, exc)
+                    result = None
+            except TelegramForbiddenError as exc:
+                await self._notify(self.on_forbidden, chat_id, exc)
+                result = None
+            except (TelegramNetworkError, TelegramServerError) as exc:
+                if op.attempts < self.max_attempts:
+                    op.started = False
+                    chat.blocked_until = self.clock() + min(2.0 ** op.attempts, 30.0)
+                    log.warning("chat %s: %s, retrying", chat_id, exc)
+                    continue
+                await self._report_error(chat_id, op.kind, exc)
+                result = None
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # a bug or an unexpected API answer: never kill the queue
+                log.exception("chat %s: %s failed", chat_id, op.kind)
+                await self._report_error(chat_id, op.kind, exc)
+                result = None
+            chat.ops.popleft()
+            self._resolve(op, result)
+
+    async def _call(self, op: _Op) -> Any:
+        if op.kind == "send":
+            return await self.bot.send_message(chat_id=op.chat_id, **op.kwargs)
+        if op.kind == "edit_text":
+            return await self.bot.edit_message_text(chat_id=op.chat_id,
+                                                    message_id=op.message_id, **op.kwargs)
+        if op.kind == "edit_markup":
+            return await self.bot.edit_message_reply_markup(chat_id=op.chat_id,
+                                                            message_id=op.message_id,
+                                                            **op.kwargs)
+        return await self.bot.delete_message(chat_id=op.chat_id, message_id=op.message_id)
+
+    @staticmethod
+    def _resolve(op: _Op, result: Any) -> None:
+        for future in op.futures:
+            if not future.done():
+                future.set_result(result)
+
+    async def _report_error(self, chat_id: int, kind: str, exc: Exception) -> None:
+        if self.on_error is None:
+            log.warning("chat %s: %s failed: %s", chat_id, kind, exc)
+        await self._notify(self.on_error, chat_id, kind, exc)
+
+    @staticmethod
+    async def _notify(callback: Callable[..., Any] | None, *args: Any) -> None:
+        if callback is None:
+            return
+        try:
+            outcome = callback(*args)
+            if inspect.isawaitable(outcome):
+                await outcome
+        except Exception:
+            log.exception("outbox callback %r failed", callback)
