@@ -365,3 +365,23 @@ def test_events_by_round_splits_at_deals():
         assert evs[0].kind in ("dealt", "misdeal")
         scored = [e for e in evs if e.kind == "round_scored"]
         assert len(scored) <= 1 and all(e.round_no == no for e in scored)
+
+
+def test_events_of_a_single_apply_are_put_in_the_right_round():
+    t = engine.Tile.of(2, 5)
+    mid = [Played(0, t, "left"), Drew(1, t), Knocked(1)]
+    assert render.events_by_round(mid, 6) == {6: mid}
+    scored = RoundScored(5, "out", 0, ((), (t,)), (0, 7), (0, 7), (0, 0), (0, 7), 0, 0)
+    end = [Played(0, t, "left"), WentOut(0), scored, Dealt(6, 0, None, 14, 0)]
+    assert render.events_by_round(end, 6) == {5: end[:3], 6: end[3:]}
+
+
+def test_table_from_only_the_latest_events_mid_match():
+    for before, state, step_events, _history in play_match(players=2, seed=23):
+        if before is not None and state.round_no >= 2 and not any(
+                e.kind in ("dealt", "round_scored") for e in step_events):
+            text = render.render_table("ru", state, ["A", "B"], step_events, tr=TR)
+            assert f"<b>Раунд {state.round_no}</b>" in text
+            assert render.action_log(step_events, ["A", "B"], "ru", tr=TR)[-1] in text
+            return
+    raise AssertionError("match ended before round 2")

@@ -145,14 +145,23 @@ def _name(names: Sequence[str], seat: int | None) -> str:
 # -- events ----------------------------------------------------------------------------------
 
 
-def events_by_round(events: Iterable[Any]) -> dict[int, list[Any]]:
-    """Split a match's event stream by round number.
+def events_by_round(events: Iterable[Any], default_round: int = 1) -> dict[int, list[Any]]:
+    """Split a stretch of a match's event stream by round number.
 
     A round's events start with its ``misdeal``/``dealt`` events and run to its
-    ``round_scored`` (and ``match_ended``).  Events before any deal are put in round 1.
+    ``round_scored`` (and ``match_ended``).  Events before the first such marker belong to the
+    marker's round (``round_scored``) or the one before it (``misdeal``/``dealt``); with no
+    marker at all, to ``default_round`` -- so the events of a single ``apply`` can be passed.
     """
+    events = list(events)
+    first = next((e for e in events if e.kind in ("misdeal", "dealt", "round_scored")), None)
+    if first is None:
+        current = default_round
+    elif first.kind == "round_scored":
+        current = first.round_no
+    else:
+        current = first.round_no - 1
     out: dict[int, list[Any]] = {}
-    current = 1
     closed = False
     for ev in events:
         kind = ev.kind
@@ -357,7 +366,7 @@ def render_table(
     """
     tr = _tr(tr)
     rnd = state.round_no if round_no is None else round_no
-    round_events = events_by_round(events).get(rnd, [])
+    round_events = events_by_round(events, rnd).get(rnd, [])
     scored = next((e for e in round_events if e.kind == "round_scored"), None)
     ended = next((e for e in round_events if e.kind == "match_ended"), None)
     players = state.players
@@ -371,7 +380,10 @@ def render_table(
         drawable, reserve = state.drawable, state.reserve
         to_act = state.to_act
     else:
-        chain = chain_from_events(round_events) if round_events else list(state.chain)
+        if round_events:
+            chain = chain_from_events(round_events)
+        else:
+            chain = list(state.chain) if rnd == state.round_no else []
         ends = (chain[0][0], chain[-1][1]) if chain else ()
         if scored is not None:
             sizes = tuple(len(h) for h in scored.hands)
@@ -479,7 +491,7 @@ def render_hand(
     tr = _tr(tr)
     evs = [e for e in events if getattr(e, "kind", None) not in ("round_scored", "match_ended")]
     # Only the current round's events concern the hand on the table.
-    evs = events_by_round(evs).get(state.round_no, evs)
+    evs = events_by_round(evs, state.round_no).get(state.round_no, [])
     mine = _since_last_decision(evs, seat)
     hand = state.hand(seat)
     lines = [tr.t(locale, "hand-title", round=state.round_no)]
@@ -502,10 +514,12 @@ def render_hand(
         lines.append(tr.t(locale, "hand-round-over"))
     elif state.to_act == seat:
         if not state.chain:
-            lead = getattr(state.round, "lead_id", -1)
-            if lead is not None and lead >= 0:
-                lines.append(tr.t(locale, "hand-lead-forced",
-                                  tile=format_tile(tile_halves(lead))))
+            lead = next((e.lead_tile for e in evs if e.kind == "dealt"), None)
+            lead_id = getattr(getattr(state, "round", None), "lead_id", -1)
+            if lead is None and lead_id is not None and lead_id >= 0:
+                lead = tile_halves(lead_id)
+            if lead is not None:
+                lines.append(tr.t(locale, "hand-lead-forced", tile=format_tile(lead)))
             else:
                 lines.append(tr.t(locale, "hand-lead-any"))
         lines.append(tr.t(locale, "hand-your-turn"))
