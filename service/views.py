@@ -1,0 +1,354 @@
+"""Plain result and view types returned by :class:`service.GameService`.
+
+Everything here is a frozen dataclass or a string enum, built from ints, strings, tuples and
+dicts only — no engine objects, no aiogram — so handlers, the UI and tests read the same thing.
+
+Tile notation (RULES.md §0): a tile in a hand, a legal move, a drawn tile or an action is the
+*code* ``"a-b"`` with ``a <= b`` (the form of callback data and of the action log); the chain is
+a tuple of oriented ``(a, b)`` pairs, left to right, so that touching halves match.
+
+Audiences: :class:`TableView` and :class:`LobbyView` may be shown to the whole group; a
+:class:`HandView` belongs to one seat only. The table never contains a hand (RULES.md §1.8:
+even drawn tiles are private; the table shows only how many were drawn).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class Status(StrEnum):
+    """Life cycle of a match row: ``lobby`` → ``playing`` → ``finished`` (limit or timeout,
+    rated), or ``stopped`` (stopped by its creator / an admin, or the bot was removed; not
+    rated), or ``lobby`` → ``expired`` (nobody started it in time) / ``stopped``."""
+
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    STOPPED = "stopped"
+    EXPIRED = "expired"
+
+
+class ErrorCode(StrEnum):
+    """Why an operation changed nothing. Every error result leaves the database as it was."""
+
+    NOT_FOUND = "not_found"              # no such match / no open match in this chat topic
+    ALREADY_OPEN = "already_open"        # the chat topic already has an open lobby or match
+    WRONG_STATUS = "wrong_status"        # e.g. join a running match, act in a lobby
+    ALREADY_JOINED = "already_joined"
+    LOBBY_FULL = "lobby_full"            # 4 seats taken (RULES.md §1.1)
+    NOT_ENOUGH_PLAYERS = "not_enough_players"  # 2..4, exactly 4 for teams (§1.1, §1.14)
+    NOT_CREATOR = "not_creator"          # only the creator (or an admin) may start / stop
+    NOT_IN_GAME = "not_in_game"          # the user holds no seat in this match
+    NOT_YOUR_TURN = "not_your_turn"      # RULES.md §1.1
+    STALE = "stale"                      # the version pressed is not the current one
+    BAD_MOVE = "bad_move"                # malformed tile/end, or not a legal move (§1.5-§1.7)
+    BAD_RULES = "bad_rules"              # rule options out of range (RULES.md §1)
+    CHAT_INACTIVE = "chat_inactive"      # the bot was removed from the chat
+
+
+class EndReason(StrEnum):
+    """How a closed match ended (``matches.end_reason``)."""
+
+    LIMIT = "limit"              # a goat reached the match limit (RULES.md §1.15); rated
+    TIMEOUT = "timeout"          # afk_limit host moves in a row (RULES.md §1.17); rated (§1.16)
+    STOPPED = "stopped"          # stopped by the creator or an admin; not rated
+    BOT_REMOVED = "bot_removed"  # the bot left / was removed from the chat; not rated
+    EXPIRED = "expired"          # a lobby that was never started
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRef:
+    """A seat holder: Telegram user id and the display name captured when they joined."""
+
+    user_id: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyView:
+    """A lobby (status ``lobby``), or a lobby that just closed (``expired`` / ``stopped``).
+
+    ``players`` in seat order (seat 0 first, RULES.md §1.1); ``rules`` the options the match
+    will be played with (``engine.Rules.to_json()``); ``deadline_at`` when it expires (Unix
+    seconds) or None; ``min_players``/``max_players`` what start needs (4/4 with teams).
+    """
+
+    match_id: int
+    chat_id: int
+    thread_id: int | None
+    version: int
+    status: Status
+    creator_id: int
+    players: tuple[PlayerRef, ...]
+    rules: dict[str, Any]
+    min_players: int
+    max_players: int
+    deadline_at: float | None
+    rematch_of: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One seat as the group sees it: never the tiles, only how many (RULES.md §1.8).
+
+    ``side`` is the scoring side (the seat, or the team 0/1 with ``teams``, RULES.md §1.14);
+    ``score``/``remembered`` are that side's open score and remembered points (§1.12);
+    ``host_moves`` the seat's consecutive host moves so far (§1.17).
+    """
+
+    seat: int
+    user_id: int
+    name: str
+    tiles: int
+    side: int
+    score: int
+    remembered: int
+    to_act: bool
+    host_moves: int
+
+
+@dataclass(frozen=True, slots=True)
+class ActionNote:
+    """A line of the table's recent history, oldest first.
+
+    ``kind``: ``led`` / ``played`` (``tile``, ``end``), ``drew`` (``count`` tiles, never which),
+    ``knocked``, ``host_moved`` (the host moved for the seat, RULES.md §1.17), ``went_out``
+    (§1.9), ``fish`` (the seat is the fisher, §1.10), ``dealt`` (a new round; seat = leader).
+    """
+
+    kind: str
+    seat: int
+    round_no: int
+    tile: str | None = None
+    end: str | None = None
+    count: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResult:
+    """One seat's line of a closed match. ``score`` is the side's open score (§1.12);
+    ``goat`` (§1.15); ``rating`` the rating gain (§1.16; 0 when not rated); ``outs`` rounds
+    this player went out (§1.9); ``fish`` fish they made as fisher (§1.10); ``timed_out``:
+    their timeouts interrupted the match (§1.17)."""
+
+    seat: int
+    user_id: int
+    name: str
+    score: int
+    goat: bool
+    rating: int
+    outs: int
+    fish: int
+    timed_out: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnd:
+    """How a match closed. ``rated`` is True for ``limit`` and ``timeout`` only."""
+
+    reason: EndReason
+    rated: bool
+    players: tuple[PlayerResult, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundSummary:
+    """A scored round (RULES.md §1.11–§1.14), for the group.
+
+    ``end``: ``"out"`` or ``"fish"``; ``by``: the seat that went out / the fisher;
+    ``hands``: every hand at the round's end, per seat, as tile codes (revealed for counting);
+    ``hand_values``, ``recorded`` (points written this round, pot included), ``scores``,
+    ``remembered``: per side; ``pot_won`` the pot paid out, ``pot`` the pot after the round.
+    """
+
+    round_no: int
+    end: str
+    by: int
+    hands: tuple[tuple[str, ...], ...]
+    hand_values: tuple[int, ...]
+    recorded: tuple[int, ...]
+    scores: tuple[int, ...]
+    remembered: tuple[int, ...]
+    pot_won: int
+    pot: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """The group's view of a started match (status ``playing``, ``finished`` or ``stopped``).
+
+    - ``version``: pass it back as ``expected_version`` to :meth:`GameService.act`.
+    - ``chain``: oriented ``(a, b)`` pairs; ``ends``: ``()`` before the lead, else (left,
+      right) open-end numbers (RULES.md §1.7).
+    - ``drawable``: bazar tiles that may be drawn; ``reserve``: bazar tiles that may not
+      (RULES.md §1.4, §1.8).
+    - ``scores``/``remembered``: per side (player, or team with ``teams``), points; ``pot``
+      points carried by a tied fish (§1.13).
+    - ``to_act``: the seat whose turn it is, None when the match is closed; ``deadline_at``:
+      when that turn times out (Unix seconds, §1.17).
+    - ``notes``: the last few :class:`ActionNote`; ``final``: set once the match closed.
+    """
+
+    match_id: int
+    chat_id: int
+    thread_id: int | None
+    version: int
+    status: Status
+    round_no: int
+    teams: bool
+    chain: tuple[tuple[int, int], ...]
+    ends: tuple[int, ...]
+    drawable: int
+    reserve: int
+    seats: tuple[SeatView, ...]
+    scores: tuple[int, ...]
+    remembered: tuple[int, ...]
+    pot: int
+    to_act: int | None
+    to_act_user_id: int | None
+    deadline_at: float | None
+    match_limit: int
+    notes: tuple[ActionNote, ...]
+    final: MatchEnd | None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveOption:
+    """A legal move: play ``tile`` (code ``"a-b"``) at ``end`` (``"left"``/``"right"``, or
+    None on a lead or where only one placement exists) (RULES.md §1.5–§1.7)."""
+
+    tile: str
+    end: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class HandView:
+    """One seat's private view: their hand as tile codes (sorted), the legal moves when it is
+    their turn (else empty), and the tiles they drew from the bazar during the change this
+    view follows (RULES.md §1.8). Show it to ``user_id`` only."""
+
+    match_id: int
+    version: int
+    seat: int
+    user_id: int
+    name: str
+    tiles: tuple[str, ...]
+    your_turn: bool
+    legal: tuple[MoveOption, ...]
+    drawn: tuple[str, ...]
+    deadline_at: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """What every game operation returns.
+
+    ``ok`` False: ``error`` says why and nothing changed; the views, when present, show the
+    current state so the caller can refresh an outdated message or keyboard.
+    ``ok`` True: the change is already committed to the database; send the views.
+
+    - ``lobby`` while the match is (or just stopped being) a lobby; ``table`` and ``hands``
+      (one per seat, seat order) once it started.
+    - ``events``: the engine events of this change as JSON dicts (drawn tiles removed; the
+      drawing seat finds them in its ``HandView.drawn``).
+    - ``rounds``: the rounds scored by this change; ``final``: set when this change (or an
+      earlier one) closed the match.
+    - ``messages``: the message ids stored with :meth:`GameService.update_messages`.
+    - ``state``, ``log``, ``engine_events``: the engine's own values for renderers that take
+      them (``ui.render``): the ``engine.MatchState`` (None before the deal), the engine events
+      of the previous and the current round, and those of this change. FULL INFORMATION —
+      every hand, the bazar, drawn tiles: a renderer must show each audience only its part.
+    """
+
+    ok: bool
+    error: ErrorCode | None = None
+    detail: str = ""
+    match_id: int | None = None
+    status: Status | None = None
+    version: int | None = None
+    lobby: LobbyView | None = None
+    table: TableView | None = None
+    hands: tuple[HandView, ...] = ()
+    events: tuple[dict[str, Any], ...] = ()
+    rounds: tuple[RoundSummary, ...] = ()
+    final: MatchEnd | None = None
+    messages: dict[str, Any] = field(default_factory=dict)
+    state: Any = field(default=None, repr=False, compare=False)
+    log: tuple[Any, ...] = field(default=(), repr=False, compare=False)
+    engine_events: tuple[Any, ...] = field(default=(), repr=False, compare=False)
+
+    def hand_for(self, user_id: int) -> HandView | None:
+        """The hand view of ``user_id``, or None if they hold no seat."""
+        for h in self.hands:
+            if h.user_id == user_id:
+                return h
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderRow:
+    """A leaderboard line: rating sum (RULES.md §1.16), finished matches, goats (§1.15)."""
+
+    place: int
+    user_id: int
+    name: str
+    rating: int
+    matches: int
+    goats: int
+
+
+@dataclass(frozen=True, slots=True)
+class PersonalStats:
+    """A player's statistics over matches that ended by limit or timeout, in one chat or in
+    all chats (``chat_id`` None). ``average_score``: mean final score (0.0 without matches)."""
+
+    user_id: int
+    chat_id: int | None
+    matches: int
+    goats: int
+    rating: int
+    outs: int
+    fish: int
+    average_score: float
+
+
+@dataclass(frozen=True, slots=True)
+class ChatInfo:
+    """A chat's settings: ``rules`` the default rule options of new lobbies (RULES.md §1),
+    ``language`` (None: the users' own), ``topic_id`` the forum topic to play in (None: any),
+    ``active`` False after the bot was removed."""
+
+    chat_id: int
+    title: str | None
+    language: str | None
+    is_forum: bool
+    topic_id: int | None
+    rules: dict[str, Any]
+    active: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ChatResult:
+    """Result of a settings change: ``ok`` False with ``error`` (e.g. ``bad_rules``) changes
+    nothing; ``chat`` is the settings after the call."""
+
+    ok: bool
+    chat: ChatInfo | None
+    error: ErrorCode | None = None
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class UserInfo:
+    """A user as stored: ``dm_open`` True once they started the bot in a private chat."""
+
+    user_id: int
+    first_name: str
+    last_name: str | None
+    username: str | None
+    language: str | None
+    dm_open: bool
+    name: str

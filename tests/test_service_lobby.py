@@ -1,0 +1,195 @@
+"""Lobby life cycle, stop, rematch, chat migration, bot removal and chat settings through the
+service, on real SQLite files (RULES.md §1.1 seats, §1.14 teams)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from service import EndReason, ErrorCode, GameService, Status
+from service.testing import FakeClock, play_random, start_match
+from storage import repository as repo
+
+
+@pytest.fixture
+async def svc(tmp_path):
+    service = await GameService.open(tmp_path / "kozel.sqlite3", clock=FakeClock(),
+                                     seed_source=iter(range(1000, 2000)).__next__)
+    yield service
+    await service.close()
+
+
+async def test_lobby_join_leave_start(svc):
+    res = await svc.open_lobby(-100, 7, 1, "Masha")
+    assert res.ok and res.status == Status.LOBBY and res.table is None
+    lobby = res.lobby
+    assert (lobby.creator_id, lobby.thread_id, lobby.min_players, lobby.max_players) == (
+        1, 7, 2, 4)
+    assert lobby.rules["match_limit"] == 101 and lobby.deadline_at == svc.clock() + 600
+    mid = res.match_id
+
+    assert (await svc.start(mid, 1)).error == ErrorCode.NOT_ENOUGH_PLAYERS
+    assert (await svc.join(mid, 1, "Masha")).error == ErrorCode.ALREADY_JOINED
+    for uid in (2, 3, 4):
+        assert (await svc.join(mid, uid, f"P{uid}")).ok
+    full = await svc.join(mid, 5, "Late")
+    assert full.error == ErrorCode.LOBBY_FULL and len(full.lobby.players) == 4
+    assert (await svc.leave(mid, 5)).error == ErrorCode.NOT_IN_GAME
+    left = await svc.leave(mid, 1)  # the creator leaves: seat order kept, creator passes on
+    assert left.ok and [p.user_id for p in left.lobby.players] == [2, 3, 4]
+    assert left.lobby.creator_id == 2
+    assert (await svc.start(mid, 3)).error == ErrorCode.NOT_CREATOR
+    started = await svc.start(mid, 3, force=True)  # e.g. a chat admin
+    assert started.ok and started.status == Status.PLAYING
+    assert [s.user_id for s in started.table.seats] == [2, 3, 4]
+    assert (await svc.join(mid, 9, "X")).error == ErrorCode.WRONG_STATUS
+    assert (await svc.leave(mid, 2)).error == ErrorCode.WRONG_STATUS
+    assert (await svc.start(mid, 2)).error == ErrorCode.WRONG_STATUS
+    row = await svc.db.read(repo.get_match, mid)
+    assert row.seed == 1000 and row.status == "playing"  # the seed is stored
+
+
+async def test_one_open_lobby_per_topic_and_last_leaver_closes(svc):
+    first = await svc.open_lobby(-100, None, 1, "A")
+    dup = await svc.open_lobby(-100, None, 2, "B")
+    assert dup.error == ErrorCode.ALREADY_OPEN and dup.match_id == first.match_id
+    assert (await svc.open_lobby(-100, 5, 2, "B")).ok  # another forum topic
+    assert (await svc.find_open(-100, None)).match_id == first.match_id
+    closed = await svc.leave(first.match_id, 1)
+    assert closed.ok and closed.status == Status.STOPPED
+    assert (await svc.find_open(-100, None)).error == ErrorCode.NOT_FOUND
+    assert (await svc.open_lobby(-100, None, 2, "B")).ok
+
+
+async def test_teams_need_four_and_bad_rules_are_refused(svc):
+    assert (await svc.open_lobby(-1, None, 1, "A", {"match_limit": -5})).error == \
+        ErrorCode.BAD_RULES
+    assert (await svc.open_lobby(-1, None, 1, "A", {"no_such_rule": 1})).error == \
+        ErrorCode.BAD_RULES
+    assert (await svc.find_open(-1, None)).error == ErrorCode.NOT_FOUND  # nothing written
+    res = await svc.open_lobby(-1, None, 1, "A", {"teams": True})
+    assert res.lobby.min_players == 4
+    for uid in (2, 3):
+        await svc.join(res.match_id, uid, f"P{uid}")
+    assert (await svc.start(res.match_id, 1)).error == ErrorCode.NOT_ENOUGH_PLAYERS
+    await svc.join(res.match_id, 4, "P4")
+    started = await svc.start(res.match_id, 1)
+    assert started.ok and started.table.teams and len(started.table.scores) == 2
+    assert [s.side for s in started.table.seats] == [0, 1, 0, 1]  # RULES.md §1.14
+
+
+async def test_chat_rules_are_the_lobby_defaults(svc):
+    bad = await svc.update_chat(-1, rules={"fish_scoring": "nobody"})
+    assert not bad.ok and bad.error == ErrorCode.BAD_RULES
+    ok = await svc.update_chat(-1, rules={"fish_scoring": "each_own", "match_limit": 101},
+                               language="uk", topic_id=3)
+    assert ok.ok and ok.chat.rules == {"fish_scoring": "each_own"}  # defaults not stored
+    assert (ok.chat.language, ok.chat.topic_id) == ("uk", 3)
+    res = await svc.open_lobby(-1, 3, 1, "A", {"bazar_reserve": 1})
+    assert res.lobby.rules["fish_scoring"] == "each_own"
+    assert res.lobby.rules["bazar_reserve"] == 1
+    cleared = await svc.update_chat(-1, clear_topic=True)
+    assert cleared.chat.topic_id is None and cleared.chat.language == "uk"
+
+
+async def test_concurrent_joins_from_two_processes_lose_no_seat(tmp_path):
+    """Without the SQL version check one of two simultaneous joins would overwrite the
+    other's seat; with it, one join is told ``stale`` and a retry succeeds."""
+    path = tmp_path / "shared.sqlite3"
+    a = await GameService.open(path, clock=FakeClock())
+    b = await GameService.open(path, clock=FakeClock())
+    try:
+        res = await a.open_lobby(-1, None, 1, "A")
+        await b.view(res.match_id)  # both caches at version 0
+        ra, rb = await asyncio.gather(a.join(res.match_id, 2, "B"),
+                                      b.join(res.match_id, 3, "C"))
+        assert sorted([ra.ok, rb.ok]) == [False, True]
+        loser, user = (ra, 2) if not ra.ok else (rb, 3)
+        assert loser.error == ErrorCode.STALE
+        retry = await (a if user == 2 else b).join(res.match_id, user, "X")
+        assert retry.ok
+        seats = [p.user_id for p in retry.lobby.players]
+        assert sorted(seats) == [1, 2, 3]
+        row = await a.db.read(repo.get_match, res.match_id)
+        assert sorted(s["user_id"] for s in row.seats) == [1, 2, 3]
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_stop_and_rematch(svc):
+    res = await start_match(svc, -100, 3)
+    mid = res.match_id
+    assert (await svc.stop(mid, 2)).error == ErrorCode.NOT_CREATOR
+    assert (await svc.rematch(mid, 1)).error == ErrorCode.WRONG_STATUS  # still running
+    stopped = await svc.stop(mid, 1)
+    assert stopped.ok and stopped.status == Status.STOPPED
+    assert stopped.final.reason == EndReason.STOPPED and not stopped.final.rated
+    assert await svc.db.read(repo.list_results, mid) == []  # not rated
+    assert (await svc.stop(mid, 1)).error == ErrorCode.WRONG_STATUS
+    assert (await svc.rematch(mid, 77)).error == ErrorCode.NOT_IN_GAME
+    again = await svc.rematch(mid, 2)
+    assert again.ok and again.status == Status.LOBBY
+    assert again.lobby.rematch_of == mid and again.lobby.creator_id == 2
+    assert [p.user_id for p in again.lobby.players] == [1, 2, 3]
+    twice = await svc.rematch(mid, 3)  # the other player's press finds the same lobby
+    assert twice.ok and twice.match_id == again.match_id
+    assert (await svc.start(again.match_id, 2)).ok
+
+
+async def test_chat_migration_moves_lobby_match_and_stats(svc):
+    rng = random.Random(2)
+    await svc.update_chat(-5, rules={"match_limit": 31}, title="group")
+    done = await start_match(svc, -5, 2, thread_id=None)
+    done, _ = await play_random(svc, done, rng)
+    assert done.status == Status.FINISHED
+    running = await start_match(svc, -5, 2, thread_id=None)
+    running, _ = await play_random(svc, running, rng, max_actions=3)
+    before = await svc.leaderboard(-5)
+    moved = await svc.migrate_chat(-5, -1005)
+    assert set(moved) == {done.match_id, running.match_id}
+    assert await svc.migrate_chat(-5, -1005) == ()  # the second service message
+    assert await svc.leaderboard(-5) == ()
+    assert await svc.leaderboard(-1005) == before
+    view = await svc.find_open(-1005, None)
+    assert view.match_id == running.match_id and view.table.chat_id == -1005
+    user, tile, end = (view.table.to_act_user_id,
+                       *(lambda m: (m.tile, m.end))(
+                           view.hand_for(view.table.to_act_user_id).legal[0]))
+    assert (await svc.act(running.match_id, user, tile, end, view.version)).ok
+    assert (await svc.chat_info(-1005)).rules == {"match_limit": 31}
+
+
+async def test_bot_removed_ends_open_matches_without_rating(svc):
+    playing = await start_match(svc, -9, 2, thread_id=1)
+    lobby = await svc.open_lobby(-9, 2, 5, "E")
+    elsewhere = await svc.open_lobby(-10, None, 6, "F")
+    results = await svc.bot_removed(-9)
+    assert {r.match_id for r in results} == {playing.match_id, lobby.match_id}
+    for r in results:
+        assert r.status == Status.STOPPED
+    assert results[0].final is None or not results[0].final.rated
+    row = await svc.db.read(repo.get_match, playing.match_id)
+    assert (row.status, row.end_reason, row.deadline_at) == ("stopped", "bot_removed", None)
+    assert await svc.db.read(repo.list_results, playing.match_id) == []
+    assert not (await svc.chat_info(-9)).active
+    assert (await svc.view(elsewhere.match_id)).status == Status.LOBBY
+    assert (await svc.open_lobby(-9, None, 1, "A")).ok  # re-added: usable again
+    assert (await svc.chat_info(-9)).active
+
+
+async def test_users_and_messages(svc):
+    await svc.register_user(1, "Маша", "Петрова", "masha", "ru")
+    await svc.set_dm_open(1, True)
+    user = await svc.get_user(1)
+    assert (user.name, user.dm_open, user.language) == ("Маша Петрова", True, "ru")
+    assert await svc.get_user(2) is None
+    res = await svc.open_lobby(-1, None, 1, "Маша")
+    assert await svc.update_messages(res.match_id, {"lobby": 10, "table": 11}) == {
+        "lobby": 10, "table": 11}
+    assert await svc.update_messages(res.match_id, {"lobby": None}) == {"table": 11}
+    view = await svc.view(res.match_id)
+    assert view.messages == {"table": 11} and view.version == res.version  # no bump
+    assert await svc.update_messages(999, {"x": 1}) is None

@@ -1,0 +1,244 @@
+"""Playing through the service on real SQLite files: views per audience, bad input changes
+nothing, exactly one of concurrent presses applies, replayed state equals live state,
+statistics equal a recomputation from match results (RULES.md §1.15, §1.16)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+from dataclasses import replace
+
+import pytest
+
+import engine
+from service import ErrorCode, GameService, Status
+from service.testing import FakeClock, play_random, random_move, start_match
+from storage import GLOBAL_SCOPE
+from storage import repository as repo
+
+
+@pytest.fixture
+async def svc(tmp_path):
+    service = await GameService.open(tmp_path / "kozel.sqlite3", clock=FakeClock())
+    yield service
+    await service.close()
+
+
+async def _log_len(svc, match_id):
+    return len(await svc.db.read(repo.list_actions, match_id))
+
+
+def _check_views(res):
+    """The table never holds a hand; each hand view holds exactly its seat's tiles and
+    legal moves only on its turn (RULES.md §1.7, §1.8)."""
+    st = res.state
+    table = res.table
+    assert table.version == res.version
+    for seat, (sv, hv) in enumerate(zip(table.seats, res.hands, strict=True)):
+        assert sv.tiles == len(st.hands[seat]) == len(hv.tiles)
+        assert hv.tiles == tuple(f"{t.a}-{t.b}" for t in st.hands[seat])
+        if res.status == Status.PLAYING and st.to_act == seat:
+            assert hv.your_turn and table.to_act == seat
+            want = {(f"{m.tile.a}-{m.tile.b}", m.end) for m in engine.legal_moves(st)}
+            assert {(m.tile, m.end) for m in hv.legal} == want and want
+        else:
+            assert not hv.your_turn and hv.legal == ()
+    # Nothing meant for the group names a tile in a hand: the table's tile codes are only
+    # those of the chain (notes of this round) -- earlier rounds' notes may name re-dealt tiles.
+    hand_codes = {t for h in res.hands for t in h.tiles}
+    chain_codes = {f"{min(a, b)}-{max(a, b)}" for a, b in table.chain}
+    current = [n for n in table.notes if n.round_no == table.round_no]
+    bare = replace(table, notes=tuple(current))
+    assert not hand_codes & set(re.findall(r"\d-\d", repr(bare)))
+    assert all(n.tile in chain_codes for n in current if n.tile)
+    for ev in res.events:
+        if ev["kind"] == "drew":
+            assert "tile" not in ev
+    drawn_total = sum(len(h.drawn) for h in res.hands)
+    drew_events = sum(1 for e in res.events if e["kind"] == "drew")
+    assert drawn_total == drew_events
+    assert table.drawable == st.drawable
+    assert table.scores == tuple(st.scores) and table.pot == st.pot
+
+
+async def test_a_full_match_views_and_results(svc):
+    rng = random.Random(3)
+    res = await start_match(svc, -100, 3)
+    assert res.status == Status.PLAYING and res.table.round_no == 1
+    assert {e["kind"] for e in res.events} >= {"dealt"}
+    row = await svc.db.read(repo.get_match, res.match_id)
+    assert row.seed is not None and row.deadline_at == svc.clock() + 60  # §1.17 turn_timeout
+    actions = 0
+    while res.status == Status.PLAYING:
+        _check_views(res)
+        user, tile, end, version = random_move(res, rng)
+        res = await svc.act(res.match_id, user, tile, end, version)
+        assert res.ok, res.detail
+        actions += 1
+        assert res.version == version + 1
+    assert res.status == Status.FINISHED
+    assert await _log_len(svc, res.match_id) == actions
+    final = res.final
+    assert final.rated and final.reason == "limit"
+    assert any(p.goat for p in final.players)
+    assert all(p.score >= 101 for p in final.players if p.goat)  # RULES.md §1.15
+    assert all((p.rating == 0) == p.goat for p in final.players)  # §1.16: goat gets 0
+    rows = await svc.db.read(repo.list_results, res.match_id)
+    assert [(r.user_id, r.final_score, r.goat, r.rating, r.outs, r.fish) for r in rows] == [
+        (p.user_id, p.score, p.goat, p.rating, p.outs, p.fish) for p in final.players]
+    assert sum(r.outs for r in rows) + sum(r.fish for r in rows) >= len(res.rounds)
+    row = await svc.db.read(repo.get_match, res.match_id)
+    assert (row.status, row.end_reason, row.deadline_at) == ("finished", "limit", None)
+    # A finished match accepts nothing more.
+    again = await svc.act(res.match_id, 1, "0-0", None, res.version)
+    assert again.error == ErrorCode.WRONG_STATUS
+
+
+async def test_bad_input_changes_nothing(svc):
+    res = await start_match(svc, -100, 2)
+    mid, v = res.match_id, res.version
+    to_act = res.table.to_act_user_id
+    other = next(s.user_id for s in res.table.seats if s.user_id != to_act)
+    hand = res.hand_for(to_act)
+    not_in_hand = next(f"{a}-{b}" for a in range(7) for b in range(a, 7)
+                       if f"{a}-{b}" not in hand.tiles)
+    legal = hand.legal[0]
+    cases = [
+        (999, legal.tile, legal.end, v, ErrorCode.NOT_IN_GAME),
+        (other, legal.tile, legal.end, v, ErrorCode.NOT_YOUR_TURN),
+        (to_act, legal.tile, legal.end, v - 1, ErrorCode.STALE),
+        (to_act, legal.tile, legal.end, v + 5, ErrorCode.STALE),
+        (to_act, "7-9", None, v, ErrorCode.BAD_MOVE),
+        (to_act, "rubbish", None, v, ErrorCode.BAD_MOVE),
+        (to_act, legal.tile, "middle", v, ErrorCode.BAD_MOVE),
+        (to_act, not_in_hand, None, v, ErrorCode.BAD_MOVE),
+    ]
+    for user, tile, end, version, code in cases:
+        bad = await svc.act(mid, user, tile, end, version)
+        assert (bad.ok, bad.error) == (False, code), (user, tile, end, version, bad.detail)
+        assert bad.version == v and bad.table is not None  # fresh views to re-render
+    assert (await svc.act(12345, to_act, legal.tile, legal.end, v)).error == ErrorCode.NOT_FOUND
+    row = await svc.db.read(repo.get_match, mid)
+    assert row.version == v and await _log_len(svc, mid) == 0
+    ok = await svc.act(mid, to_act, legal.tile, legal.end, v)
+    assert ok.ok and ok.version == v + 1
+
+
+async def test_double_press_applies_exactly_once(svc):
+    res = await start_match(svc, -100, 4)
+    for _ in range(5):
+        user, tile, end, version = random_move(res, random.Random(1))
+        a, b = await asyncio.gather(
+            svc.act(res.match_id, user, tile, end, version),
+            svc.act(res.match_id, user, tile, end, version),
+        )
+        assert sorted([a.ok, b.ok]) == [False, True]
+        loser = a if not a.ok else b
+        res = a if a.ok else b
+        assert loser.error == ErrorCode.STALE and loser.version == version + 1
+    assert await _log_len(svc, res.match_id) == 5
+
+
+async def test_two_processes_on_one_database_one_press_wins(tmp_path):
+    """Two service instances = two workers sharing the file; both have the match cached at
+    the same version. The SQL version check lets exactly one action through."""
+    path = tmp_path / "shared.sqlite3"
+    clock = FakeClock()
+    a = await GameService.open(path, clock=clock)
+    b = await GameService.open(path, clock=clock)
+    try:
+        res = await start_match(a, -100, 3)
+        rng = random.Random(5)
+        for _ in range(6):
+            await b.view(res.match_id)  # b caches the current version too
+            user, tile, end, version = random_move(res, rng)
+            ra, rb = await asyncio.gather(
+                a.act(res.match_id, user, tile, end, version),
+                b.act(res.match_id, user, tile, end, version),
+            )
+            assert sorted([ra.ok, rb.ok]) == [False, True]
+            assert (ra if not ra.ok else rb).error == ErrorCode.STALE
+            res = ra if ra.ok else rb
+        assert await _log_len(a, res.match_id) == 6
+        # The loser's cache healed: both see the same state.
+        va, vb = await a.view(res.match_id), await b.view(res.match_id)
+        assert va.state == vb.state and va.version == vb.version == res.version
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_replayed_state_equals_live_state(tmp_path):
+    path = tmp_path / "replay.sqlite3"
+    clock = FakeClock()
+    svc = await GameService.open(path, clock=clock)
+    rng = random.Random(11)
+    live = {}
+    try:
+        for i, (players, rules) in enumerate([
+            (2, None), (3, {"fish_scoring": "each_own"}), (4, {"teams": True}),
+            (4, {"bazar_reserve": 2, "fish_scoring": "own_to_max"}), (2, {"match_limit": 31}),
+        ]):
+            res = await start_match(svc, -100 - i, players, rules=rules)
+            res, _ = await play_random(svc, res, rng, max_actions=rng.randint(5, 400))
+            if rng.random() < 0.3 and res.status == Status.PLAYING:
+                clock.advance(61)
+                res = await svc.host_move(res.match_id, res.version)
+                assert res.ok
+            live[res.match_id] = res
+    finally:
+        await svc.close()
+    fresh = await GameService.open(path, clock=clock)
+    try:
+        for mid, res in live.items():
+            again = await fresh.view(mid)
+            assert again.state == res.state
+            assert again.version == res.version
+            assert again.table == res.table
+            assert again.hands == res.hands  # incl. the tiles drawn in the last action
+            assert again.final == res.final
+    finally:
+        await fresh.close()
+
+
+async def test_statistics_equal_recomputation_from_results(tmp_path):
+    svc = await GameService.open(tmp_path / "stats.sqlite3", clock=FakeClock())
+    rng = random.Random(21)
+    try:
+        for i in range(6):
+            players = rng.randint(2, 4)
+            first = rng.randint(1, 4)
+            res = await start_match(svc, -100 - (i % 2), players, first_user=first,
+                                    rules={"match_limit": 41})
+            res, _ = await play_random(svc, res, rng)
+            assert res.status == Status.FINISHED
+        rows = await svc.db.read(repo.list_results)
+        assert await svc.db.read(repo.all_stats) == await svc.db.read(repo.recompute_stats)
+        for chat in (None, -100, -101):
+            board = await svc.leaderboard(chat, limit=50)
+            mine = [r for r in rows if chat is None or r.chat_id == chat]
+            expect = {}
+            for r in mine:
+                e = expect.setdefault(r.user_id, [0, 0, 0])
+                e[0] += r.rating
+                e[1] += 1
+                e[2] += r.goat
+            assert {b.user_id: [b.rating, b.matches, b.goats] for b in board} == expect
+            assert [b.rating for b in board] == sorted((b.rating for b in board), reverse=True)
+            assert [b.place for b in board] == list(range(1, len(board) + 1))
+            for uid in expect:
+                ps = await svc.personal_stats(uid, chat)
+                theirs = [r for r in mine if r.user_id == uid]
+                assert ps.matches == len(theirs)
+                assert ps.goats == sum(r.goat for r in theirs)
+                assert ps.rating == sum(r.rating for r in theirs)
+                assert ps.outs == sum(r.outs for r in theirs)
+                assert ps.fish == sum(r.fish for r in theirs)
+                assert ps.average_score == pytest.approx(
+                    sum(r.final_score for r in theirs) / len(theirs))
+        nobody = await svc.personal_stats(999)
+        assert (nobody.matches, nobody.average_score) == (0, 0.0)
+        assert GLOBAL_SCOPE == 0
+    finally:
+        await svc.close()
