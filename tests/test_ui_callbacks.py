@@ -112,7 +112,8 @@ def test_tile_ids_match_the_engine_order():
         assert tile_id(tile) == tile.id
         assert tile_halves(tile.id) == (tile.a, tile.b)
     assert tile_id((5, 2)) == tile_id((2, 5)) == engine.Tile.of(2, 5).id
-    for bad in [(7, 1), (-1, 0), "25", None, 3]:
+    assert tile_id("2-5") == tile_id("[5|2]") == tile_id((2, 5))
+    for bad in [(7, 1), (-1, 0), "25", "7-1", "2-5x", None, 3]:
         with pytest.raises(ValueError):
             tile_id(bad)
     for bad in [-1, 28, "3"]:

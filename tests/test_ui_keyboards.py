@@ -155,3 +155,13 @@ def test_bot_commands_for_both_scopes(locale):
         PRIVATE_COMMANDS.index("top")].description
     with pytest.raises(ValueError):
         bot_commands(locale, "channel", tr=TR)
+
+
+def test_hand_keyboard_takes_service_move_options_with_codes():
+    from types import SimpleNamespace
+
+    options = [SimpleNamespace(tile="2-5", end="left"), SimpleNamespace(tile="1-1", end=None)]
+    markup = kb.hand_keyboard(3, 4, options)
+    assert [b.text for b in buttons(markup)] == ["[1|1]", "[2|5] ←"]
+    assert {(str(t), e) for t, e, _, _ in decoded_moves(markup)} == {("[2|5]", "left"),
+                                                                      ("[1|1]", None)}

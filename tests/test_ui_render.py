@@ -385,3 +385,15 @@ def test_table_from_only_the_latest_events_mid_match():
             assert render.action_log(step_events, ["A", "B"], "ru", tr=TR)[-1] in text
             return
     raise AssertionError("match ended before round 2")
+
+
+def test_service_views_with_tile_codes_render_the_same():
+    """The service's RoundSummary carries hands as "a-b" codes; the text must not change."""
+    tiles = ((engine.Tile.of(0, 0),), (engine.Tile.of(2, 5), engine.Tile.of(6, 6)))
+    scored = RoundScored(3, "out", 0, tiles, (10, 19), (0, 19), (0, 19), (0, 0), 0, 0)
+    as_codes = scored._replace(hands=tuple(tuple(t.code() for t in h) for h in tiles))
+    names = ["A", "B"]
+    assert render.render_round_summary("ru", as_codes, names, engine.Rules(), tr=TR) == \
+        render.render_round_summary("ru", scored, names, engine.Rules(), tr=TR)
+    assert render.format_tile("5-2") == "[2|5]" and render.format_tiles(["6-6", "1-0"]) == \
+        "[0|1] [6|6]"

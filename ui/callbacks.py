@@ -17,6 +17,7 @@ Tiles travel as their id ``0..27`` in the order ``[0|0], [0|1], …, [0|6], [1|1
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 
 from aiogram.filters.callback_data import CallbackData
@@ -66,6 +67,7 @@ SettingsKey = Literal[
 _TILES: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(7) for b in range(a, 7))
 _TILE_ID: dict[tuple[int, int], int] = {t: i for i, t in enumerate(_TILES)}
 _END_CODE = {"left": "l", "right": "r", None: "-"}
+_CODE = re.compile(r"\[?([0-6])[-|]([0-6])\]?")
 _CODE_END = {v: k for k, v in _END_CODE.items()}
 
 
@@ -154,10 +156,17 @@ _FACTORIES: dict[str, type[CallbackData]] = {
 
 
 def tile_id(tile: Any) -> int:
-    """Id 0..27 of a tile given as an object with ``a``/``b`` (``engine.Tile``) or a pair,
-    in either order.  Raises ``ValueError`` for anything that is not a double-six tile."""
+    """Id 0..27 of a tile given as an object with ``a``/``b`` (``engine.Tile``), a pair, or a
+    code ``"2-5"`` / ``"[2|5]"`` (the service's views), halves in either order.  Raises
+    ``ValueError`` for anything that is not a double-six tile."""
     try:
-        a, b = (tile.a, tile.b) if hasattr(tile, "a") else tuple(tile)
+        if isinstance(tile, str):
+            m = _CODE.fullmatch(tile)
+            if m is None:
+                raise ValueError(tile)
+            a, b = int(m.group(1)), int(m.group(2))
+        else:
+            a, b = (tile.a, tile.b) if hasattr(tile, "a") else tuple(tile)
         return _TILE_ID[(min(a, b), max(a, b))]
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"not a double-six tile: {tile!r}") from exc

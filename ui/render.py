@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .callbacks import tile_halves
+from .callbacks import tile_halves, tile_id
 from .i18n import Markup, Translator, get_translator
 
 __all__ = [
@@ -87,14 +87,18 @@ def clean_name(name: object, limit: int = NAME_LIMIT) -> str:
 
 
 def _pair(tile: Any) -> tuple[int, int]:
+    """``(a, b)`` as given from an ``engine.Tile``, a pair or a code ``"a-b"``."""
     if hasattr(tile, "a"):
         return int(tile.a), int(tile.b)
+    if isinstance(tile, str):
+        return tile_halves(tile_id(tile))
     a, b = tile
     return int(a), int(b)
 
 
 def format_tile(tile: Any) -> str:
-    """``[a|b]`` as given (RULES.md §0): an ``engine.Tile`` or an oriented ``(a, b)`` pair."""
+    """``[a|b]`` as given (RULES.md §0): an ``engine.Tile``, an oriented ``(a, b)`` pair or a
+    code ``"a-b"``."""
     a, b = _pair(tile)
     return f"[{a}|{b}]"
 
