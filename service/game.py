@@ -144,7 +144,7 @@ class GameService:
         events: list[Any] | tuple = (),
     ) -> Result:
         started = live.state is not None
-        in_lobby = not started
+        hands = live.state.hands if started else None
         return Result(
             ok=ok,
             error=error,
@@ -152,9 +152,9 @@ class GameService:
             match_id=live.match_id,
             status=live.status,
             version=live.version,
-            lobby=live.lobby_view() if in_lobby else None,
-            table=live.table_view() if started else None,
-            hands=live.hand_views() if started else (),
+            lobby=None if started else live.lobby_view(),
+            table=live.table_view(hands) if started else None,
+            hands=live.hand_views(hands) if started else (),
             events=public_events(events),
             rounds=round_summaries(events),
             final=live.final() if started else None,
@@ -173,11 +173,12 @@ class GameService:
     @staticmethod
     def _result_of(live: LiveMatch, error: ErrorCode, detail: str) -> Result:
         started = live.state is not None
+        hands = live.state.hands if started else None
         return Result(
             ok=False, error=error, detail=detail, match_id=live.match_id, status=live.status,
             version=live.version, lobby=None if started else live.lobby_view(),
-            table=live.table_view() if started else None,
-            hands=live.hand_views() if started else (),
+            table=live.table_view(hands) if started else None,
+            hands=live.hand_views(hands) if started else (),
             final=live.final() if started else None, messages=dict(live.row.messages),
             state=live.state, log=tuple(live.log),
         )

@@ -245,16 +245,18 @@ class LiveMatch:
         )
         return MatchEnd(EndReason(r.end_reason or EndReason.STOPPED), False, lines)
 
-    def table_view(self) -> TableView:
-        """The group's view (never a hand)."""
+    def table_view(self, hands: Sequence[Sequence[Any]] | None = None) -> TableView:
+        """The group's view (never a hand; ``hands`` = ``state.hands`` if already computed,
+        used for the tile counts only)."""
         st = self.state
         r = self.row
+        hands = st.hands if hands is None else hands
         playing = r.status == Status.PLAYING
         to_act = st.to_act if playing else None
         afk = getattr(st, "afk", None) or (0,) * st.players
         seats = tuple(
             SeatView(
-                seat=i, user_id=p.user_id, name=p.name, tiles=len(st.hands[i]),
+                seat=i, user_id=p.user_id, name=p.name, tiles=len(hands[i]),
                 side=self.side_of(i), score=st.scores[self.side_of(i)],
                 remembered=st.remembered[self.side_of(i)], to_act=to_act == i,
                 host_moves=int(afk[i]),
@@ -273,10 +275,11 @@ class LiveMatch:
             match_limit=self.rules.match_limit, notes=tuple(self.notes), final=self.final(),
         )
 
-    def hand_views(self) -> tuple[HandView, ...]:
-        """Each seat's private view, seat order."""
+    def hand_views(self, hands: Sequence[Sequence[Any]] | None = None) -> tuple[HandView, ...]:
+        """Each seat's private view, seat order (``hands`` = ``state.hands`` if computed)."""
         st = self.state
         r = self.row
+        hands = st.hands if hands is None else hands
         playing = r.status == Status.PLAYING
         to_act = st.to_act if playing else None
         legal = ()
@@ -285,7 +288,7 @@ class LiveMatch:
         return tuple(
             HandView(
                 match_id=r.id, version=r.version, seat=i, user_id=p.user_id, name=p.name,
-                tiles=tuple(tile_code(t) for t in st.hands[i]), your_turn=to_act == i,
+                tiles=tuple(tile_code(t) for t in hands[i]), your_turn=to_act == i,
                 legal=legal if to_act == i else (), drawn=self.drawn.get(i, ()),
                 deadline_at=r.deadline_at if to_act == i else None,
             )

@@ -9,7 +9,14 @@ A transaction is a plain function ``fn(conn, *args)`` over a synchronous SQLAlch
   read-then-write never fails on a snapshot another process has moved past), and reads on a
   small pool of reader threads (WAL lets them run beside the writer). One thread hop per
   transaction: the SQLAlchemy aiosqlite adapter needs about three hops per statement, which
-  caps a four-statement transaction at ~600/s on a 2-core machine (see bench/storage_bench.py).
+  caps a four-statement transaction at a few hundred per second on a 2-core machine (see
+  ``bench/storage_bench.py --compare``).
+
+  Group commit: write functions that arrive while the writer is busy are run together, in
+  order, in the next transaction, so one COMMIT serves many matches. Each function's writes
+  stay atomic (all of a batch commits or none); if any function of a batch raises, the batch
+  is rolled back and its functions are re-run one transaction each, so a failing function
+  never takes the others with it and sees exactly the state it would have seen alone.
 - An async URL (``postgresql+asyncpg://...``, or ``sqlite+aiosqlite://...``): through
   :meth:`AsyncConnection.run_sync` on an :class:`AsyncEngine`; same functions, same schema.
 
@@ -40,6 +47,8 @@ MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 
 #: Connection execution option that makes the SQLite ``BEGIN`` take the write lock at once.
 _WRITE_OPTION = "kozel_write"
+#: Most write functions committed together by one transaction (group commit).
+_MAX_BATCH = 256
 
 
 def database_url(path_or_url: str | Path) -> str:
@@ -139,6 +148,8 @@ class Database:
         self._open_lock = threading.Lock()
         self._closed = False
         self._async_write_lock = asyncio.Lock()
+        self._pending: list[tuple[Callable[..., Any], tuple, asyncio.Future]] = []
+        self._batch_running = False
 
     # ------------------------------------------------------------------ thread mode
 
@@ -163,6 +174,62 @@ class Database:
                 self._local.conn = None
             raise
 
+    def _run_batch(self, batch: list) -> list[tuple[bool, Any]]:
+        """Writer thread: run a batch in one transaction, or one by one if any fails."""
+        if len(batch) > 1:
+            conn = self._thread_conn(True)
+            try:
+                with conn.begin():
+                    values = [fn(conn, *args) for fn, args, _ in batch]
+                return [(True, v) for v in values]
+            except Exception:
+                if conn.invalidated:
+                    self._local.conn = None
+        out: list[tuple[bool, Any]] = []
+        for fn, args, _ in batch:
+            try:
+                out.append((True, self._run_in_thread(True, fn, args)))
+            except Exception as exc:
+                out.append((False, exc))
+        return out
+
+    def _start_batch(self, loop: asyncio.AbstractEventLoop) -> None:
+        batch, self._pending = self._pending[:_MAX_BATCH], self._pending[_MAX_BATCH:]
+        self._batch_running = True
+        job = self._writer.submit(self._run_batch, batch)
+
+        def done(job) -> None:
+            try:
+                loop.call_soon_threadsafe(self._batch_done, loop, batch, job)
+            except RuntimeError:  # the loop is closed: nobody is waiting any more
+                pass
+
+        job.add_done_callback(done)
+
+    def _batch_done(self, loop: asyncio.AbstractEventLoop, batch: list, job) -> None:
+        self._batch_running = False
+        try:
+            outcomes = job.result()
+        except BaseException as exc:  # the writer itself failed (e.g. shut down)
+            outcomes = [(False, exc)] * len(batch)
+        for (_, _, fut), (ok, value) in zip(batch, outcomes, strict=True):
+            if fut.done():
+                continue
+            if ok:
+                fut.set_result(value)
+            else:
+                fut.set_exception(value)
+        if self._pending:
+            self._start_batch(loop)
+
+    async def _write_batched(self, fn: Callable[..., T], args: tuple) -> T:
+        loop = asyncio.get_running_loop()
+        fut = loop.create_future()
+        self._pending.append((fn, args, fut))
+        if not self._batch_running:
+            self._start_batch(loop)
+        return await fut
+
     async def _run(self, write: bool, fn: Callable[..., T], args: tuple) -> T:
         if self._closed:
             raise RuntimeError("database is closed")
@@ -172,9 +239,10 @@ class Database:
                     return await conn.run_sync(fn, *args)
             async with self._async_write_lock, self._async_writer.begin() as conn:
                 return await conn.run_sync(fn, *args)
+        if write:
+            return await self._write_batched(fn, args)
         loop = asyncio.get_running_loop()
-        pool = self._writer if write else self._readers
-        return await loop.run_in_executor(pool, self._run_in_thread, write, fn, args)
+        return await loop.run_in_executor(self._readers, self._run_in_thread, False, fn, args)
 
     # ------------------------------------------------------------------ public
 
@@ -184,9 +252,10 @@ class Database:
         return await self._run(False, fn, args)
 
     async def write(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run ``fn(conn, *args)`` in one write transaction, committed before this returns.
-        An exception from ``fn`` rolls everything back and is re-raised. Writes of one
-        process are serialised (one writer thread)."""
+        """Run ``fn(conn, *args)`` in a write transaction, committed before this returns.
+        An exception from ``fn`` rolls its writes back and is re-raised. Writes of one process
+        are serialised (one writer thread) and may share a commit (group commit, see the
+        module doc), so ``fn`` may run twice: it must touch nothing but ``conn``."""
         return await self._run(True, fn, args)
 
     async def migrate(self, revision: str = "head") -> None:
