@@ -1,0 +1,167 @@
+"""Storage benchmark: committed actions per second and database size per finished match.
+
+    .venv/bin/python bench/storage_bench.py            # about a minute on 2 cores
+    .venv/bin/python bench/storage_bench.py --quick    # a few seconds, smaller numbers
+
+Two layers are measured, each with 1, 100 and 1000 matches played concurrently (one asyncio
+task per match, one process):
+
+- ``storage``: the per-action transaction alone — the optimistic version bump of the match row
+  plus the insert into the action log, committed (``storage.repository.update_match`` +
+  ``append_action`` through ``Database.write``);
+- ``service``: ``GameService.act`` end to end — engine move, that transaction, new views.
+
+Every counted action is committed before the next one of its match starts. The durability
+setting is the bot's: WAL, ``synchronous=NORMAL``; ``--compare`` adds ``synchronous=FULL`` and
+the aiosqlite driver for the storage layer. The size per finished match is the SQLite file
+after a WAL checkpoint, divided by the matches played to the end (2-4 players, default rules).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from service import GameService, Status  # noqa: E402
+from service.testing import random_move, start_match  # noqa: E402
+from storage import Database, open_database  # noqa: E402
+from storage import repository as repo  # noqa: E402
+
+
+async def bench_storage(path: Path, matches: int, seconds: float, **db_kwargs) -> float:
+    """Committed per-action transactions per second with ``matches`` concurrent writers."""
+    db = await open_database(path, **db_kwargs) if "://" not in str(path) else None
+    if db is None:
+        db = Database(path, **db_kwargs)
+        await db.migrate()
+
+    def setup(conn):
+        repo.upsert_chat(conn, -1, now=0.0)
+        return [
+            repo.insert_match(conn, chat_id=-1, thread_id=i, creator_id=1, rules={},
+                              seats=repo.seat_list([(1, "A"), (2, "B")]), now=0.0,
+                              deadline_at=None)
+            for i in range(matches)
+        ]
+
+    ids = await db.write(setup)
+    stop_at = time.perf_counter() + seconds
+    done = 0
+
+    def txn(conn, mid, version, now):
+        if not repo.update_match(conn, mid, version, now=now, deadline_at=now + 60):
+            raise RuntimeError("unexpected version conflict")
+        repo.append_action(conn, mid, version + 1, seat=version % 2,
+                           decision={"tile": "2-5", "end": "left"}, at=now, user_id=1)
+
+    async def player(mid):
+        nonlocal done
+        version = 0
+        while time.perf_counter() < stop_at:
+            await db.write(txn, mid, version, time.time())
+            version += 1
+            done += 1
+
+    t0 = time.perf_counter()
+    await asyncio.gather(*(player(m) for m in ids))
+    rate = done / (time.perf_counter() - t0)
+    await db.dispose()
+    return rate
+
+
+async def bench_service(path: Path, matches: int, seconds: float) -> tuple[float, int]:
+    """``GameService.act`` calls per second with ``matches`` matches played concurrently;
+    a match that ends is replaced by a new one. Returns (rate, matches finished)."""
+    svc = await GameService.open(path)
+    rng = random.Random(matches)
+    slots = [await start_match(svc, -1, 2 + i % 3, thread_id=i, first_user=10 * i + 1)
+             for i in range(matches)]
+    stop_at = time.perf_counter() + seconds
+    done = 0
+    finished = 0
+
+    async def player(i):
+        nonlocal done, finished
+        res = slots[i]
+        n = 0
+        while time.perf_counter() < stop_at:
+            user, tile, end, version = random_move(res, rng)
+            res = await svc.act(res.match_id, user, tile, end, version)
+            if not res.ok:
+                raise RuntimeError(res)
+            done += 1
+            if res.status != Status.PLAYING:
+                finished += 1
+                n += 1
+                res = await start_match(svc, -1, 2 + i % 3, thread_id=i + 10_000 * n,
+                                        first_user=10 * i + 1)
+
+    t0 = time.perf_counter()
+    await asyncio.gather(*(player(i) for i in range(matches)))
+    rate = done / (time.perf_counter() - t0)
+    await svc.close()
+    return rate, finished
+
+
+async def size_per_match(path: Path, count: int) -> tuple[float, float]:
+    """(bytes per finished match, actions per match) after ``count`` complete matches."""
+    svc = await GameService.open(path)
+    rng = random.Random(7)
+    actions = 0
+    for i in range(count):
+        res = await start_match(svc, -1 - i % 10, 2 + i % 3, first_user=1 + i % 20 * 4)
+        while res.status == Status.PLAYING:
+            user, tile, end, version = random_move(res, rng)
+            res = await svc.act(res.match_id, user, tile, end, version)
+            actions += 1
+    await svc.close()  # the last connection to close checkpoints the WAL into the file
+    wal = path.with_name(path.name + "-wal")
+    total = path.stat().st_size + (wal.stat().st_size if wal.exists() else 0)
+    return total / count, actions / count
+
+
+async def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seconds", type=float, default=5.0, help="per measurement")
+    ap.add_argument("--quick", action="store_true", help="1 s per measurement, fewer matches")
+    ap.add_argument("--compare", action="store_true",
+                    help="also synchronous=FULL and the aiosqlite driver (storage layer)")
+    args = ap.parse_args()
+    seconds = 1.0 if args.quick else args.seconds
+    sizes = (1, 100, 1000)
+    with tempfile.TemporaryDirectory(prefix="kozel-bench-") as tmp:
+        tmp = Path(tmp)
+        print(f"committed actions/s, {seconds:g} s each, WAL + synchronous=NORMAL")
+        print(f"{'concurrent matches':>20} {'storage txn/s':>14} {'service act/s':>14}")
+        for n in sizes:
+            s = await bench_storage(tmp / f"s{n}.sqlite3", n, seconds)
+            a, _ = await bench_service(tmp / f"a{n}.sqlite3", n, seconds)
+            print(f"{n:>20} {s:>14.0f} {a:>14.0f}", flush=True)
+        if args.compare:
+            for label, kwargs, target in (
+                ("synchronous=FULL", {"synchronous": "FULL"}, "full"),
+                ("aiosqlite driver", {}, "aio"),
+            ):
+                rates = []
+                for n in sizes:
+                    p = tmp / f"{target}{n}.sqlite3"
+                    url = f"sqlite+aiosqlite:///{p}" if target == "aio" else p
+                    rates.append(await bench_storage(url, n, seconds, **kwargs))
+                print(f"storage txn/s, {label}: "
+                      + ", ".join(f"{n}: {r:.0f}" for n, r in zip(sizes, rates, strict=True)))
+        count = 20 if args.quick else 100
+        per_match, per_match_actions = await size_per_match(tmp / "size.sqlite3", count)
+        print(f"database size per finished match: {per_match / 1024:.1f} KiB "
+              f"({count} matches of 2-4 players, {per_match_actions:.0f} actions each on "
+              f"average, file size after checkpoint)")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
