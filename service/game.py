@@ -20,6 +20,7 @@ import copy
 import logging
 import secrets
 import time
+import weakref
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
@@ -87,7 +88,9 @@ class GameService:
         self._seed_source = seed_source or (lambda: secrets.randbits(63))
         #: Per-match locks and the cache of open matches (rebuilt from the database on a miss).
         self._cache: dict[int, LiveMatch] = {}
-        self._locks: dict[int, asyncio.Lock] = {}
+        # A lock lives as long as somebody holds or awaits it.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary())
 
     @classmethod
     async def open(cls, path_or_url: str | Path, **kwargs: Any) -> GameService:
@@ -122,9 +125,10 @@ class GameService:
 
     async def _live(self, match_id: int, version: int | None = None) -> LiveMatch | None:
         """The cached match, re-read from the database when absent or when ``version`` is
-        given and differs from the cached one (another process may have moved on)."""
+        newer than the cached one (another process moved on). An older ``version`` is stale
+        whatever the database says: versions only grow."""
         live = self._cache.get(match_id)
-        if live is None or (version is not None and live.version != version):
+        if live is None or (version is not None and version > live.version):
             live = await self._fetch(match_id)
         return live
 
@@ -195,6 +199,7 @@ class GameService:
         nxt.fish = list(live.fish)
         nxt.notes = deque(live.notes, maxlen=live.notes.maxlen)
         nxt.drawn = dict(live.drawn)
+        nxt.log = list(live.log)
         return nxt
 
     async def _write_row(self, live: LiveMatch, nxt: LiveMatch, now: float, **values) -> bool:
