@@ -438,17 +438,12 @@ class GameService:
             now = self.clock()
             seed = int(self._seed_source())
             values = {"status": Status.PLAYING, "seed": seed, "started_at": now,
-                      "deadline_at": now + self.live_timeout(live)}
+                      "deadline_at": now + _turn_seconds(live)}
             nxt = self._next(live, now, **values)
             events = nxt.deal(seed)
             if not await self._write_row(live, nxt, now, **_db_values(values)):
                 return await self._stale(match_id, "the lobby changed; try again")
             return self._result(nxt, events=events)
-
-    @staticmethod
-    def live_timeout(live: LiveMatch) -> float:
-        """Seconds of one turn (``rules.turn_timeout``, RULES.md §1.17)."""
-        return float(live.rules.turn_timeout)
 
     async def expire_lobby(self, match_id: int, expected_version: int | None = None) -> Result:
         """Close a lobby nobody started (status ``expired``). ``expected_version``: expire only
@@ -543,7 +538,7 @@ class GameService:
         now = self.clock()
         result = state.result
         if result is None:
-            values: dict[str, Any] = {"deadline_at": now + self.live_timeout(live)}
+            values: dict[str, Any] = {"deadline_at": now + _turn_seconds(live)}
         else:
             values = {"status": Status.FINISHED, "end_reason": EndReason(result.reason),
                       "deadline_at": None, "finished_at": now}
@@ -788,6 +783,11 @@ class GameService:
             return PersonalStats(user_id, chat_id, 0, 0, 0, 0, 0, 0.0)
         return PersonalStats(user_id, chat_id, r.matches, r.goats, r.rating, r.outs, r.fish,
                              r.score_sum / r.matches if r.matches else 0.0)
+
+
+def _turn_seconds(live: LiveMatch) -> float:
+    """Seconds of one turn (``rules.turn_timeout``, RULES.md §1.17)."""
+    return float(live.rules.turn_timeout)
 
 
 def _load_match(conn, match_id: int):

@@ -48,9 +48,13 @@ def event_dict(event: Any) -> dict[str, Any]:
     return engine.to_dict(event)
 
 
+_CODES = {t: f"{t.a}-{t.b}" for t in engine.TILES}
+
+
 def tile_code(tile: Any) -> str:
     """``Tile(2, 5)`` → ``"2-5"``."""
-    return f"{tile.a}-{tile.b}"
+    code = _CODES.get(tile)
+    return code if code is not None else f"{tile.a}-{tile.b}"
 
 
 def decision_of(move: Any) -> dict[str, Any]:
@@ -200,7 +204,13 @@ class LiveMatch:
         return None
 
     def players(self) -> tuple[PlayerRef, ...]:
-        return tuple(PlayerRef(int(s["user_id"]), str(s["name"])) for s in self.row.seats)
+        """The seat holders in seat order (cached per ``row.seats`` value)."""
+        seats = self.row.seats
+        cached = self.__dict__.get("_players")
+        if cached is None or cached[0] is not seats:
+            cached = (seats, tuple(PlayerRef(int(s["user_id"]), str(s["name"])) for s in seats))
+            self.__dict__["_players"] = cached
+        return cached[1]
 
     def side_of(self, seat: int) -> int:
         """Scoring side of a seat (RULES.md §1.14: seats 0+2 vs 1+3 with teams)."""
@@ -288,7 +298,7 @@ class LiveMatch:
         return tuple(
             HandView(
                 match_id=r.id, version=r.version, seat=i, user_id=p.user_id, name=p.name,
-                tiles=tuple(tile_code(t) for t in hands[i]), your_turn=to_act == i,
+                tiles=tuple(map(tile_code, hands[i])), your_turn=to_act == i,
                 legal=legal if to_act == i else (), drawn=self.drawn.get(i, ()),
                 deadline_at=r.deadline_at if to_act == i else None,
             )
