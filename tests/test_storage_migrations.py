@@ -155,3 +155,16 @@ async def test_unknown_revision_is_an_error(tmp_path):
             await db.migrate("9999")
     finally:
         await db.dispose()
+
+
+async def test_the_same_migrations_run_through_an_async_driver(tmp_path):
+    """The schema path taken by asyncpg later: Alembic on AsyncConnection.run_sync."""
+    db = await open_database(f"sqlite+aiosqlite:///{tmp_path / 'async.sqlite3'}")
+    try:
+        assert db.is_async and await db.current_revision() == "0002"
+        assert await db.read(_diff) == []
+        await db.downgrade("0001")
+        await db.migrate()
+        assert await db.current_revision() == "0002"
+    finally:
+        await db.dispose()
