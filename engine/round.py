@@ -360,6 +360,7 @@ def round_apply(rs: RoundState, seat: int, tile: Tile, end: str | None) -> tuple
                           chain_mask, -1, -1, seat, "fish", cause, fish_without_double), events
 
     nxt = seat + 1 if seat + 1 < players else 0
+    knocks = 0
     while not hand_list[nxt] & open_mask:
         h = hand_list[nxt]
         fitted = False
@@ -375,6 +376,9 @@ def round_apply(rs: RoundState, seat: int, tile: Tile, end: str | None) -> tuple
         if fitted:
             break
         events.append(Knocked(nxt))
+        knocks += 1
+        if knocks > players:  # only a position missing tiles can get here (RULES.md §1.1)
+            raise errors.InvalidDeal("the position does not hold all 28 tiles")
         nxt = nxt + 1 if nxt + 1 < players else 0
     return _new(RoundState, (players, tuple(hand_list), bazar, reserve, reserve_mask, line,
                              chain_mask, nxt, -1, seat, None, None, fish_without_double)), events
