@@ -331,6 +331,7 @@ class GameService:
         """
         now = self.clock()
         seats = players if players is not None else [(user_id, name)]
+
         def txn(conn):
             chat = repo.upsert_chat(conn, chat_id, now=now, active=True)
             merged = {**chat.settings.get("rules", {}), **dict(rules or {})}

@@ -264,21 +264,27 @@ class LiveMatch:
         playing = r.status == Status.PLAYING
         to_act = st.to_act if playing else None
         afk = getattr(st, "afk", None) or (0,) * st.players
+        teams = bool(self.rules.teams)
+        scores, remembered = tuple(st.scores), tuple(st.remembered)
         seats = tuple(
             SeatView(
                 seat=i, user_id=p.user_id, name=p.name, tiles=len(hands[i]),
-                side=self.side_of(i), score=st.scores[self.side_of(i)],
-                remembered=st.remembered[self.side_of(i)], to_act=to_act == i,
+                side=i % 2 if teams else i, score=scores[i % 2 if teams else i],
+                remembered=remembered[i % 2 if teams else i], to_act=to_act == i,
                 host_moves=int(afk[i]),
             )
             for i, p in enumerate(self.players())
         )
+        drawable = st.drawable
+        reserve = getattr(st, "reserve", None)
+        if reserve is None:
+            reserve = max(0, len(st.bazar) - drawable)
         return TableView(
             match_id=r.id, chat_id=r.chat_id, thread_id=r.thread_id, version=r.version,
-            status=self.status, round_no=st.round_no, teams=bool(self.rules.teams),
-            chain=tuple((int(a), int(b)) for a, b in st.chain), ends=tuple(st.ends),
-            drawable=st.drawable, reserve=max(0, len(st.bazar) - st.drawable),
-            seats=seats, scores=tuple(st.scores), remembered=tuple(st.remembered),
+            status=self.status, round_no=st.round_no, teams=teams,
+            chain=tuple(st.chain), ends=tuple(st.ends),
+            drawable=drawable, reserve=reserve,
+            seats=seats, scores=scores, remembered=remembered,
             pot=st.pot, to_act=to_act,
             to_act_user_id=seats[to_act].user_id if to_act is not None else None,
             deadline_at=r.deadline_at if playing else None,
