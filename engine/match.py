@@ -48,6 +48,9 @@ __all__ = [
     "deal_next",
 ]
 
+# Building the named tuple through tuple.__new__ skips its Python-level __new__ (hot path).
+_new = tuple.__new__
+
 #: Deals tried before giving up on RULES.md §1.3 (never reached in practice: about 1 deal in
 #: 50 is void).
 _MAX_DEALS = 1000
@@ -247,8 +250,9 @@ def apply(state: MatchState, seat: int, move: Move, *, deal: bool = True,
     if not _host and afk[seat]:
         afk = afk[:seat] + (0,) + afk[seat + 1:]
     if rs.end is None:
-        return MatchState(state.rules, state.players, state.seed, state.round_no, rs,
-                          state.scores, state.remembered, state.pot, afk, version, None), events
+        return _new(MatchState, (state.rules, state.players, state.seed, state.round_no, rs,
+                                 state.scores, state.remembered, state.pot, afk, version,
+                                 None)), events
     if not deal:
         return _score_only(state, rs, events, version, afk), events
     return _finish_round(state, rs, events, version, afk), events

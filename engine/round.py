@@ -157,11 +157,15 @@ _LEAD_ORDER = _LEAD_DOUBLES + _LEAD_OTHERS
 
 def first_lead(hands: tuple[int, ...]) -> tuple[int, int]:
     """``(seat, tile_id)`` of the first lead of a match (RULES.md §1.5)."""
+    held = 0
+    for h in hands:
+        held |= h
     for i in _LEAD_ORDER:
         bit = 1 << i
-        for seat, h in enumerate(hands):
-            if h & bit:
-                return seat, i
+        if held & bit:
+            for seat, h in enumerate(hands):
+                if h & bit:
+                    return seat, i
     raise errors.InvalidDeal("no hand holds a tile")
 
 
