@@ -1,13 +1,22 @@
 """The game service between the Telegram handlers and the engine (no aiogram).
 
     from service import GameService, ErrorCode
-    svc = await GameService.open("data/kozel.sqlite3")
+    svc = await GameService.open("data/kozel.sqlite3")      # migrates; WAL SQLite
     res = await svc.open_lobby(chat_id, thread_id, user_id, "Masha")
     res = await svc.join(res.match_id, other_id, "Alex")
-    res = await svc.start(res.match_id, user_id)
+    res = await svc.start(res.match_id, user_id)             # deals (RULES.md §1.2-§1.5)
     res = await svc.act(res.match_id, user_id, "1-1", None, res.version)
-    if not res.ok and res.error is ErrorCode.STALE: ...   # an old keyboard; res has fresh views
+    if not res.ok and res.error is ErrorCode.STALE: ...      # old keyboard; res has fresh views
+    asyncio.create_task(svc.run_deadlines(send_result))      # host moves (§1.17), expiry
 
+Every operation returns a :class:`Result` (``ok``/``error``/``detail`` plus the views after
+the change: ``lobby`` or ``table`` for the group, ``hands`` one per seat for private chats,
+``events``, ``rounds``, ``final``); an accepted change is committed before it is returned.
+Lobby: ``open_lobby``, ``join``, ``leave``, ``start``, ``stop``, ``rematch``,
+``expire_lobby``. Play: ``act``, ``host_move``, ``fire_due``, ``run_deadlines``. Reading:
+``view``, ``find_open``, ``open_matches``. Chats and users: ``update_chat``, ``chat_info``,
+``migrate_chat``, ``bot_removed``, ``register_user``, ``set_dm_open``, ``get_user``,
+``update_messages``. Statistics: ``leaderboard``, ``personal_stats``.
 See :mod:`service.views` for the result and view types.
 """
 

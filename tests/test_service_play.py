@@ -164,6 +164,13 @@ async def test_two_processes_on_one_database_one_press_wins(tmp_path):
         # The loser's cache healed: both see the same state.
         va, vb = await a.view(res.match_id), await b.view(res.match_id)
         assert va.state == vb.state and va.version == vb.version == res.version
+        # Worker a plays on; b's cache falls behind. A press carrying the newer version
+        # reaches b: b reloads from the database instead of calling it stale.
+        res, _ = await play_random(a, res, rng, max_actions=3)
+        user, tile, end, version = random_move(res, rng)
+        rb = await b.act(res.match_id, user, tile, end, version)
+        assert rb.ok and rb.version == version + 1
+        assert (await a.act(res.match_id, user, tile, end, version)).error == ErrorCode.STALE
     finally:
         await a.close()
         await b.close()
