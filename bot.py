@@ -1,0 +1,93 @@
+"""Entry point: settings → logging → database (migrated) → service → Bot + Dispatcher → run.
+
+``python bot.py`` (or ``make run``).  Settings come from the environment or ``.env``; see
+``.env.example``.  Nothing happens at import time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from pathlib import Path
+
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+log = logging.getLogger("kozel")
+
+
+class Settings(BaseSettings):
+    """The bot's settings, from environment variables (or ``.env``), names in capitals.
+
+    ``bot_token`` is required.  Times are seconds.  Raises ``pydantic.ValidationError`` for a
+    missing token or a malformed value.
+    """
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8",
+                                      extra="ignore")
+
+    bot_token: SecretStr
+    database_path: Path = Path("data/kozel.sqlite3")
+    bot_api_url: str | None = None
+    default_locale: str = Field("ru", pattern="^(ru|uk|en)$")
+    log_level: str = "INFO"
+    turn_timeout: int = Field(60, ge=5, le=86400)
+    lobby_ttl: int = Field(900, ge=30)
+    bot_move_delay: float = Field(1.5, ge=0, le=30)
+    webhook_url: str | None = None
+    webhook_host: str = "0.0.0.0"
+    webhook_port: int = 8080
+    webhook_path: str = "/telegram"
+    webhook_secret: SecretStr | None = None
+
+    @field_validator("bot_api_url", "webhook_url", "webhook_secret", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, v: object) -> object:
+        return None if v == "" else v
+
+    @field_validator("bot_token")
+    @classmethod
+    def _token_given(cls, v: SecretStr) -> SecretStr:
+        if ":" not in v.get_secret_value():
+            raise ValueError("BOT_TOKEN must look like 123456:ABC... (from @BotFather)")
+        return v
+
+
+def load_settings() -> Settings:
+    """Read the settings; on a problem print what is missing and exit with status 2."""
+    try:
+        return Settings()
+    except ValidationError as e:
+        missing = [".".join(map(str, err["loc"])).upper() for err in e.errors()]
+        if "BOT_TOKEN" in missing:  # absent, empty or not a token
+            print(
+                "BOT_TOKEN is not set.\n"
+                "Create a bot with @BotFather in Telegram (/newbot), then either\n"
+                "  export BOT_TOKEN=123456:ABC...   and run again, or\n"
+                "  cp .env.example .env            and put the token into .env.\n"
+                "See README.md, section \"Running the bot\".",
+                file=sys.stderr,
+            )
+        else:
+            print(f"Invalid settings: {e}", file=sys.stderr)
+        sys.exit(2)
+
+
+def main() -> None:
+    """Run the bot until interrupted."""
+    settings = load_settings()
+    logging.basicConfig(
+        level=settings.log_level.upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    from handlers.app import run
+
+    try:
+        asyncio.run(run(settings))
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,127 @@
+"""Wiring: database → service → Bot + Dispatcher → outbox, publisher, deadlines → run.
+
+:func:`run` is called by ``bot.py`` with the settings.  Long polling by default; a webhook
+server when ``WEBHOOK_URL`` is set.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from aiogram import Bot, Dispatcher
+from aiogram.client.default import DefaultBotProperties
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.telegram import TelegramAPIServer
+from aiogram.enums import ParseMode
+from aiogram.types import BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
+
+from handlers import setup_routers
+from handlers.common import App
+from service import GameService
+from ui.commands import bot_commands
+from ui.i18n import SUPPORTED_LOCALES, get_translator
+from ui.outbox import Outbox
+from ui.publish import Publisher
+
+log = logging.getLogger(__name__)
+
+
+def make_bot(settings: Any) -> Bot:
+    """The aiogram Bot, talking to ``BOT_API_URL`` when it is set (a local Bot API server)."""
+    session = None
+    if settings.bot_api_url:
+        session = AiohttpSession(api=TelegramAPIServer.from_base(settings.bot_api_url))
+    return Bot(settings.bot_token.get_secret_value(), session=session,
+               default=DefaultBotProperties(parse_mode=ParseMode.HTML))
+
+
+async def register_commands(bot: Bot, tr: Any, default_locale: str) -> None:
+    """``set_my_commands`` for each language and for group and private scopes (issue 4)."""
+    for scope_name, scope in (("group", BotCommandScopeAllGroupChats()),
+                              ("private", BotCommandScopeAllPrivateChats())):
+        await bot.set_my_commands(bot_commands(default_locale, scope_name, tr=tr), scope=scope)
+        for code in SUPPORTED_LOCALES:
+            await bot.set_my_commands(bot_commands(code, scope_name, tr=tr), scope=scope,
+                                      language_code=code)
+
+
+async def build(settings: Any, bot: Bot, **outbox_options: Any
+                ) -> tuple[Dispatcher, App, Outbox]:
+    """Service, outbox, publisher and dispatcher for ``bot`` (also used by tests, which pass
+    ``outbox_options`` such as a fake clock to :class:`ui.outbox.Outbox`)."""
+    settings.database_path.parent.mkdir(parents=True, exist_ok=True)
+    service = await GameService.open(settings.database_path, lobby_ttl=settings.lobby_ttl)
+    tr = get_translator(settings.default_locale)
+    me = await bot.me()
+    app_ref: dict[str, App] = {}
+
+    async def on_forbidden(chat_id: int, _error: Exception) -> None:
+        if chat_id > 0:
+            await service.set_dm_open(chat_id, False)
+            app_ref["app"].publisher.forbidden.add(chat_id)
+
+    outbox = Outbox(bot, on_forbidden=on_forbidden, **outbox_options)
+    app = App(service=service, publisher=None, tr=tr, bot_username=me.username or "bot",
+              default_locale=settings.default_locale, turn_timeout=settings.turn_timeout)
+    app.publisher = Publisher(service, outbox, tr, bot_username=app.bot_username,
+                              default_locale=settings.default_locale,
+                              user_locale=app.telegram_lang.get)
+    app_ref["app"] = app
+    dp = Dispatcher()
+    dp["app"] = app
+    setup_routers(dp)
+    return dp, app, outbox
+
+
+async def run(settings: Any) -> None:
+    """Run the bot until cancelled: migrate, re-render open matches, fire deadlines, poll."""
+    bot = make_bot(settings)
+    dp, app, outbox = await build(settings, bot)
+    stop = asyncio.Event()
+    try:
+        await register_commands(bot, app.tr, settings.default_locale)
+        # a crash between commit and send heals itself: show every open match as it is
+        for res in await app.service.open_matches():
+            await app.publisher.publish(res, fresh=False)
+        sweeper = asyncio.create_task(app.service.run_deadlines(app.publisher.publish,
+                                                                stop=stop))
+        log.info("@%s is running (%s)", app.bot_username,
+                 "webhook" if settings.webhook_url else "long polling")
+        if settings.webhook_url:
+            await _run_webhook(settings, bot, dp)
+        else:
+            await bot.delete_webhook(drop_pending_updates=False)
+            await dp.start_polling(bot, allowed_updates=dp.resolve_used_update_types(),
+                                   handle_signals=True)
+    finally:
+        stop.set()
+        if "sweeper" in locals():
+            await asyncio.gather(sweeper, return_exceptions=True)
+        await outbox.drain()
+        await outbox.close()
+        await app.service.close()
+        await bot.session.close()
+
+
+async def _run_webhook(settings: Any, bot: Bot, dp: Dispatcher) -> None:
+    from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
+    from aiohttp import web
+
+    secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
+    await bot.set_webhook(settings.webhook_url.rstrip("/") + settings.webhook_path,
+                          secret_token=secret,
+                          allowed_updates=dp.resolve_used_update_types())
+    web_app = web.Application()
+    SimpleRequestHandler(dispatcher=dp, bot=bot, secret_token=secret).register(
+        web_app, path=settings.webhook_path)
+    setup_application(web_app, dp, bot=bot)
+    runner = web.AppRunner(web_app)
+    await runner.setup()
+    site = web.TCPSite(runner, settings.webhook_host, settings.webhook_port)
+    await site.start()
+    try:
+        await asyncio.Event().wait()
+    finally:
+        await runner.cleanup()

@@ -1,0 +1,110 @@
+"""What every router needs: who and where an update comes from, languages, alerts, admins.
+
+Handlers stay thin: they parse the update, call the service, and hand the result to the
+publisher.  Nothing here computes a rule.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiogram import Bot
+from aiogram.enums import ChatMemberStatus, ChatType
+from aiogram.types import CallbackQuery, Message, User
+
+from service import ErrorCode, GameService, Result
+from ui.i18n import Translator, choose_locale
+from ui.publish import Publisher
+
+log = logging.getLogger(__name__)
+
+#: Which text answers which service error (issue 4: every bad press gets a clear answer).
+ERROR_KEYS: dict[ErrorCode, str] = {
+    ErrorCode.NOT_FOUND: "err-no-game",
+    ErrorCode.ALREADY_OPEN: "err-game-exists",
+    ErrorCode.WRONG_STATUS: "err-lobby-closed",
+    ErrorCode.ALREADY_JOINED: "err-already-joined",
+    ErrorCode.LOBBY_FULL: "err-game-full",
+    ErrorCode.NOT_ENOUGH_PLAYERS: "err-need-players",
+    ErrorCode.NOT_CREATOR: "err-only-creator-or-admin",
+    ErrorCode.NOT_IN_GAME: "err-not-in-game",
+    ErrorCode.NOT_YOUR_TURN: "err-not-your-turn",
+    ErrorCode.STALE: "err-stale-button",
+    ErrorCode.BAD_MOVE: "err-stale-button",
+    ErrorCode.BAD_RULES: "err-unexpected",
+    ErrorCode.CHAT_INACTIVE: "err-no-game",
+}
+
+
+@dataclass
+class App:
+    """The objects handlers share (put into the dispatcher as ``app``).
+
+    ``telegram_lang`` remembers the language code Telegram reports for each user seen.
+    """
+
+    service: GameService
+    publisher: Publisher
+    tr: Translator
+    bot_username: str
+    default_locale: str
+    turn_timeout: int = 60
+    telegram_lang: dict[int, str] = field(default_factory=dict)
+
+    def remember(self, user: User | None) -> None:
+        """Note a user's Telegram language (used when they chose none with /lang)."""
+        if user is not None and user.language_code:
+            self.telegram_lang[user.id] = user.language_code
+
+    async def locale_for(self, chat_id: int, user: User | None) -> str:
+        """Groups speak the chat's language; private chats the user's (issue 4)."""
+        if chat_id < 0:
+            return await self.publisher.chat_locale(chat_id)
+        if user is None:
+            return self.default_locale
+        info = await self.service.get_user(user.id)
+        return choose_locale(is_group=False, user_locale=info.language if info else None,
+                             telegram_code=user.language_code, default=self.default_locale)
+
+    def error_text(self, locale: str, result: Result) -> str:
+        """The localized answer to a refused operation."""
+        return self.tr.plain(locale, ERROR_KEYS.get(result.error, "err-unexpected"))
+
+
+def display_name(user: User) -> str:
+    """How a player is called at the table: first and last name, as Telegram has them."""
+    name = user.full_name.strip() or (user.username or str(user.id))
+    return name[:64]
+
+
+def thread_of(message: Message) -> int | None:
+    """The forum topic a message belongs to, or None (issue 4: one lobby per topic)."""
+    return message.message_thread_id if message.is_topic_message else None
+
+
+def is_group(message: Message) -> bool:
+    return message.chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
+
+
+async def is_admin(bot: Bot, chat_id: int, user_id: int) -> bool:
+    """True for the chat's creator and administrators; False if Telegram cannot tell."""
+    try:
+        member = await bot.get_chat_member(chat_id, user_id)
+    except Exception:  # network trouble or a chat we cannot see: not an admin
+        log.warning("get_chat_member(%s, %s) failed", chat_id, user_id, exc_info=True)
+        return False
+    return member.status in (ChatMemberStatus.CREATOR, ChatMemberStatus.ADMINISTRATOR)
+
+
+async def alert(query: CallbackQuery, text: str, **kwargs: Any) -> None:
+    """Answer a button press with a pop-up alert (the game stays as it was)."""
+    await query.answer(text[:200], show_alert=True, **kwargs)
+
+
+async def register(app: App, user: User, *, dm_open: bool | None = None) -> None:
+    """Store the user's names (and, from a private /start, that the DM is open)."""
+    app.remember(user)
+    await app.service.register_user(user.id, user.first_name, user.last_name, user.username,
+                                    dm_open=dm_open)

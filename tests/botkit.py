@@ -1,0 +1,253 @@
+"""A mocked Bot API session and a harness that feeds updates to the real dispatcher.
+
+``FakeTelegram`` answers the Bot API methods the bot uses, keeps every chat's messages with
+their current text and keyboard, and enforces the Telegram facts the bot must respect:
+callback_data ≤ 64 bytes, text ≤ 4096 characters, "message is not modified" on identical
+edits, 403 for a private chat the user never opened.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from aiogram import Bot
+from aiogram.client.session.base import BaseSession
+from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
+from aiogram.methods import (
+    AnswerCallbackQuery,
+    DeleteMessage,
+    EditMessageReplyMarkup,
+    EditMessageText,
+    GetChatMember,
+    GetMe,
+    SendMessage,
+    TelegramMethod,
+)
+from aiogram.types import (
+    CallbackQuery,
+    Chat,
+    ChatMemberAdministrator,
+    ChatMemberMember,
+    ChatMemberOwner,
+    Message,
+    MessageEntity,
+    Update,
+    User,
+)
+
+BOT = User(id=1000, is_bot=True, first_name="Kozel", username="kozel_test_bot")
+
+
+@dataclass
+class Sent:
+    """A message as the chat shows it now."""
+
+    chat_id: int
+    message_id: int
+    text: str
+    markup: Any = None
+    thread_id: int | None = None
+    deleted: bool = False
+
+    def buttons(self) -> list[Any]:
+        if self.markup is None:
+            return []
+        return [b for row in self.markup.inline_keyboard for b in row]
+
+
+@dataclass
+class FakeTelegram:
+    """State of the fake Bot API: messages per chat, users with an open DM, admins."""
+
+    dm_open: set[int] = field(default_factory=set)
+    admins: dict[int, set[int]] = field(default_factory=dict)
+    messages: dict[tuple[int, int], Sent] = field(default_factory=dict)
+    calls: list[tuple[str, dict]] = field(default_factory=list)
+    alerts: list[tuple[int, str | None, bool, str | None]] = field(default_factory=list)
+    _ids: Any = field(default_factory=lambda: itertools.count(1))
+
+    def chat(self, chat_id: int) -> list[Sent]:
+        """Messages of a chat in order, deleted ones left out."""
+        return [m for (c, _), m in sorted(self.messages.items()) if c == chat_id
+                and not m.deleted]
+
+    def last(self, chat_id: int) -> Sent:
+        return self.chat(chat_id)[-1]
+
+    def answer(self, method: TelegramMethod, bot: Bot) -> Any:
+        name = type(method).__name__
+        self.calls.append((name, method.model_dump(exclude_none=True)))
+        if isinstance(method, GetMe):
+            return BOT
+        if isinstance(method, SendMessage):
+            chat_id = int(method.chat_id)
+            self._check_text(method, method.text, method.reply_markup)
+            if chat_id > 0 and chat_id not in self.dm_open:
+                raise TelegramForbiddenError(
+                    method, "Forbidden: bot can't initiate conversation with a user")
+            mid = next(self._ids)
+            self.messages[(chat_id, mid)] = Sent(chat_id, mid, method.text, method.reply_markup,
+                                                 method.message_thread_id)
+            return self._message(chat_id, mid)
+        if isinstance(method, EditMessageText):
+            sent = self.messages[(int(method.chat_id), method.message_id)]
+            self._check_text(method, method.text, method.reply_markup)
+            if sent.text == method.text and _same(sent.markup, method.reply_markup):
+                raise TelegramBadRequest(method, "Bad Request: message is not modified")
+            sent.text, sent.markup = method.text, method.reply_markup
+            return self._message(sent.chat_id, sent.message_id)
+        if isinstance(method, EditMessageReplyMarkup):
+            sent = self.messages[(int(method.chat_id), method.message_id)]
+            if _same(sent.markup, method.reply_markup):
+                raise TelegramBadRequest(method, "Bad Request: message is not modified")
+            sent.markup = method.reply_markup
+            return self._message(sent.chat_id, sent.message_id)
+        if isinstance(method, DeleteMessage):
+            self.messages[(int(method.chat_id), method.message_id)].deleted = True
+            return True
+        if isinstance(method, AnswerCallbackQuery):
+            self.alerts.append((int(method.callback_query_id), method.text,
+                                bool(method.show_alert), method.url))
+            return True
+        if isinstance(method, GetChatMember):
+            chat_id, uid = int(method.chat_id), method.user_id
+            user = User(id=uid, is_bot=False, first_name=f"u{uid}")
+            if uid in self.admins.get(chat_id, set()):
+                return ChatMemberAdministrator(
+                    user=user, can_be_edited=False, is_anonymous=False, can_manage_chat=True,
+                    can_delete_messages=True, can_manage_video_chats=True,
+                    can_restrict_members=True, can_promote_members=False,
+                    can_change_info=True, can_invite_users=True, can_post_stories=False,
+                    can_edit_stories=False, can_delete_stories=False)
+            if uid == -chat_id:
+                return ChatMemberOwner(user=user, is_anonymous=False)
+            return ChatMemberMember(user=user)
+        return True  # setMyCommands, deleteWebhook, ...
+
+    def _check_text(self, method: TelegramMethod, text: str, markup: Any) -> None:
+        if not text or len(text) > 4096:
+            raise TelegramBadRequest(method, "Bad Request: message is too long or empty")
+        for row in (markup.inline_keyboard if markup is not None else []):
+            for b in row:
+                if b.callback_data is not None and len(b.callback_data.encode()) > 64:
+                    raise TelegramBadRequest(method, "Bad Request: BUTTON_DATA_INVALID")
+
+    def _message(self, chat_id: int, mid: int) -> Message:
+        sent = self.messages[(chat_id, mid)]
+        return Message(message_id=mid, date=int(time.time()),
+                       chat=Chat(id=chat_id, type="private" if chat_id > 0 else "supergroup"),
+                       from_user=BOT, text=sent.text, reply_markup=sent.markup)
+
+
+def _same(a: Any, b: Any) -> bool:
+    da = a.model_dump() if a is not None else None
+    db = b.model_dump() if b is not None else None
+    return da == db
+
+
+class FakeSession(BaseSession):
+    """An aiogram session whose every request is answered by :class:`FakeTelegram`."""
+
+    def __init__(self, tg: FakeTelegram) -> None:
+        super().__init__()
+        self.tg = tg
+
+    async def make_request(self, bot: Bot, method: TelegramMethod, timeout: int | None = None):
+        return self.tg.answer(method, bot)
+
+    async def stream_content(self, *args, **kwargs):  # pragma: no cover - not used
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        return None
+
+
+@dataclass
+class Person:
+    id: int
+    first_name: str
+    language_code: str = "ru"
+
+    @property
+    def user(self) -> User:
+        return User(id=self.id, is_bot=False, first_name=self.first_name,
+                    language_code=self.language_code)
+
+
+class Harness:
+    """The real dispatcher and routers over a temporary database and :class:`FakeTelegram`."""
+
+    def __init__(self, tmp: Path, default_locale: str = "ru", turn_timeout: int = 60):
+        self.tmp = tmp
+        self.tg = FakeTelegram()
+        self.default_locale = default_locale
+        self.turn_timeout = turn_timeout
+        self._update_ids = itertools.count(1)
+        self._cb_ids = itertools.count(1)
+
+    async def __aenter__(self) -> Harness:
+        import bot as bot_module
+        from handlers.app import build
+
+        self.settings = bot_module.Settings(
+            bot_token="42:TEST", database_path=self.tmp / "kozel.sqlite3",
+            default_locale=self.default_locale, turn_timeout=self.turn_timeout,
+            _env_file=None)
+        self.bot = Bot("42:TEST", session=FakeSession(self.tg))
+        self.dp, self.app, self.outbox = await build(
+            self.settings, self.bot, chat_interval=0.0, group_per_minute=10**9,
+            global_per_second=10**9)
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.outbox.drain()
+        await self.outbox.close()
+        await self.app.service.close()
+
+    async def feed(self, update: Update) -> None:
+        await self.dp.feed_update(self.bot, update)
+        await self.outbox.drain()
+
+    async def say(self, person: Person, chat_id: int, text: str,
+                  reply_to: Message | None = None, thread_id: int | None = None) -> None:
+        """``person`` writes ``text`` (a command, usually) in ``chat_id``."""
+        chat = Chat(id=chat_id, type="private" if chat_id > 0 else "supergroup",
+                    title=None if chat_id > 0 else "Домино во дворе",
+                    first_name=person.first_name if chat_id > 0 else None)
+        entities = None
+        if text.startswith("/"):
+            entities = [MessageEntity(type="bot_command", offset=0,
+                                      length=len(text.split()[0]))]
+        msg = Message(message_id=900000 + next(self._update_ids), date=int(time.time()),
+                      chat=chat, from_user=person.user, text=text, entities=entities,
+                      reply_to_message=reply_to, message_thread_id=thread_id,
+                      is_topic_message=bool(thread_id) or None)
+        await self.feed(Update(update_id=next(self._update_ids), message=msg))
+
+    async def press(self, person: Person, sent: Sent, data: str | None = None,
+                    text: str | None = None) -> tuple[str | None, bool, str | None]:
+        """``person`` presses a button of ``sent`` (by label ``text``, or raw ``data``);
+        returns the answer (text, show_alert, url)."""
+        if data is None:
+            button = next(b for b in sent.buttons() if text is None or b.text == text)
+            data = button.callback_data
+        chat = Chat(id=sent.chat_id, type="private" if sent.chat_id > 0 else "supergroup")
+        msg = Message(message_id=sent.message_id, date=int(time.time()), chat=chat,
+                      from_user=BOT, text=sent.text, reply_markup=sent.markup)
+        qid = next(self._cb_ids)
+        query = CallbackQuery(id=str(qid), from_user=person.user, chat_instance="ci",
+                              message=msg, data=data)
+        await self.feed(Update(update_id=next(self._update_ids), callback_query=query))
+        for aid, text_, alert, url in reversed(self.tg.alerts):
+            if aid == qid:
+                return text_, alert, url
+        return None, False, None
+
+    def keyboard_message(self, person: Person) -> Sent | None:
+        """The private message of ``person`` that holds a live move keyboard, if any."""
+        live = [m for m in self.tg.chat(person.id) if m.buttons()]
+        return live[-1] if live else None

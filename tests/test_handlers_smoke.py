@@ -1,0 +1,37 @@
+"""A whole match through the real routers over a mocked Bot API (issue 4)."""
+
+from __future__ import annotations
+
+import random
+
+from tests.botkit import Harness, Person
+
+GROUP = -100123
+
+
+async def test_two_players_play_a_match_to_the_goat(tmp_path):
+    rng = random.Random(1)
+    olya, petya = Person(11, "Оля"), Person(12, "Петя")
+    async with Harness(tmp_path) as h:
+        h.tg.dm_open.update({11, 12})
+        await h.say(olya, 11, "/start")
+        await h.say(petya, 12, "/start")
+        await h.say(olya, GROUP, "/newgame")
+        lobby = h.tg.last(GROUP)
+        assert "Оля" in lobby.text
+        await h.press(petya, lobby, text=lobby.buttons()[0].text)
+        assert "Петя" in h.tg.chat(GROUP)[0].text
+        await h.say(olya, GROUP, "/startgame")
+        moves = 0
+        while moves < 2000:
+            kb = [(p, h.keyboard_message(p)) for p in (olya, petya)]
+            kb = [(p, m) for p, m in kb if m is not None]
+            if not kb:
+                break
+            assert len(kb) == 1, "exactly one live keyboard at a time"
+            person, msg = kb[0]
+            answer = await h.press(person, msg, data=rng.choice(msg.buttons()).callback_data)
+            assert not answer[1], answer
+            moves += 1
+        texts = [m.text for m in h.tg.chat(GROUP)]
+        assert any("🐐" in t for t in texts), texts[-3:]
