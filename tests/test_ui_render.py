@@ -397,3 +397,26 @@ def test_service_views_with_tile_codes_render_the_same():
         render.render_round_summary("ru", scored, names, engine.Rules(), tr=TR)
     assert render.format_tile("5-2") == "[2|5]" and render.format_tiles(["6-6", "1-0"]) == \
         "[0|1] [6|6]"
+
+
+def test_hand_notices_are_about_the_seats_latest_decision_only():
+    state, _ = engine.new_match(engine.Rules(), 2, seed=3)
+    seat = state.to_act
+    other = 1 - seat
+    t = engine.Tile.of(0, 0)
+    knock = [Drew(seat, t), Drew(seat, t), Knocked(seat)]
+    waiting = render.render_hand("ru", state, other, ["A", "B"], [
+        Drew(other, t), Knocked(other)], tr=TR)
+    assert "вы постучали" in waiting and "Из базара: [0|0]" in waiting
+    # The same knock in the log is not repeated once the seat's next turn has come.
+    again = render.render_hand("ru", state, seat, ["A", "B"], knock, tr=TR)
+    assert "постучали" not in again and "Из базара" not in again
+    # Draws for the current turn are shown, older ones are not.
+    now = render.render_hand("ru", state, seat, ["A", "B"],
+                             [*knock, Drew(seat, engine.Tile.of(1, 6))], tr=TR)
+    assert "Из базара: [1|6]" in now and "[0|0]" not in now.split("Из базара")[1]
+    # A host move is reported until the seat places a tile itself.
+    host = [HostMoved(seat, 1), Played(seat, t, "left")]
+    assert "походил бот" in render.render_hand("ru", state, seat, ["A", "B"], host, tr=TR)
+    own = [*host, Played(seat, t, "right")]
+    assert "походил бот" not in render.render_hand("ru", state, seat, ["A", "B"], own, tr=TR)

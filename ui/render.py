@@ -462,17 +462,34 @@ def render_score(
 # -- the hand --------------------------------------------------------------------------------
 
 
-def _since_last_decision(events: Sequence[Any], seat: int) -> list[Any]:
-    """This seat's events after its last own tile (led/played)."""
-    out: list[Any] = []
+def _recent_for_seat(events: Sequence[Any], seat: int, to_act: bool) -> tuple[list, bool]:
+    """What the hand message should report about ``seat``'s own recent events.
+
+    Returns ``(events, host_moved)``: the seat's draws since its last decision (a tile or a
+    knock); if there are none and the seat is not to act, the draws and the knock of its last
+    knock (RULES.md §1.8).  ``host_moved``: its last tile was placed by the host (§1.17).
+    A stale knock is not repeated on the seat's next turn.
+    """
+    current: list[Any] = []
+    knock: list[Any] = []
+    host_pending = False
+    host_moved = False
     for ev in events:
         if getattr(ev, "seat", None) != seat:
             continue
         if ev.kind in ("led", "played"):
-            out = []
+            current, knock = [], []
+            host_moved, host_pending = host_pending, False
+        elif ev.kind == "knocked":
+            knock, current = current + [ev], []
+            host_moved, host_pending = host_pending, False
+        elif ev.kind == "host_moved":
+            host_pending = True
         else:
-            out.append(ev)
-    return out
+            current.append(ev)
+    if current:
+        return current, host_moved
+    return (knock if not to_act else []), host_moved
 
 
 def render_hand(
@@ -487,16 +504,17 @@ def render_hand(
     """The private hand message of ``seat`` (issue 4, "Hands in private").
 
     Shows the hand sorted in ``[a|b]`` notation, the chain and its open ends, the tiles this
-    seat just drew (``drew`` events for ``seat`` after its last tile among ``events``,
-    RULES.md §1.8), a knock or a host move (§1.17) that happened for it, and either "your
-    move" (when ``state.to_act == seat``; the keyboard comes from
-    :func:`ui.keyboards.hand_keyboard`) or who is to move.  Private: send to ``seat`` only.
+    seat drew since its last decision (RULES.md §1.8), its last knock (not once its next turn
+    has come), "the bot moved for you" when its last tile was a host move (§1.17), and either
+    "your move" (when ``state.to_act == seat``; the keyboard comes from
+    :func:`ui.keyboards.hand_keyboard`) or who is to move.  ``events`` may be this change's
+    events or the whole round's log.  Private: send to ``seat`` only.
     """
     tr = _tr(tr)
     evs = [e for e in events if getattr(e, "kind", None) not in ("round_scored", "match_ended")]
     # Only the current round's events concern the hand on the table.
     evs = events_by_round(evs, state.round_no).get(state.round_no, [])
-    mine = _since_last_decision(evs, seat)
+    mine, host_moved = _recent_for_seat(evs, seat, state.to_act == seat)
     hand = state.hand(seat)
     lines = [tr.t(locale, "hand-title", round=state.round_no)]
     lines.append(format_tiles(hand) if hand else tr.t(locale, "hand-empty"))
@@ -505,7 +523,7 @@ def render_hand(
         left, right = state.ends
         lines.append(tr.t(locale, "hand-ends", left=left, right=right))
     drawn = [e.tile for e in mine if e.kind == "drew"]
-    if any(e.kind == "host_moved" for e in evs if getattr(e, "seat", None) == seat):
+    if host_moved:
         lines.append(tr.t(locale, "hand-host-moved"))
     if drawn:
         lines.append(tr.t(locale, "hand-drew", tiles=format_tiles(drawn)))
