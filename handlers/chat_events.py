@@ -25,6 +25,9 @@ async def on_migrate(message: Message, app: App) -> None:
     log.info("chat %s migrated to %s (%d matches moved)", message.chat.id,
              message.migrate_to_chat_id, len(moved))
     for match_id in moved:
+        # the supergroup is a new chat: the old group's messages cannot be edited there
+        await app.service.update_messages(match_id, {"table": None, "table_round": None,
+                                                     "lobby": None, "lobby_closed": None})
         res = await app.service.view(match_id)
         if res.ok:
             await app.publisher.publish(res, fresh=False)

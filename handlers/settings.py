@@ -37,7 +37,8 @@ async def cmd_rules(message: Message, app: App) -> None:
     """This chat's active rules (RULES.md §1 options)."""
     locale = await app.locale_for(message.chat.id, message.from_user)
     rules, _ = await _chat_rules(app, message.chat.id)
-    await message.reply(render.render_rules(locale, rules, tr=app.tr))
+    await message.reply(app.tr.t(locale, "rules-title") + "\n"
+                        + render.render_rules(locale, rules, tr=app.tr))
 
 
 @router.message(Command("settings"))

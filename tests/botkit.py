@@ -117,12 +117,9 @@ class FakeTelegram:
             chat_id, uid = int(method.chat_id), method.user_id
             user = User(id=uid, is_bot=False, first_name=f"u{uid}")
             if uid in self.admins.get(chat_id, set()):
-                return ChatMemberAdministrator(
-                    user=user, can_be_edited=False, is_anonymous=False, can_manage_chat=True,
-                    can_delete_messages=True, can_manage_video_chats=True,
-                    can_restrict_members=True, can_promote_members=False,
-                    can_change_info=True, can_invite_users=True, can_post_stories=False,
-                    can_edit_stories=False, can_delete_stories=False)
+                # only the status matters to the bot; the permission flags vary by version
+                return ChatMemberAdministrator.model_construct(status="administrator",
+                                                               user=user)
             if uid == -chat_id:
                 return ChatMemberOwner(user=user, is_anonymous=False)
             return ChatMemberMember(user=user)

@@ -217,7 +217,7 @@ class Publisher:
             mid, old_version, old_round, live = (old + [0, 0, 0, 0])[:4] if old else (0, -1,
                                                                                      0, 0)
             locale = await self.user_locale(uid)
-            my_turn = state.to_act == seat.seat and state.result is None
+            my_turn = result.status == Status.PLAYING and state.to_act == seat.seat
             text = render.render_hand(locale, state, seat.seat, names, log_events, tr=self.tr)
             if my_turn:
                 if mid and old_version == version and live:

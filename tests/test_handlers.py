@@ -1,0 +1,341 @@
+"""Every command and button of the bot through the real routers over a mocked Bot API.
+
+Issue 4: commands, lobby, hands with legal-only keyboards, the table, bad presses, DMs that
+are closed, settings, languages, chat migration, removal, and the error handler.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from aiogram.types import Chat, ChatMemberBanned, ChatMemberMember, ChatMemberUpdated, Message
+
+import engine
+from tests.botkit import BOT, Harness, Person
+
+GROUP = -100777
+OLYA, PETYA, MASHA, SERG = (Person(21, "Оля"), Person(22, "Петя"), Person(23, "Маша"),
+                            Person(24, "Серж"))
+TILE = re.compile(r"\[(\d)\|(\d)\]")
+
+
+def tiles_in(text: str) -> set[engine.Tile]:
+    return {engine.Tile.of(int(a), int(b)) for a, b in TILE.findall(text)}
+
+
+async def seated(h: Harness, people, *, rules: dict | None = None, start: bool = True):
+    """Everyone opens the DM; the first opens a lobby; the others join; the first starts."""
+    for p in people:
+        h.tg.dm_open.add(p.id)
+        await h.say(p, p.id, "/start")
+    if rules:
+        await h.app.service.update_chat(GROUP, rules=rules)
+    await h.say(people[0], GROUP, "/newgame")
+    lobby = h.tg.last(GROUP)
+    for p in people[1:]:
+        await h.press(p, lobby, data=lobby.buttons()[0].callback_data)
+    if start:
+        await h.say(people[0], GROUP, "/startgame")
+    found = await h.app.service.find_open(GROUP, None)
+    return found.match_id
+
+
+async def current(h: Harness, match_id: int):
+    return (await h.app.service.view(match_id)).state
+
+
+@pytest.mark.parametrize("people,rules", [
+    ((OLYA, PETYA), None),
+    ((OLYA, PETYA, MASHA), {"fish_scoring": "each_own", "bazar_reserve": 1}),
+    ((OLYA, PETYA, MASHA, SERG), {"fish_scoring": "own_to_max"}),
+    ((OLYA, PETYA, MASHA, SERG), {"teams": True, "match_limit": 51}),
+])
+async def test_whole_match_with_only_legal_buttons_and_no_leaked_hand(tmp_path, people, rules):
+    """Issue 4: buttons are exactly the legal moves; one live keyboard; the group never sees
+    a hand before the round ends; a DM shows only its own hand; the match ends with 🐐."""
+    rng = random.Random(len(people))
+    async with Harness(tmp_path) as h:
+        match_id = await seated(h, people, rules=rules)
+        for _ in range(3000):
+            state = await current(h, match_id)
+            if state.finished:
+                break
+            live = [(p, h.keyboard_message(p)) for p in people]
+            live = [(p, m) for p, m in live if m is not None]
+            assert len(live) == 1
+            person, msg = live[0]
+            seat = [p.id for p in people].index(person.id)
+            assert state.to_act == seat
+            offered = {b.text for b in msg.buttons()}
+            from ui.keyboards import move_label
+            assert offered == {move_label(m.tile, m.end) for m in engine.legal_moves(state)}
+            # the group's table shows chain tiles only; a DM only its own tiles
+            table = h.tg.messages[(GROUP, (await h.app.service.view(match_id))
+                                   .messages["table"])]
+            chain = {engine.Tile.of(a, b) for a, b in state.chain}
+            assert tiles_in(table.text) <= chain
+            for i, p in enumerate(people):
+                last_dm = h.tg.chat(p.id)[-1]
+                assert tiles_in(last_dm.text) <= set(state.hand(i)) | chain
+            await h.press(person, msg, data=rng.choice(msg.buttons()).callback_data)
+        state = await current(h, match_id)
+        assert state.finished
+        group_texts = [m.text for m in h.tg.chat(GROUP)]
+        assert any("🐐" in t for t in group_texts)
+        # a keyboard never outlives the match
+        assert all(h.keyboard_message(p) is None for p in people)
+
+
+async def test_bad_presses_get_an_alert_and_change_nothing(tmp_path):
+    """Issue 4: stale, foreign, out-of-turn and forged presses are refused."""
+    async with Harness(tmp_path) as h:
+        match_id = await seated(h, (OLYA, PETYA))
+        before = await h.app.service.view(match_id)
+        state = before.state
+        mover = (OLYA, PETYA)[state.to_act]
+        other = (OLYA, PETYA)[1 - state.to_act]
+        msg = h.keyboard_message(mover)
+        data = msg.buttons()[0].callback_data
+        # someone who is not in the match
+        text, alert, _ = await h.press(MASHA, msg, data=data)
+        assert alert and text == h.app.tr.plain("ru", "err-not-in-game")
+        # the other player presses the mover's button
+        text, alert, _ = await h.press(other, msg, data=data)
+        assert alert and text == h.app.tr.plain("ru", "err-not-your-turn")
+        # forged data
+        for forged in ("m1:99:1:0:l", "garbage", "m1:1:1:77:l", "x" * 64):
+            text, alert, _ = await h.press(mover, msg, data=forged)
+            assert alert
+        after = await h.app.service.view(match_id)
+        assert after.version == before.version and after.state == before.state
+        # a real move, then the same (now stale) button again
+        await h.press(mover, msg, data=data)
+        moved = await h.app.service.view(match_id)
+        assert moved.version == before.version + 1
+        text, alert, _ = await h.press(mover, msg, data=data)
+        assert alert
+        assert (await h.app.service.view(match_id)).version == moved.version
+
+
+async def test_join_without_open_dm_answers_with_a_deep_link(tmp_path):
+    """Issue 4: Join answers users the bot cannot write to with t.me/<bot>?start=<payload>;
+    /start there completes the join."""
+    async with Harness(tmp_path) as h:
+        h.tg.dm_open.add(OLYA.id)
+        await h.say(OLYA, OLYA.id, "/start")
+        await h.say(OLYA, GROUP, "/newgame")
+        lobby = h.tg.last(GROUP)
+        _, _, url = await h.press(PETYA, lobby, data=lobby.buttons()[0].callback_data)
+        assert url and url.startswith(f"https://t.me/{BOT.username}?start=j")
+        assert "Петя" not in h.tg.messages[(GROUP, lobby.message_id)].text
+        h.tg.dm_open.add(PETYA.id)
+        await h.say(PETYA, PETYA.id, "/start " + url.split("start=")[1])
+        assert "Петя" in h.tg.messages[(GROUP, lobby.message_id)].text
+        assert h.tg.last(PETYA.id).text == h.app.tr.t("ru", "start-joined",
+                                                       chat="Домино во дворе")
+
+
+async def test_closed_dm_is_announced_in_the_group_and_start_delivers_the_hand(tmp_path):
+    """Issue 4: a 403 is told in the group with a button opening the DM; the hand arrives as
+    soon as the player presses Start there."""
+    async with Harness(tmp_path) as h:
+        match_id = await seated(h, (OLYA, PETYA), start=False)
+        h.tg.dm_open.discard(PETYA.id)          # Petya blocked the bot meanwhile
+        await h.say(OLYA, GROUP, "/startgame")
+        notice = [m for m in h.tg.chat(GROUP) if "Петя" in m.text and m.buttons()
+                  and m.buttons()[0].url]
+        assert notice and "start=h" in notice[0].buttons()[0].url
+        assert not (await h.app.service.get_user(PETYA.id)).dm_open
+        h.tg.dm_open.add(PETYA.id)
+        await h.say(PETYA, PETYA.id, "/start")
+        state = await current(h, match_id)
+        hand_msg = h.tg.last(PETYA.id)
+        assert tiles_in(hand_msg.text) >= set(state.hand(1))
+
+
+async def test_lobby_commands_and_errors(tmp_path):
+    async with Harness(tmp_path) as h:
+        tr = h.app.tr
+        h.tg.dm_open.update({OLYA.id, PETYA.id})
+        await h.say(OLYA, OLYA.id, "/start")
+        await h.say(PETYA, PETYA.id, "/start")
+        await h.say(OLYA, GROUP, "/startgame")
+        assert h.tg.last(GROUP).text == tr.t("ru", "err-no-game")
+        await h.say(OLYA, GROUP, "/newgame")
+        await h.say(PETYA, GROUP, "/newgame")
+        assert h.tg.last(GROUP).text == tr.t("ru", "err-game-exists")
+        await h.say(OLYA, GROUP, "/startgame")
+        assert h.tg.last(GROUP).text == tr.t("ru", "err-need-players")
+        await h.say(PETYA, GROUP, "/join")
+        await h.say(PETYA, GROUP, "/join")
+        assert h.tg.last(GROUP).text == tr.t("ru", "err-already-joined")
+        await h.say(PETYA, GROUP, "/startgame")
+        assert h.tg.last(GROUP).text == tr.t("ru", "err-only-creator-or-admin")
+        await h.say(PETYA, GROUP, "/leave")
+        await h.say(PETYA, GROUP, "/leave")
+        assert h.tg.last(GROUP).text == tr.t("ru", "err-not-joined")
+        await h.say(OLYA, OLYA.id, "/newgame")
+        assert h.tg.last(OLYA.id).text == tr.t("ru", "err-group-only")
+        # stop with confirmation
+        await h.say(PETYA, GROUP, "/stopgame")
+        assert h.tg.last(GROUP).text == tr.t("ru", "err-only-creator-or-admin")
+        await h.say(OLYA, GROUP, "/stopgame")
+        confirm = h.tg.last(GROUP)
+        await h.press(OLYA, confirm, text=tr.plain("ru", "btn-stop-no"))
+        assert (await h.app.service.find_open(GROUP, None)).ok
+        await h.say(OLYA, GROUP, "/stopgame")
+        confirm = h.tg.last(GROUP)
+        await h.press(OLYA, confirm, text=tr.plain("ru", "btn-stop-yes"))
+        assert not (await h.app.service.find_open(GROUP, None)).ok
+
+
+async def test_admin_may_start_and_stop_a_running_match(tmp_path):
+    async with Harness(tmp_path) as h:
+        h.tg.admins[GROUP] = {MASHA.id}
+        match_id = await seated(h, (OLYA, PETYA), start=False)
+        await h.say(MASHA, GROUP, "/startgame")
+        assert (await current(h, match_id)) is not None
+        await h.say(MASHA, GROUP, "/stopgame")
+        await h.press(MASHA, h.tg.last(GROUP), text=h.app.tr.plain("ru", "btn-stop-yes"))
+        res = await h.app.service.view(match_id)
+        assert res.status == "stopped"
+        assert h.app.tr.t("ru", "match-stopped") in [m.text for m in h.tg.chat(GROUP)]
+        assert all(h.keyboard_message(p) is None for p in (OLYA, PETYA))
+
+
+async def test_hand_and_score_commands(tmp_path):
+    async with Harness(tmp_path) as h:
+        match_id = await seated(h, (OLYA, PETYA))
+        state = await current(h, match_id)
+        await h.say(OLYA, OLYA.id, "/hand")
+        assert tiles_in(h.tg.last(OLYA.id).text) >= set(state.hand(0))
+        await h.say(MASHA, MASHA.id, "/hand")
+        h.tg.dm_open.add(MASHA.id)
+        await h.say(MASHA, MASHA.id, "/hand")
+        assert h.tg.last(MASHA.id).text == h.app.tr.t("ru", "err-no-hand")
+        await h.say(OLYA, GROUP, "/score")
+        text = h.tg.last(GROUP).text
+        assert "Оля" in text and "Петя" in text and not tiles_in(text)
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk", "en"])
+async def test_every_command_answers_in_the_chat_language(tmp_path, lang):
+    """Issue 4, "Settings, languages": groups speak the chat's language, private chats the
+    user's; every command answers."""
+    user = Person(31, "Ann", lang)
+    async with Harness(tmp_path, default_locale="ru") as h:
+        tr = h.app.tr
+        h.tg.dm_open.add(user.id)
+        h.tg.admins[GROUP] = {user.id}
+        await h.app.service.update_chat(GROUP, language=lang)
+        await h.say(user, user.id, "/start")
+        assert h.tg.last(user.id).text == tr.t(lang, "start-private")
+        await h.say(user, user.id, "/help")
+        assert h.tg.last(user.id).text.startswith(tr.t(lang, "help-private")[:20])
+        await h.say(user, GROUP, "/help")
+        assert h.tg.last(GROUP).text.startswith(tr.t(lang, "help-group")[:20])
+        await h.say(user, GROUP, "/rules")
+        assert tr.t(lang, "rules-title") in h.tg.last(GROUP).text
+        await h.say(user, GROUP, "/top")
+        assert h.tg.last(GROUP).text.startswith(tr.t(lang, "top-title-chat")[:10])
+        await h.say(user, GROUP, "/top all")
+        assert h.tg.last(GROUP).text.startswith(tr.t(lang, "top-title-global")[:10])
+        await h.say(user, user.id, "/top all")
+        assert h.tg.last(user.id).text.startswith(tr.t(lang, "top-title-global")[:10])
+        for chat in (GROUP, user.id):
+            await h.say(user, chat, "/stats")
+            assert "Ann" in h.tg.last(chat).text
+        await h.say(user, GROUP, "/score")
+        assert h.tg.last(GROUP).text == tr.t(lang, "err-no-game")
+        await h.say(user, GROUP, "/settings")
+        assert h.tg.last(GROUP).buttons()
+        await h.say(user, GROUP, "/lang")
+        assert h.tg.last(GROUP).text == tr.t(lang, "lang-choose")
+        await h.say(user, GROUP, "/newgame")
+        assert tr.t(lang, "lobby-title") in h.tg.last(GROUP).text
+
+
+async def test_settings_buttons_change_the_rules_for_the_next_match(tmp_path):
+    async with Harness(tmp_path) as h:
+        tr = h.app.tr
+        h.tg.admins[GROUP] = {OLYA.id}
+        await h.say(PETYA, GROUP, "/settings")
+        assert h.tg.last(GROUP).text == tr.t("ru", "err-only-admin")
+        await h.say(OLYA, GROUP, "/settings")
+        menu = h.tg.last(GROUP)
+        from ui.callbacks import SettingsCb
+        await h.press(OLYA, menu, data=SettingsCb(key="fish_scoring").pack())
+        choices = h.tg.messages[(GROUP, menu.message_id)]
+        text, alert, _ = await h.press(PETYA, choices,
+                                       data=SettingsCb(key="fish_scoring",
+                                                       value="each_own").pack())
+        assert alert
+        await h.press(OLYA, choices, data=SettingsCb(key="fish_scoring",
+                                                     value="each_own").pack())
+        assert (await h.app.service.chat_info(GROUP)).rules["fish_scoring"] == "each_own"
+        await h.press(OLYA, choices, data=SettingsCb(key="bazar_reserve", value="2").pack())
+        await h.press(OLYA, choices, data=SettingsCb(key="lang", value="en").pack())
+        info = await h.app.service.chat_info(GROUP)
+        assert info.rules["bazar_reserve"] == 2 and info.language == "en"
+        text, alert, _ = await h.press(OLYA, choices, data=SettingsCb(
+            key="match_limit", value="7").pack())
+        assert alert and "match_limit" not in (await h.app.service.chat_info(GROUP)).rules
+
+
+async def test_private_language_choice(tmp_path):
+    async with Harness(tmp_path) as h:
+        h.tg.dm_open.add(OLYA.id)
+        await h.say(OLYA, OLYA.id, "/lang")
+        from ui.callbacks import LangCb
+        await h.press(OLYA, h.tg.last(OLYA.id), data=LangCb(code="uk").pack())
+        await h.say(OLYA, OLYA.id, "/start")
+        assert h.tg.last(OLYA.id).text == h.app.tr.t("uk", "start-private")
+
+
+async def test_group_migration_moves_the_match(tmp_path):
+    """Issue 4: migrate_to_chat_id moves lobby, match and statistics."""
+    async with Harness(tmp_path) as h:
+        match_id = await seated(h, (OLYA, PETYA))
+        new_id = -1009999
+        msg = Message(message_id=5, date=0, chat=Chat(id=GROUP, type="group"),
+                      from_user=OLYA.user, migrate_to_chat_id=new_id)
+        from aiogram.types import Update
+        await h.feed(Update(update_id=77, message=msg))
+        res = await h.app.service.view(match_id)
+        assert res.table.chat_id == new_id
+        assert (await h.app.service.find_open(new_id, None)).match_id == match_id
+        assert h.tg.chat(new_id), "the table is shown in the new supergroup"
+
+
+async def test_bot_removed_ends_matches_without_rating(tmp_path):
+    async with Harness(tmp_path) as h:
+        match_id = await seated(h, (OLYA, PETYA))
+        upd = ChatMemberUpdated(
+            chat=Chat(id=GROUP, type="supergroup"), from_user=OLYA.user, date=0,
+            old_chat_member=ChatMemberMember(user=BOT),
+            new_chat_member=ChatMemberBanned(user=BOT, until_date=0))
+        from aiogram.types import Update
+        await h.feed(Update(update_id=78, my_chat_member=upd))
+        res = await h.app.service.view(match_id)
+        assert res.status == "stopped"
+        assert (await h.app.service.leaderboard(GROUP)) == ()
+
+
+async def test_unexpected_error_apologises_and_keeps_the_game(tmp_path, monkeypatch):
+    async with Harness(tmp_path) as h:
+        match_id = await seated(h, (OLYA, PETYA))
+        before = await h.app.service.view(match_id)
+        mover = (OLYA, PETYA)[before.state.to_act]
+        msg = h.keyboard_message(mover)
+
+        async def boom(*a, **k):
+            raise RuntimeError("disk on fire")
+
+        monkeypatch.setattr(h.app.service, "act", boom)
+        text, alert, _ = await h.press(mover, msg, data=msg.buttons()[0].callback_data)
+        assert alert and text == h.app.tr.plain("ru", "err-unexpected")
+        monkeypatch.undo()
+        after = await h.app.service.view(match_id)
+        assert after.version == before.version and after.state == before.state
