@@ -59,15 +59,6 @@ async def cmd_newgame(message: Message, app: App) -> None:
         await _dm_hint(message, app, locale, res.match_id)
 
 
-async def _join(app: App, match_id: int, user) -> tuple[bool, str | None]:
-    """Seat ``user`` if the bot can write to them; returns (joined, error key)."""
-    res = await app.service.join(match_id, user.id, display_name(user))
-    if not res.ok:
-        return False, None if res.error is None else res.error.value
-    await app.publisher.publish(res)
-    return True, None
-
-
 @router.message(Command("join"))
 async def cmd_join(message: Message, app: App) -> None:
     if not await _group_only(message, app):
