@@ -46,11 +46,13 @@ async def cmd_newgame(message: Message, app: App) -> None:
         return
     user = message.from_user
     await register(app, user)
-    await app.service.update_chat(message.chat.id, title=message.chat.title,
-                                  is_forum=bool(message.chat.is_forum))
+    chat = await app.service.update_chat(message.chat.id, title=message.chat.title,
+                                         is_forum=bool(message.chat.is_forum))
     locale = await app.locale_for(message.chat.id, user)
+    # TURN_TIMEOUT is the default of chats whose admins did not choose one in /settings
+    extra = {} if "turn_timeout" in chat.chat.rules else {"turn_timeout": app.turn_timeout}
     res = await app.service.open_lobby(message.chat.id, thread_of(message), user.id,
-                                       display_name(user))
+                                       display_name(user), extra)
     if not res.ok:
         await message.reply(app.error_text(locale, res))
         return

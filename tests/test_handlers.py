@@ -205,6 +205,18 @@ async def test_admin_may_start_and_stop_a_running_match(tmp_path):
         assert all(h.keyboard_message(p) is None for p in (OLYA, PETYA))
 
 
+async def test_turn_timeout_setting_is_the_default_of_new_lobbies(tmp_path):
+    async with Harness(tmp_path, turn_timeout=45) as h:
+        match_id = await seated(h, (OLYA, PETYA), start=False)
+        assert (await h.app.service.view(match_id)).lobby.rules["turn_timeout"] == 45
+        await h.say(OLYA, GROUP, "/stopgame")
+        await h.press(OLYA, h.tg.last(GROUP), text=h.app.tr.plain("ru", "btn-stop-yes"))
+        await h.app.service.update_chat(GROUP, rules={"turn_timeout": 90})
+        await h.say(OLYA, GROUP, "/newgame")
+        found = await h.app.service.find_open(GROUP, None)
+        assert found.lobby.rules["turn_timeout"] == 90
+
+
 async def test_hand_and_score_commands(tmp_path):
     async with Harness(tmp_path) as h:
         match_id = await seated(h, (OLYA, PETYA))
