@@ -1,0 +1,186 @@
+"""Strength of the computer players (issue 6): goat rate, final score, decision time.
+
+4 players, free-for-all, classic defaults (RULES.md §1), matches to 101.  Line-ups:
+
+- ``normal`` against three ``easy`` (target: normal's goat rate at most 12%);
+- ``hard`` against three ``normal`` (target: hard's goat rate at most 20%; a fair share is
+  25%) — played at ``--hard-budget`` seconds per move so that enough matches fit in a few
+  minutes;
+- a timing run: ``--timing-matches`` more matches of hard against three normal at the default
+  budget of 1 s (``engine.ai.DEFAULT_BUDGET``), for hard's decision time p50/p99 at the
+  budget the bot uses (target: p99 within the budget).
+
+Match ``i`` of a line-up is dealt from seed ``f"{seed}-{lineup}-{i}"`` and the strong player
+sits in seat ``i % 4`` (the first lead of a match, RULES.md §1.5, depends on the seat, so the
+seat rotates).  Every decision gets its own ``random.Random`` seeded from the match and the
+move number, so a run is reproducible (the ``hard`` moves also depend on the clock through
+the time budget).  Matches run in ``--jobs`` processes.
+
+Goat rates carry 95% Wilson intervals; average final scores mean ± 1.96 standard errors.
+
+    python bench/ai_bench.py [--matches-normal 1000] [--matches-hard 200]
+                             [--hard-budget 0.1] [--timing-matches 4] [--jobs 2] [--seed 6]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine import Rules, ai, apply, new_match  # noqa: E402
+
+
+def play_match(strengths: tuple[str, ...], seed: str, budget: float) -> dict:
+    """One match; returns per-seat goat flags, final scores and decision times [s]."""
+    rules = Rules()
+    state, events = new_match(rules, len(strengths), seed)
+    history = list(events)
+    times: list[list[float]] = [[] for _ in strengths]
+    n = 0
+    while not state.finished:
+        seat = state.to_act
+        obs = ai.observe(state, seat, history)
+        rng = random.Random(f"{seed}:{n}")
+        t0 = time.perf_counter()
+        move = ai.decide(obs, strengths[seat], rng, budget=budget)
+        times[seat].append(time.perf_counter() - t0)
+        state, evs = apply(state, seat, move)
+        n += 1
+        for ev in evs:
+            if ev.kind == "dealt":
+                history = []
+            history.append(ev)
+    return {
+        "strengths": strengths,
+        "goats": [s in state.result.goats for s in range(len(strengths))],
+        "scores": list(state.scores),
+        "times": times,
+    }
+
+
+def _job(args: tuple) -> dict:
+    return play_match(*args)
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float, float]:
+    """Share ``k/n`` with its Wilson score interval (low, high)."""
+    if n == 0:
+        return 0.0, 0.0, 0.0
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return p, max(0.0, c - h), min(1.0, c + h)
+
+
+def mean_ci(xs: list[float], z: float = 1.96) -> tuple[float, float]:
+    """Mean and the half-width of its normal-approximation interval."""
+    if not xs:
+        return 0.0, 0.0
+    m = statistics.fmean(xs)
+    if len(xs) < 2:
+        return m, 0.0
+    return m, z * statistics.stdev(xs) / math.sqrt(len(xs))
+
+
+def pct(xs: list[float], q: float) -> float:
+    """The ``q`` quantile (0..1), nearest rank."""
+    if not xs:
+        return 0.0
+    s = sorted(xs)
+    return s[min(len(s) - 1, max(0, math.ceil(q * len(s)) - 1))]
+
+
+def run_lineup(name: str, strong: str, weak: str, matches: int, budget: float, seed: int,
+               jobs: int) -> dict[str, dict]:
+    """Play a line-up; returns per strength: goats, matches (seat-matches), scores, times."""
+    tasks = []
+    for i in range(matches):
+        lineup = [weak] * 4
+        lineup[i % 4] = strong
+        tasks.append((tuple(lineup), f"{seed}-{name}-{i}", budget))
+    out: dict[str, dict] = {s: {"goats": 0, "n": 0, "scores": [], "times": []}
+                            for s in (strong, weak)}
+    if jobs > 1:
+        with ProcessPoolExecutor(jobs) as pool:
+            results = list(pool.map(_job, tasks, chunksize=1))
+    else:
+        results = [_job(t) for t in tasks]
+    for r in results:
+        for seat, s in enumerate(r["strengths"]):
+            o = out[s]
+            o["n"] += 1
+            o["goats"] += int(r["goats"][seat])
+            o["scores"].append(r["scores"][seat])
+            o["times"].extend(r["times"][seat])
+    return out
+
+
+def report(title: str, matches: int, stats: dict[str, dict], budget: float) -> list[str]:
+    """Markdown table lines for one line-up."""
+    lines = [f"**{title}** — {matches} matches, hard budget {budget:g} s",
+             "",
+             "| strength | seat-matches | goat rate (95% CI) | avg final score (95% CI) "
+             "| decisions | p50 ms | p99 ms |",
+             "|---|---|---|---|---|---|---|"]
+    for s, o in stats.items():
+        p, lo, hi = wilson(o["goats"], o["n"])
+        m, h = mean_ci(o["scores"])
+        t = o["times"]
+        lines.append(
+            f"| {s} | {o['n']} | {100 * p:.1f}% ({100 * lo:.1f}–{100 * hi:.1f}) "
+            f"| {m:.1f} ± {h:.1f} | {len(t)} | {1000 * pct(t, 0.5):.2f} "
+            f"| {1000 * pct(t, 0.99):.2f} |")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--matches-normal", type=int, default=1000)
+    ap.add_argument("--matches-hard", type=int, default=200)
+    ap.add_argument("--hard-budget", type=float, default=0.1,
+                    help="seconds per hard move in the goat-rate line-up")
+    ap.add_argument("--timing-matches", type=int, default=4,
+                    help="matches of hard vs 3 normal at the default budget, for timing")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=6)
+    args = ap.parse_args(argv)
+
+    started = time.perf_counter()
+    out: list[str] = []
+    ok = True
+    if args.matches_normal:
+        st = run_lineup("ne", "normal", "easy", args.matches_normal, ai.DEFAULT_BUDGET,
+                        args.seed, args.jobs)
+        out += report("normal vs three easy", args.matches_normal, st, ai.DEFAULT_BUDGET)
+        out.append("")
+        ok &= wilson(st["normal"]["goats"], st["normal"]["n"])[0] <= 0.12
+    if args.matches_hard:
+        st = run_lineup("hn", "hard", "normal", args.matches_hard, args.hard_budget,
+                        args.seed, args.jobs)
+        out += report("hard vs three normal", args.matches_hard, st, args.hard_budget)
+        out.append("")
+        ok &= wilson(st["hard"]["goats"], st["hard"]["n"])[0] <= 0.20
+    if args.timing_matches:
+        st = run_lineup("ht", "hard", "normal", args.timing_matches, ai.DEFAULT_BUDGET,
+                        args.seed, args.jobs)
+        out += report("hard vs three normal, default budget (timing)", args.timing_matches,
+                      st, ai.DEFAULT_BUDGET)
+        out.append("")
+        ok &= pct(st["hard"]["times"], 0.99) <= ai.DEFAULT_BUDGET
+    out.append(f"wall time {time.perf_counter() - started:.0f} s, jobs {args.jobs}, "
+               f"seed {args.seed}; targets {'met' if ok else 'NOT met'}")
+    print("\n".join(out))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
