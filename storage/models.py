@@ -162,6 +162,8 @@ class MatchResult(Base):
     ``final_score`` is the open score (the team's in team play, §1.14); ``rating`` the rating
     gain (§1.16); ``outs`` how many rounds the player went out (§1.9); ``fish`` how many fish the
     player made as the fisher (§1.10); ``timed_out``: the player whose timeouts ended the match.
+    ``bot``: the strength of a computer player's seat (revision 0003), None for a human; such
+    rows count in :class:`BotStats`, never in :class:`PlayerStats`.
     """
 
     __tablename__ = "match_results"
@@ -181,13 +183,15 @@ class MatchResult(Base):
     timed_out: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     ended_by: Mapped[str] = mapped_column(String(16))
     finished_at: Mapped[float] = mapped_column(Double)
+    bot: Mapped[str | None] = mapped_column(String(16))
 
 
 class PlayerStats(Base):
     """Leaderboard aggregate over :class:`MatchResult`, kept in the same transaction as the
     results it sums. ``scope`` is a chat id, or :data:`GLOBAL_SCOPE` (0) for all chats.
 
-    ``score_sum`` / ``matches`` is the average final score. Added in revision 0002.
+    ``score_sum`` / ``matches`` is the average final score. Added in revision 0002. Humans
+    only: computer players' results go to :class:`BotStats`.
     """
 
     __tablename__ = "player_stats"
@@ -202,3 +206,18 @@ class PlayerStats(Base):
     score_sum: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
 
     __table_args__ = (Index(None, "scope", "rating"),)
+
+
+class BotStats(Base):
+    """Computer players' results, summed per strength (``easy``/``normal``/``hard``) over
+    all chats, kept apart from the humans' :class:`PlayerStats` (revision 0003)."""
+
+    __tablename__ = "bot_stats"
+
+    strength: Mapped[str] = mapped_column(String(16), primary_key=True)
+    matches: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    goats: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    rating: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    outs: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    fish: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    score_sum: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))

@@ -24,6 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from storage.models import (
     GLOBAL_SCOPE,
     Action,
+    BotStats,
     Chat,
     Match,
     MatchResult,
@@ -38,6 +39,7 @@ T_MATCHES = Match.__table__
 T_ACTIONS = Action.__table__
 T_RESULTS = MatchResult.__table__
 T_STATS = PlayerStats.__table__
+T_BOT_STATS = BotStats.__table__
 
 # Prebuilt statements of the per-action path: values arrive as parameters, so SQLAlchemy
 # compiles each shape once and reuses it.
@@ -135,7 +137,8 @@ class ActionRow:
 
 @dataclass(frozen=True, slots=True)
 class ResultRow:
-    """A ``match_results`` row (one seat of a match ended by limit or timeout)."""
+    """A ``match_results`` row (one seat of a match ended by limit or timeout). ``bot``: the
+    strength of a computer player's seat, None for a human."""
 
     match_id: int
     seat: int
@@ -150,6 +153,20 @@ class ResultRow:
     timed_out: bool
     ended_by: str
     finished_at: float
+    bot: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BotStatsRow:
+    """A ``bot_stats`` row: one strength's results over all chats."""
+
+    strength: str
+    matches: int
+    goats: int
+    rating: int
+    outs: int
+    fish: int
+    score_sum: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -433,9 +450,21 @@ def _add_stats(
         )
 
 
+def _add_bot_stats(conn: Connection, strength: str, deltas: Mapping[str, int]) -> None:
+    values = {k: T_BOT_STATS.c[k] + int(deltas[k]) for k in _STAT_FIELDS}
+    res = conn.execute(
+        update(T_BOT_STATS).where(T_BOT_STATS.c.strength == strength).values(**values)
+    )
+    if res.rowcount == 0:
+        conn.execute(insert(T_BOT_STATS).values(
+            strength=strength, **{k: int(deltas[k]) for k in _STAT_FIELDS}))
+
+
 def record_results(conn: Connection, results: Iterable[ResultRow]) -> None:
-    """Insert the result rows of a finished match and add them to ``player_stats`` (the row's
-    chat and :data:`~storage.models.GLOBAL_SCOPE`), in the caller's transaction."""
+    """Insert the result rows of a finished match and add them up, in the caller's
+    transaction: a human's row to ``player_stats`` (the row's chat and
+    :data:`~storage.models.GLOBAL_SCOPE`), a computer player's row (``bot`` set) to
+    ``bot_stats`` under its strength only — leaderboards list humans only."""
     rows = list(results)
     if not rows:
         return
@@ -444,8 +473,17 @@ def record_results(conn: Connection, results: Iterable[ResultRow]) -> None:
     )
     for r in rows:
         deltas = _stat_deltas(r)
+        if r.bot is not None:
+            _add_bot_stats(conn, r.bot, deltas)
+            continue
         _add_stats(conn, r.chat_id, r.user_id, deltas)
         _add_stats(conn, GLOBAL_SCOPE, r.user_id, deltas)
+
+
+def bot_stats(conn: Connection) -> list[BotStatsRow]:
+    """The computer players' results per strength, ordered by strength name."""
+    rows = conn.execute(select(T_BOT_STATS).order_by(T_BOT_STATS.c.strength)).all()
+    return [_row(BotStatsRow, r._mapping) for r in rows]
 
 
 def list_results(conn: Connection, match_id: int | None = None) -> list[ResultRow]:
@@ -512,8 +550,8 @@ def player_stats(
 
 
 def recompute_stats(conn: Connection) -> dict[tuple[int, int], dict[str, int]]:
-    """Aggregate ``match_results`` directly, ``{(scope, user_id): {field: value}}`` — the
-    reference the ``player_stats`` table must always equal."""
+    """Aggregate the humans' ``match_results`` rows directly, ``{(scope, user_id): {field:
+    value}}`` — the reference the ``player_stats`` table must always equal."""
     goat = case((T_RESULTS.c.goat, 1), else_=0)
     sums = (
         func.count().label("matches"),
@@ -524,12 +562,13 @@ def recompute_stats(conn: Connection) -> dict[tuple[int, int], dict[str, int]]:
         func.sum(T_RESULTS.c.final_score).label("score_sum"),
     )
     out: dict[tuple[int, int], dict[str, int]] = {}
-    per_chat = select(T_RESULTS.c.chat_id, T_RESULTS.c.user_id, *sums).group_by(
+    human = T_RESULTS.c.bot.is_(None)
+    per_chat = select(T_RESULTS.c.chat_id, T_RESULTS.c.user_id, *sums).where(human).group_by(
         T_RESULTS.c.chat_id, T_RESULTS.c.user_id
     )
     for r in (conn.execute(per_chat)).all():
         out[(r.chat_id, r.user_id)] = {k: int(getattr(r, k)) for k in _STAT_FIELDS}
-    overall = select(T_RESULTS.c.user_id, *sums).group_by(T_RESULTS.c.user_id)
+    overall = select(T_RESULTS.c.user_id, *sums).where(human).group_by(T_RESULTS.c.user_id)
     for r in (conn.execute(overall)).all():
         out[(GLOBAL_SCOPE, r.user_id)] = {k: int(getattr(r, k)) for k in _STAT_FIELDS}
     return out
@@ -606,7 +645,8 @@ def move_chat(
 
 def count_rows(conn: Connection, table: str) -> int:
     """Number of rows in a table of this schema (for tests and the benchmark)."""
-    tables = {t.name: t for t in (T_CHATS, T_USERS, T_MATCHES, T_ACTIONS, T_RESULTS, T_STATS)}
+    tables = {t.name: t for t in (T_CHATS, T_USERS, T_MATCHES, T_ACTIONS, T_RESULTS, T_STATS,
+                                  T_BOT_STATS)}
     return int((conn.execute(select(func.count()).select_from(tables[table]))).scalar())
 
 
@@ -620,6 +660,7 @@ __all__ = [
     "STATUSES",
     "ActionRow",
     "ActiveMatchExists",
+    "BotStatsRow",
     "ChatRow",
     "MatchRow",
     "ResultRow",
@@ -628,6 +669,7 @@ __all__ = [
     "active_key",
     "all_stats",
     "append_action",
+    "bot_stats",
     "clear_chat_topic",
     "count_rows",
     "due_matches",

@@ -29,15 +29,15 @@ def _diff(sync_conn):
 def test_revisions_form_one_line_of_at_least_two():
     script = ScriptDirectory.from_config(alembic_config())
     heads = script.get_heads()
-    assert heads == ["0002"]
+    assert heads == ["0003"]
     chain = [rev.revision for rev in script.walk_revisions()]
-    assert chain == ["0002", "0001"]
+    assert chain == ["0003", "0002", "0001"]
 
 
 async def test_upgrade_from_empty_matches_models(tmp_path):
     db = await open_database(tmp_path / "kozel.sqlite3")
     try:
-        assert await db.current_revision() == "0002"
+        assert await db.current_revision() == "0003"
         assert await db.read(_diff) == []
 
         def pragmas(conn):
@@ -48,7 +48,7 @@ async def test_upgrade_from_empty_matches_models(tmp_path):
         assert await db.write(pragmas) == ("wal", 1, 1)
         # Running the start-up migration again is a no-op.
         await db.migrate()
-        assert await db.current_revision() == "0002"
+        assert await db.current_revision() == "0003"
     finally:
         await db.dispose()
 
@@ -94,7 +94,7 @@ async def test_upgrade_from_previous_revision_keeps_data_and_backfills_stats(tmp
 
     db = await open_database(path)  # start-up path: upgrades 0001 -> head
     try:
-        assert await db.current_revision() == "0002"
+        assert await db.current_revision() == "0003"
         assert await db.read(_diff) == []
         log = await db.read(repo.list_actions, mid)
         assert [a.decision for a in log] == [{"tile": "1-1", "end": None}]
@@ -104,6 +104,53 @@ async def test_upgrade_from_previous_revision_keeps_data_and_backfills_stats(tmp
             "matches": 2, "goats": 1, "rating": 9, "outs": 6, "fish": 3, "score_sum": 130,
         }
         assert stats[(-100, 2)]["rating"] == 6
+    finally:
+        await db.dispose()
+
+
+async def test_upgrade_from_0002_keeps_results_as_human_and_adds_bot_stats(tmp_path):
+    """Revision 0003 (issue 6): result rows of before are humans' (bot NULL); bot rows
+    recorded afterwards go to bot_stats and never to player_stats."""
+    path = tmp_path / "v2.sqlite3"
+    db = Database(path)
+    await db.migrate("0002")
+
+    def fill(conn):
+        repo.upsert_chat(conn, -100, now=1.0)
+        mid = repo.insert_match(
+            conn, chat_id=-100, thread_id=None, creator_id=1, rules={},
+            seats=repo.seat_list([(1, "A"), (2, "B")]), now=1.0, deadline_at=None,
+        )
+        conn.execute(text(
+            "INSERT INTO match_results (match_id, seat, user_id, name, chat_id, final_score, "
+            "goat, rating, outs, fish, timed_out, ended_by, finished_at) "
+            "VALUES (:m, 0, 1, 'A', -100, 30, 0, 7, 1, 0, 0, 'limit', 3.0)"), {"m": mid})
+        conn.execute(text(
+            "INSERT INTO player_stats (scope, user_id, matches, goats, rating, outs, fish, "
+            "score_sum) VALUES (0, 1, 1, 0, 7, 1, 0, 30), (-100, 1, 1, 0, 7, 1, 0, 30)"))
+        return mid
+
+    mid = await db.write(fill)
+    await db.dispose()
+    db = await open_database(path)
+    try:
+        assert await db.current_revision() == "0003"
+        assert await db.read(_diff) == []
+        rows = await db.read(repo.list_results, mid)
+        assert [(r.user_id, r.bot) for r in rows] == [(1, None)]
+        bot_row = repo.ResultRow(
+            match_id=mid, seat=1, user_id=-1, name="Бот", chat_id=-100, final_score=101,
+            goat=True, rating=0, outs=0, fish=0, timed_out=False, ended_by="limit",
+            finished_at=4.0, bot="normal")
+        await db.write(repo.record_results, [bot_row])
+        assert await db.read(repo.all_stats) == await db.read(repo.recompute_stats)
+        assert (GLOBAL_SCOPE, -1) not in await db.read(repo.all_stats)
+        [bs] = await db.read(repo.bot_stats)
+        assert (bs.strength, bs.matches, bs.goats, bs.score_sum) == ("normal", 1, 1, 101)
+        await db.downgrade("0002")
+        assert await db.current_revision() == "0002"
+        assert len(await db.read(lambda c: c.exec_driver_sql(
+            "SELECT * FROM match_results").all())) == 2
     finally:
         await db.dispose()
 
@@ -142,7 +189,7 @@ def test_start_up_migration_works_from_any_working_directory(tmp_path):
         timeout=60,
     )
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "0002"
+    assert out.stdout.strip() == "0003"
     assert db_path.exists()
 
 
@@ -161,10 +208,10 @@ async def test_the_same_migrations_run_through_an_async_driver(tmp_path):
     """The schema path taken by asyncpg later: Alembic on AsyncConnection.run_sync."""
     db = await open_database(f"sqlite+aiosqlite:///{tmp_path / 'async.sqlite3'}")
     try:
-        assert db.is_async and await db.current_revision() == "0002"
+        assert db.is_async and await db.current_revision() == "0003"
         assert await db.read(_diff) == []
         await db.downgrade("0001")
         await db.migrate()
-        assert await db.current_revision() == "0002"
+        assert await db.current_revision() == "0003"
     finally:
         await db.dispose()
