@@ -16,14 +16,22 @@ Lobby: ``open_lobby``, ``join``, ``leave``, ``start``, ``stop``, ``rematch``,
 ``expire_lobby``. Play: ``act``, ``host_move``, ``fire_due``, ``run_deadlines``. Reading:
 ``view``, ``find_open``, ``open_matches``. Chats and users: ``update_chat``, ``chat_info``,
 ``migrate_chat``, ``bot_removed``, ``register_user``, ``set_dm_open``, ``get_user``,
-``update_messages``. Statistics: ``leaderboard``, ``personal_stats``.
+``update_messages``. Statistics: ``leaderboard``, ``personal_stats`` (people only),
+``bot_stats``.
+
+Computer players (issue 6, :mod:`service.bots`): ``add_bot``/``remove_bot`` in a lobby,
+``open_solo`` for a match in a private chat, ``bot_move`` (called by ``fire_due`` when a
+bot's turn, ``bot_move_delay`` seconds long, falls due). A bot seat has a negative user id
+and its strength in ``PlayerRef.bot`` / ``SeatView.bot`` / ``PlayerResult.bot``.
 See :mod:`service.views` for the result and view types.
 """
 
-from service.game import DEFAULT_LOBBY_TTL, GameService
+from service.bots import STRENGTHS, is_bot
+from service.game import DEFAULT_BOT_MOVE_DELAY, DEFAULT_LOBBY_TTL, GameService
 from service.live import ReplayError
 from service.views import (
     ActionNote,
+    BotStats,
     ChatInfo,
     ChatResult,
     EndReason,
@@ -45,8 +53,11 @@ from service.views import (
 )
 
 __all__ = [
+    "DEFAULT_BOT_MOVE_DELAY",
     "DEFAULT_LOBBY_TTL",
+    "STRENGTHS",
     "ActionNote",
+    "BotStats",
     "ChatInfo",
     "ChatResult",
     "EndReason",
@@ -67,4 +78,5 @@ __all__ = [
     "Status",
     "TableView",
     "UserInfo",
+    "is_bot",
 ]

@@ -18,11 +18,13 @@ from __future__ import annotations
 import asyncio
 import copy
 import logging
+import random
 import secrets
 import time
 import weakref
 from collections import deque
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from concurrent.futures import Executor
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -30,8 +32,11 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 
 import engine
+from engine import ai
+from service import bots
 from service.live import LiveMatch, parse_move, public_events, round_summaries, rules_players
 from service.views import (
+    BotStats,
     ChatInfo,
     ChatResult,
     EndReason,
@@ -49,6 +54,8 @@ log = logging.getLogger(__name__)
 
 #: Seconds a lobby waits for its start after the last join (then it expires).
 DEFAULT_LOBBY_TTL = 600.0
+#: Seconds a computer player waits before its move, so that people can follow the table.
+DEFAULT_BOT_MOVE_DELAY = 1.5
 
 OPEN = (Status.LOBBY, Status.PLAYING)
 
@@ -72,6 +79,13 @@ class GameService:
     returns the deal seed of a new match (default: 63 random bits); ``lobby_ttl``: seconds an
     idle lobby lives. Create with :meth:`open` (migrates the database) or from a ready
     :class:`~storage.Database`; call :meth:`close` at shutdown.
+
+    Computer players (issue 6): ``bot_move_delay`` seconds after a bot's turn began its
+    deadline falls due and the sweeper (:meth:`fire_due`) makes it move; ``bot_budget`` is
+    the ``hard`` strength's thinking time per move [seconds] and ``bot_samples``, when set,
+    replaces it by a fixed number of sampled deals (deterministic, for tests);
+    ``bot_executor`` runs the decisions off the event loop (None: the loop's default thread
+    pool).
     """
 
     def __init__(
@@ -81,10 +95,20 @@ class GameService:
         clock: Callable[[], float] = time.time,
         seed_source: Callable[[], int] | None = None,
         lobby_ttl: float = DEFAULT_LOBBY_TTL,
+        bot_move_delay: float = DEFAULT_BOT_MOVE_DELAY,
+        bot_budget: float = ai.DEFAULT_BUDGET,
+        bot_samples: int | None = None,
+        bot_executor: Executor | None = None,
     ) -> None:
         self.db = db
         self.clock = clock
         self.lobby_ttl = float(lobby_ttl)
+        self.bot_move_delay = float(bot_move_delay)
+        self.bot_budget = float(bot_budget)
+        self.bot_samples = bot_samples
+        self._bot_executor = bot_executor
+        #: Set when a deadline sooner than the sweeper's interval was armed (a bot's turn).
+        self._wake = asyncio.Event()
         self._seed_source = seed_source or (lambda: secrets.randbits(63))
         #: Per-match locks and the cache of open matches (rebuilt from the database on a miss).
         self._cache: dict[int, LiveMatch] = {}
@@ -217,6 +241,23 @@ class GameService:
         self._store(nxt)
         return True
 
+    def _deadline(self, live: LiveMatch, state: Any, now: float) -> float:
+        """When the turn of ``state.to_act`` falls due: ``bot_move_delay`` seconds away for a
+        computer player (then it moves), ``rules.turn_timeout`` for a person (then the host
+        moves for them, RULES.md §1.17)."""
+        seat = state.to_act
+        if seat is not None and bots.is_bot(live.row.seats[seat]):
+            return now + self.bot_move_delay
+        return now + _turn_seconds(live)
+
+    def _armed(self, live: LiveMatch) -> None:
+        """After a commit: wake the sweeper when a computer player is to act (it may be
+        asleep for longer than ``bot_move_delay``)."""
+        st = live.state
+        if st is not None and st.to_act is not None and live.status == Status.PLAYING \
+                and bots.is_bot(live.row.seats[st.to_act]):
+            self._wake.set()
+
     async def _stale(self, match_id: int, detail: str) -> Result:
         live = await self._fetch(match_id)
         if live is None:
@@ -225,6 +266,8 @@ class GameService:
 
     @staticmethod
     def _ensure_user(conn, user_id: int, name: str, now: float) -> None:
+        if user_id <= 0:
+            return  # a computer player has no users row
         if repo.get_user(conn, user_id) is None:
             repo.upsert_user(conn, user_id, now=now, first_name=name)
 
@@ -329,8 +372,15 @@ class GameService:
         ``already_open`` (the topic has an open lobby or match; the result carries it),
         ``bad_rules``.
         """
+        seats = [{"user_id": int(u), "name": str(n)} for u, n in players] \
+            if players is not None else [{"user_id": int(user_id), "name": str(name)}]
+        return await self._open(chat_id, thread_id, user_id, seats, rules, rematch_of)
+
+    async def _open(self, chat_id: int, thread_id: int | None, user_id: int,
+                    seats: list[dict[str, Any]], rules: Mapping[str, Any] | None,
+                    rematch_of: int | None) -> Result:
+        """Insert a lobby with ``seats`` (seat JSON dicts, bots included)."""
         now = self.clock()
-        seats = players if players is not None else [(user_id, name)]
 
         def txn(conn):
             chat = repo.upsert_chat(conn, chat_id, now=now, active=True)
@@ -339,11 +389,11 @@ class GameService:
                 rules_obj = engine.Rules.from_json(merged)
             except (ValueError, TypeError) as exc:
                 raise _Abort(self._error(ErrorCode.BAD_RULES, str(exc))) from exc
-            for uid, uname in seats:
-                self._ensure_user(conn, uid, uname, now)
+            for seat in seats:
+                self._ensure_user(conn, int(seat["user_id"]), str(seat["name"]), now)
             mid = repo.insert_match(
                 conn, chat_id=chat_id, thread_id=thread_id, creator_id=user_id,
-                rules=rules_obj.to_json(), seats=repo.seat_list(seats), now=now,
+                rules=rules_obj.to_json(), seats=[dict(x) for x in seats], now=now,
                 deadline_at=now + self.lobby_ttl, rematch_of=rematch_of,
             )
             return repo.get_match(conn, mid)
@@ -394,8 +444,9 @@ class GameService:
     async def leave(self, match_id: int, user_id: int) -> Result:
         """Give up a lobby seat. The creator's role passes to the next seated player; the
         last player leaving closes the lobby (status ``stopped``). A started match cannot be
-        left (a silent player is replaced by host moves, RULES.md §1.17). Errors:
-        ``not_found``, ``wrong_status``, ``not_in_game``, ``stale``."""
+        left (a silent player is replaced by host moves, RULES.md §1.17). When no person is
+        left — only computer players — the lobby closes too. Errors: ``not_found``,
+        ``wrong_status``, ``not_in_game``, ``stale``."""
         async with self._lock(match_id):
             live = await self._live(match_id)
             if live is None:
@@ -406,12 +457,13 @@ class GameService:
                 return self._error(ErrorCode.NOT_IN_GAME, "not in this lobby", live)
             now = self.clock()
             seats = [s for s in live.row.seats if s["user_id"] != user_id]
+            humans = [s for s in seats if not bots.is_bot(s)]
             values: dict[str, Any] = {"seats": seats}
-            if not seats:
+            if not humans:  # issue 6: a table of computer players alone is closed
                 values.update(status=Status.STOPPED, end_reason=EndReason.STOPPED,
                               deadline_at=None, finished_at=now)
             elif live.row.creator_id == user_id:
-                values["creator_id"] = seats[0]["user_id"]
+                values["creator_id"] = humans[0]["user_id"]
             nxt = self._next(live, now, **values)
             if not await self._write_row(live, nxt, now, **_db_values(values)):
                 return await self._stale(match_id, "the lobby changed; try again")
@@ -422,7 +474,8 @@ class GameService:
 
         Only the creator may start, or anyone with ``force`` (a chat admin, checked by the
         caller). Needs 2..4 players, exactly 4 with teams (§1.1, §1.14). The first turn's
-        deadline is ``rules.turn_timeout`` seconds away (§1.17). Errors: ``not_found``,
+        deadline is ``rules.turn_timeout`` seconds away (§1.17), ``bot_move_delay`` for a
+        computer player. Errors: ``not_found``,
         ``wrong_status``, ``not_creator``, ``not_enough_players``, ``stale``."""
         async with self._lock(match_id):
             live = await self._live(match_id)
@@ -436,15 +489,164 @@ class GameService:
             if not lo <= len(live.row.seats) <= hi:
                 return self._error(ErrorCode.NOT_ENOUGH_PLAYERS,
                                    f"needs {lo}..{hi} players (RULES.md §1.1, §1.14)", live)
+            if not live.humans():
+                return self._error(ErrorCode.NOT_ENOUGH_PLAYERS,
+                                   "a match needs at least one person", live)
             now = self.clock()
             seed = int(self._seed_source())
-            values = {"status": Status.PLAYING, "seed": seed, "started_at": now,
-                      "deadline_at": now + _turn_seconds(live)}
+            values = {"status": Status.PLAYING, "seed": seed, "started_at": now}
             nxt = self._next(live, now, **values)
             events = nxt.deal(seed)
+            values["deadline_at"] = self._deadline(nxt, nxt.state, now)
+            nxt.row = replace(nxt.row, deadline_at=values["deadline_at"])
             if not await self._write_row(live, nxt, now, **_db_values(values)):
                 return await self._stale(match_id, "the lobby changed; try again")
+            self._armed(nxt)
             return self._result(nxt, events=events)
+
+    # ================================================================== computer players
+
+    async def add_bot(self, match_id: int, user_id: int, strength: str = bots.DEFAULT_STRENGTH,
+                      *, force: bool = False) -> Result:
+        """Seat a computer player of ``strength`` (``easy``, ``normal``, ``hard``) in the next
+        free seat of a lobby (RULES.md §1.1: seat order = join order) and extend the lobby's
+        deadline. The bot gets the first free persona, e.g. user id -1 named «Бот Фёдор 🤖»
+        (see :mod:`service.bots`).
+
+        Who may: any person seated in the lobby (a bot is a guest of the table, like inviting
+        a friend), or anyone with ``force`` (a chat admin, checked by the caller). Errors:
+        ``not_found``, ``wrong_status``, ``not_in_game``, ``lobby_full``, ``bad_strength``,
+        ``stale``."""
+        if strength not in bots.STRENGTHS:
+            return self._error(ErrorCode.BAD_STRENGTH,
+                               f"strength must be one of {', '.join(bots.STRENGTHS)}")
+        async with self._lock(match_id):
+            live = await self._live(match_id)
+            if live is None:
+                return self._error(ErrorCode.NOT_FOUND, "no such match")
+            if live.status != Status.LOBBY:
+                return self._error(ErrorCode.WRONG_STATUS, "the lobby is closed", live)
+            if not force and (live.seat_of(user_id) is None or user_id <= 0):
+                return self._error(ErrorCode.NOT_IN_GAME, "only a seated player can add a bot",
+                                   live)
+            if len(live.row.seats) >= rules_players(live.rules)[1]:
+                return self._error(ErrorCode.LOBBY_FULL, "every seat is taken", live)
+            now = self.clock()
+            seats = [*live.row.seats, bots.new_bot_seat(live.row.seats, strength)]
+            values = {"seats": seats, "deadline_at": now + self.lobby_ttl}
+            nxt = self._next(live, now, **values)
+            if not await self._write_row(live, nxt, now, **values):
+                return await self._stale(match_id, "the lobby changed; try again")
+            return self._result(nxt)
+
+    async def remove_bot(self, match_id: int, user_id: int, bot_id: int | None = None, *,
+                         force: bool = False) -> Result:
+        """Free a computer player's lobby seat: the bot with user id ``bot_id``, or (None) the
+        last one seated; the seats after it move up. Who may: as :meth:`add_bot`. Errors:
+        ``not_found``, ``wrong_status``, ``not_in_game`` (the caller is not seated, or there
+        is no such bot), ``stale``."""
+        async with self._lock(match_id):
+            live = await self._live(match_id)
+            if live is None:
+                return self._error(ErrorCode.NOT_FOUND, "no such match")
+            if live.status != Status.LOBBY:
+                return self._error(ErrorCode.WRONG_STATUS, "the lobby is closed", live)
+            if not force and (live.seat_of(user_id) is None or user_id <= 0):
+                return self._error(ErrorCode.NOT_IN_GAME,
+                                   "only a seated player can remove a bot", live)
+            found = [i for i, x in enumerate(live.row.seats) if bots.is_bot(x)
+                     and (bot_id is None or int(x["user_id"]) == bot_id)]
+            if not found:
+                return self._error(ErrorCode.NOT_IN_GAME, "no such computer player", live)
+            gone = found[-1]
+            now = self.clock()
+            seats = [x for i, x in enumerate(live.row.seats) if i != gone]
+            values = {"seats": seats}
+            nxt = self._next(live, now, **values)
+            if not await self._write_row(live, nxt, now, **values):
+                return await self._stale(match_id, "the lobby changed; try again")
+            return self._result(nxt)
+
+    async def open_solo(self, user_id: int, name: str, bots: int = 1,
+                        strength: str | Sequence[str] = "normal",
+                        rules: Mapping[str, Any] | None = None) -> Result:
+        """Start a match in the user's private chat (chat id = ``user_id``) against ``bots``
+        (1..3) computer players of ``strength`` (one for all, or one per bot). The seats are
+        the user (seat 0, the creator) and then the bots; the rules are the private chat's
+        settings plus ``rules`` (RULES.md §1; ``teams`` needs 3 bots, §1.14). The match is
+        dealt at once (RULES.md §1.2–§1.5) and played like a group match: the same views, the
+        same action log and deadlines.
+
+        Errors: ``already_open`` (a lobby or match is open in that chat; the result carries
+        it), ``bad_strength``, ``bad_rules``, ``not_enough_players`` (``bots`` not 1..3, or
+        not 3 with teams)."""
+        count = bots
+        strengths = [strength] * count if isinstance(strength, str) else list(strength)
+        if len(strengths) != count or not 1 <= count <= 3:
+            return self._error(ErrorCode.NOT_ENOUGH_PLAYERS,
+                               "a solo match has 1 to 3 computer players")
+        if any(x not in _STRENGTHS for x in strengths):
+            return self._error(ErrorCode.BAD_STRENGTH,
+                               f"strength must be one of {', '.join(_STRENGTHS)}")
+        seats: list[dict[str, Any]] = [{"user_id": int(user_id), "name": str(name)}]
+        for x in strengths:
+            seats.append(_new_bot_seat(seats, x))
+        res = await self._open(user_id, None, user_id, seats, rules, None)
+        if not res.ok:
+            return res
+        started = await self.start(res.match_id, user_id)
+        if not started.ok:  # e.g. teams with too few bots: do not leave the lobby behind
+            await self._close(res.match_id, EndReason.STOPPED, None)
+        return started
+
+    async def bot_move(self, match_id: int, expected_version: int | None = None) -> Result:
+        """The computer player to act makes its move (the sweeper calls this when the bot's
+        deadline falls due, :meth:`fire_due`). Its decision sees only what its seat may know
+        (:func:`engine.ai.observe`), runs off the event loop, and goes through the same path as
+        a person's :meth:`act`: checked by the engine, logged as ``{"tile", "end", "bot"}``
+        with the bot's user id, committed with the version check, the next deadline armed. A
+        failing decision falls back to the host's move (RULES.md §1.17) for the bot, logged
+        as the bot's own move. A running match with no person left is stopped instead.
+        Errors: ``not_found``, ``wrong_status``, ``stale`` (the version moved on),
+        ``not_your_turn`` (the seat to act is not a computer player)."""
+        async with self._lock(match_id):
+            live = await self._live(match_id, expected_version)
+            if live is None:
+                return self._error(ErrorCode.NOT_FOUND, "no such match")
+            if live.status != Status.PLAYING:
+                return self._error(ErrorCode.WRONG_STATUS, "the match is not running", live)
+            if expected_version is not None and live.version != expected_version:
+                return self._error(ErrorCode.STALE, "the turn was already taken", live)
+            seat = live.state.to_act
+            holder = live.row.seats[seat]
+            if not bots.is_bot(holder):
+                return self._error(ErrorCode.NOT_YOUR_TURN, "a person is to act", live)
+            if not live.humans():
+                return await self._close_locked(live, EndReason.STOPPED)
+            strength = bots.strength_of(holder)
+            rng = random.Random(f"{live.row.seed}:{live.seq}:{seat}")
+            state = live.state
+            try:
+                move = await asyncio.get_running_loop().run_in_executor(
+                    self._bot_executor, _choose, state, seat, live.round_events(), strength,
+                    rng, self.bot_budget, self.bot_samples)
+                new_state, events = engine.apply(state, seat, move)
+            except Exception:
+                log.exception("computer player of match %s failed; the host moves for it",
+                              match_id)
+                move = engine.host_move(state)
+                new_state, events = engine.apply(state, seat, move)
+            decision = {"tile": f"{move.tile.a}-{move.tile.b}", "end": move.end,
+                        "bot": strength}
+            return await self._commit(live, seat, int(holder["user_id"]), decision, new_state,
+                                      events)
+
+    async def bot_stats(self) -> tuple[BotStats, ...]:
+        """The computer players' results per strength over all chats (kept apart from the
+        humans' :meth:`leaderboard` and :meth:`personal_stats`)."""
+        rows = await self.db.read(repo.bot_stats)
+        return tuple(BotStats(r.strength, r.matches, r.goats, r.rating,
+                              r.score_sum / r.matches if r.matches else 0.0) for r in rows)
 
     async def expire_lobby(self, match_id: int, expected_version: int | None = None) -> Result:
         """Close a lobby nobody started (status ``expired``). ``expected_version``: expire only
@@ -539,7 +741,7 @@ class GameService:
         now = self.clock()
         result = state.result
         if result is None:
-            values: dict[str, Any] = {"deadline_at": now + _turn_seconds(live)}
+            values: dict[str, Any] = {"deadline_at": self._deadline(live, state, now)}
         else:
             values = {"status": Status.FINISHED, "end_reason": EndReason(result.reason),
                       "deadline_at": None, "finished_at": now}
@@ -562,6 +764,7 @@ class GameService:
             self._cache.pop(live.match_id, None)
             return await self._stale(live.match_id, "another action was applied first")
         self._store(nxt)
+        self._armed(nxt)
         return self._result(nxt, events=events)
 
     async def stop(self, match_id: int, user_id: int, *, force: bool = False) -> Result:
@@ -580,17 +783,22 @@ class GameService:
                 return self._error(ErrorCode.WRONG_STATUS, "already closed", live)
             if creator is not None and live.row.creator_id != creator:
                 return self._error(ErrorCode.NOT_CREATOR, "only the creator can stop", live)
-            now = self.clock()
-            values = {"status": Status.STOPPED, "end_reason": reason, "deadline_at": None,
-                      "finished_at": now}
-            nxt = self._next(live, now, **values)
-            if not await self._write_row(live, nxt, now, **_db_values(values)):
-                return await self._stale(match_id, "the match changed; try again")
-            return self._result(nxt)
+            return await self._close_locked(live, reason)
+
+    async def _close_locked(self, live: LiveMatch, reason: EndReason) -> Result:
+        """Close an open match (status ``stopped``); the caller holds the match's lock."""
+        now = self.clock()
+        values = {"status": Status.STOPPED, "end_reason": reason, "deadline_at": None,
+                  "finished_at": now}
+        nxt = self._next(live, now, **values)
+        if not await self._write_row(live, nxt, now, **_db_values(values)):
+            return await self._stale(live.match_id, "the match changed; try again")
+        return self._result(nxt)
 
     async def rematch(self, match_id: int, user_id: int) -> Result:
         """Open a new lobby in the same chat topic with the same rules and the same players
-        in the same seats; the asking player (who must have played) is its creator. A second
+        in the same seats (computer players too); the asking player (who must have played) is
+        its creator. A second
         press returns the lobby already opened for this rematch (ok). Errors: ``not_found``,
         ``wrong_status`` (the match was never played or is still open), ``not_in_game``,
         ``already_open`` (another lobby/match is open in the topic), ``chat_inactive``."""
@@ -609,10 +817,8 @@ class GameService:
         if chat is not None and not chat.active:
             return Result(ok=False, error=ErrorCode.CHAT_INACTIVE, detail="bot removed",
                           match_id=match_id)
-        players = [(int(s["user_id"]), str(s["name"])) for s in row.seats]
-        name = players[old.seat_of(user_id)][1]
-        res = await self.open_lobby(row.chat_id, row.thread_id, user_id, name, row.rules,
-                                    rematch_of=match_id, players=players)
+        res = await self._open(row.chat_id, row.thread_id, user_id,
+                               [dict(s) for s in row.seats], row.rules, match_id)
         if res.error == ErrorCode.ALREADY_OPEN and res.lobby is not None and \
                 res.lobby.rematch_of == match_id:
             return replace(res, ok=True, error=None, detail="rematch lobby already open")
@@ -654,11 +860,21 @@ class GameService:
 
     # ================================================================== deadlines
 
+    async def _bot_to_act(self, match_id: int, version: int) -> bool:
+        """Whether a computer player is to act in that version of the match (the move itself
+        re-checks under the match's lock)."""
+        live = await self._live(match_id, version)
+        if live is None or live.state is None or live.state.to_act is None:
+            return False
+        return bots.is_bot(live.row.seats[live.state.to_act])
+
     async def fire_due(self, now: float | None = None) -> list[Result]:
         """Fire every deadline at or before ``now`` (default: the clock): a lobby expires, a
-        turn gets a host move (RULES.md §1.17). Deadlines live in the database, so after a
-        restart the overdue ones fire on the first call. Returns the accepted results (a
-        deadline beaten by a player's move is skipped)."""
+        person's turn gets a host move (RULES.md §1.17), a computer player's turn (due
+        ``bot_move_delay`` seconds after it began) gets the bot's move (:meth:`bot_move`).
+        Deadlines live in the database, so after a restart the overdue ones fire on the first
+        call. Returns the accepted results (a deadline beaten by a player's move is
+        skipped)."""
         now = self.clock() if now is None else now
         out: list[Result] = []
         seen: set[tuple[int, int]] = set()
@@ -672,6 +888,8 @@ class GameService:
                 try:
                     if row.status == Status.LOBBY:
                         res = await self.expire_lobby(row.id, row.version)
+                    elif await self._bot_to_act(row.id, row.version):
+                        res = await self.bot_move(row.id, row.version)
                     else:
                         res = await self.host_move(row.id, row.version)
                 except Exception:  # one broken match must not stop the sweeper
@@ -691,11 +909,14 @@ class GameService:
         interval: float = 1.0,
         stop: asyncio.Event | None = None,
     ) -> None:
-        """The sweeper: every ``interval`` seconds (at once on start) fire the due deadlines
-        and hand each result to ``on_result`` (e.g. render and send). Runs until ``stop`` is
-        set or the task is cancelled. Errors in ``on_result`` are logged, not raised."""
+        """The sweeper: fire the due deadlines (at once on start) and hand each result to
+        ``on_result`` (e.g. render and send), then sleep until the next deadline, at most
+        ``interval`` seconds; a computer player's turn armed meanwhile wakes it early, so bot
+        moves keep their ``bot_move_delay`` pace. Runs until ``stop`` is set or the task is
+        cancelled. Errors in ``on_result`` are logged, not raised."""
         stop = stop or asyncio.Event()
         while not stop.is_set():
+            self._wake.clear()
             try:
                 results = await self.fire_due()
             except Exception:
@@ -707,10 +928,23 @@ class GameService:
                         await on_result(res)
                     except Exception:
                         log.exception("deadline result handler failed")
+            delay = interval
             try:
-                await asyncio.wait_for(stop.wait(), timeout=interval)
-            except TimeoutError:
-                pass
+                nd = await self.next_deadline()
+            except Exception:
+                log.exception("reading the next deadline failed")
+                nd = None
+            if nd is not None:
+                delay = min(interval, max(0.0, nd - self.clock()))
+            if delay <= 0:
+                await asyncio.sleep(0)
+                continue
+            waits = [asyncio.ensure_future(stop.wait()), asyncio.ensure_future(self._wake.wait())]
+            try:
+                await asyncio.wait(waits, timeout=delay, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for w in waits:
+                    w.cancel()
 
     # ================================================================== reading
 
@@ -786,6 +1020,17 @@ class GameService:
                              r.score_sum / r.matches if r.matches else 0.0)
 
 
+_STRENGTHS = bots.STRENGTHS
+_new_bot_seat = bots.new_bot_seat
+
+
+def _choose(state: Any, seat: int, history: list, strength: str, rng: random.Random,
+            budget: float, samples: int | None) -> engine.Move:
+    """Executor entry: a computer player's decision (pure CPU)."""
+    return bots.choose_move(state, seat, history, strength, rng, budget=budget,
+                            samples=samples)
+
+
 def _turn_seconds(live: LiveMatch) -> float:
     """Seconds of one turn (``rules.turn_timeout``, RULES.md §1.17)."""
     return float(live.rules.turn_timeout)
@@ -817,7 +1062,7 @@ def _result_rows(live: LiveMatch, now: float) -> list[repo.ResultRow]:
             match_id=live.match_id, seat=p.seat, user_id=p.user_id, name=p.name,
             chat_id=live.row.chat_id, final_score=p.score, goat=p.goat, rating=p.rating,
             outs=p.outs, fish=p.fish, timed_out=p.timed_out, ended_by=str(final.reason),
-            finished_at=now,
+            finished_at=now, bot=p.bot,
         )
         for p in final.players
     ]

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engine
+from service.bots import strength_of
 from service.views import (
     ActionNote,
     EndReason,
@@ -196,6 +197,15 @@ class LiveMatch:
     def status(self) -> Status:
         return Status(self.row.status)
 
+    def round_events(self) -> list[Any]:
+        """The engine events of the current round (from its ``dealt`` on): the public history
+        a computer player observes (``engine.ai.observe`` drops what is private)."""
+        return self.log[self.log_cut:]
+
+    def humans(self) -> int:
+        """How many seats are held by people (not computer players)."""
+        return sum(1 for p in self.players() if p.bot is None)
+
     def seat_of(self, user_id: int) -> int | None:
         """The seat of ``user_id``, or None."""
         for i, s in enumerate(self.row.seats):
@@ -208,7 +218,8 @@ class LiveMatch:
         seats = self.row.seats
         cached = self.__dict__.get("_players")
         if cached is None or cached[0] is not seats:
-            cached = (seats, tuple(PlayerRef(int(s["user_id"]), str(s["name"])) for s in seats))
+            cached = (seats, tuple(PlayerRef(int(s["user_id"]), str(s["name"]), strength_of(s))
+                                   for s in seats))
             self.__dict__["_players"] = cached
         return cached[1]
 
@@ -242,7 +253,7 @@ class LiveMatch:
                     goat=self.side_of(i) in result.goats,
                     rating=int(result.rating[self.side_of(i)]),
                     outs=self.outs[i], fish=self.fish[i],
-                    timed_out=result.timed_out == i,
+                    timed_out=result.timed_out == i, bot=p.bot,
                 )
                 for i, p in enumerate(players)
             )
@@ -250,7 +261,7 @@ class LiveMatch:
         lines = tuple(
             PlayerResult(seat=i, user_id=p.user_id, name=p.name,
                          score=self.state.scores[self.side_of(i)], goat=False, rating=0,
-                         outs=self.outs[i], fish=self.fish[i], timed_out=False)
+                         outs=self.outs[i], fish=self.fish[i], timed_out=False, bot=p.bot)
             for i, p in enumerate(players)
         )
         return MatchEnd(EndReason(r.end_reason or EndReason.STOPPED), False, lines)
@@ -271,7 +282,7 @@ class LiveMatch:
                 seat=i, user_id=p.user_id, name=p.name, tiles=len(hands[i]),
                 side=i % 2 if teams else i, score=scores[i % 2 if teams else i],
                 remembered=remembered[i % 2 if teams else i], to_act=to_act == i,
-                host_moves=int(afk[i]),
+                host_moves=int(afk[i]), bot=p.bot,
             )
             for i, p in enumerate(self.players())
         )

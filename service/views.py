@@ -47,6 +47,7 @@ class ErrorCode(StrEnum):
     BAD_MOVE = "bad_move"                # malformed tile/end, or not a legal move (§1.5-§1.7)
     BAD_RULES = "bad_rules"              # rule options out of range (RULES.md §1)
     CHAT_INACTIVE = "chat_inactive"      # the bot was removed from the chat
+    BAD_STRENGTH = "bad_strength"        # a computer player's strength not easy/normal/hard
 
 
 class EndReason(StrEnum):
@@ -61,10 +62,13 @@ class EndReason(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class PlayerRef:
-    """A seat holder: Telegram user id and the display name captured when they joined."""
+    """A seat holder: Telegram user id and the display name captured when they joined.
+    ``bot``: the strength (``easy``/``normal``/``hard``) of a computer player, whose
+    ``user_id`` is negative; None for a human (issue 6)."""
 
     user_id: int
     name: str
+    bot: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +100,8 @@ class SeatView:
 
     ``side`` is the scoring side (the seat, or the team 0/1 with ``teams``, RULES.md §1.14);
     ``score``/``remembered`` are that side's open score and remembered points (§1.12);
-    ``host_moves`` the seat's consecutive host moves so far (§1.17).
+    ``host_moves`` the seat's consecutive host moves so far (§1.17); ``bot`` the strength of a
+    computer player (negative ``user_id``), None for a human.
     """
 
     seat: int
@@ -108,6 +113,7 @@ class SeatView:
     remembered: int
     to_act: bool
     host_moves: int
+    bot: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +138,8 @@ class PlayerResult:
     """One seat's line of a closed match. ``score`` is the side's open score (§1.12);
     ``goat`` (§1.15); ``rating`` the rating gain (§1.16; 0 when not rated); ``outs`` rounds
     this player went out (§1.9); ``fish`` fish they made as fisher (§1.10); ``timed_out``:
-    their timeouts interrupted the match (§1.17)."""
+    their timeouts interrupted the match (§1.17); ``bot``: a computer player's strength, None
+    for a human."""
 
     seat: int
     user_id: int
@@ -143,6 +150,7 @@ class PlayerResult:
     outs: int
     fish: int
     timed_out: bool
+    bot: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,6 +320,19 @@ class PersonalStats:
     rating: int
     outs: int
     fish: int
+    average_score: float
+
+
+@dataclass(frozen=True, slots=True)
+class BotStats:
+    """Computer players' results per strength over all chats, kept apart from the humans'
+    leaderboards (issue 6): finished matches (seats), goats (RULES.md §1.15), rating sum
+    (§1.16), mean final score (0.0 without matches)."""
+
+    strength: str
+    matches: int
+    goats: int
+    rating: int
     average_score: float
 
 
