@@ -885,18 +885,23 @@ class GameService:
                 return out
             for row in due:
                 seen.add((row.id, row.version))
-                try:
-                    if row.status == Status.LOBBY:
-                        res = await self.expire_lobby(row.id, row.version)
-                    elif await self._bot_to_act(row.id, row.version):
-                        res = await self.bot_move(row.id, row.version)
-                    else:
-                        res = await self.host_move(row.id, row.version)
-                except Exception:  # one broken match must not stop the sweeper
-                    log.exception("deadline of match %s failed", row.id)
-                    continue
-                if res.ok:
+            # Matches are independent (one lock each): fire them together, so that one
+            # computer player thinking does not hold up the others' deadlines.
+            for res in await asyncio.gather(*(self._fire_one(row) for row in due)):
+                if res is not None and res.ok:
                     out.append(res)
+
+    async def _fire_one(self, row: repo.MatchRow) -> Result | None:
+        """Fire one due deadline (see :meth:`fire_due`); None when it failed (logged)."""
+        try:
+            if row.status == Status.LOBBY:
+                return await self.expire_lobby(row.id, row.version)
+            if await self._bot_to_act(row.id, row.version):
+                return await self.bot_move(row.id, row.version)
+            return await self.host_move(row.id, row.version)
+        except Exception:  # one broken match must not stop the sweeper
+            log.exception("deadline of match %s failed", row.id)
+            return None
 
     async def next_deadline(self) -> float | None:
         """The earliest pending deadline (Unix seconds), or None."""
