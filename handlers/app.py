@@ -52,7 +52,8 @@ async def build(settings: Any, bot: Bot, **outbox_options: Any
     """Service, outbox, publisher and dispatcher for ``bot`` (also used by tests, which pass
     ``outbox_options`` such as a fake clock to :class:`ui.outbox.Outbox`)."""
     settings.database_path.parent.mkdir(parents=True, exist_ok=True)
-    service = await GameService.open(settings.database_path, lobby_ttl=settings.lobby_ttl)
+    service = await GameService.open(settings.database_path, lobby_ttl=settings.lobby_ttl,
+                                     bot_move_delay=settings.bot_move_delay)
     tr = get_translator(settings.default_locale)
     me = await bot.me()
     app_ref: dict[str, App] = {}

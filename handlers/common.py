@@ -35,6 +35,7 @@ ERROR_KEYS: dict[ErrorCode, str] = {
     ErrorCode.BAD_MOVE: "err-stale-button",
     ErrorCode.BAD_RULES: "err-unexpected",
     ErrorCode.CHAT_INACTIVE: "err-no-game",
+    ErrorCode.BAD_STRENGTH: "err-bad-strength",
 }
 
 

@@ -8,7 +8,7 @@ completes the join.
 from __future__ import annotations
 
 from aiogram import Bot, F, Router
-from aiogram.filters import Command
+from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
 from handlers.common import App, alert, display_name, is_admin, is_group, register, thread_of
@@ -37,6 +37,57 @@ async def _dm_hint(message: Message, app: App, locale: str, match_id: int) -> No
     url = app.publisher.link(f"j{match_id}")
     await message.reply(app.tr.t(locale, "notice-dm-link", name=display_name(message.from_user),
                                  url=url))
+
+
+_STRENGTHS = ("easy", "normal", "hard")
+
+
+@router.message(Command("newgame"), F.chat.type == "private")
+async def cmd_newgame_private(message: Message, command: CommandObject, app: App) -> None:
+    """/newgame [1-3] [easy|normal|hard] in private: a solo match against computer players
+    (issue 6), played with the same table and hand messages as in a group."""
+    user = message.from_user
+    await register(app, user, dm_open=True)
+    locale = await app.locale_for(message.chat.id, user)
+    count, strength = 1, "normal"
+    for word in (command.args or "").lower().split():
+        if word in ("1", "2", "3"):
+            count = int(word)
+        elif word in _STRENGTHS:
+            strength = word
+        else:
+            await message.reply(app.tr.t(locale, "err-bad-solo"))
+            return
+    res = await app.service.open_solo(user.id, display_name(user), bots=count,
+                                      strength=strength)
+    if not res.ok:
+        await message.reply(app.error_text(locale, res))
+        return
+    await app.publisher.publish(res)
+
+
+@router.message(Command("addbot"))
+async def cmd_addbot(message: Message, command: CommandObject, app: App, bot: Bot) -> None:
+    """/addbot [easy|normal|hard]: seat a computer player in this chat's lobby (issue 6)."""
+    if not await _group_only(message, app):
+        return
+    locale = await app.locale_for(message.chat.id, message.from_user)
+    strength = (command.args or "normal").strip().lower()
+    if strength not in _STRENGTHS:
+        await message.reply(app.tr.t(locale, "err-bad-strength"))
+        return
+    found = await app.service.find_open(message.chat.id, thread_of(message))
+    if not found.ok or found.status != Status.LOBBY:
+        await message.reply(app.error_text(locale, found) if not found.ok
+                            else app.tr.t(locale, "err-lobby-closed"))
+        return
+    force = await is_admin(bot, message.chat.id, message.from_user.id)
+    res = await app.service.add_bot(found.match_id, message.from_user.id, strength,
+                                    force=force)
+    if not res.ok:
+        await message.reply(app.error_text(locale, res))
+        return
+    await app.publisher.publish(res)
 
 
 @router.message(Command("newgame"))
@@ -161,7 +212,8 @@ async def on_stop(query: CallbackQuery, callback_data: StopCb, app: App, bot: Bo
     await app.publisher.publish(res)
 
 
-@router.callback_query(LobbyCb.filter(F.action.in_({"join", "leave", "start", "cancel"})))
+@router.callback_query(LobbyCb.filter(F.action.in_({"join", "leave", "start", "cancel",
+                                                    "addbot", "rmbot"})))
 async def on_lobby_button(query: CallbackQuery, callback_data: LobbyCb, app: App,
                           bot: Bot) -> None:
     user = query.from_user
@@ -180,6 +232,12 @@ async def on_lobby_button(query: CallbackQuery, callback_data: LobbyCb, app: App
         res = await app.service.leave(match_id, user.id)
     elif action == "start":
         res = await _start(app, bot, chat_id, match_id, user.id)
+    elif action in ("addbot", "rmbot"):
+        force = await is_admin(bot, chat_id, user.id)
+        if action == "addbot":
+            res = await app.service.add_bot(match_id, user.id, "normal", force=force)
+        else:
+            res = await app.service.remove_bot(match_id, user.id, force=force)
     else:
         force = await is_admin(bot, chat_id, user.id)
         res = await app.service.stop(match_id, user.id, force=force)

@@ -176,7 +176,7 @@ async def test_lobby_commands_and_errors(tmp_path):
         await h.say(PETYA, GROUP, "/leave")
         await h.say(PETYA, GROUP, "/leave")
         assert h.tg.last(GROUP).text == tr.t("ru", "err-not-joined")
-        await h.say(OLYA, OLYA.id, "/newgame")
+        await h.say(OLYA, OLYA.id, "/join")
         assert h.tg.last(OLYA.id).text == tr.t("ru", "err-group-only")
         # stop with confirmation
         await h.say(PETYA, GROUP, "/stopgame")
@@ -351,3 +351,65 @@ async def test_unexpected_error_apologises_and_keeps_the_game(tmp_path, monkeypa
         monkeypatch.undo()
         after = await h.app.service.view(match_id)
         assert after.version == before.version and after.state == before.state
+
+
+async def _fire_bots(h: Harness) -> int:
+    """Let the bots' paced moves fall due (issue 6) and publish them, as the sweeper does."""
+    import time
+
+    results = await h.app.service.fire_due(now=time.time() + 5)
+    for res in results:
+        await h.app.publisher.publish(res)
+    await h.outbox.drain()
+    return len(results)
+
+
+async def test_solo_match_against_computer_players_in_private(tmp_path):
+    """Issue 6: /newgame in private starts a match against 1–3 bots, with the same table and
+    hand messages as in a group; bots move through the service by themselves."""
+    rng = random.Random(3)
+    async with Harness(tmp_path) as h:
+        h.tg.dm_open.add(OLYA.id)
+        await h.say(OLYA, OLYA.id, "/newgame 3 easy")
+        found = await h.app.service.find_open(OLYA.id, None)
+        assert found.ok and [bool(s.bot) for s in found.table.seats] == [False, True, True, True]
+        for _ in range(3000):
+            state = await current(h, found.match_id)
+            if state.finished:
+                break
+            msg = h.keyboard_message(OLYA)
+            if msg is not None and state.to_act == 0:
+                await h.press(OLYA, msg, data=rng.choice(msg.buttons()).callback_data)
+            else:
+                assert await _fire_bots(h) >= 1
+        assert (await current(h, found.match_id)).finished
+        assert any("🐐" in m.text for m in h.tg.chat(OLYA.id))
+        assert any("🤖" in m.text for m in h.tg.chat(OLYA.id))
+        await h.say(OLYA, OLYA.id, "/newgame 9 ultra")
+        assert h.tg.last(OLYA.id).text == h.app.tr.t("ru", "err-bad-solo")
+
+
+async def test_bots_in_a_group_lobby(tmp_path):
+    """Issue 6: /addbot and the Add/Remove bot buttons seat and free computer players."""
+    async with Harness(tmp_path) as h:
+        tr = h.app.tr
+        match_id = await seated(h, (OLYA,), start=False)
+        await h.say(OLYA, GROUP, "/addbot hard")
+        await h.say(OLYA, GROUP, "/addbot genius")
+        assert h.tg.last(GROUP).text == tr.t("ru", "err-bad-strength")
+        lobby = h.tg.chat(GROUP)[0]
+        assert "🤖" in h.tg.messages[(GROUP, lobby.message_id)].text
+        labels = [b.text for b in h.tg.messages[(GROUP, lobby.message_id)].buttons()]
+        assert tr.plain("ru", "btn-addbot") in labels and tr.plain("ru", "btn-rmbot") in labels
+        text, alert, _ = await h.press(PETYA, lobby, text=tr.plain("ru", "btn-addbot"))
+        assert alert  # not seated: may not bring a bot
+        await h.press(OLYA, lobby, text=tr.plain("ru", "btn-addbot"))
+        seats = (await h.app.service.view(match_id)).lobby.players
+        assert [p.bot for p in seats] == [None, "hard", "normal"]
+        await h.press(OLYA, h.tg.messages[(GROUP, lobby.message_id)],
+                      text=tr.plain("ru", "btn-rmbot"))
+        seats = (await h.app.service.view(match_id)).lobby.players
+        assert [p.bot for p in seats] == [None, "hard"]
+        await h.say(OLYA, GROUP, "/startgame")
+        state = await current(h, match_id)
+        assert state is not None and not state.finished

@@ -122,11 +122,13 @@ class Publisher:
             ttl = None
             if lobby.deadline_at is not None:
                 ttl = max(1, round((lobby.deadline_at - self.service.clock()) / 60))
+            bots = [i for i, p in enumerate(lobby.players) if p.bot]
             text = render.render_lobby(locale, names, _rules(lobby.rules),
-                                       creator=names[0] if names else None,
+                                       creator=names[0] if names else None, bots=bots,
                                        max_players=lobby.max_players, expires_minutes=ttl,
                                        tr=self.tr)
-            markup = lobby_keyboard(locale, lobby.match_id, tr=self.tr)
+            markup = lobby_keyboard(locale, lobby.match_id, allow_bots=True,
+                                    has_bots=bool(bots), tr=self.tr)
         else:
             key = "lobby-expired" if lobby.status == Status.EXPIRED else "lobby-cancelled"
             text = self.tr.t(locale, key)

@@ -727,5 +727,9 @@ def render_settings(
 
 
 def render_help(locale: str, *, is_group: bool, tr: Translator | None = None) -> str:
-    """/help: the group's command list or the private one."""
-    return _tr(tr).t(locale, "help-group" if is_group else "help-private")
+    """/help: the group's command list or the private one, with the computer-player
+    commands (issue 6)."""
+    tr = _tr(tr)
+    if is_group:
+        return tr.t(locale, "help-group") + "\n" + tr.t(locale, "help-group-bots")
+    return tr.t(locale, "help-private") + "\n" + tr.t(locale, "help-private-bots")

@@ -59,3 +59,11 @@ stats-outs = Went out: { $count }
 stats-fish = Fish: { $count }
 stats-average = Average final score: { NUMBER($average, maximumFractionDigits: 1) }
 stats-empty = { $name } has not finished a match yet.
+
+## Computer players (issue 6).
+help-group-bots = /addbot [easy|normal|hard] — seat a computer player 🤖 (the Remove bot button frees the seat)
+help-private-bots = /newgame [1-3] [easy|normal|hard] — play here against 1–3 computer players 🤖
+err-bad-strength = Choose a strength: easy, normal or hard.
+err-bad-solo = Usage: /newgame [1-3] [easy|normal|hard] — for example /newgame 3 hard
+cmd-addbot = Seat a computer player
+cmd-newgame-private = Play against computer players

@@ -61,3 +61,11 @@ stats-outs = Выходов: { $count }
 stats-fish = Рыб: { $count }
 stats-average = Средний итоговый счёт: { NUMBER($average, maximumFractionDigits: 1) }
 stats-empty = { $name } ещё не доиграл ни одной партии.
+
+## Computer players (issue 6).
+help-group-bots = /addbot [easy|normal|hard] — посадить за стол компьютерного игрока 🤖 (кнопка «Убрать бота» освобождает место)
+help-private-bots = /newgame [1-3] [easy|normal|hard] — сыграть здесь против 1–3 компьютерных игроков 🤖
+err-bad-strength = Выберите силу: easy, normal или hard.
+err-bad-solo = Так: /newgame [1-3] [easy|normal|hard] — например, /newgame 3 hard
+cmd-addbot = Посадить компьютерного игрока
+cmd-newgame-private = Сыграть с компьютером

@@ -61,3 +61,11 @@ stats-outs = Виходів: { $count }
 stats-fish = Риб: { $count }
 stats-average = Середній підсумковий рахунок: { NUMBER($average, maximumFractionDigits: 1) }
 stats-empty = { $name } ще не дограв жодної партії.
+
+## Computer players (issue 6).
+help-group-bots = /addbot [easy|normal|hard] — посадити за стіл комп'ютерного гравця 🤖 (кнопка «Прибрати бота» звільняє місце)
+help-private-bots = /newgame [1-3] [easy|normal|hard] — зіграти тут проти 1–3 комп'ютерних гравців 🤖
+err-bad-strength = Оберіть силу: easy, normal або hard.
+err-bad-solo = Так: /newgame [1-3] [easy|normal|hard] — наприклад, /newgame 3 hard
+cmd-addbot = Посадити комп'ютерного гравця
+cmd-newgame-private = Зіграти з комп'ютером
