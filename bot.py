@@ -35,6 +35,10 @@ class Settings(BaseSettings):
     turn_timeout: int = Field(60, ge=5, le=86400)
     lobby_ttl: int = Field(900, ge=30)
     bot_move_delay: float = Field(1.5, ge=0, le=30)
+    # Telegram's limits as the outbox applies them (lower them only for a test Bot API server)
+    rate_chat_interval: float = Field(1.0, ge=0)
+    rate_group_per_minute: int = Field(20, ge=1)
+    rate_global_per_second: int = Field(30, ge=1)
     webhook_url: str | None = None
     webhook_host: str = "0.0.0.0"
     webhook_port: int = 8080

@@ -63,7 +63,10 @@ async def build(settings: Any, bot: Bot, **outbox_options: Any
             await service.set_dm_open(chat_id, False)
             app_ref["app"].publisher.forbidden.add(chat_id)
 
-    outbox = Outbox(bot, on_forbidden=on_forbidden, **outbox_options)
+    limits = {"chat_interval": settings.rate_chat_interval,
+              "group_per_minute": settings.rate_group_per_minute,
+              "global_per_second": settings.rate_global_per_second}
+    outbox = Outbox(bot, on_forbidden=on_forbidden, **{**limits, **outbox_options})
     app = App(service=service, publisher=None, tr=tr, bot_username=me.username or "bot",
               default_locale=settings.default_locale, turn_timeout=settings.turn_timeout)
     app.publisher = Publisher(service, outbox, tr, bot_username=app.bot_username,
