@@ -1000,6 +1000,16 @@ class GameService:
                 live.row = replace(live.row, messages=messages)
             return messages
 
+    async def stored_messages(self, match_id: int) -> dict | None:
+        """The message ids stored with the match now (see :meth:`update_messages`), which may
+        be newer than those of a :class:`Result` made before the last update; None if there is
+        no such match."""
+        live = self._cache.get(match_id)
+        if live is not None:
+            return dict(live.row.messages)
+        row = await self.db.read(repo.get_match, match_id)
+        return dict(row.messages) if row is not None else None
+
     # ================================================================== statistics
 
     async def leaderboard(

@@ -413,3 +413,39 @@ async def test_bots_in_a_group_lobby(tmp_path):
         await h.say(OLYA, GROUP, "/startgame")
         state = await current(h, match_id)
         assert state is not None and not state.finished
+
+
+async def test_a_press_before_the_previous_publish_stored_its_messages(tmp_path):
+    """A player who presses faster than the publisher stores the new message ids: the result
+    of the second move carries the message ids of before the first publish, yet the keyboard
+    the first publish sent must be taken away (one live keyboard per player, issue 4)."""
+    async with Harness(tmp_path) as h:
+        match_id = await seated(h, (OLYA, PETYA))
+        svc = h.app.service
+        played = 0
+        while played < 2:  # two moves of two different seats, both before any publish
+            first = await svc.view(match_id)
+            state = first.state
+            if state.finished:
+                pytest.skip("the match ended at once")
+            move = engine.legal_moves(state)[0]
+            uid = (OLYA, PETYA)[state.to_act].id
+            r1 = await svc.act(match_id, uid, f"{move.tile.a}-{move.tile.b}", move.end,
+                               first.version)
+            state2 = r1.state
+            if state2.to_act == state.to_act or state2.finished:
+                await h.app.publisher.publish(r1)
+                await h.outbox.drain()
+                continue  # the other seat knocked; try the next pair
+            move2 = engine.legal_moves(state2)[0]
+            uid2 = (OLYA, PETYA)[state2.to_act].id
+            r2 = await svc.act(match_id, uid2, f"{move2.tile.a}-{move2.tile.b}", move2.end,
+                               r1.version)
+            assert r2.ok and r2.messages == r1.messages  # the snapshot of before publish
+            await h.app.publisher.publish(r1)
+            await h.outbox.drain()
+            await h.app.publisher.publish(r2)
+            await h.outbox.drain()
+            played = 2
+        live = [m for p in (OLYA, PETYA) for m in h.tg.chat(p.id) if m.buttons()]
+        assert len(live) <= 1, [(m.chat_id, m.message_id) for m in live]

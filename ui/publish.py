@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from service import GameService, Result, Status
@@ -94,6 +95,12 @@ class Publisher:
 
     async def _publish(self, result: Result, fresh: bool) -> None:
         match_id = result.match_id
+        # The result's message ids are those of when it was made: a player who pressed the
+        # keyboard of the previous publish before that publish stored its ids would otherwise
+        # keep that keyboard (or get a second lobby message).  Read the stored ones now.
+        stored = await self.service.stored_messages(match_id)
+        if stored is not None:
+            result = replace(result, messages=stored)
         version = result.version or 0
         newest = self._published.get(match_id, -1)
         if fresh:
