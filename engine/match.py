@@ -34,7 +34,7 @@ from .scoring import (
     sides_count,
     timeout_rating,
 )
-from .tiles import PIPS, TILE_ID, Tile, tiles_of
+from .tiles import PIPS, TILE_ID, TILES, Tile, tiles_of
 
 __all__ = [
     "MatchResult",
@@ -128,8 +128,6 @@ class MatchState(NamedTuple):
     @property
     def bazar(self) -> tuple[Tile, ...]:
         """The bazar in draw order.  Hidden information."""
-        from .tiles import TILES
-
         return tuple(TILES[i] for i in self.round.bazar)
 
     @property

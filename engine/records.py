@@ -27,7 +27,7 @@ from typing import Any
 from . import errors
 from .events import MatchEnded, RoundScored
 from .match import MatchState, apply, apply_host_move, deal_next, host_move, new_match, start_match
-from .round import HAND_SIZE, Move, RoundState, start_round
+from .round import HAND_SIZE, Move, RoundState, misdeal_reason, start_round
 from .rules import Rules
 from .tiles import TILE_ID, Tile
 
@@ -74,8 +74,6 @@ def _deal(rnd: dict, players: int, rules: Rules, leader: int | None) -> RoundSta
     if len(everything) != 28 or len(set(everything)) != 28:
         raise ReplayError("the deal must hold each of the 28 tiles exactly once (RULES.md §1.2)")
     masks = tuple(sum(1 << TILE_ID[t] for t in h) for h in hands)
-    from .round import misdeal_reason
-
     void = misdeal_reason(masks)
     if void is not None:
         seat, reason, count, number = void
