@@ -1,0 +1,115 @@
+"""End to end: whole matches to the goat through the real bot process and the Bot API
+emulator, with simulated players pressing random buttons of the keyboards the bot offers.
+
+Issue 5: 2, 3 and 4 players, teams, each fish scoring (played again with Rematch until a
+round ends in fish, so the scoring is really used); every offered button is legal and every
+press of one is accepted, no hand leaks, every table accounts for the 28 tiles, and the
+summaries and the final table equal the engine's replay of the match from the bot's database.
+
+One bot process serves the whole module (it takes seconds to start); each test has its own
+group and players.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import AsyncIterator
+
+import pytest
+import pytest_asyncio
+
+from tests.e2e.botproc import FAST_RATES, BotProcess
+from tests.e2e.checks import check_all, load_replay, match_ids
+from tests.e2e.fixtures import running_bot
+from tests.e2e.players import CallFeed, Table
+from tests.emulator import Emulator, EmulatorClient, FloodLimits
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+NAMES = ("Оля", "Петя", "Маша", "Серж")
+_ids = itertools.count(1000, 100)
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def shared(tmp_path_factory) -> AsyncIterator[tuple[EmulatorClient, BotProcess]]:
+    """One emulator without flood control and one bot with relaxed rates for the module."""
+    emu = Emulator(flood=FloodLimits(enabled=False))
+    await emu.start()
+    client = emu.client()
+    try:
+        async with running_bot(emu, tmp_path_factory.mktemp("bot"), FAST_RATES) as bot:
+            yield client, bot
+    finally:
+        await client.close()
+        await emu.stop()
+
+
+async def play_to_the_goat(client: EmulatorClient, bot: BotProcess, players: int,
+                           settings: dict, *, need_fish: bool, seed: int,
+                           max_matches: int = 6) -> dict:
+    """A group of ``players`` with ``settings`` plays whole matches (Rematch after each)
+    until one had a fish round when ``need_fish``; every match is checked."""
+    rng = random.Random(seed)
+    feed = CallFeed(client, since=(await client.state())["last_call_seq"])
+    table = await Table.create(client, feed, NAMES[:players], first_id=next(_ids))
+    await table.configure(**settings)
+    await table.gather()
+    await table.start()
+    presses = []
+    fish = 0
+    for n in range(max_matches):
+        if n:
+            await table.rematch()
+        log = await table.play(rng)
+        assert log.ended
+        presses += log.presses
+        rp = load_replay(bot.database, table.match_id)
+        fish += sum(1 for e in rp.scored() if e.end == "fish")
+        if fish or not need_fish:
+            break
+    assert fish or not need_fish, f"no fish in {max_matches} matches"
+    await client.wait_idle(quiet=0.3)
+    assert await table.unanswered_or_alerted(presses) == []
+    group, dms = await table.chats()
+    replays = [load_replay(bot.database, m) for m in match_ids(bot.database, table.chat_id)]
+    for rp in replays:
+        assert rp.rules.match_limit == int(settings.get("match_limit", 101))
+        assert rp.rules.fish_scoring == settings.get("fish_scoring", "all_to_max")
+        assert rp.rules.teams == (settings.get("variant") == "teams")
+        assert rp.final.finished and rp.final.result.reason == "limit"
+        assert rp.final.result.goats
+    counts = check_all(replays, group, dms)
+    assert counts["keyboards"] == len(presses)  # each keyboard pressed once, all accepted
+    assert counts["summaries"] == sum(len(rp.scored()) for rp in replays)
+    return counts
+
+
+async def test_two_players(shared):
+    client, bot = shared
+    await play_to_the_goat(client, bot, 2, {"match_limit": "51"}, need_fish=False, seed=2)
+    assert bot.errors() == []
+
+
+async def test_three_players_each_own_fish(shared):
+    client, bot = shared
+    await play_to_the_goat(client, bot, 3, {"match_limit": "51", "fish_scoring": "each_own"},
+                           need_fish=True, seed=3)
+    assert bot.errors() == []
+
+
+async def test_four_players_own_to_max_fish(shared):
+    client, bot = shared
+    await play_to_the_goat(client, bot, 4,
+                           {"match_limit": "51", "fish_scoring": "own_to_max"},
+                           need_fish=True, seed=4)
+    assert bot.errors() == []
+
+
+async def test_teams_all_to_max_fish(shared):
+    client, bot = shared
+    await play_to_the_goat(client, bot, 4,
+                           {"match_limit": "51", "variant": "teams",
+                            "fish_scoring": "all_to_max"},
+                           need_fish=True, seed=5)
+    assert bot.errors() == []
