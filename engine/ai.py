@@ -289,14 +289,15 @@ class Beliefs:
     - ``undealt``: tiles the first lead of the match shows were in no hand at the deal
       (RULES.md §1.5: nobody held a tile earlier in the lead order).
     - ``voids``: per seat, a 7-bit mask of the numbers the seat is known to hold no tile of.
-    - ``bazar``: hidden bazar tiles (drawable + reserved).
+
+    Whatever of ``unseen`` no group holds is in the bazar (``obs.drawable + obs.reserve``
+    tiles, in an unknown order).
     """
 
     unseen: int
     groups: tuple[tuple[tuple[int, int], ...], ...]
     undealt: int
     voids: tuple[int, ...]
-    bazar: int
 
 
 def beliefs(obs: Observation) -> Beliefs:
@@ -371,8 +372,7 @@ def beliefs(obs: Observation) -> Beliefs:
     for a, b in obs.chain:
         seen |= _BIT[TILE_ID[Tile.of(a, b)]]
     unseen = ALL_MASK & ~seen
-    return Beliefs(unseen, tuple(out_groups), undealt, tuple(voids),
-                   0)  # bazar composition is sampled, never known
+    return Beliefs(unseen, tuple(out_groups), undealt, tuple(voids))
 
 
 def _next_of(history: Sequence[PublicAction], act: PublicAction) -> str | None:
@@ -714,17 +714,13 @@ def _fish_score(sim: _Sim, seat: int, h2: int, unseen: int) -> float:
     mine = _hand_value(h2, lone)
     n_unseen = unseen.bit_count()
     avg = (_hand_value(unseen, 0) / n_unseen) if n_unseen else 0.0
-    others = []
-    for o in range(players):
-        if o == seat:
-            continue
-        others.append(sim.hands[o].bit_count() * avg if o != seat else 0.0)
+    # Other hands: only their sizes are read (expected pips per unseen tile).
     if rules.teams:
-        partner = (seat + 2) % players
-        mine += sim.hands[partner].bit_count() * avg
-        opp = [sim.hands[(seat + 1) % 4].bit_count() * avg
-               + sim.hands[(seat + 3) % 4].bit_count() * avg]
-        others = opp
+        mine += sim.hands[(seat + 2) % 4].bit_count() * avg
+        others = [(sim.hands[(seat + 1) % 4].bit_count()
+                   + sim.hands[(seat + 3) % 4].bit_count()) * avg]
+    else:
+        others = [sim.hands[o].bit_count() * avg for o in range(players) if o != seat]
     total = mine + sum(others)
     top = max(others) if others else 0.0
     mode = rules.fish_scoring
@@ -827,9 +823,9 @@ def decide_normal(obs: Observation, rng: random.Random | None = None) -> Move:
     if len(obs.legal) == 1:
         return obs.legal[0]
     bel = beliefs(obs)
-    # Other hands are unknown: the policy reads only their sizes, so fill them with
-    # placeholders of the right size drawn from nothing the seat cannot see.
-    hands = [(1 << n) - 1 if s != obs.seat else 0 for s, n in enumerate(obs.hand_sizes)]
+    # Other hands are unknown: the policy reads only their sizes, so they are placeholders
+    # of the right size (tiles 0..n-1), not tiles the seat could not see.
+    hands = [(1 << n) - 1 for n in obs.hand_sizes]
     hands[obs.seat] = mask_of(obs.hand)
     sim = _obs_sim(obs, hands, [], bel)
     moves = [_from_move(m) for m in obs.legal]
@@ -842,8 +838,11 @@ def decide_hard(obs: Observation, rng: random.Random, *, budget: float | None = 
 
     ``samples``: play exactly that many sampled deals (deterministic given ``rng``); else
     sample until ``budget`` seconds (measured by ``clock``) would be exceeded by one more
-    deal, at least one deal.  Every legal move is played out in the same deals; ties go to
-    the ``normal`` choice.  Raises ``ValueError`` when ``obs.seat`` is not to act or neither
+    deal (at least one deal), or until the best move is settled: after at least
+    :data:`EARLY_MIN` deals, its lead over the runner-up, paired deal by deal, exceeds
+    :data:`EARLY_Z` standard errors (or the two never differed) — a clear choice spends no
+    more of the budget.  Every legal move is played out in the same deals; ties go to the
+    ``normal`` choice.  Raises ``ValueError`` when ``obs.seat`` is not to act or neither
     bound is given.
     """
     _check(obs)
@@ -856,6 +855,7 @@ def decide_hard(obs: Observation, rng: random.Random, *, budget: float | None = 
     moves = [_from_move(m) for m in obs.legal]
     prior = _from_move(decide_normal(obs))
     totals = [0.0] * len(moves)
+    per: list[list[float]] = [[] for _ in moves]
     n = 0
     slowest = 0.0
     while True:
@@ -866,7 +866,9 @@ def decide_hard(obs: Observation, rng: random.Random, *, budget: float | None = 
             sim = base.copy()
             sim.play(*m)
             sim.run()
-            totals[k] += _outcome(sim, obs)
+            u = _outcome(sim, obs)
+            totals[k] += u
+            per[k].append(u)
         n += 1
         t1 = clock()
         slowest = max(slowest, t1 - t0)
@@ -875,9 +877,30 @@ def decide_hard(obs: Observation, rng: random.Random, *, budget: float | None = 
                 break
         elif t1 - start + 1.5 * slowest > 0.95 * budget:
             break
+        elif n >= EARLY_MIN and n % 16 == 0 and _settled(per, totals):
+            break
     best = max(range(len(moves)),
                key=lambda k: (round(totals[k] / n, 9), moves[k] == prior))
     return obs.legal[best]
+
+
+#: Fewest sampled deals before the hard player may stop early.
+EARLY_MIN = 64
+#: Standard errors by which the best move must lead the runner-up to stop early.
+EARLY_Z = 3.0
+
+
+def _settled(per: list[list[float]], totals: list[float]) -> bool:
+    """Whether the leading move's paired lead over the runner-up is beyond doubt."""
+    order = sorted(range(len(totals)), key=totals.__getitem__, reverse=True)
+    a, b = per[order[0]], per[order[1]]
+    n = len(a)
+    d = [x - y for x, y in zip(a, b, strict=True)]
+    mean = sum(d) / n
+    var = sum((x - mean) ** 2 for x in d) / (n - 1)
+    if var == 0.0:
+        return True  # the two moves never differed: either will do
+    return mean > EARLY_Z * math.sqrt(var / n)
 
 
 def decide(obs: Observation, strength: str, rng: random.Random, *,
