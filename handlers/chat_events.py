@@ -21,13 +21,20 @@ log = logging.getLogger(__name__)
 @router.message(F.migrate_to_chat_id)
 async def on_migrate(message: Message, app: App) -> None:
     """The old group's last service message names the new supergroup id."""
-    moved = await app.service.migrate_chat(message.chat.id, message.migrate_to_chat_id)
-    log.info("chat %s migrated to %s (%d matches moved)", message.chat.id,
-             message.migrate_to_chat_id, len(moved))
+    new_id = message.migrate_to_chat_id
+    moved = await app.service.migrate_chat(message.chat.id, new_id)
+    log.info("chat %s migrated to %s (%d matches moved)", message.chat.id, new_id, len(moved))
     for match_id in moved:
-        # the supergroup is a new chat: the old group's messages cannot be edited there
-        await app.service.update_messages(match_id, {"table": None, "table_round": None,
-                                                     "lobby": None, "lobby_closed": None})
+        # the supergroup is a new chat: the old group's messages cannot be edited there (a
+        # message the outbox already sent to the supergroup is kept)
+        stored = await app.service.stored_messages(match_id) or {}
+        forget: dict = {}
+        if stored.get("table_chat") != new_id:
+            forget.update(table=None, table_round=None, table_chat=None)
+        if stored.get("lobby_chat") != new_id:
+            forget.update(lobby=None, lobby_closed=None, lobby_chat=None)
+        if forget:
+            await app.service.update_messages(match_id, forget)
         res = await app.service.view(match_id)
         if res.ok:
             await app.publisher.publish(res, fresh=False)

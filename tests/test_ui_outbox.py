@@ -9,6 +9,7 @@ import pytest
 from aiogram.exceptions import (
     TelegramBadRequest,
     TelegramForbiddenError,
+    TelegramMigrateToChat,
     TelegramNetworkError,
     TelegramRetryAfter,
 )
@@ -298,6 +299,30 @@ async def test_other_bad_requests_are_reported_not_raised(bot, clock):
                          TelegramBadRequest(METHOD, "Bad Request: message to edit not found")))
     assert await box.edit_text(GROUP, 7, "x") is None
     assert errors == [(GROUP, "edit_text")]
+
+
+async def test_sends_to_an_upgraded_group_go_to_the_supergroup(bot, clock):
+    """A round summary sent just as the group became a supergroup is not lost; edits of the
+    old group's messages are dropped (they cannot be made in the supergroup)."""
+    errors = []
+    box = make(bot, clock, on_error=lambda *a: errors.append(a))
+    upgraded = TelegramMigrateToChat(METHOD, "Bad Request: group chat was upgraded to a "
+                                             "supergroup chat", migrate_to_chat_id=-1009)
+    bot.failures.append((any_call("send_message"), upgraded))
+    bot.failures.append((any_call("edit_message_text"), upgraded))
+    summary = box.send(GROUP, "round over", message_thread_id=None)
+    table = box.edit_text(GROUP, 7, "table")
+    sent = await summary
+    assert sent is not None and sent.chat_id == -1009
+    assert await table is None
+    assert box.migrated == {GROUP: -1009}
+    # later requests for the old id: sends go to the supergroup, edits are not even tried
+    assert (await box.send(GROUP, "match over")).chat_id == -1009
+    assert await box.edit_text(GROUP, 8, "x") is None
+    assert sorted((m, kw["chat_id"], kw.get("text")) for m, kw, _ in bot.calls) == sorted([
+        ("send_message", GROUP, "round over"), ("edit_message_text", GROUP, "table"),
+        ("send_message", -1009, "round over"), ("send_message", -1009, "match over")])
+    assert errors == []
 
 
 async def test_deleting_a_message_that_is_gone_counts_as_done(bot, clock):

@@ -14,7 +14,11 @@ Issue 4 ("The table in the group", "Timeouts, absence, failures"):
 - "message is not modified" counts as success, and so does deleting a message that is gone;
 - ``TelegramForbiddenError`` (403: the user never opened the DM or blocked the bot) is
   reported to ``on_forbidden(chat_id, error)`` so the service can mark the DM closed; other
-  failures go to ``on_error(chat_id, kind, error)``.
+  failures go to ``on_error(chat_id, kind, error)``;
+- a group upgraded to a supergroup (400 with ``migrate_to_chat_id``): a send is sent to the
+  supergroup instead, so a round summary or a match end is not lost, and so is every later
+  send to the old id; an edit or delete of the old group's messages cannot be done there and
+  resolves to None (the migration handler shows the table anew in the supergroup).
 
 Every method returns an ``asyncio.Future`` at once; await it for the result (the ``Message``
 of a send, ``True``/``Message`` of an edit) or ignore it.  A failed request resolves to None
@@ -37,6 +41,7 @@ from typing import Any
 from aiogram.exceptions import (
     TelegramBadRequest,
     TelegramForbiddenError,
+    TelegramMigrateToChat,
     TelegramNetworkError,
     TelegramRetryAfter,
     TelegramServerError,
@@ -112,6 +117,8 @@ class Outbox:
         self._chats: dict[int, _Chat] = {}
         self._global: deque[float] = deque()
         self._closed = False
+        #: Groups upgraded to supergroups: old chat id → new chat id.
+        self.migrated: dict[int, int] = {}
 
     # -- public API ----------------------------------------------------------------------------
 
@@ -178,6 +185,11 @@ class Outbox:
         if self._closed:
             future.set_result(None)
             return future
+        if op.chat_id in self.migrated:
+            if op.kind != "send":  # the old group's messages cannot be changed any more
+                future.set_result(None)
+                return future
+            op.chat_id = self.migrated[op.chat_id]
         chat = self._chats.setdefault(op.chat_id, _Chat())
         target = self._coalesce_target(chat, op)
         if target is not None:
@@ -257,6 +269,16 @@ class Outbox:
             except TelegramForbiddenError as exc:
                 await self._notify(self.on_forbidden, chat_id, exc)
                 result = None
+            except TelegramMigrateToChat as exc:
+                new_id = exc.migrate_to_chat_id
+                self.migrated[chat_id] = new_id
+                log.info("chat %s was upgraded to %s: %s goes there", chat_id, new_id,
+                         op.kind if op.kind == "send" else "nothing of its old messages")
+                if op.kind == "send":
+                    chat.ops.popleft()
+                    self._redirect(op, new_id)
+                    continue
+                result = None
             except (TelegramNetworkError, TelegramServerError) as exc:
                 if op.attempts < self.max_attempts:
                     op.started = False
@@ -273,6 +295,16 @@ class Outbox:
                 result = None
             chat.ops.popleft()
             self._resolve(op, result)
+
+    def _redirect(self, op: _Op, chat_id: int) -> None:
+        """Queue a send again for the supergroup ``chat_id``; its futures go with it."""
+        kwargs = {k: v for k, v in op.kwargs.items()
+                  if k not in ("reply_to_message_id", "reply_parameters")}
+        moved = _Op("send", chat_id, None, kwargs, futures=op.futures)
+        chat = self._chats.setdefault(chat_id, _Chat())
+        chat.ops.append(moved)
+        if chat.task is None or chat.task.done():
+            chat.task = asyncio.get_running_loop().create_task(self._worker(chat_id, chat))
 
     async def _call(self, op: _Op) -> Any:
         if op.kind == "send":

@@ -10,7 +10,9 @@ are sent only for the change that produced them.
 Message bookkeeping (the match's ``messages`` dict):
 
 - ``lobby``: id of the lobby message in the group;
-- ``table`` / ``table_round``: id of the current round's table message, and its round;
+- ``table`` / ``table_round`` / ``table_chat``: id of the current round's table message, its
+  round, and the chat it is in (a send to a group that just became a supergroup lands in the
+  supergroup; ``lobby_chat`` likewise);
 - ``hand:<user_id>``: ``[message_id, version, round_no, live]`` — the last hand message sent
   to that player in private, the match version it shows, and whether its keyboard is live.
 
@@ -148,7 +150,8 @@ class Publisher:
                                          **_thread(lobby.thread_id))
             if msg is not None:
                 await self.service.update_messages(lobby.match_id,
-                                                   {"lobby": msg.message_id})
+                                                   {"lobby": msg.message_id,
+                                                    "lobby_chat": msg.chat.id})
         else:
             self.outbox.send(lobby.chat_id, text, **_thread(lobby.thread_id))
 
@@ -182,6 +185,7 @@ class Publisher:
             if msg is not None:
                 changes["table"] = msg.message_id
                 changes["table_round"] = state.round_no
+                changes["table_chat"] = msg.chat.id
         if changes:
             await self.service.update_messages(table.match_id, changes)
 
