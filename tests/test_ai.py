@@ -377,3 +377,16 @@ def test_normal_beats_easy_over_a_few_matches():
                 history.append(ev)
         goats += (i % 4) in state.result.goats
     assert goats <= 5
+
+
+def test_hard_stops_early_only_when_the_best_move_is_settled():
+    """Paired outcomes of the leader and the runner-up, deal by deal."""
+    n = ai.EARLY_MIN
+    same = [[0.1 * (i % 3) for i in range(n)]] * 2
+    assert ai._settled(same, [sum(x) for x in same])  # never differed
+    clear = [[-0.1 + 0.001 * (i % 5) for i in range(n)], [-0.3 + 0.001 * (i % 7)
+                                                           for i in range(n)]]
+    assert ai._settled(clear, [sum(x) for x in clear])
+    rng = random.Random(3)
+    noisy = [[rng.gauss(0, 1) for _ in range(n)], [rng.gauss(0, 1) for _ in range(n)]]
+    assert not ai._settled(noisy, [sum(x) for x in noisy])
