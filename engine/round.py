@@ -120,9 +120,12 @@ _KEYS = struct.Struct("<28Q").unpack
 
 def deal_hands(players: int, order: list[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Split a shuffled order into hand masks and the bazar (RULES.md §1.2)."""
-    bit = _BIT.__getitem__
-    hands = tuple(sum(map(bit, order[s * HAND_SIZE:(s + 1) * HAND_SIZE])) for s in range(players))
-    return hands, tuple(order[players * HAND_SIZE:])
+    bit = _BIT
+    hands = []
+    for s in range(0, players * HAND_SIZE, HAND_SIZE):
+        a0, a1, a2, a3, a4, a5, a6 = order[s:s + HAND_SIZE]
+        hands.append(bit[a0] | bit[a1] | bit[a2] | bit[a3] | bit[a4] | bit[a5] | bit[a6])
+    return tuple(hands), tuple(order[players * HAND_SIZE:])
 
 
 _BIT = tuple(1 << i for i in range(28))
