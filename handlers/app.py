@@ -22,19 +22,23 @@ from handlers.common import App
 from service import GameService
 from ui.commands import bot_commands
 from ui.i18n import SUPPORTED_LOCALES, get_translator
-from ui.outbox import Outbox
+from ui.outbox import Outbox, RetryAfterMiddleware
 from ui.publish import Publisher
 
 log = logging.getLogger(__name__)
 
 
 def make_bot(settings: Any) -> Bot:
-    """The aiogram Bot, talking to ``BOT_API_URL`` when it is set (a local Bot API server)."""
+    """The aiogram Bot, talking to ``BOT_API_URL`` when it is set (a local Bot API server);
+    its session waits out flood control (:class:`ui.outbox.RetryAfterMiddleware`)."""
     session = None
     if settings.bot_api_url:
         session = AiohttpSession(api=TelegramAPIServer.from_base(settings.bot_api_url))
-    return Bot(settings.bot_token.get_secret_value(), session=session,
-               default=DefaultBotProperties(parse_mode=ParseMode.HTML))
+    bot = Bot(settings.bot_token.get_secret_value(), session=session,
+              default=DefaultBotProperties(parse_mode=ParseMode.HTML))
+    # handlers' direct replies wait out flood control; the outbox waits for its own requests
+    bot.session.middleware(RetryAfterMiddleware())
+    return bot
 
 
 async def register_commands(bot: Bot, tr: Any, default_locale: str) -> None:

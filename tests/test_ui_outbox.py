@@ -372,3 +372,44 @@ async def test_close_resolves_waiting_requests_to_none(bot, clock):
 def test_group_chat_ids_are_negative():
     assert is_group_chat(-1001234) and is_group_chat(-5)
     assert not is_group_chat(42)
+
+
+async def test_direct_requests_wait_out_flood_control_but_outbox_requests_do_not(bot, clock):
+    """A handler's own reply that meets 429 is retried after retry_after; a request of the
+    outbox is not (the outbox waits itself, letting edits merge meanwhile)."""
+    from ui.outbox import RetryAfterMiddleware
+
+    tries = []
+
+    async def make_request(_bot, method):
+        tries.append(method)
+        if len(tries) in (1, 3):
+            raise TelegramRetryAfter(METHOD, "Too Many Requests: retry after 2", retry_after=2)
+        return "sent"
+
+    waits = []
+
+    async def sleep(seconds):
+        waits.append(seconds)
+
+    middleware = RetryAfterMiddleware(max_wait=5, sleep=sleep)
+    assert await middleware(make_request, None, METHOD) == "sent"
+    assert len(tries) == 2 and waits == [2]
+
+    class Relay:
+        async def send_message(self, **kw):
+            return await middleware(make_request, None, METHOD)
+
+    box = make(Relay(), clock)
+    assert await box.send(USER, "hand") == "sent"  # the outbox met 429 itself and retried
+    assert len(tries) == 4 and waits == [2] and clock.sleeps and clock.sleeps[-1] >= 2
+    # too long a wait: the error is raised as before
+    tries.clear()
+    waits.clear()
+
+    async def always_busy(_bot, method):
+        raise TelegramRetryAfter(METHOD, "Too Many Requests: retry after 3", retry_after=3)
+
+    with pytest.raises(TelegramRetryAfter):
+        await middleware(always_busy, None, METHOD)
+    assert waits == [3]

@@ -20,6 +20,10 @@ Issue 4 ("The table in the group", "Timeouts, absence, failures"):
   send to the old id; an edit or delete of the old group's messages cannot be done there and
   resolves to None (the migration handler shows the table anew in the supergroup).
 
+Requests that handlers make directly (a reply to a command, an alert, a settings menu edited in
+place) do not go through the queues; :class:`RetryAfterMiddleware` on the bot's session waits
+out flood control for them, so such a reply is delayed, not lost.
+
 Every method returns an ``asyncio.Future`` at once; await it for the result (the ``Message``
 of a send, ``True``/``Message`` of an edit) or ignore it.  A failed request resolves to None
 (never raises), so an unawaited future never logs "exception was never retrieved".  Do not
@@ -35,9 +39,11 @@ import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
+from aiogram.client.session.middlewares.base import BaseRequestMiddleware
 from aiogram.exceptions import (
     TelegramBadRequest,
     TelegramForbiddenError,
@@ -47,9 +53,12 @@ from aiogram.exceptions import (
     TelegramServerError,
 )
 
-__all__ = ["Outbox", "is_group_chat"]
+__all__ = ["Outbox", "RetryAfterMiddleware", "is_group_chat"]
 
 log = logging.getLogger(__name__)
+
+#: True while an outbox worker makes a request: the outbox waits out 429 itself.
+_IN_OUTBOX: ContextVar[bool] = ContextVar("kozel_in_outbox", default=False)
 
 _NOT_MODIFIED = "message is not modified"
 _GONE = ("message to delete not found", "message can't be deleted")
@@ -307,6 +316,13 @@ class Outbox:
             chat.task = asyncio.get_running_loop().create_task(self._worker(chat_id, chat))
 
     async def _call(self, op: _Op) -> Any:
+        token = _IN_OUTBOX.set(True)
+        try:
+            return await self._request(op)
+        finally:
+            _IN_OUTBOX.reset(token)
+
+    async def _request(self, op: _Op) -> Any:
         if op.kind == "send":
             return await self.bot.send_message(chat_id=op.chat_id, **op.kwargs)
         if op.kind == "edit_text":
@@ -339,3 +355,35 @@ class Outbox:
                 await outcome
         except Exception:
             log.exception("outbox callback %r failed", callback)
+
+
+class RetryAfterMiddleware(BaseRequestMiddleware):
+    """A request middleware for the bot's session: a request that meets flood control (429)
+    is retried after ``retry_after`` seconds, as long as the waits add up to at most
+    ``max_wait`` seconds (then the error is raised as before).
+
+    For the requests handlers make directly: a reply to /score in a busy group arrives late
+    instead of never.  Requests of :class:`Outbox` workers pass straight through, since the
+    outbox waits out 429 itself (and meanwhile lets later edits merge).  Register with
+    ``bot.session.middleware(RetryAfterMiddleware())``.
+    """
+
+    def __init__(self, *, max_wait: float = 120.0,
+                 sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep) -> None:
+        self.max_wait = max_wait
+        self.sleep = sleep
+
+    async def __call__(self, make_request: Any, bot: Any, method: Any) -> Any:
+        if _IN_OUTBOX.get():
+            return await make_request(bot, method)
+        waited = 0.0
+        while True:
+            try:
+                return await make_request(bot, method)
+            except TelegramRetryAfter as exc:
+                delay = max(float(exc.retry_after), 0.0)
+                if waited + delay > self.max_wait:
+                    raise
+                log.warning("%s: flood control, retry in %ss", type(method).__name__, delay)
+                await self.sleep(delay)
+                waited += delay
