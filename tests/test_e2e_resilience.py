@@ -1,0 +1,214 @@
+"""End to end: time, crashes and Telegram's limits, through the real bot process.
+
+Issue 5: a player who never moves until the host's moves end the match by timeout
+(TURN_TIMEOUT=5, RULES.md §1.17); the bot SIGKILLed in the middle of a match and started
+again, after which the keyboards work and the match ends correctly; flood control on, with
+the emulator's and the bot's default limits, where nothing is lost and the table ends on the
+latest state.  Each test has a bot process of its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from tests.e2e.botproc import FAST_RATES
+from tests.e2e.checks import (
+    check_all,
+    check_group,
+    check_keyboards,
+    check_latest_table,
+    check_private,
+    load_replay,
+    match_ids,
+)
+from tests.e2e.players import MatchLog, Press, Table, parse_move_data
+
+pytest_plugins = ("tests.emulator.fixtures", "tests.e2e.fixtures")
+
+
+async def replays_of(bot, table: Table) -> list:
+    """Every match of the table's group, replayed from the bot's database."""
+    return [load_replay(bot.database, m) for m in match_ids(bot.database, table.chat_id)]
+
+
+@pytest.mark.parametrize("emulator_settings", [{"flood": False}])
+@pytest.mark.parametrize("bot_settings", [{**FAST_RATES, "TURN_TIMEOUT": 5}])
+async def test_a_player_who_never_moves_loses_the_match_by_timeout(bot, emulator_client, feed):
+    """Petya never presses: after 5 s the host moves for him (the group and his chat say so);
+    the second host move in a row ends the match by timeout, rated as RULES.md §1.16 says."""
+    table = await Table.create(emulator_client, feed, ("Оля", "Петя"), first_id=100)
+    olya, petya = table.players
+    await table.gather()
+    await table.start()
+    rng = random.Random(5)
+    presses = []
+    last = -1
+    waited = []
+    while True:
+        kb = await table.next_keyboard(last, timeout=20)
+        if kb is None:
+            break
+        last = kb.version
+        if kb.chat_id == petya.id:
+            shown = next(c["t"] for c in feed.calls if c["seq"] == kb.seq)
+            waited.append(shown)
+            continue  # Petya looks away
+        presses.append(await table.press(kb, rng))
+    await emulator_client.wait_idle(quiet=0.3)
+    await feed.sync()
+    (replay,) = await replays_of(bot, table)
+    result = replay.final.result
+    assert result.reason == "timeout" and result.timed_out == 1
+    hosts = [a for a in replay.actions if a.decision.get("host")]
+    assert [a.seat for a in hosts] == [1, 1] and len(waited) == 2
+    # the host moved when the turn ran out, not before and not much later
+    for shown in waited:
+        move_calls = [c for c in feed.calls if c["t"] > shown and c["chat_id"] == table.chat_id
+                      and c["method"] == "editMessageText"]
+        assert move_calls, "the table never showed the host's move"
+        assert 4.5 <= move_calls[0]["t"] - shown < 8.0  # the turn began at the commit
+    group, dms = await table.chats()
+    assert any("Петя не успел" in h["text"] for m in group for h in m.history)
+    assert any("за вас походил бот" in h["text"] for m in dms[petya.id] for h in m.history)
+    end = [m for m in group if "прервана по тайм-ауту" in (m.text or "")]
+    assert len(end) == 1 and "Петя не ходил" in end[0].text
+    assert await table.unanswered_or_alerted(presses) == []
+    check_all([replay], group, dms)
+    assert bot.errors() == []
+
+
+@pytest.mark.parametrize("emulator_settings", [{"flood": False}])
+async def test_the_bot_killed_mid_match_carries_on_after_a_restart(bot, emulator_client, feed):
+    """SIGKILL right after a press (the press may be lost, half done or done), twice; after
+    each restart the bot shows the match as it is, the live keyboard works, and the match ends
+    with the goat and the engine's scores."""
+    table = await Table.create(emulator_client, feed, ("Оля", "Петя", "Маша"), first_id=200)
+    await table.gather()
+    await table.start()
+    rng = random.Random(17)
+    presses: list = []
+    killed: list = []
+    orphans = 0
+    for delay in (0.0, 0.01):
+        log = await table.play(rng, max_moves=6, after_version=_live_version(table))
+        if log.ended:
+            break
+        presses += log.presses
+        kb = await table.next_keyboard(log.presses[-1].keyboard.version)
+        if kb is None:
+            break
+        killed.append(await table.press(kb, rng))
+        await asyncio.sleep(delay)
+        bot.kill()
+        await bot.restart()
+        await emulator_client.wait_idle(quiet=0.5, timeout=20)
+        count, accepted = await _clear_orphans(table, rng)
+        orphans += count
+        presses += accepted
+    else:
+        log = MatchLog()
+    if not log.ended:
+        log = await table.play(rng, after_version=_live_version(table))
+    assert log.ended
+    presses += log.presses
+    assert len(killed) == 2, "the match ended before the bot was killed twice"
+    await emulator_client.wait_idle(quiet=0.3)
+    # every press after a restart was accepted (a killed press may have gone unanswered)
+    assert await table.unanswered_or_alerted(presses) == []
+    group, dms = await table.chats()
+    (replay,) = await replays_of(bot, table)
+    assert replay.final.result.reason == "limit"
+    assert bot.starts == 3
+    # an orphan keyboard was live beside the new one until its owner pressed it
+    check_all([replay], group, dms, single_live=orphans == 0)
+    print(f"orphan keyboards after restarts: {orphans}")
+
+
+def _live_version(table: Table) -> int:
+    """One less than the newest keyboard's version: ``play`` then presses that keyboard."""
+    kb = table.feed.newest_keyboard(table.user_ids, table.match_id)
+    return -1 if kb is None else kb.version - 1
+
+
+async def _live_keyboards(table: Table) -> list[tuple[int, int, int]]:
+    """``(version, user id, message id)`` of every move keyboard the players' chats show."""
+    live = []
+    for p in table.players:
+        for m in await table.client.messages(p.id):
+            data = [b.callback_data or "" for b in m.flat_buttons]
+            if m.from_bot and data and data[0].startswith("m1:"):
+                live.append((parse_move_data(data[0])[1], p.id, m.message_id))
+    return sorted(live)
+
+
+async def _clear_orphans(table: Table, rng: random.Random) -> tuple[int, list[Press]]:
+    """After a restart one keyboard is live, but one the killed process sent without having
+    recorded its id (a crash between the send and the write) may still show beside it, for
+    an older version or for the same one.  Its owner presses it: an older one is refused as
+    outdated and taken away; one of the current version is a real move, and pressed again
+    afterwards it is refused and taken away.  Returns the number of orphans and the accepted
+    presses."""
+    live = await _live_keyboards(table)
+    assert live, "no keyboard after the restart"
+    await table.feed.sync()
+    newest = live[-1]
+    accepted = []
+    for version, uid, mid in live[:-1]:
+        if version == newest[0]:
+            kb = next(k for k in table.feed.keyboards if (k.chat_id, k.message_id) == (uid, mid))
+            accepted.append(await table.press(kb, rng))
+            assert await table.next_keyboard(version) is not None
+        press = await table.client.press(uid, uid, mid, index=0)
+        answer = await table.client.wait_answer(press["query_id"], timeout=10)
+        assert answer["show_alert"] and "устарела" in answer["text"], answer
+        await table.client.wait_until(
+            lambda uid=uid, mid=mid: _no_buttons(table, uid, mid), timeout=10,
+            what="the orphan keyboard taken away")
+    left = await _live_keyboards(table)
+    assert len(left) == 1, left
+    return len(live) - 1, accepted
+
+
+async def _no_buttons(table: Table, uid: int, mid: int) -> bool:
+    return not (await table.client.message(uid, mid)).buttons
+
+
+@pytest.mark.parametrize("bot_settings", [{}])
+async def test_flood_control_is_waited_out_and_nothing_is_lost(bot, emulator_client, feed):
+    """The emulator enforces Telegram's limits (one message a second per chat, 20 a minute
+    per group, 30 a second in all) and the bot keeps its default rates; a bystander's /score
+    commands take some of the group's share, so the bot meets 429 and waits it out.  Every
+    keyboard arrives, and once the bot is quiet the table shows the latest state."""
+    assert (await emulator_client.config())["flood"]["enabled"]
+    table = await Table.create(emulator_client, feed, ("Оля", "Петя", "Маша", "Серж"),
+                               first_id=300, others=("Зевака",))
+    await table.gather()
+    await table.start()
+    rng = random.Random(23)
+    log = MatchLog()
+    asked = []
+    for _ in range(3):
+        await table.play(rng, max_moves=3, log=log, timeout=30)
+        asked.append((await table.command(table.others[0], "/score"))["message_id"])
+    assert not log.ended
+    await emulator_client.wait_idle(quiet=2.5, timeout=90)
+    await feed.sync()
+    limited = [c for c in feed.calls if c["error_code"] == 429]
+    assert limited, "the bot never met flood control"
+    assert await table.unanswered_or_alerted(log.presses) == []
+    group, dms = await table.chats()
+    (replay,) = await replays_of(bot, table)
+    assert len(replay.actions) == len(log.presses)
+    check_group([replay], group)
+    check_keyboards([replay], dms)
+    for uid, msgs in dms.items():
+        check_private([replay], uid, msgs)
+    check_latest_table(replay, group)
+    # the bystander's /score commands were answered too, if late
+    replies = [m.reply_to for m in group if m.from_bot and (m.text or "").startswith(
+        "Счёт партии")]
+    assert sorted(replies) == asked
+    assert bot.errors() == []
