@@ -107,7 +107,7 @@ class GameService:
         self.bot_budget = float(bot_budget)
         self.bot_samples = bot_samples
         self._bot_executor = bot_executor
-        #: Set when a deadline sooner than the sweeper's interval was armed (a bot's turn).
+        #: Set after a commit that armed a computer player's turn: wakes the sweeper.
         self._wake = asyncio.Event()
         self._seed_source = seed_source or (lambda: secrets.randbits(63))
         #: Per-match locks and the cache of open matches (rebuilt from the database on a miss).
