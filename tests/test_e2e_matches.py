@@ -14,35 +14,19 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import AsyncIterator
 
 import pytest
-import pytest_asyncio
 
-from tests.e2e.botproc import FAST_RATES, BotProcess
+from tests.e2e.botproc import BotProcess
 from tests.e2e.checks import check_all, load_replay, match_ids
-from tests.e2e.fixtures import running_bot
 from tests.e2e.players import CallFeed, Table
-from tests.emulator import Emulator, EmulatorClient, FloodLimits
+from tests.emulator import EmulatorClient
 
+pytest_plugins = ("tests.e2e.fixtures",)
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 NAMES = ("Оля", "Петя", "Маша", "Серж")
 _ids = itertools.count(1000, 100)
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def shared(tmp_path_factory) -> AsyncIterator[tuple[EmulatorClient, BotProcess]]:
-    """One emulator without flood control and one bot with relaxed rates for the module."""
-    emu = Emulator(flood=FloodLimits(enabled=False))
-    await emu.start()
-    client = emu.client()
-    try:
-        async with running_bot(emu, tmp_path_factory.mktemp("bot"), FAST_RATES) as bot:
-            yield client, bot
-    finally:
-        await client.close()
-        await emu.stop()
 
 
 async def play_to_the_goat(client: EmulatorClient, bot: BotProcess, players: int,
@@ -85,29 +69,29 @@ async def play_to_the_goat(client: EmulatorClient, bot: BotProcess, players: int
     return counts
 
 
-async def test_two_players(shared):
-    client, bot = shared
+async def test_two_players(shared_bot):
+    client, bot = shared_bot.client, shared_bot.bot
     await play_to_the_goat(client, bot, 2, {"match_limit": "51"}, need_fish=False, seed=2)
     assert bot.errors() == []
 
 
-async def test_three_players_each_own_fish(shared):
-    client, bot = shared
+async def test_three_players_each_own_fish(shared_bot):
+    client, bot = shared_bot.client, shared_bot.bot
     await play_to_the_goat(client, bot, 3, {"match_limit": "51", "fish_scoring": "each_own"},
                            need_fish=True, seed=3)
     assert bot.errors() == []
 
 
-async def test_four_players_own_to_max_fish(shared):
-    client, bot = shared
+async def test_four_players_own_to_max_fish(shared_bot):
+    client, bot = shared_bot.client, shared_bot.bot
     await play_to_the_goat(client, bot, 4,
                            {"match_limit": "51", "fish_scoring": "own_to_max"},
                            need_fish=True, seed=4)
     assert bot.errors() == []
 
 
-async def test_teams_all_to_max_fish(shared):
-    client, bot = shared
+async def test_teams_all_to_max_fish(shared_bot):
+    client, bot = shared_bot.client, shared_bot.bot
     await play_to_the_goat(client, bot, 4,
                            {"match_limit": "51", "variant": "teams",
                             "fish_scoring": "all_to_max"},

@@ -8,22 +8,41 @@ teardown.  Its settings come from ``bot_settings`` (default: the outbox's rate l
 an emulator without flood control — pair it with ``emulator_settings`` ``{"flood": False}``);
 override that fixture like ``emulator_settings``.  ``feed`` follows the emulator's call log
 (:class:`~tests.e2e.players.CallFeed`).  :func:`running_bot` is the same as an async context
-manager, for fixtures of a wider scope that share one bot between tests.
+manager.  ``shared_bot`` is one emulator (no flood control) and one bot (relaxed rates) for a
+whole module; its tests must run on the module's event loop
+(``pytestmark = pytest.mark.asyncio(loop_scope="module")``) and use groups and user ids of
+their own.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
 
 from tests.e2e.botproc import FAST_RATES, BotProcess
 from tests.e2e.players import CallFeed
+from tests.emulator import Emulator, EmulatorClient, FloodLimits
 
-__all__ = ["bot", "bot_settings", "feed", "running_bot"]
+__all__ = ["Shared", "bot", "bot_settings", "feed", "running_bot", "shared_bot"]
+
+
+@dataclass
+class Shared:
+    """What ``shared_bot`` gives: the emulator, a client of it and the bot process."""
+
+    emulator: Emulator
+    client: EmulatorClient
+    bot: BotProcess
+
+    async def feed(self) -> CallFeed:
+        """A :class:`CallFeed` that starts after every call made so far."""
+        return CallFeed(self.client, since=(await self.client.state())["last_call_seq"])
 
 
 @asynccontextmanager
@@ -60,3 +79,17 @@ async def bot(emulator, bot_settings: dict, tmp_path) -> AsyncIterator[BotProces
 async def feed(emulator_client) -> CallFeed:
     """A :class:`CallFeed` over the emulator's call log."""
     return CallFeed(emulator_client)
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def shared_bot(tmp_path_factory) -> AsyncIterator[Shared]:
+    """One emulator without flood control and one bot with relaxed rates for a module."""
+    emu = Emulator(flood=FloodLimits(enabled=False))
+    await emu.start()
+    client = emu.client()
+    try:
+        async with running_bot(emu, tmp_path_factory.mktemp("bot"), FAST_RATES) as proc:
+            yield Shared(emu, client, proc)
+    finally:
+        await client.close()
+        await emu.stop()
