@@ -49,7 +49,7 @@ async def on_move(query: CallbackQuery, app: App) -> None:
 
 
 async def _my_open_match(app: App, user_id: int):
-    for res in await app.service.open_matches():
+    for res in await app.service.open_matches(user_id):
         if res.status == Status.PLAYING and res.hand_for(user_id) is not None:
             return res
     return None

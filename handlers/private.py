@@ -46,7 +46,7 @@ async def cmd_start(message: Message, command: CommandObject, app: App) -> None:
             return
     # a closed DM is open now: deliver every hand this user is waiting for
     delivered = False
-    for res in await app.service.open_matches():
+    for res in await app.service.open_matches(user.id):
         if res.status == Status.PLAYING and res.hand_for(user.id) is not None:
             delivered = await app.publisher.resend_hand(res, user.id) or delivered
     if not delivered:

@@ -193,3 +193,15 @@ async def test_users_and_messages(svc):
     view = await svc.view(res.match_id)
     assert view.messages == {"table": 11} and view.version == res.version  # no bump
     assert await svc.update_messages(999, {"x": 1}) is None
+
+
+async def test_open_matches_of_one_user(svc):
+    """/start and /hand look only at the matches where the user holds a seat."""
+    a = await svc.open_lobby(-100, None, 1, "A")
+    b = await svc.open_lobby(-200, None, 2, "B")
+    await svc.join(b.match_id, 1, "A")
+    await svc.open_lobby(-300, None, 3, "C")
+    assert [r.match_id for r in await svc.open_matches(1)] == [a.match_id, b.match_id]
+    assert [r.match_id for r in await svc.open_matches(3)] != []
+    assert await svc.open_matches(4) == []
+    assert len(await svc.open_matches()) == 3
