@@ -56,6 +56,10 @@ log = logging.getLogger(__name__)
 DEFAULT_LOBBY_TTL = 600.0
 #: Seconds a computer player waits before its move, so that people can follow the table.
 DEFAULT_BOT_MOVE_DELAY = 1.5
+#: Seconds a user's or chat's cached settings may lag behind a change another process made
+#: (changes made through this service are seen at once).
+SETTINGS_TTL = 60.0
+_SETTINGS_CACHED = 50_000  # entries per cache before it starts afresh
 
 OPEN = (Status.LOBBY, Status.PLAYING)
 
@@ -115,6 +119,11 @@ class GameService:
         # A lock lives as long as somebody holds or awaits it.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary())
+        #: Users and chats as last read (monotonic expiry, value); every message the bot
+        #: renders asks for a language, which would otherwise be a database read each time.
+        self._users: dict[int, tuple[float, UserInfo | None]] = {}
+        self._chats: dict[int, tuple[float, ChatInfo]] = {}
+        self._settings_gen = 0  # bumped by every change, so a read in flight is not cached
 
     @classmethod
     async def open(cls, path_or_url: str | Path, **kwargs: Any) -> GameService:
@@ -264,6 +273,20 @@ class GameService:
             return self._error(ErrorCode.NOT_FOUND, "no such match")
         return self._error(ErrorCode.STALE, detail, live)
 
+    def _forget(self, *, users: Sequence[int] = (), chats: Sequence[int] = ()) -> None:
+        """Drop cached users and chats that a write of this service changed."""
+        self._settings_gen += 1
+        for uid in users:
+            self._users.pop(uid, None)
+        for cid in chats:
+            self._chats.pop(cid, None)
+
+    @staticmethod
+    def _remember(cache: dict, key: int, value: Any) -> None:
+        if len(cache) >= _SETTINGS_CACHED:
+            cache.clear()
+        cache[key] = (time.monotonic() + SETTINGS_TTL, value)
+
     @staticmethod
     def _ensure_user(conn, user_id: int, name: str, now: float) -> None:
         if user_id <= 0:
@@ -283,22 +306,34 @@ class GameService:
         dm_open: bool | None = None,
     ) -> None:
         """Create or refresh a user (names, language code, whether the bot may DM them)."""
-        await self.db.write(lambda conn: repo.upsert_user(
-            conn, user_id, now=self.clock(), first_name=first_name, last_name=last_name,
-            username=username, language=language, dm_open=dm_open))
+        try:
+            await self.db.write(lambda conn: repo.upsert_user(
+                conn, user_id, now=self.clock(), first_name=first_name, last_name=last_name,
+                username=username, language=language, dm_open=dm_open))
+        finally:
+            self._forget(users=(user_id,))
 
     async def set_dm_open(self, user_id: int, is_open: bool) -> None:
         """Record that the user started (True) or blocked (False) the bot in private."""
         now = self.clock()
-        await self.db.write(lambda c: repo.upsert_user(c, user_id, now=now, dm_open=bool(is_open)))
+        try:
+            await self.db.write(lambda c: repo.upsert_user(c, user_id, now=now,
+                                                           dm_open=bool(is_open)))
+        finally:
+            self._forget(users=(user_id,))
 
     async def get_user(self, user_id: int) -> UserInfo | None:
-        """The stored user, or None."""
+        """The stored user, or None (cached: see :data:`SETTINGS_TTL`)."""
+        hit = self._users.get(user_id)
+        if hit is not None and hit[0] > time.monotonic():
+            return hit[1]
+        gen = self._settings_gen
         u = await self.db.read(repo.get_user, user_id)
-        if u is None:
-            return None
-        return UserInfo(u.id, u.first_name, u.last_name, u.username, u.language, u.dm_open,
-                        u.display_name)
+        info = None if u is None else UserInfo(u.id, u.first_name, u.last_name, u.username,
+                                               u.language, u.dm_open, u.display_name)
+        if gen == self._settings_gen:
+            self._remember(self._users, user_id, info)
+        return info
 
     @staticmethod
     def _chat_info(chat_id: int, c: repo.ChatRow | None) -> ChatInfo:
@@ -308,8 +343,16 @@ class GameService:
                         dict(c.settings.get("rules", {})), c.active)
 
     async def chat_info(self, chat_id: int) -> ChatInfo:
-        """The chat's settings (defaults for a chat never seen: no rule overrides)."""
-        return self._chat_info(chat_id, await self.db.read(repo.get_chat, chat_id))
+        """The chat's settings (defaults for a chat never seen: no rule overrides; cached:
+        see :data:`SETTINGS_TTL`)."""
+        hit = self._chats.get(chat_id)
+        if hit is not None and hit[0] > time.monotonic():
+            return hit[1]
+        gen = self._settings_gen
+        info = self._chat_info(chat_id, await self.db.read(repo.get_chat, chat_id))
+        if gen == self._settings_gen:
+            self._remember(self._chats, chat_id, info)
+        return info
 
     async def update_chat(
         self,
@@ -350,7 +393,11 @@ class GameService:
                 row = repo.get_chat(conn, chat_id)
             return row
 
-        return ChatResult(True, self._chat_info(chat_id, await self.db.write(txn)))
+        try:
+            row = await self.db.write(txn)
+        finally:
+            self._forget(chats=(chat_id,))
+        return ChatResult(True, self._chat_info(chat_id, row))
 
     # ================================================================== lobby
 
@@ -399,7 +446,10 @@ class GameService:
             return repo.get_match(conn, mid)
 
         try:
-            row = await self.db.write(txn)
+            try:
+                row = await self.db.write(txn)
+            finally:  # the chat and the seated users may be new or changed
+                self._forget(users=[int(x["user_id"]) for x in seats], chats=(chat_id,))
         except _Abort as abort:
             return abort.result
         except repo.ActiveMatchExists:
@@ -438,6 +488,8 @@ class GameService:
             except _Conflict:
                 self._cache.pop(match_id, None)
                 return await self._stale(match_id, "the lobby changed; try again")
+            finally:
+                self._forget(users=(user_id,))
             self._store(nxt)
             return self._result(nxt)
 
@@ -832,8 +884,11 @@ class GameService:
         (a second call, e.g. for ``migrate_from_chat_id``, moves nothing). Returns the moved
         match ids."""
         now = self.clock()
-        moved = await self.db.write(lambda c: repo.move_chat(c, old_chat_id, new_chat_id,
-                                                             now=now))
+        try:
+            moved = await self.db.write(lambda c: repo.move_chat(c, old_chat_id, new_chat_id,
+                                                                 now=now))
+        finally:
+            self._forget(chats=(old_chat_id, new_chat_id))
         for mid in moved:
             async with self._lock(mid):
                 self._cache.pop(mid, None)
@@ -850,7 +905,10 @@ class GameService:
             repo.upsert_chat(conn, chat_id, now=now, active=False)
             return repo.list_open_matches(conn, chat_id)
 
-        rows = await self.db.write(txn)
+        try:
+            rows = await self.db.write(txn)
+        finally:
+            self._forget(chats=(chat_id,))
         out = []
         for row in rows:
             res = await self._close(row.id, EndReason.BOT_REMOVED, None)

@@ -205,3 +205,45 @@ async def test_open_matches_of_one_user(svc):
     assert [r.match_id for r in await svc.open_matches(3)] != []
     assert await svc.open_matches(4) == []
     assert len(await svc.open_matches()) == 3
+
+
+async def test_users_and_chats_are_cached_and_changes_are_seen(svc, tmp_path, monkeypatch):
+    """Every rendered message asks for a language: the service answers from memory, sees its
+    own changes at once and another process's within SETTINGS_TTL seconds."""
+    import service.game as game
+
+    reads = []
+    real_read = svc.db.read
+
+    async def counting_read(fn, *args):
+        reads.append(fn.__name__)
+        return await real_read(fn, *args)
+
+    monkeypatch.setattr(svc.db, "read", counting_read)
+    assert await svc.get_user(7) is None
+    assert await svc.get_user(7) is None
+    assert (await svc.chat_info(-700)).language is None
+    assert (await svc.chat_info(-700)).language is None
+    assert reads == ["get_user", "get_chat"]
+    await svc.register_user(7, "Оля", language="uk")
+    assert (await svc.get_user(7)).language == "uk"
+    await svc.set_dm_open(7, True)
+    assert (await svc.get_user(7)).dm_open is True
+    await svc.update_chat(-700, language="en")
+    assert (await svc.chat_info(-700)).language == "en"
+    opened = await svc.open_lobby(-700, None, 8, "Петя")  # creates user 8
+    assert (await svc.get_user(8)).first_name == "Петя"
+    await svc.join(opened.match_id, 9, "Маша")
+    assert (await svc.get_user(9)).first_name == "Маша"
+    # another process changes the language: seen once the cached entry expires
+    other = await GameService.open(tmp_path / "kozel.sqlite3")
+    try:
+        await other.register_user(7, "Оля", language="ru")
+        assert (await svc.get_user(7)).language == "uk"
+        monkeypatch.setattr(game, "SETTINGS_TTL", 0.0)
+        svc._users.clear()
+        assert (await svc.get_user(7)).language == "ru"
+        await other.update_chat(-700, language="uk")
+        assert (await svc.chat_info(-700)).language == "uk"
+    finally:
+        await other.close()
