@@ -116,3 +116,25 @@ def test_choose_locale_private_prefers_user_choice_then_telegram_then_default():
     assert choose_locale(is_group=False, telegram_code="de", default="en") == "en"
     assert choose_locale(is_group=False, chat_locale="uk") == DEFAULT_LOCALE
     assert choose_locale(is_group=False, default="xx") == DEFAULT_LOCALE
+
+
+def test_formatted_texts_are_remembered_but_not_fallbacks(tmp_path, monkeypatch):
+    """The table repeats most of its lines after every move: a text formatted once is not
+    formatted again; one that fell back to another locale is (and warns each time)."""
+    d = _write(tmp_path, {
+        "ru/a.ftl": "hello = Привет, { $name }!\n",
+        "en/a.ftl": "hello = Hello, { $name }!\nbye = Bye\n",
+    })
+    tr = Translator(d, default="en", locales=("ru", "en"))
+    calls = []
+    for bundle in tr._bundles.values():
+        real = bundle.format_pattern
+        monkeypatch.setattr(bundle, "format_pattern",
+                            lambda p, a, real=real: calls.append(a) or real(p, a))
+    assert tr.t("ru", "hello", name="<Оля>") == "Привет, &lt;Оля&gt;!"
+    assert tr.t("ru", "hello", name="<Оля>") == "Привет, &lt;Оля&gt;!"
+    assert tr.plain("ru", "hello", name="<Оля>") == "Привет, <Оля>!"
+    assert tr.t("ru", "hello", name="Петя") == "Привет, Петя!"
+    assert len(calls) == 3
+    assert tr.t("ru", "bye") == tr.t("ru", "bye") == "Bye"  # from en: not remembered
+    assert len(calls) == 5

@@ -123,6 +123,10 @@ def _escape_args(args: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+#: Formatted texts a translator remembers before it starts afresh.
+_MEMO_SIZE = 50_000
+
+
 class Translator:
     """All locales' Fluent bundles, with fallback to the default locale.
 
@@ -150,6 +154,7 @@ class Translator:
             raise ValueError(f"default locale {default!r} is not one of {self.locales}")
         self.default = default
         self.strict = strict
+        self._memo: dict[Any, str] = {}
         self._bundles: dict[str, FluentBundle] = {}
         for code in self.locales:
             self._bundles[code] = self._load(code)
@@ -179,6 +184,27 @@ class Translator:
         return bundle is not None and bundle.has_message(key)
 
     def _format(self, locale: str | None, key: str, args: Mapping[str, Any]) -> str:
+        # The table and the hands are rendered again after every move, mostly from the same
+        # lines: a formatted text is remembered (Fluent formatting is pure).
+        try:
+            memo_key: Any = (locale, key, tuple(sorted(args.items())))
+            hash(memo_key)
+        except TypeError:
+            memo_key = None
+        if memo_key is not None:
+            hit = self._memo.get(memo_key)
+            if hit is not None:
+                return hit
+        text, ok = self._format_uncached(locale, key, args)
+        if ok and memo_key is not None:
+            if len(self._memo) >= _MEMO_SIZE:
+                self._memo.clear()
+            self._memo[memo_key] = text
+        return text
+
+    def _format_uncached(self, locale: str | None, key: str, args: Mapping[str, Any]
+                         ) -> tuple[str, bool]:
+        """The text and whether it was formatted without any error or fallback."""
         chain = [self.resolve(locale)]
         if self.default not in chain:
             chain.append(self.default)
@@ -196,11 +222,11 @@ class Translator:
                 log.warning("locale %s key %s: %s", code, key, errors[0])
             if code != chain[0]:
                 log.warning("locale %s has no key %s; used %s", chain[0], key, code)
-            return str(text)
+            return str(text), not errors and code == chain[0]
         if self.strict:
             raise MissingTranslation(f"{key!r} is not defined in {chain}")
         log.error("translation key %s is missing in %s", key, chain)
-        return key
+        return key, False
 
     def t(self, locale: str | None, key: str, /, **args: Any) -> str:
         """The message ``key`` in ``locale`` (fallback: the default locale) as Telegram HTML.
