@@ -35,3 +35,23 @@ async def test_two_players_play_a_match_to_the_goat(tmp_path):
             moves += 1
         texts = [m.text for m in h.tg.chat(GROUP)]
         assert any("🐐" in t for t in texts), texts[-3:]
+
+
+async def test_response_models_of_called_methods_stay_cached():
+    """aiogram's Response[T] models are cached only weakly by pydantic; the middleware keeps
+    the one of each method the bot calls, so it is not rebuilt for every request."""
+    import gc
+
+    from aiogram.methods import AnswerCallbackQuery
+    from aiogram.methods.base import Response
+
+    from handlers.app import _RESPONSE_TYPES, pin_response_types
+
+    async def make_request(bot, method):
+        return "answered"
+
+    method = AnswerCallbackQuery(callback_query_id="1")
+    assert await pin_response_types(make_request, None, method) == "answered"
+    kept = _RESPONSE_TYPES[AnswerCallbackQuery]
+    gc.collect()
+    assert Response[AnswerCallbackQuery.__returning__] is kept
