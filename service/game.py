@@ -1030,9 +1030,10 @@ class GameService:
         """Views of every open lobby and match, e.g. to re-render them all at start-up; with
         ``user_id`` only those where that user holds a seat (a view costs a replay when the
         match is not cached, so /start must not build the views of every match)."""
-        rows = await self.db.read(repo.list_open_matches)
-        if user_id is not None:
-            rows = [r for r in rows if any(s.get("user_id") == user_id for s in r.seats)]
+        if user_id is None:
+            rows = await self.db.read(repo.list_open_matches)
+        else:
+            rows = await self.db.read(repo.list_open_matches_of, user_id)
         return [await self.view(r.id) for r in rows]
 
     async def update_messages(self, match_id: int, changes: Mapping[str, Any]) -> dict | None:

@@ -346,6 +346,22 @@ def list_open_matches(
     return [_row(MatchRow, r._mapping) for r in rows]
 
 
+def list_open_matches_of(conn: Connection, user_id: int) -> list[MatchRow]:
+    """Every open match (lobby or playing) with a seat of ``user_id``, oldest first.  On
+    SQLite the seats are searched inside the database (``json_each``), so a user's /start does
+    not decode the rows of every match in the bot."""
+    if conn.dialect.name != "sqlite":
+        return [r for r in list_open_matches(conn)
+                if any(s.get("user_id") == user_id for s in r.seats)]
+    seat = func.json_each(T_MATCHES.c.seats).table_valued("value").alias("seat")
+    seated = (select(literal(1)).select_from(seat)
+              .where(func.json_extract(seat.c.value, "$.user_id") == user_id))
+    stmt = (select(T_MATCHES)
+            .where(T_MATCHES.c.status.in_(OPEN_STATUSES), seated.exists())
+            .order_by(T_MATCHES.c.id))
+    return [_row(MatchRow, r._mapping) for r in (conn.execute(stmt)).all()]
+
+
 def update_match(
     conn: Connection,
     match_id: int,
@@ -681,6 +697,7 @@ __all__ = [
     "leaderboard",
     "list_actions",
     "list_open_matches",
+    "list_open_matches_of",
     "list_results",
     "move_chat",
     "next_deadline",

@@ -245,3 +245,13 @@ async def test_group_commit_keeps_each_write_atomic_and_isolates_a_failure(db):
     commits.clear()
     await asyncio.gather(*(db.write(append, s) for s in range(101, 141) if s % 7))
     assert 1 <= len(commits) < 20
+
+
+async def test_open_matches_of_a_user_are_found_in_their_seats(db):
+    first = await db.write(lambda c: _lobby(c, -100, seats=((1, "A"), (12, "B"))))
+    second = await db.write(lambda c: _lobby(c, -200, seats=((12, "B"),)))
+    closed = await db.write(lambda c: _lobby(c, -300, seats=((1, "A"),)))
+    await db.write(lambda c: repo.update_match(c, closed, 0, now=2.0, status="stopped"))
+    assert [m.id for m in await db.read(repo.list_open_matches_of, 1)] == [first]
+    assert [m.id for m in await db.read(repo.list_open_matches_of, 12)] == [first, second]
+    assert await db.read(repo.list_open_matches_of, 2) == []  # not a prefix match of 12
