@@ -39,6 +39,24 @@ async def _dm_hint(message: Message, app: App, locale: str, match_id: int) -> No
                                  url=url))
 
 
+async def _this_lobby(message: Message, app: App, locale: str):
+    """The open lobby of this chat topic, or None after telling the user there is none."""
+    found = await app.service.find_open(message.chat.id, thread_of(message))
+    if not found.ok or found.status != Status.LOBBY:
+        await message.reply(app.error_text(locale, found) if not found.ok
+                            else app.tr.t(locale, "err-lobby-closed"))
+        return None
+    return found
+
+
+async def _reply_or_publish(message: Message, app: App, locale: str, res) -> None:
+    """Show an accepted change, or answer why it was refused."""
+    if not res.ok:
+        await message.reply(app.error_text(locale, res))
+        return
+    await app.publisher.publish(res)
+
+
 _STRENGTHS = ("easy", "normal", "hard")
 
 
@@ -76,18 +94,12 @@ async def cmd_addbot(message: Message, command: CommandObject, app: App, bot: Bo
     if strength not in _STRENGTHS:
         await message.reply(app.tr.t(locale, "err-bad-strength"))
         return
-    found = await app.service.find_open(message.chat.id, thread_of(message))
-    if not found.ok or found.status != Status.LOBBY:
-        await message.reply(app.error_text(locale, found) if not found.ok
-                            else app.tr.t(locale, "err-lobby-closed"))
+    found = await _this_lobby(message, app, locale)
+    if found is None:
         return
     force = await is_admin(bot, message.chat.id, message.from_user.id)
-    res = await app.service.add_bot(found.match_id, message.from_user.id, strength,
-                                    force=force)
-    if not res.ok:
-        await message.reply(app.error_text(locale, res))
-        return
-    await app.publisher.publish(res)
+    await _reply_or_publish(message, app, locale, await app.service.add_bot(
+        found.match_id, message.from_user.id, strength, force=force))
 
 
 @router.message(Command("newgame"))
@@ -119,19 +131,14 @@ async def cmd_join(message: Message, app: App) -> None:
     user = message.from_user
     await register(app, user)
     locale = await app.locale_for(message.chat.id, user)
-    found = await app.service.find_open(message.chat.id, thread_of(message))
-    if not found.ok or found.status != Status.LOBBY:
-        await message.reply(app.tr.t(locale, "err-no-game" if not found.ok
-                                     else "err-lobby-closed"))
+    found = await _this_lobby(message, app, locale)
+    if found is None:
         return
     if not await _dm_open(app, user.id):
         await _dm_hint(message, app, locale, found.match_id)
         return
-    res = await app.service.join(found.match_id, user.id, display_name(user))
-    if not res.ok:
-        await message.reply(app.error_text(locale, res))
-        return
-    await app.publisher.publish(res)
+    await _reply_or_publish(message, app, locale, await app.service.join(
+        found.match_id, user.id, display_name(user)))
 
 
 @router.message(Command("leave"))
@@ -161,16 +168,11 @@ async def cmd_startgame(message: Message, app: App, bot: Bot) -> None:
     if not await _group_only(message, app):
         return
     locale = await app.locale_for(message.chat.id, message.from_user)
-    found = await app.service.find_open(message.chat.id, thread_of(message))
-    if not found.ok or found.status != Status.LOBBY:
-        await message.reply(app.error_text(locale, found) if not found.ok
-                            else app.tr.t(locale, "err-lobby-closed"))
+    found = await _this_lobby(message, app, locale)
+    if found is None:
         return
-    res = await _start(app, bot, message.chat.id, found.match_id, message.from_user.id)
-    if not res.ok:
-        await message.reply(app.error_text(locale, res))
-        return
-    await app.publisher.publish(res)
+    await _reply_or_publish(message, app, locale, await _start(
+        app, bot, message.chat.id, found.match_id, message.from_user.id))
 
 
 @router.message(Command("stopgame"))
