@@ -1,0 +1,410 @@
+"""Load benchmark: N groups playing whole matches at once through ONE bot process.
+
+    .venv/bin/python bench/e2e_load.py                   # about 6 minutes on 2 cores
+    .venv/bin/python bench/e2e_load.py --n 100 --paced --seconds 20
+    .venv/bin/python bench/e2e_load.py --n 100 --paced --telegram-limits
+
+The real ``bot.py`` runs as a child process against the Bot API emulator of ``tests/emulator``,
+which runs in this process together with the simulated players.  Each of N groups has two
+players; as soon as the bot sends a player the keyboard of their turn, the player presses a
+random button of it, so the load is as high as the bot allows (N = 10, 100, 1000).  That is a
+closed loop: with N matches always waiting, a press waits for about N / throughput, so the
+latency of these runs says how long the queue is.  A paced run (``--paced 1000:20``, the
+default extra run) lets every player think an exponential 20 s on average before each move,
+which measures the latency of 1000 matches at a load the bot can carry.  A match that ends is
+followed at once by a Rematch and /startgame, so N matches stay active.  The groups are set
+up (players /start, /newgame, Join, /startgame) before anybody plays; after a short warm-up a
+window of ``--seconds`` is measured:
+
+- actions/s: move presses per second;
+- latency: from a press to the last Bot API call it causes, on the emulator's clock.  The calls
+  a press causes are those in the chats of its match (the group and both private chats, and
+  the answer to the press) until the next press of that match; p50 and p99 over the window;
+- Bot API calls per action: every call the bot made in the window (round ends, match ends and
+  rematches included), divided by the presses;
+- bot CPU seconds per 1000 actions (``/proc/<pid>/stat``), and this process's CPU over the same
+  window (the emulator and the players), to see which side is the bottleneck;
+- memory per active match: the bot's resident memory at the end of the window minus that of
+  the bot before the N groups existed, divided by N.  That baseline is taken after one extra
+  group played 100 moves, so what the bot allocates once (caches, connections) is not
+  charged to the matches.
+
+Each run gets a fresh emulator, bot process and database.  By default the emulator's flood
+control is off and the bot's own rates are relaxed (``RATE_CHAT_INTERVAL=0`` …), so the bot's
+own cost is measured; ``--telegram-limits`` keeps Telegram's limits on both sides instead
+(one message a second per chat, 20 a minute per group, 30 a second in all), which caps the
+throughput whatever the CPU.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import resource
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.e2e.botproc import FAST_RATES, BotProcess  # noqa: E402
+from tests.e2e.players import move_buttons  # noqa: E402
+from tests.emulator import Emulator  # noqa: E402
+
+_COUNTED = frozenset({"sendMessage", "editMessageText", "editMessageReplyMarkup",
+                      "deleteMessage", "answerCallbackQuery", "getChatMember"})
+
+
+@dataclass
+class Group:
+    """One group: its chat, its two players and what its match is doing."""
+
+    chat_id: int
+    players: tuple[int, int]
+    match_id: int | None = None
+    rematching: bool = False
+    started: bool = False
+    parked: bool = False  # the warm-up group, resting while the others are measured
+    presses: int = 0
+    press_t: float | None = None  # the open press (emulator clock), None between matches
+    last_t: float = 0.0  # the last call it caused so far
+    calls: int = 0
+
+
+@dataclass
+class Stats:
+    """Counters of the measured window."""
+
+    moves: int = 0
+    calls: int = 0
+    move_calls: int = 0
+    latencies: list[float] = field(default_factory=list)
+    errors: int = 0
+    matches_ended: int = 0
+
+
+class Load:
+    """The simulated players of N groups, driven by the emulator's Bot API calls."""
+
+    def __init__(self, emu: Emulator, n: int, *, think: float, seed: int) -> None:
+        self.emu = emu
+        self.world = emu.world
+        self.n = n
+        self.think = think
+        self.rng = random.Random(seed)
+        self.loop = asyncio.get_running_loop()
+        self.groups: dict[int, Group] = {}
+        self.by_chat: dict[int, Group] = {}
+        self.queries: dict[str, tuple[Group, str]] = {}
+        self.stats = Stats()
+        self.measuring = False
+        self.window_start = 0.0
+        self.window_end = float("inf")
+        self.running = True
+        self.hold = True
+        self.held: list[tuple] = []
+        self._log_call = self.world.log_call
+        self.world.log_call = self._on_call  # see every Bot API call as it happens
+
+    # -- set-up ------------------------------------------------------------------------------
+
+    def create(self, count: int) -> list[Group]:
+        """Create ``count`` more groups and their players; each player opens the private
+        chat, the first opens a lobby."""
+        w = self.world
+        made = []
+        for i in range(len(self.groups), len(self.groups) + count):
+            a, b = 10_000 + 2 * i, 10_001 + 2 * i
+            w.create_user(a, f"Игрок {a}")
+            w.create_user(b, f"Игрок {b}")
+            chat = w.create_chat(title=f"Стол {i}", members=[a, b])
+            g = Group(chat["id"], (a, b))
+            self.groups[g.chat_id] = g
+            for key in (g.chat_id, a, b):
+                self.by_chat[key] = g
+            w.user_send(a, "/start")
+            w.user_send(b, "/start")
+            w.user_send(a, "/newgame", chat_id=g.chat_id)
+            made.append(g)
+        return made
+
+    # -- the players react to the bot -----------------------------------------------------------
+
+    def _on_call(self, method: str, params: dict, t0: float, result: Any, error: Any) -> None:
+        self._log_call(method, params, t0, result, error)
+        if method not in _COUNTED:
+            return
+        t1 = self.world.clock()
+        if method == "answerCallbackQuery":
+            g, kind = self.queries.pop(str(params.get("callback_query_id")), (None, None))
+            if kind == "join":  # seated (the answer comes after the commit): deal
+                self._later(self._command, g, "/startgame")
+        else:
+            g = self.by_chat.get(_int(params.get("chat_id")))
+        if self.measuring:
+            self.stats.calls += 1
+            if error is not None:
+                self.stats.errors += 1
+        if g is None:
+            return
+        if g.press_t is not None:
+            g.last_t = t1
+            g.calls += 1
+        if error is not None or method != "sendMessage":
+            return
+        markup = params.get("reply_markup") or {}
+        rows = markup.get("inline_keyboard") or []
+        datas = [str(b.get("callback_data", "")) for row in rows for b in row]
+        chat_id = _int(params.get("chat_id"))
+        if chat_id in g.players and move_buttons(markup):
+            g.started = True
+            if self.hold:  # set-up: nobody plays until every group is dealt
+                self.held.append((g, chat_id, result["message_id"], len(datas)))
+            else:
+                self._later(self._press_move, g, chat_id, result["message_id"], len(datas),
+                            think=True)
+        elif chat_id == g.chat_id and any(d.startswith("l1:join:") for d in datas):
+            g.match_id = int(next(d for d in datas if d.startswith("l1:join:")).split(":")[2])
+            if g.rematching:  # the same players are seated already
+                self._later(self._command, g, "/startgame")
+            else:
+                self._later(self._press_join, g, result["message_id"])
+        elif chat_id == g.chat_id and any(":rematch:" in d for d in datas):
+            self._close(g)
+            if self.measuring:
+                self.stats.matches_ended += 1
+            if self.running and not g.parked:
+                self._later(self._press_rematch, g, result["message_id"])
+
+    def _later(self, fn: Any, *args: Any, think: bool = False) -> None:
+        """Call ``fn(*args)`` soon: at once, or after a thinking pause for a move."""
+        if not self.running:
+            return
+        if think and self.think > 0:
+            self.loop.call_later(self.rng.expovariate(1 / self.think), fn, *args)
+        else:
+            self.loop.call_soon(fn, *args)
+
+    def _close(self, g: Group) -> None:
+        """End the open press of a group: its latency is known once the next one comes (or
+        once the bot went quiet after the run)."""
+        if g.press_t is not None and self.window_start <= g.press_t < self.window_end:
+            self.stats.latencies.append(g.last_t - g.press_t)
+            self.stats.move_calls += g.calls
+        g.press_t = None
+
+    def finish(self) -> None:
+        """Close every open press (call when the bot is quiet after :meth:`stop`)."""
+        for g in self.groups.values():
+            self._close(g)
+
+    def _press(self, g: Group, user: int, chat: int, message_id: int, index: int,
+               kind: str) -> None:
+        try:
+            got = self.world.user_press(user, chat, message_id, index=index)
+        except Exception as exc:  # the keyboard went away meanwhile (it should not)
+            print(f"press failed in group {g.chat_id}: {exc}", file=sys.stderr)
+            return
+        self.queries[got["query_id"]] = (g, kind)
+
+    def _press_move(self, g: Group, user: int, message_id: int, buttons: int) -> None:
+        if g.parked:
+            return
+        g.presses += 1
+        self._close(g)
+        g.press_t = g.last_t = self.world.clock()
+        g.calls = 0
+        if self.measuring:
+            self.stats.moves += 1
+        self._press(g, user, user, message_id, self.rng.randrange(buttons), "move")
+
+    def _press_join(self, g: Group, message_id: int) -> None:
+        self._press(g, g.players[1], g.chat_id, message_id, 0, "join")
+
+    def _press_rematch(self, g: Group, message_id: int) -> None:
+        g.rematching = True
+        self._press(g, g.players[0], g.chat_id, message_id, 0, "rematch")
+
+    def _command(self, g: Group, text: str) -> None:
+        self.world.user_send(g.players[0], text, chat_id=g.chat_id)
+
+    def release(self) -> None:
+        """Every group is dealt: the players start pressing."""
+        self.hold = False
+        held, self.held = self.held, []
+        for args in held:
+            self._later(self._press_move, *args, think=True)
+
+    def stop(self) -> None:
+        """No more presses."""
+        self.running = False
+
+
+def _int(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+async def run_one(n: int, *, seconds: float, think: float, telegram_limits: bool,
+                  seed: int) -> dict:
+    """Measure one N; a dict of the results."""
+    emu = Emulator()
+    emu.world.configure(flood=telegram_limits, keep_history=False, log_calls=False,
+                        callback_ttl=3600.0)
+    await emu.start()
+    settings = {} if telegram_limits else dict(FAST_RATES)
+    settings.update({"TURN_TIMEOUT": 86400, "LOBBY_TTL": 86400, "LOG_LEVEL": "WARNING"})
+    with tempfile.TemporaryDirectory(prefix="kozel-load-") as tmp:
+        bot = BotProcess(api_url=emu.url, token=emu.token, database=Path(tmp) / "load.sqlite3",
+                         log_path=Path(tmp) / "bot.log", settings=settings, emulator=emu)
+        await bot.start(timeout=60)
+        print(f"N={n}: bot pid {bot.pid}", file=sys.stderr, flush=True)
+        try:
+            await asyncio.sleep(1.0)
+            load = Load(emu, n, think=think, seed=seed)
+            # one group plays 100 moves first, so that what any bot allocates once (caches,
+            # connections, lazily built objects) is not counted as the matches' memory
+            (warm,) = load.create(1)
+            load.release()
+            await _until(lambda: warm.presses >= 100, 120, "the warm-up group's moves")
+            warm.parked = True
+            await _quiet(emu, timeout=30)
+            rss_idle = bot.rss_kib()
+            load.hold = True
+            t0 = time.monotonic()
+            groups = load.create(n)
+            # set up until every group has been dealt, then let them all play
+            await _until(lambda: all(g.started for g in groups), 300, f"{n} groups dealt")
+            setup = time.monotonic() - t0
+            load.release()
+            print(f"N={n}: all groups play after {setup:.0f} s", file=sys.stderr, flush=True)
+            await asyncio.sleep(min(3.0, seconds / 5))
+            cpu0, own0 = bot.cpu_seconds(), _own_cpu()
+            load.window_start = emu.world.clock()
+            load.measuring = True
+            w0 = time.monotonic()
+            await asyncio.sleep(seconds)
+            load.measuring = False
+            load.window_end = emu.world.clock()
+            elapsed = time.monotonic() - w0
+            cpu1, own1 = bot.cpu_seconds(), _own_cpu()
+            rss = bot.rss_kib()
+            load.stop()
+            await _quiet(emu, timeout=max(60.0, seconds))
+            load.finish()
+            errors = bot.errors()
+        finally:
+            bot.kill()
+            await emu.stop()
+    s = load.stats
+    moves = max(s.moves, 1)
+    return {
+        "n": n, "setup_s": setup, "seconds": elapsed, "moves": s.moves,
+        "actions_per_s": s.moves / elapsed,
+        "p50_ms": 1000 * _pct(s.latencies, 0.50), "p99_ms": 1000 * _pct(s.latencies, 0.99),
+        "calls_per_action": s.calls / moves, "move_calls_per_action":
+            s.move_calls / max(len(s.latencies), 1),
+        "bot_cpu_per_1000": 1000 * (cpu1 - cpu0) / moves,
+        "bot_cpu_share": (cpu1 - cpu0) / elapsed, "driver_cpu_share": (own1 - own0) / elapsed,
+        "kib_per_match": (rss - rss_idle) / n, "rss_mib": rss / 1024,
+        "api_errors": s.errors, "matches_ended": s.matches_ended,
+        "bot_log_errors": len(errors),
+    }
+
+
+async def _until(predicate: Any, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{what}: not within {timeout} s")
+        await asyncio.sleep(0.1)
+
+
+async def _quiet(emu: Emulator, *, timeout: float, quiet: float = 1.0) -> None:
+    """Wait until the bot has fetched every update and made no call for ``quiet`` s."""
+    w = emu.world
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        last = w.last_call_t if w.last_call_t is not None else 0.0
+        if not w.updates and w.clock() - last >= quiet:
+            return
+        await asyncio.sleep(0.1)
+
+
+def _own_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def print_table(rows: list[dict]) -> None:
+    """The results as a Markdown table (details per run on standard error)."""
+    print("| N | think s | actions/s | p50 ms | p99 ms | Bot API calls/action "
+          "| bot CPU s/1000 actions | bot CPU | emulator+players CPU | memory/match KiB |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['n']:,} | {r['think']:g} | {r['actions_per_s']:,.0f} | {r['p50_ms']:,.0f} | "
+              f"{r['p99_ms']:,.0f} | {r['calls_per_action']:.2f} | "
+              f"{r['bot_cpu_per_1000']:.2f} | {100 * r['bot_cpu_share']:.0f}% | "
+              f"{100 * r['driver_cpu_share']:.0f}% | {r['kib_per_match']:,.0f} |")
+    closed = sorted((r for r in rows if not r["think"]), key=lambda r: r["n"])
+    for a, b in zip(closed, closed[1:], strict=False):
+        slope = (b["rss_mib"] - a["rss_mib"]) * 1024 / (b["n"] - a["n"])
+        print(f"Memory per match from N={a['n']} to N={b['n']}: {slope:,.0f} KiB "
+              f"(bot RSS {a['rss_mib']:.0f} -> {b['rss_mib']:.0f} MiB)")
+    for r in rows:
+        print(f"N={r['n']} think={r['think']:g}: set-up {r['setup_s']:.0f} s, {r['moves']} "
+              f"presses in {r['seconds']:.0f} s, {r['matches_ended']} matches ended, calls "
+              f"per press in its own window {r['move_calls_per_action']:.2f}, bot RSS "
+              f"{r['rss_mib']:.0f} MiB, failed calls {r['api_errors']}, errors in the bot's "
+              f"log {r['bot_log_errors']}", file=sys.stderr)
+
+
+def _scenario(text: str) -> tuple[int, float]:
+    n, _, think = text.partition(":")
+    return int(n), float(think or 0)
+
+
+def main() -> None:
+    """Parse the command line, run each scenario, print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--n", type=int, nargs="*", default=[10, 100, 1000],
+                        help="groups per run, players pressing as fast as the bot allows")
+    parser.add_argument("--paced", type=_scenario, nargs="*", default=[(1000, 20.0)],
+                        metavar="N:THINK", help="more runs whose players think THINK s on "
+                        "average before a move (default 1000:20)")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="measured seconds per run (default 20, 30, 40 for N up to "
+                             "10, 100, more)")
+    parser.add_argument("--telegram-limits", action="store_true",
+                        help="flood control on in the emulator and the bot's default rates")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    runs = [(n, 0.0) for n in args.n] + list(args.paced)
+    rows = []
+    for n, think in runs:
+        secs = args.seconds or (20.0 if n <= 10 else 30.0 if n <= 100 else 40.0)
+        print(f"N={n} think={think:g}: measuring {secs:.0f} s …", file=sys.stderr, flush=True)
+        row = asyncio.run(run_one(n, seconds=secs, think=think,
+                                  telegram_limits=args.telegram_limits, seed=args.seed))
+        row["think"] = think
+        rows.append(row)
+    print(f"{os.cpu_count()} CPUs; flood control {'on' if args.telegram_limits else 'off'}")
+    print_table(rows)
+
+
+if __name__ == "__main__":
+    main()
