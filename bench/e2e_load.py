@@ -69,7 +69,8 @@ class Group:
     match_id: int | None = None
     rematching: bool = False
     started: bool = False
-    parked: bool = False  # the warm-up group, resting while the others are measured
+    warm_up: bool = False  # plays without thinking before the others, then rests
+    parked: bool = False
     presses: int = 0
     press_t: float | None = None  # the open press (emulator clock), None between matches
     last_t: float = 0.0  # the last call it caused so far
@@ -167,7 +168,7 @@ class Load:
                 self.held.append((g, chat_id, result["message_id"], len(datas)))
             else:
                 self._later(self._press_move, g, chat_id, result["message_id"], len(datas),
-                            think=True)
+                            think=not g.warm_up)
         elif chat_id == g.chat_id and any(d.startswith("l1:join:") for d in datas):
             g.match_id = int(next(d for d in datas if d.startswith("l1:join:")).split(":")[2])
             if g.rematching:  # the same players are seated already
@@ -238,7 +239,7 @@ class Load:
         self.hold = False
         held, self.held = self.held, []
         for args in held:
-            self._later(self._press_move, *args, think=True)
+            self._later(self._press_move, *args, think=not args[0].warm_up)
 
     def stop(self) -> None:
         """No more presses."""
@@ -279,6 +280,7 @@ async def run_one(n: int, *, seconds: float, think: float, telegram_limits: bool
             # one group plays 100 moves first, so that what any bot allocates once (caches,
             # connections, lazily built objects) is not counted as the matches' memory
             (warm,) = load.create(1)
+            warm.warm_up = True
             load.release()
             await _until(lambda: warm.presses >= 100, 120, "the warm-up group's moves")
             warm.parked = True
