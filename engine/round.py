@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import hashlib
 import struct
-from typing import NamedTuple
+from typing import NamedTuple, NoReturn
 
 from . import errors
 from .events import Dealt, Drew, Fish, Knocked, Led, Misdeal, Played, WentOut
-from .layout import EMPTY_LINE, LEFT, RIGHT, Line
+from .layout import LEFT, RIGHT, Line
 from .tiles import (
     DOUBLE_MASK,
     HIGH,
@@ -62,19 +62,23 @@ _MOVE = {(i, e): Move(TILES[i], e) for i in range(28) for e in (None, LEFT, RIGH
 
 
 class RoundState(NamedTuple):
-    """The position of one round (RULES.md §1.2–§1.10).  Immutable.
+    """The position of one round (RULES.md §1.2–§1.10).  Immutable; compare with ``==``.
 
     - ``hands``: bit mask of tile ids per seat (see :mod:`engine.tiles`).
     - ``bazar``: tile ids still in the bazar, in draw order.
     - ``reserve_mask``: the last ``bazar_reserve`` tiles, which may never be drawn (§1.4).
     - ``reserve``: how many tiles that is.
-    - ``line``: the chain (:class:`engine.layout.Line`); ``chain_mask`` its tiles.
+    - ``chain``: the chain as oriented ``(a, b)`` pairs, left to right; ``left``/``right`` its
+      open ends, -1 before the lead (see :attr:`line`); ``chain_mask`` its tiles.
     - ``to_act``: seat whose decision is awaited, -1 once the round is over.
     - ``lead_id``: id of the tile the first lead must be (§1.5), or -1.
     - ``last``: seat that placed the last tile, -1 before the lead.
     - ``end``: None while playing, then ``"out"`` or ``"fish"``; ``fish_cause`` as in
       :class:`engine.events.Fish`.
     - ``fish_without_double``: the option of RULES.md §1.10 (b).
+
+    The fields are flat (no nested objects) because a move builds a new state: one tuple per
+    move keeps :func:`round_apply` cheap (``bench/engine_bench.py``).
     """
 
     players: int
@@ -82,7 +86,9 @@ class RoundState(NamedTuple):
     bazar: tuple[int, ...]
     reserve: int
     reserve_mask: int
-    line: Line
+    chain: tuple[tuple[int, int], ...]
+    left: int
+    right: int
     chain_mask: int
     to_act: int
     lead_id: int
@@ -90,6 +96,11 @@ class RoundState(NamedTuple):
     end: str | None
     fish_cause: str | None
     fish_without_double: bool = True
+
+    @property
+    def line(self) -> Line:
+        """The chain with its open ends (:class:`engine.layout.Line`, RULES.md §0)."""
+        return Line(self.chain, self.left, self.right)
 
     @property
     def drawable(self) -> int:
@@ -194,10 +205,10 @@ def start_round(
     reserve_mask = 0
     for i in bazar[len(bazar) - r:]:
         reserve_mask |= 1 << i
-    return RoundState(
-        players, hands, bazar, r, reserve_mask, EMPTY_LINE, 0, leader, lead_id, -1, None, None,
-        fish_without_double,
-    )
+    return _new(RoundState, (
+        players, hands, bazar, r, reserve_mask, (), -1, -1, 0, leader, lead_id, -1,
+        None, None, fish_without_double,
+    ))
 
 
 def dealt_event(rs: RoundState, round_no: int) -> Dealt:
@@ -223,8 +234,7 @@ def round_moves(rs: RoundState) -> tuple[Move, ...]:
     if seat < 0:
         return ()
     hand = rs.hands[seat]
-    line = rs.line
-    left = line.left
+    left = rs.left
     if left < 0:
         if rs.lead_id >= 0:
             return (_MOVE[rs.lead_id, None],)
@@ -232,11 +242,11 @@ def round_moves(rs: RoundState) -> tuple[Move, ...]:
         if moves is None:
             moves = _LEAD_CACHE[hand] = tuple(_MOVE[i, None] for i in ids_of(hand))
         return moves
-    right = line.right
-    key = ((hand & (SUIT_MASK[left] | SUIT_MASK[right])) << 6) | (left * 7 + right)
+    pos = left * 7 + rs.right
+    key = ((hand & _OPEN[pos]) << 6) | pos
     moves = _MOVES_CACHE.get(key)
     if moves is None:
-        moves = _MOVES_CACHE[key] = _compute_moves(key >> 6, left, right)
+        moves = _MOVES_CACHE[key] = _compute_moves(key >> 6, left, rs.right)
     return moves
 
 
@@ -273,6 +283,64 @@ _OTHER = tuple(
 _PAIR = tuple(tuple((a, b) for b in range(7)) for a in range(7))
 
 
+# The placements, precomputed so that applying a legal move is a few lookups.
+# _TILE_ROW[tile] = (id, bit, placements, lead): placements[(left * 7 + right) * 3 + end_code]
+# with end_code 0 (None), 1 (left), 2 (right) is None when that placement is illegal, else
+# (at_left, oriented pair, new left, new right, event per seat, open mask, no-double mask):
+# the open mask holds the tiles fitting either new open end, the no-double mask the six
+# non-doubles of n when both new ends show n (RULES.md §1.10 (b)), else 0.  ``lead`` is the
+# same shape for the lead.  Events are immutable, so one interned instance serves every round.
+def _placement(tid: int, left: int, right: int, code: int):
+    ol = _OTHER[tid][left]
+    orr = _OTHER[tid][right]
+    if code == 0:
+        if ol >= 0 and orr >= 0:
+            if left != right:
+                return None
+            code = 2
+        elif ol >= 0:
+            code = 1
+        elif orr >= 0:
+            code = 2
+        else:
+            return None
+    if code == 1:
+        if ol < 0:
+            return None
+        at_left, pair, left, end = True, _PAIR[ol][left], ol, LEFT
+    else:
+        if orr < 0:
+            return None
+        at_left, pair, right, end = False, _PAIR[right][orr], orr, RIGHT
+    played = tuple(Played(s, TILES[tid], end) for s in range(4))
+    return at_left, pair, left, right, played, *_open_masks(left, right)
+
+
+def _open_masks(left: int, right: int) -> tuple[int, int]:
+    return (SUIT_MASK[left] | SUIT_MASK[right],
+            SUIT_NONDOUBLE_MASK[left] if left == right else 0)
+
+
+def _lead_placement(tid: int):
+    a, b = LOW[tid], HIGH[tid]
+    return (False, _PAIR[a][b], a, b, tuple(Led(s, TILES[tid]) for s in range(4)),
+            *_open_masks(a, b))
+
+
+_TILE_ROW = {
+    TILES[tid]: (
+        tid,
+        1 << tid,
+        [_placement(tid, left, right, code)
+         for left in range(7) for right in range(7) for code in range(3)],
+        _lead_placement(tid),
+    )
+    for tid in range(28)
+}
+#: _OPEN[left * 7 + right]: the tiles that fit either open end.
+_OPEN = tuple(SUIT_MASK[a] | SUIT_MASK[b] for a in range(7) for b in range(7))
+
+
 def round_apply(rs: RoundState, seat: int, tile: Tile, end: str | None) -> tuple[RoundState, list]:
     """Place ``tile`` for ``seat`` and play the forced steps that follow.
 
@@ -285,86 +353,51 @@ def round_apply(rs: RoundState, seat: int, tile: Tile, end: str | None) -> tuple
     :class:`errors.TileNotInHand`, :class:`errors.UnknownEnd` / :class:`errors.AmbiguousEnd`,
     :class:`errors.TileDoesNotFit` / :class:`errors.WrongLead`.
     """
-    (players, hands, bazar, reserve, reserve_mask, line, chain_mask, to_act, lead_id, _last,
-     _end, _cause, fish_without_double) = rs
-    if seat != to_act:
-        if to_act < 0:
-            raise errors.RoundOver("the round is over: no decision is awaited", "RULES.md §1.9")
-        raise errors.NotYourTurn(f"it is seat {to_act}'s turn, not seat {seat}'s")
-    tid = TILE_ID.get(tile)
-    if tid is None:
-        raise errors.TileNotInHand(f"{tile!r} is not a tile of the set")
-    bit = 1 << tid
-    hand = hands[seat]
-    if not hand & bit:
-        raise errors.TileNotInHand(f"{TILES[tid]} is not in seat {seat}'s hand")
-    left = line[1]
-    if left < 0:
-        if end is not None and end != LEFT and end != RIGHT:
-            raise errors.UnknownEnd(f"unknown end {end!r}: use \"left\" or \"right\"")
-        if lead_id >= 0 and tid != lead_id:
-            raise errors.WrongLead(
-                f"the first lead of the match must be {TILES[lead_id]}, not {TILES[tid]}"
-            )
-        left = LOW[tid]
-        right = HIGH[tid]
-        line = _new(Line, ((_PAIR[left][right],), left, right))
-        event = _new(Led, (seat, TILES[tid]))
+    (players, hands, bazar, reserve, reserve_mask, tiles, left, right, chain_mask, to_act,
+     lead_id, _last, _end, _cause, fish_without_double) = rs
+    row = _TILE_ROW.get(tile)
+    if seat != to_act or to_act < 0 or row is None:
+        _refuse(rs, seat, tile, end)
+    tid, bit, places, place = row
+    if end is None:
+        code = 0
+    elif end == LEFT:
+        code = 1
+    elif end == RIGHT:
+        code = 2
     else:
-        right = line[2]
-        other = _OTHER[tid]
-        ol = other[left]
-        orr = other[right]
-        if end is None:
-            if ol >= 0 and orr >= 0:
-                if left != right:
-                    raise errors.AmbiguousEnd(
-                        f"{TILES[tid]} fits both ends ({left} and {right}): name one"
-                    )
-                end = RIGHT
-            elif ol >= 0:
-                end = LEFT
-            elif orr >= 0:
-                end = RIGHT
-            else:
-                raise errors.TileDoesNotFit(
-                    f"{TILES[tid]} matches neither open end ({left}, {right})"
-                )
-        if end == LEFT:
-            if ol < 0:
-                raise errors.TileDoesNotFit(f"{TILES[tid]} does not fit the left end ({left})")
-            line = _new(Line, ((_PAIR[ol][left],) + line[0], ol, right))
-            left = ol
-        elif end == RIGHT:
-            if orr < 0:
-                raise errors.TileDoesNotFit(f"{TILES[tid]} does not fit the right end ({right})")
-            line = _new(Line, (line[0] + (_PAIR[right][orr],), left, orr))
-            right = orr
-        else:
-            raise errors.UnknownEnd(f"unknown end {end!r}: use \"left\" or \"right\"")
-        event = _new(Played, (seat, TILES[tid], end))
-
+        code = -1
+    if left >= 0:
+        place = places[(left * 7 + right) * 3 + code] if code >= 0 else None
+    elif code < 0 or (lead_id >= 0 and tid != lead_id):
+        place = None
+    hand = hands[seat]
+    if place is None or not hand & bit:
+        _refuse(rs, seat, tile, end)
+    at_left, pair, left, right, placed, open_mask, no_double = place
+    tiles = (pair,) + tiles if at_left else tiles + (pair,)
+    events = [placed[seat]]
     chain_mask |= bit
     hand_list = list(hands)
     hand_list[seat] = hand ^ bit
-    events: list = [event]
 
     if hand == bit:
         events.append(WentOut(seat))
-        return RoundState(players, tuple(hand_list), bazar, reserve, reserve_mask, line,
-                          chain_mask, -1, -1, seat, "out", None, fish_without_double), events
+        return _new(RoundState, (players, tuple(hand_list), bazar, reserve, reserve_mask, tiles,
+                                 left, right, chain_mask, -1, -1, seat, "out", None,
+                                 fish_without_double)), events
 
-    open_mask = SUIT_MASK[left] | SUIT_MASK[right]
-    cause = None
-    if not (open_mask & ~chain_mask & ~reserve_mask):
+    if not open_mask & ~(chain_mask | reserve_mask):
         cause = "blocked"
-    elif (left == right and fish_without_double
-          and (chain_mask & SUIT_NONDOUBLE_MASK[left]) == SUIT_NONDOUBLE_MASK[left]):
+    elif no_double and fish_without_double and chain_mask & no_double == no_double:
         cause = "no_double"
+    else:
+        cause = None
     if cause is not None:
         events.append(Fish(seat, cause))
-        return RoundState(players, tuple(hand_list), bazar, reserve, reserve_mask, line,
-                          chain_mask, -1, -1, seat, "fish", cause, fish_without_double), events
+        return _new(RoundState, (players, tuple(hand_list), bazar, reserve, reserve_mask, tiles,
+                                 left, right, chain_mask, -1, -1, seat, "fish", cause,
+                                 fish_without_double)), events
 
     nxt = seat + 1 if seat + 1 < players else 0
     knocks = 0
@@ -387,5 +420,38 @@ def round_apply(rs: RoundState, seat: int, tile: Tile, end: str | None) -> tuple
         if knocks > players:  # only a position missing tiles can get here (RULES.md §1.1)
             raise errors.InvalidDeal("the position does not hold all 28 tiles")
         nxt = nxt + 1 if nxt + 1 < players else 0
-    return _new(RoundState, (players, tuple(hand_list), bazar, reserve, reserve_mask, line,
-                             chain_mask, nxt, -1, seat, None, None, fish_without_double)), events
+    return _new(RoundState, (players, tuple(hand_list), bazar, reserve, reserve_mask, tiles,
+                             left, right, chain_mask, nxt, -1, seat, None, None,
+                             fish_without_double)), events
+
+
+def _refuse(rs: RoundState, seat: int, tile: Tile, end: str | None) -> NoReturn:
+    """Raise the error that explains why :func:`round_apply` refuses the decision."""
+    to_act = rs.to_act
+    if seat != to_act:
+        if to_act < 0:
+            raise errors.RoundOver("the round is over: no decision is awaited", "RULES.md §1.9")
+        raise errors.NotYourTurn(f"it is seat {to_act}'s turn, not seat {seat}'s")
+    if to_act < 0:
+        raise errors.RoundOver("the round is over: no decision is awaited", "RULES.md §1.9")
+    tid = TILE_ID.get(tile)
+    if tid is None:
+        raise errors.TileNotInHand(f"{tile!r} is not a tile of the set")
+    if not rs.hands[seat] & (1 << tid):
+        raise errors.TileNotInHand(f"{TILES[tid]} is not in seat {seat}'s hand")
+    if end is not None and end != LEFT and end != RIGHT:
+        raise errors.UnknownEnd(f"unknown end {end!r}: use \"left\" or \"right\"")
+    left, right = rs.left, rs.right
+    if left < 0:
+        raise errors.WrongLead(
+            f"the first lead of the match must be {TILES[rs.lead_id]}, not {TILES[tid]}"
+        )
+    ol = _OTHER[tid][left]
+    orr = _OTHER[tid][right]
+    if end is None:
+        if ol >= 0 and orr >= 0:
+            raise errors.AmbiguousEnd(f"{TILES[tid]} fits both ends ({left} and {right}): name one")
+        raise errors.TileDoesNotFit(f"{TILES[tid]} matches neither open end ({left}, {right})")
+    if end == LEFT:
+        raise errors.TileDoesNotFit(f"{TILES[tid]} does not fit the left end ({left})")
+    raise errors.TileDoesNotFit(f"{TILES[tid]} does not fit the right end ({right})")

@@ -49,16 +49,14 @@ def mid_round(hands: list[str], chain: list[tuple[int, int]], to_act: int = 0,
     Tiles named nowhere are put at the end of the bazar as reserved tiles (RULES.md §1.4), so
     that the position holds all 28 tiles and those extra tiles can never be drawn or played.
     """
-    from engine.layout import Line
-
     cmask = 0
     for a, b in chain:
         cmask |= 1 << TILE_ID[Tile.of(a, b)]
     chain_text = " ".join(f"{a}-{b}" for a, b in chain)
     dead = rest_of(*hands, bazar, chain_text)
     rs = round_state(hands, tiles(bazar) + dead, reserve + len(dead), 0, fish_without_double)
-    line = Line(tuple(chain), chain[0][0], chain[-1][1])
-    return rs._replace(line=line, chain_mask=cmask, to_act=to_act, last=last)
+    return rs._replace(chain=tuple(chain), left=chain[0][0], right=chain[-1][1],
+                       chain_mask=cmask, to_act=to_act, last=last)
 
 
 def in_play(rs: RoundState) -> list[Tile]:
