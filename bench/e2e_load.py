@@ -21,7 +21,8 @@ window of ``--seconds`` is measured:
   a press causes are those in the chats of its match (the group and both private chats, and
   the answer to the press) until the next press of that match; p50 and p99 over the window;
 - Bot API calls per action: every call the bot made in the window (round ends, match ends and
-  rematches included), divided by the presses;
+  rematches included), divided by the players' actions (move presses, and the Rematch and
+  Join presses and /startgame commands that start the next match); also per move press;
 - bot CPU seconds per 1000 actions (``/proc/<pid>/stat``), and this process's CPU over the same
   window (the emulator and the players), to see which side is the bottleneck;
 - memory per active match: the bot's resident memory at the end of the window minus that of
@@ -40,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import resource
@@ -82,6 +84,7 @@ class Stats:
     """Counters of the measured window."""
 
     moves: int = 0
+    others: int = 0  # the other actions: Join and Rematch presses, /startgame
     calls: int = 0
     move_calls: int = 0
     latencies: list[float] = field(default_factory=list)
@@ -156,20 +159,27 @@ class Load:
         if g.press_t is not None:
             g.last_t = t1
             g.calls += 1
-        if error is not None or method != "sendMessage":
+        if error is not None or method not in ("sendMessage", "editMessageText"):
             return
         markup = params.get("reply_markup") or {}
+        if isinstance(markup, str):
+            markup = json.loads(markup)
         rows = markup.get("inline_keyboard") or []
         datas = [str(b.get("callback_data", "")) for row in rows for b in row]
         chat_id = _int(params.get("chat_id"))
         if chat_id in g.players and move_buttons(markup):
+            # a keyboard for the next turn: a new message, or the pressed one edited in place
+            mid = result["message_id"] if method == "sendMessage" else _int(params["message_id"])
             g.started = True
             if self.hold:  # set-up: nobody plays until every group is dealt
-                self.held.append((g, chat_id, result["message_id"], len(datas)))
+                self.held.append((g, chat_id, mid, len(datas)))
             else:
-                self._later(self._press_move, g, chat_id, result["message_id"], len(datas),
+                self._later(self._press_move, g, chat_id, mid, len(datas),
                             think=not g.warm_up)
-        elif chat_id == g.chat_id and any(d.startswith("l1:join:") for d in datas):
+            return
+        if method != "sendMessage":
+            return
+        if chat_id == g.chat_id and any(d.startswith("l1:join:") for d in datas):
             g.match_id = int(next(d for d in datas if d.startswith("l1:join:")).split(":")[2])
             if g.rematching:  # the same players are seated already
                 self._later(self._command, g, "/startgame")
@@ -225,14 +235,21 @@ class Load:
         self._press(g, user, user, message_id, self.rng.randrange(buttons), "move")
 
     def _press_join(self, g: Group, message_id: int) -> None:
+        self._other()
         self._press(g, g.players[1], g.chat_id, message_id, 0, "join")
 
     def _press_rematch(self, g: Group, message_id: int) -> None:
+        self._other()
         g.rematching = True
         self._press(g, g.players[0], g.chat_id, message_id, 0, "rematch")
 
     def _command(self, g: Group, text: str) -> None:
+        self._other()
         self.world.user_send(g.players[0], text, chat_id=g.chat_id)
+
+    def _other(self) -> None:
+        if self.measuring:
+            self.stats.others += 1
 
     def release(self) -> None:
         """Every group is dealt: the players start pressing."""
@@ -318,7 +335,8 @@ async def run_one(n: int, *, seconds: float, think: float, telegram_limits: bool
         "n": n, "setup_s": setup, "seconds": elapsed, "moves": s.moves,
         "actions_per_s": s.moves / elapsed,
         "p50_ms": 1000 * _pct(s.latencies, 0.50), "p99_ms": 1000 * _pct(s.latencies, 0.99),
-        "calls_per_action": s.calls / moves, "move_calls_per_action":
+        "calls_per_action": s.calls / max(s.moves + s.others, 1),
+        "calls_per_move": s.calls / moves, "move_calls_per_action":
             s.move_calls / max(len(s.latencies), 1),
         "bot_cpu_per_1000": 1000 * (cpu1 - cpu0) / moves,
         "bot_cpu_share": (cpu1 - cpu0) / elapsed, "driver_cpu_share": (own1 - own0) / elapsed,
@@ -354,12 +372,12 @@ def _own_cpu() -> float:
 
 def print_table(rows: list[dict]) -> None:
     """The results as a Markdown table (details per run on standard error)."""
-    print("| N | think s | actions/s | p50 ms | p99 ms | Bot API calls/action "
-          "| bot CPU s/1000 actions | bot CPU | emulator+players CPU | memory/match KiB |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("| N | think s | moves/s | p50 ms | p99 ms | Bot API calls/action | calls/move "
+          "| bot CPU s/1000 moves | bot CPU | emulator+players CPU | memory/match KiB |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['n']:,} | {r['think']:g} | {r['actions_per_s']:,.0f} | {r['p50_ms']:,.0f} | "
-              f"{r['p99_ms']:,.0f} | {r['calls_per_action']:.2f} | "
+              f"{r['p99_ms']:,.0f} | {r['calls_per_action']:.2f} | {r['calls_per_move']:.2f} | "
               f"{r['bot_cpu_per_1000']:.2f} | {100 * r['bot_cpu_share']:.0f}% | "
               f"{100 * r['driver_cpu_share']:.0f}% | {r['kib_per_match']:,.0f} |")
     closed = sorted((r for r in rows if not r["think"]), key=lambda r: r["n"])

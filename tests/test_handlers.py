@@ -449,3 +449,87 @@ async def test_a_press_before_the_previous_publish_stored_its_messages(tmp_path)
             played = 2
         live = [m for p in (OLYA, PETYA) for m in h.tg.chat(p.id) if m.buttons()]
         assert len(live) <= 1, [(m.chat_id, m.message_id) for m in live]
+
+
+_SUMMARY = re.compile(r"^<b>Раунд (\d+) окончен</b>$", re.M)
+
+
+async def test_bot_api_calls_per_move_and_the_round_summary_in_the_closed_table(tmp_path):
+    """Issue 5, at most four Bot API calls per action: a move costs the answer, the table
+    edit, the mover's hand edit and the next player's new keyboard (4); when the mover is to
+    act again (everyone else knocked) their pressed message takes the next keyboard (3); a
+    round's end edits its table into the closed table with the round's summary (hands
+    revealed, RULES.md §1.11–§1.12), sends the new round's table, and edits both hands in place
+    -- the mover leads the new round (§1.6) -- (5).  No summary is a message of its own."""
+    rng = random.Random(5)
+    people = (OLYA, PETYA)
+    kinds: dict[str, list[int]] = {"move": [], "again": [], "round": [], "end": []}
+    async with Harness(tmp_path) as h:
+        match_id = await seated(h, people)
+        while True:
+            before = await current(h, match_id)
+            if before.finished:
+                break
+            person = people[before.to_act]
+            msg = h.keyboard_message(person)
+            n = len(h.tg.calls)
+            await h.press(person, msg, data=rng.choice(msg.buttons()).callback_data)
+            calls = [name for name, _ in h.tg.calls[n:]]
+            after = await current(h, match_id)
+            kind = ("end" if after.finished else "round" if after.round_no != before.round_no
+                    else "again" if after.to_act == before.to_act else "move")
+            kinds[kind].append(len(calls))
+            if kind == "move":
+                assert sorted(calls) == sorted(["AnswerCallbackQuery", "EditMessageText",
+                                                "EditMessageText", "SendMessage"]), calls
+            elif kind == "again":
+                assert sorted(calls) == ["AnswerCallbackQuery", "EditMessageText",
+                                         "EditMessageText"], calls
+                assert h.keyboard_message(person).message_id == msg.message_id
+            elif kind == "round":
+                assert sorted(calls) == sorted(["AnswerCallbackQuery", "EditMessageText",
+                                                "SendMessage", "EditMessageText",
+                                                "EditMessageText"]), calls
+                assert after.to_act == before.to_act  # the mover leads the next round
+                assert h.keyboard_message(person).message_id == msg.message_id
+        group = h.tg.chat(GROUP)
+        view = await h.app.service.view(match_id)
+        rounds = view.state.round_no
+        closed = {int(m.group(1)) for g in group for m in _SUMMARY.finditer(g.text)}
+        assert closed == set(range(1, rounds + 1))  # every round closed with its summary
+        assert not any(g.text.startswith("<b>Раунд") and "окончен</b>" in g.text.split("\n")[0]
+                       for g in group)  # ...inside a table, never as a message of its own
+    assert kinds["move"] and kinds["round"] and kinds["end"]
+    total = sum(sum(v) for v in kinds.values())
+    presses = sum(len(v) for v in kinds.values())
+    assert total / presses <= 4.2, (total, presses, {k: len(v) for k, v in kinds.items()})
+
+
+async def test_restart_after_a_round_ended_unpublished_shows_its_summary(tmp_path):
+    """A crash between the commit of a round's last move and its publish: the re-render at
+    start-up (``fresh=False``) closes the round's table with its summary, so nothing of the
+    round is lost (issue 5, known gap of the previous publisher)."""
+    async with Harness(tmp_path) as h:
+        match_id = await seated(h, (OLYA, PETYA))
+        svc = h.app.service
+        rng = random.Random(3)
+        while True:
+            view = await svc.view(match_id)
+            state = view.state
+            move = rng.choice(engine.legal_moves(state))
+            uid = (OLYA, PETYA)[state.to_act].id
+            res = await svc.act(match_id, uid, move.tile.code(), move.end, view.version)
+            assert not res.state.finished  # a first round never reaches 101 from 0 here
+            if res.state.round_no != state.round_no:
+                break  # committed, never published: the process "died" here
+            await h.app.publisher.publish(res)
+            await h.outbox.drain()
+        table_id = view.messages["table"]
+        assert not _SUMMARY.search(h.tg.messages[(GROUP, table_id)].text)
+        for open_match in await svc.open_matches():
+            await h.app.publisher.publish(open_match, fresh=False)
+        await h.outbox.drain()
+        closed = h.tg.messages[(GROUP, table_id)].text
+        assert _SUMMARY.search(closed) and f"Раунд {state.round_no} окончен" in closed
+        hands = tiles_in(closed) - {engine.Tile.of(a, b) for a, b in state.chain}
+        assert hands  # the summary reveals what was left in the hands

@@ -118,6 +118,38 @@ def test_tables_stay_within_telegram_limit_in_a_long_match_with_long_names():
     assert longest > 1500
 
 
+def test_closed_table_with_summary_carries_the_round_summary_and_stays_within_the_limit():
+    """Issue 5: a round's table, closed, ends with that round's summary (RULES.md §1.11–§1.12)
+    in place of "see the summary below"; a live table is the same with or without
+    ``summary``; the match's last table also says the match is over; long names still fit."""
+    names = ["&<>" * 40, "<i>" * 40, "Ж" * 300, "🐐" * 100]
+    closed = 0
+    for _before, state, step_events, history in play_match(players=4, seed=99, host_every=7):
+        for ev in step_events:
+            if ev.kind != "round_scored":
+                continue
+            for locale in SUPPORTED_LOCALES:
+                text = render.render_table(locale, state, names, history, round_no=ev.round_no,
+                                           log_lines=10_000, summary=True, tr=TR)
+                assert render.text_length(text) <= render.MAX_TEXT
+                summary = render.render_round_summary(locale, ev, names, state.rules, tr=TR)
+                assert text.split(summary)[0].endswith("\n\n")  # after the closed table
+                assert TR.t(locale, "table-round-over") not in text
+                assert text.endswith(summary) != state.finished
+                if state.finished:
+                    assert text.endswith(TR.t(locale, "table-match-over"))
+                plain = render.render_table(locale, state, names, history,
+                                            round_no=ev.round_no, log_lines=10_000, tr=TR)
+                assert summary not in plain and TR.t(locale, "table-round-over" if not
+                                                     state.finished else "table-match-over") \
+                    in plain
+            closed += 1
+        if not state.finished and state.round.end is None:
+            assert render.render_table("ru", state, names, history, summary=True, tr=TR) == \
+                render.render_table("ru", state, names, history, tr=TR)
+    assert closed >= 2
+
+
 def test_overlong_log_keeps_the_newest_lines_and_says_how_many_were_cut():
     state, _ = engine.new_match(engine.Rules(), 2, seed=1)
     seat_names = ["&" * 32, "B"]

@@ -16,8 +16,14 @@ Message bookkeeping (the match's ``messages`` dict):
 - ``hand:<user_id>``: ``[message_id, version, round_no, live]`` — the last hand message sent
   to that player in private, the match version it shows, and whether its keyboard is live.
 
-Per accepted move this costs three Bot API calls: the table edit, the mover's old hand
-message losing its keyboard, and a new DM (with a notification) to the player to act.
+Per accepted move this costs three Bot API calls besides the answer to the press: the table
+edit, the mover's hand message losing its keyboard, and a new DM (with a notification) to the
+player to act.  Two when the mover is to act again (everyone else knocked, or they lead the
+next round, RULES.md §1.6): their pressed message is edited to the new turn in place.  A
+round's end edits its table into the closed table with the round's summary (hands revealed,
+points recorded) and sends the new round's table; the other players' hand messages are edited
+to their new hands.  So a round costs one call more than a move, and nothing about a closed
+round is lost when a publish is repeated after a restart.
 """
 
 from __future__ import annotations
@@ -175,9 +181,10 @@ class Publisher:
         if mid and shown_round is not None and shown_round != state.round_no:
             # the round on that message is over: show it closed, then open a new table
             self.outbox.edit_text(table.chat_id, mid, render.render_table(
-                locale, state, names, log_events, round_no=shown_round, tr=self.tr))
+                locale, state, names, log_events, round_no=shown_round, summary=True,
+                tr=self.tr))
             mid = None
-        text = render.render_table(locale, state, names, log_events, tr=self.tr)
+        text = render.render_table(locale, state, names, log_events, summary=True, tr=self.tr)
         if mid:
             self.outbox.edit_text(table.chat_id, mid, text)
         else:
@@ -190,7 +197,8 @@ class Publisher:
             await self.service.update_messages(table.match_id, changes)
 
     async def _one_shots(self, result: Result) -> None:
-        """Round summaries and the match end of this change, as new group messages."""
+        """The match end of this change as a new group message; a round summary too when no
+        table message of that round exists (normally the table, closed, carries it)."""
         table = result.table
         state = result.state
         if table is None or state is None:
@@ -198,8 +206,10 @@ class Publisher:
         locale = await self.chat_locale(table.chat_id)
         names = [s.name for s in table.seats]
         thread = _thread(table.thread_id)
+        messages = result.messages
         for ev in result.engine_events:
-            if ev.kind == "round_scored":
+            if ev.kind == "round_scored" and not (messages.get("table")
+                                                  and messages.get("table_round") == ev.round_no):
                 self.outbox.send(table.chat_id, render.render_round_summary(
                     locale, ev, names, state.rules, tr=self.tr), **thread)
         if any(e.kind == "match_ended" for e in result.engine_events) and state.result:
@@ -220,6 +230,9 @@ class Publisher:
         this_change = list(result.engine_events)
         touched = {getattr(e, "seat", None) for e in this_change
                    if e.kind in ("drew", "knocked", "host_moved")}
+        # seats that placed a tile of this change by their own press (not the host, §1.17)
+        pressed = {e.seat for e in this_change if e.kind in ("led", "played")} - {
+            e.seat for e in this_change if e.kind == "host_moved"}
         log_events = list(result.log)
         for seat in table.seats:
             uid = seat.user_id
@@ -235,9 +248,15 @@ class Publisher:
             if my_turn:
                 if mid and old_version == version and live:
                     continue  # already holds the keyboard for this version
+                markup = hand_keyboard(table.match_id, version, _moves(state))
+                if mid and live and seat.seat in pressed:
+                    # the player is looking at the message they just pressed: their next turn
+                    # (everyone else knocked, or they lead the new round, §1.6) goes there
+                    self.outbox.edit_text(uid, mid, text, reply_markup=markup)
+                    changes[key] = [mid, version, state.round_no, 1]
+                    continue
                 if mid and live:
                     self.outbox.edit_markup(uid, mid, None)
-                markup = hand_keyboard(table.match_id, version, _moves(state))
                 msg = await self.outbox.send(uid, text, reply_markup=markup)
                 if msg is None:
                     await self._dm_closed(result, seat, locale)
@@ -246,13 +265,16 @@ class Publisher:
             elif mid and live:
                 self.outbox.edit_text(uid, mid, text, reply_markup=None)
                 changes[key] = [mid, version, state.round_no, 0]
-            elif not mid or old_round != state.round_no:
+            elif not mid:
                 msg = await self.outbox.send(uid, text)
                 if msg is None:
                     await self._dm_closed(result, seat, locale)
                     continue
                 changes[key] = [msg.message_id, version, state.round_no, 0]
-            elif seat.seat in touched or state.result is not None:
+            elif (old_round != state.round_no or seat.seat in touched
+                  or state.result is not None):
+                # a new round's hand replaces the last one in place: no notification while
+                # it is not this player's turn
                 self.outbox.edit_text(uid, mid, text, reply_markup=None)
                 changes[key] = [mid, version, state.round_no, 0]
         if changes:

@@ -352,6 +352,7 @@ def render_table(
     *,
     round_no: int | None = None,
     log_lines: int = LOG_LINES,
+    summary: bool = False,
     tr: Translator | None = None,
 ) -> str:
     """The group's table message for one round (issue 4, "The table in the group").
@@ -366,7 +367,10 @@ def render_table(
     ``round_scored`` is among the events, e.g. right after the ``apply`` that ended it and
     dealt the next -- the closed table of that round is rendered from its events (chain
     rebuilt by :func:`chain_from_events`, scores from ``round_scored``), ending with
-    "the round is over".  Never contains a hand or a drawn tile.
+    "the round is over".  With ``summary`` a scored round's table ends with its
+    :func:`render_round_summary` instead (so one message, edited, closes the round: the hands
+    are revealed only then, RULES.md §1.11).  Otherwise never contains a hand or a drawn tile.
+    At most ``MAX_TEXT`` characters: the oldest log lines go first, then the chain's middle.
     """
     tr = _tr(tr)
     rnd = state.round_no if round_no is None else round_no
@@ -398,6 +402,8 @@ def render_table(
         drawable, reserve = _bazar_after(round_events, state)
         to_act = None
 
+    tail = (render_round_summary(locale, scored, names, state.rules, tr=tr)
+            if summary and scored is not None else None)
     log = action_log(round_events, names, locale, tr=tr)
     hidden = max(0, len(log) - log_lines)
     log = log[hidden:]
@@ -426,7 +432,11 @@ def render_table(
             if dropped:
                 lines.append(tr.t(locale, "table-log-more", count=dropped))
             lines += log_part
-        if not live:
+        if tail is not None:
+            lines += ["", tail]
+            if ended:
+                lines += ["", tr.t(locale, "table-match-over")]
+        elif not live:
             lines += ["", tr.t(locale, "table-match-over" if ended else "table-round-over")]
         return "\n".join(lines)
 
