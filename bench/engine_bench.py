@@ -18,7 +18,14 @@ import random
 import time
 
 from engine import Rules, apply, legal_moves, new_match
-from engine.round import deal_hands, round_apply, round_moves, shuffled_deal, start_round
+from engine.round import (
+    RoundState,
+    deal_hands,
+    round_apply,
+    round_moves,
+    shuffled_deal,
+    start_round,
+)
 
 
 def ours_round(players: int, rng: random.Random, k: int) -> int:
@@ -65,6 +72,55 @@ def run(fn, seconds: float) -> tuple[int, int, float]:
     return rounds, moves, time.perf_counter() - start
 
 
+def breakdown(rng: random.Random, dominoes_round_us: float, ours_round_us: float) -> None:
+    """Where one round of the round API spends its time, and the ceiling of the ratio: the
+    cost of building the next immutable state alone (a copy of a RoundState, no rule work)
+    is what every move would still cost if the rules were free."""
+    positions = []
+    for k in range(300):
+        hands, bazar = deal_hands(4, shuffled_deal(4, k, 1, 0))
+        rs = start_round(4, hands, bazar, 0, None)
+        while rs.to_act >= 0:
+            m = rng.choice(round_moves(rs))
+            positions.append((rs, m))
+            rs, _ = round_apply(rs, rs.to_act, m.tile, m.end)
+    per_round = len(positions) / 300
+    new = tuple.__new__
+
+    def per_move(fn) -> float:
+        best = float("inf")
+        for _ in range(7):
+            t = time.perf_counter()
+            fn()
+            best = min(best, time.perf_counter() - t)
+        return best / len(positions) * 1e6
+
+    def applies():
+        for rs, m in positions:
+            round_apply(rs, rs.to_act, m.tile, m.end)
+
+    def copies():
+        for rs, _m in positions:
+            new(RoundState, (*rs,))
+
+    def moves():
+        for rs, _m in positions:
+            round_moves(rs)
+
+    def deals():
+        for k in range(len(positions)):
+            hands, bazar = deal_hands(4, shuffled_deal(4, k, 1, 0))
+            start_round(4, hands, bazar, 0, None)
+
+    a, c, mv, d = per_move(applies), per_move(copies), per_move(moves), per_move(deals)
+    ceiling = dominoes_round_us / (ours_round_us - per_round * (a - c))
+    print("Where a round of the round API goes (4 players; µs, best of 7):")
+    print(f"  deal {d:.1f} + {per_round:.1f} moves x (round_apply {a:.2f} + round_moves "
+          f"{mv:.2f} + the benchmark's choice and loop)")
+    print(f"  building the next state alone (a RoundState copy): {c:.2f} µs per move")
+    print(f"  ceiling with rules that cost nothing beyond that copy: {ceiling:.2f}x dominoes")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=6.0, help="time per engine (split in 6)")
@@ -93,6 +149,7 @@ def main() -> None:
     base = rate["dominoes 6.1.0"]
     print(f"  ratio round API / dominoes: {rate['ours (round API)'] / base:.2f}x")
     print(f"  ratio match API / dominoes: {rate['ours (match API)'] / base:.2f}x")
+    breakdown(rng, 1e6 / base, 1e6 / rate["ours (round API)"])
     r, m, t = run(lambda k: ours_round(2, rng, k), args.seconds / 2)
     print("2 players with the bazar (14 tiles), round API")
     print(f"  ours               {r / t:10.0f} rounds/s  {m / t:10.0f} moves/s  "
