@@ -12,7 +12,8 @@ Message bookkeeping (the match's ``messages`` dict):
 - ``lobby``: id of the lobby message in the group;
 - ``table`` / ``table_round`` / ``table_chat``: id of the current round's table message, its
   round, and the chat it is in (a send to a group that just became a supergroup lands in the
-  supergroup; ``lobby_chat`` likewise);
+  supergroup; ``lobby_chat`` likewise); ``table_closed``: the round whose table was edited
+  into its closed form with the summary;
 - ``hand:<user_id>``: ``[message_id, version, round_no, live]`` — the last hand message sent
   to that player in private, the match version it shows, and whether its keyboard is live.
 
@@ -21,9 +22,10 @@ edit, the mover's hand message losing its keyboard, and a new DM (with a notific
 player to act.  Two when the mover is to act again (everyone else knocked, or they lead the
 next round, RULES.md §1.6): their pressed message is edited to the new turn in place.  A
 round's end edits its table into the closed table with the round's summary (hands revealed,
-points recorded) and sends the new round's table; the other players' hand messages are edited
-to their new hands.  So a round costs one call more than a move, and nothing about a closed
-round is lost when a publish is repeated after a restart.
+points recorded) and the other players' hand messages to their new hands; the next round's
+table is sent with its lead, in place of that move's table edit.  So a round's end costs what
+a move costs, and nothing about a closed round is lost when a publish is repeated after a
+restart.
 """
 
 from __future__ import annotations
@@ -179,10 +181,18 @@ class Publisher:
         mid = messages.get("table")
         shown_round = messages.get("table_round")
         if mid and shown_round is not None and shown_round != state.round_no:
-            # the round on that message is over: show it closed, then open a new table
-            self.outbox.edit_text(table.chat_id, mid, render.render_table(
-                locale, state, names, log_events, round_no=shown_round, summary=True,
-                tr=self.tr))
+            # the round on that message is over: show it closed, with its summary
+            if messages.get("table_closed") != shown_round:
+                self.outbox.edit_text(table.chat_id, mid, render.render_table(
+                    locale, state, names, log_events, round_no=shown_round, summary=True,
+                    tr=self.tr))
+                changes["table_closed"] = shown_round
+            if not state.chain:
+                # the new round opens its table with the lead; until then the closed table
+                # is the group's last word (the leader has their keyboard already)
+                if changes:
+                    await self.service.update_messages(table.match_id, changes)
+                return
             mid = None
         text = render.render_table(locale, state, names, log_events, summary=True, tr=self.tr)
         if mid:
