@@ -379,7 +379,7 @@ def print_table(rows: list[dict]) -> None:
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['n']:,} | {r['think']:g} | {r['actions_per_s']:,.0f} | {r['p50_ms']:,.0f} | "
-              f"{r['p99_ms']:,.0f} | {r['calls_per_action']:.2f} | {r['calls_per_move']:.2f} | "
+              f"{r['p99_ms']:,.0f} | {r['calls_per_action']:.3f} | {r['calls_per_move']:.3f} | "
               f"{r['bot_cpu_per_1000']:.2f} | {100 * r['bot_cpu_share']:.0f}% | "
               f"{100 * r['driver_cpu_share']:.0f}% | {r['kib_per_match']:,.0f} |")
     closed = sorted((r for r in rows if not r["think"]), key=lambda r: r["n"])

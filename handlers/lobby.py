@@ -159,8 +159,12 @@ async def cmd_leave(message: Message, app: App) -> None:
 
 
 async def _start(app: App, bot: Bot, chat_id: int, match_id: int, user_id: int) -> object:
-    force = await is_admin(bot, chat_id, user_id)
-    return await app.service.start(match_id, user_id, force=force)
+    """Start as the lobby's creator; anyone else only if Telegram says they are an admin (the
+    creator's start costs no ``getChatMember`` call)."""
+    res = await app.service.start(match_id, user_id)
+    if res.error == ErrorCode.NOT_CREATOR and await is_admin(bot, chat_id, user_id):
+        res = await app.service.start(match_id, user_id, force=True)
+    return res
 
 
 @router.message(Command("startgame"))

@@ -19,8 +19,9 @@ Message bookkeeping (the match's ``messages`` dict):
 
 Per accepted move this costs three Bot API calls besides the answer to the press: the table
 edit, the mover's hand message losing its keyboard, and a new DM (with a notification) to the
-player to act.  Two when the mover is to act again (everyone else knocked, or they lead the
-next round, RULES.md §1.6): their pressed message is edited to the new turn in place.  A
+player to act.  When the mover is to act again (everyone else knocked, or they lead the next
+round, RULES.md §1.6), their pressed message is edited to the new turn in place instead of
+losing its keyboard to a new DM.  A
 round's end edits its table into the closed table with the round's summary (hands revealed,
 points recorded) and the other players' hand messages to their new hands; the next round's
 table is sent with its lead, in place of that move's table edit.  So a round's end costs what
