@@ -20,9 +20,12 @@ window of ``--seconds`` is measured:
 - latency: from a press to the last Bot API call it causes, on the emulator's clock.  The calls
   a press causes are those in the chats of its match (the group and both private chats, and
   the answer to the press) until the next press of that match; p50 and p99 over the window;
-- Bot API calls per action: every call the bot made in the window (round ends, match ends and
-  rematches included), divided by the players' actions (move presses, and the Rematch and
-  Join presses and /startgame commands that start the next match); also per move press;
+- Bot API calls per action: every call the bot made from the start of play until it fell quiet
+  after the last press (round ends, match ends and rematches included), divided by the
+  players' actions in that time (move presses, and the Rematch and Join presses and
+  /startgame commands that start the next match); also per move press.  Counting the whole
+  run, rather than the window, leaves out no call of a counted press and no press of a
+  counted call;
 - bot CPU seconds per 1000 actions (``/proc/<pid>/stat``), and this process's CPU over the same
   window (the emulator and the players), to see which side is the bottleneck;
 - memory per active match: the bot's resident memory at the end of the window minus that of
@@ -86,6 +89,11 @@ class Stats:
     moves: int = 0
     others: int = 0  # the other actions: Join and Rematch presses, /startgame
     calls: int = 0
+    # the whole run, from the start of play until the bot is quiet after the last press, so
+    # that every counted action's calls are counted, and no call of an uncounted one
+    run_moves: int = 0
+    run_others: int = 0
+    run_calls: int = 0
     move_calls: int = 0
     latencies: list[float] = field(default_factory=list)
     errors: int = 0
@@ -107,6 +115,7 @@ class Load:
         self.queries: dict[str, tuple[Group, str]] = {}
         self.stats = Stats()
         self.measuring = False
+        self.counting = False
         self.window_start = 0.0
         self.window_end = float("inf")
         self.running = True
@@ -154,6 +163,8 @@ class Load:
             self.stats.calls += 1
             if error is not None:
                 self.stats.errors += 1
+        if self.counting:
+            self.stats.run_calls += 1
         if g is None:
             return
         if g.press_t is not None:
@@ -232,6 +243,8 @@ class Load:
         g.calls = 0
         if self.measuring:
             self.stats.moves += 1
+        if self.counting:
+            self.stats.run_moves += 1
         self._press(g, user, user, message_id, self.rng.randrange(buttons), "move")
 
     def _press_join(self, g: Group, message_id: int) -> None:
@@ -250,6 +263,8 @@ class Load:
     def _other(self) -> None:
         if self.measuring:
             self.stats.others += 1
+        if self.counting:
+            self.stats.run_others += 1
 
     def release(self) -> None:
         """Every group is dealt: the players start pressing."""
@@ -311,6 +326,7 @@ async def run_one(n: int, *, seconds: float, think: float, telegram_limits: bool
             # set up until every group has been dealt, then let them all play
             await _until(lambda: all(g.started for g in groups), 300, f"{n} groups dealt")
             setup = time.monotonic() - t0
+            load.counting = True
             load.release()
             print(f"N={n}: all groups play after {setup:.0f} s", file=sys.stderr, flush=True)
             await asyncio.sleep(min(3.0, seconds / 5))
@@ -326,6 +342,7 @@ async def run_one(n: int, *, seconds: float, think: float, telegram_limits: bool
             rss = bot.rss_kib()
             load.stop()
             await _quiet(emu, timeout=max(60.0, seconds))
+            load.counting = False
             load.finish()
             errors = bot.errors()
         finally:
@@ -337,8 +354,10 @@ async def run_one(n: int, *, seconds: float, think: float, telegram_limits: bool
         "n": n, "setup_s": setup, "seconds": elapsed, "moves": s.moves,
         "actions_per_s": s.moves / elapsed,
         "p50_ms": 1000 * _pct(s.latencies, 0.50), "p99_ms": 1000 * _pct(s.latencies, 0.99),
-        "calls_per_action": s.calls / max(s.moves + s.others, 1),
-        "calls_per_move": s.calls / moves, "move_calls_per_action":
+        "calls_per_action": s.run_calls / max(s.run_moves + s.run_others, 1),
+        "calls_per_move": s.run_calls / max(s.run_moves, 1),
+        "window_calls_per_action": s.calls / max(s.moves + s.others, 1),
+        "move_calls_per_action":
             s.move_calls / max(len(s.latencies), 1),
         "bot_cpu_per_1000": 1000 * (cpu1 - cpu0) / moves,
         "bot_cpu_share": (cpu1 - cpu0) / elapsed, "driver_cpu_share": (own1 - own0) / elapsed,
@@ -390,7 +409,8 @@ def print_table(rows: list[dict]) -> None:
     for r in rows:
         print(f"N={r['n']} think={r['think']:g}: set-up {r['setup_s']:.0f} s, {r['moves']} "
               f"presses in {r['seconds']:.0f} s, {r['matches_ended']} matches ended, calls "
-              f"per press in its own window {r['move_calls_per_action']:.2f}, bot RSS "
+              f"per press in its own window {r['move_calls_per_action']:.2f}, calls per action "
+              f"in the measured window {r['window_calls_per_action']:.3f}, bot RSS "
               f"{r['rss_mib']:.0f} MiB, failed calls {r['api_errors']}, errors in the bot's "
               f"log {r['bot_log_errors']}", file=sys.stderr)
 
