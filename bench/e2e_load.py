@@ -1,6 +1,6 @@
 """Load benchmark: N groups playing whole matches at once through ONE bot process.
 
-    .venv/bin/python bench/e2e_load.py                   # about 6 minutes on 2 cores
+    .venv/bin/python bench/e2e_load.py                   # about 7 minutes on 2 cores
     .venv/bin/python bench/e2e_load.py --n 100 --paced --seconds 20
     .venv/bin/python bench/e2e_load.py --n 100 --paced --telegram-limits
 
