@@ -123,7 +123,7 @@ async def run(settings: Any) -> None:
     try:
         await register_commands(bot, app.tr, settings.default_locale)
         # a crash between commit and send heals itself: show every open match as it is
-        for res in await app.service.open_matches():
+        for res in await app.service.open_matches() + await app.service.unannounced_ends():
             await app.publisher.publish(res, fresh=False)
         sweeper = asyncio.create_task(app.service.run_deadlines(app.publisher.publish,
                                                                 stop=stop))

@@ -1036,6 +1036,15 @@ class GameService:
             rows = await self.db.read(repo.list_open_matches_of, user_id)
         return [await self.view(r.id) for r in rows]
 
+    async def unannounced_ends(self, within: float = 86_400.0) -> list[Result]:
+        """Views of the matches that finished in the last ``within`` seconds whose stored
+        messages do not record the match-end message (``end_shown``) -- a crash came between
+        the commit of the last move and its publish.  Start-up shows them (issue 5)."""
+        since = self.clock() - within
+        rows = await self.db.read(repo.list_finished_since, since)
+        return [await self.view(r.id) for r in rows
+                if r.messages.get("table") and not r.messages.get("end_shown")]
+
     async def update_messages(self, match_id: int, changes: Mapping[str, Any]) -> dict | None:
         """Merge ``changes`` into the match's stored message ids (a key set to None is
         removed); no version bump. Returns the stored dict, None if no such match."""

@@ -346,6 +346,15 @@ def list_open_matches(
     return [_row(MatchRow, r._mapping) for r in rows]
 
 
+def list_finished_since(conn: Connection, since: float) -> list[MatchRow]:
+    """Matches that finished (status ``finished``) at or after ``since`` [unix seconds],
+    oldest first."""
+    stmt = (select(T_MATCHES)
+            .where(T_MATCHES.c.status == "finished", T_MATCHES.c.finished_at >= since)
+            .order_by(T_MATCHES.c.id))
+    return [_row(MatchRow, r._mapping) for r in conn.execute(stmt).all()]
+
+
 def list_open_matches_of(conn: Connection, user_id: int) -> list[MatchRow]:
     """Every open match (lobby or playing) with a seat of ``user_id``, oldest first.  On
     SQLite the seats are searched inside the database (``json_each``), so a user's /start does

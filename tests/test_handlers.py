@@ -546,3 +546,53 @@ async def test_restart_after_a_round_ended_unpublished_shows_its_summary(tmp_pat
         assert _SUMMARY.search(closed) and f"Раунд {state.round_no} окончен" in closed
         hands = tiles_in(closed) - {engine.Tile.of(a, b) for a, b in state.chain}
         assert hands  # the summary reveals what was left in the hands
+
+
+async def test_restart_after_the_match_ended_unpublished_announces_its_end_once(tmp_path):
+    """A crash between the commit of a match's last move and its publish: the match is no
+    longer open, yet start-up shows its end (goat, rating, Rematch) -- and only once, however
+    often the bot restarts (issue 5; RULES.md §1.15)."""
+    async with Harness(tmp_path) as h:
+        match_id = await seated(h, (OLYA, PETYA), rules={"match_limit": 1})
+        svc = h.app.service
+        rng = random.Random(7)
+        while True:
+            view = await svc.view(match_id)
+            state = view.state
+            move = rng.choice(engine.legal_moves(state))
+            uid = (OLYA, PETYA)[state.to_act].id
+            res = await svc.act(match_id, uid, move.tile.code(), move.end, view.version)
+            if res.state.finished:
+                break  # committed, never published: the process "died" here
+            await h.app.publisher.publish(res)
+            await h.outbox.drain()
+
+        def ends() -> list:
+            return [m for m in h.tg.chat(GROUP) if "🐐" in m.text and m.buttons()]
+
+        assert ends() == [] and await svc.open_matches() == []
+        for _restart in range(2):
+            for res in await svc.open_matches() + await svc.unannounced_ends():
+                await h.app.publisher.publish(res, fresh=False)
+            await h.outbox.drain()
+        assert len(ends()) == 1
+        assert await svc.unannounced_ends() == []
+        # the closed table shows the last round's summary and that the match is over
+        table = h.tg.messages[(GROUP, (await svc.view(match_id)).messages["table"])]
+        assert _SUMMARY.search(table.text) and "Партия окончена" in table.text
+        assert all(h.keyboard_message(p) is None for p in (OLYA, PETYA))
+
+
+async def test_a_published_match_end_is_not_announced_again(tmp_path):
+    """The normal path records the match-end message, so a later start-up re-announces
+    nothing."""
+    async with Harness(tmp_path) as h:
+        match_id = await seated(h, (OLYA, PETYA), rules={"match_limit": 1})
+        rng = random.Random(8)
+        while not (state := await current(h, match_id)).finished:
+            person = (OLYA, PETYA)[state.to_act]
+            msg = h.keyboard_message(person)
+            await h.press(person, msg, data=rng.choice(msg.buttons()).callback_data)
+        assert (await h.app.service.view(match_id)).messages.get("end_shown") == 1
+        assert await h.app.service.unannounced_ends() == []
+        assert len([m for m in h.tg.chat(GROUP) if "🐐" in m.text and m.buttons()]) == 1

@@ -114,8 +114,7 @@ class Publisher:
             result = replace(result, messages=stored)
         version = result.version or 0
         newest = self._published.get(match_id, -1)
-        if fresh:
-            await self._one_shots(result)
+        await self._one_shots(result, fresh)
         if version < newest:
             return  # a newer state was already shown; only the one-shots of this change count
         self._published[match_id] = version
@@ -207,9 +206,11 @@ class Publisher:
         if changes:
             await self.service.update_messages(table.match_id, changes)
 
-    async def _one_shots(self, result: Result) -> None:
-        """The match end of this change as a new group message; a round summary too when no
-        table message of that round exists (normally the table, closed, carries it)."""
+    async def _one_shots(self, result: Result, fresh: bool) -> None:
+        """The match end as a new group message, once (``end_shown`` records it, so a publish
+        repeated after a restart sends it if and only if it was not sent); for a ``fresh``
+        change also a round summary when no table message of that round exists (normally the
+        table, closed, carries it) and the notice of a stopped match."""
         table = result.table
         state = result.state
         if table is None or state is None:
@@ -218,16 +219,19 @@ class Publisher:
         names = [s.name for s in table.seats]
         thread = _thread(table.thread_id)
         messages = result.messages
-        for ev in result.engine_events:
+        for ev in result.engine_events if fresh else ():
             if ev.kind == "round_scored" and not (messages.get("table")
                                                   and messages.get("table_round") == ev.round_no):
                 self.outbox.send(table.chat_id, render.render_round_summary(
                     locale, ev, names, state.rules, tr=self.tr), **thread)
-        if any(e.kind == "match_ended" for e in result.engine_events) and state.result:
-            self.outbox.send(table.chat_id, render.render_match_end(
+        if state.result and result.status == Status.FINISHED and not messages.get("end_shown"):
+            # recorded once sent: a crash in between shows it twice rather than never
+            sent = await self.outbox.send(table.chat_id, render.render_match_end(
                 locale, state.result, state.scores, names, tr=self.tr),
                 reply_markup=rematch_keyboard(locale, table.match_id, tr=self.tr), **thread)
-        elif result.status == Status.STOPPED:
+            if sent is not None:
+                await self.service.update_messages(table.match_id, {"end_shown": 1})
+        elif fresh and result.status == Status.STOPPED:
             self.outbox.send(table.chat_id, self.tr.t(locale, "match-stopped"), **thread)
 
     # -- hands in private ------------------------------------------------------------------
