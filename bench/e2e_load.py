@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import random
 import resource
@@ -173,8 +172,6 @@ class Load:
         if error is not None or method not in ("sendMessage", "editMessageText"):
             return
         markup = params.get("reply_markup") or {}
-        if isinstance(markup, str):
-            markup = json.loads(markup)
         rows = markup.get("inline_keyboard") or []
         datas = [str(b.get("callback_data", "")) for row in rows for b in row]
         chat_id = _int(params.get("chat_id"))

@@ -358,7 +358,7 @@ def round_apply(rs: RoundState, seat: int, tile: Tile, end: str | None) -> tuple
     row = _TILE_ROW.get(tile)
     if seat != to_act or to_act < 0 or row is None:
         _refuse(rs, seat, tile, end)
-    tid, bit, places, place = row
+    tid, bit, places, lead = row
     if end is None:
         code = 0
     elif end == LEFT:
@@ -371,6 +371,8 @@ def round_apply(rs: RoundState, seat: int, tile: Tile, end: str | None) -> tuple
         place = places[(left * 7 + right) * 3 + code] if code >= 0 else None
     elif code < 0 or (lead_id >= 0 and tid != lead_id):
         place = None
+    else:
+        place = lead
     hand = hands[seat]
     if place is None or not hand & bit:
         _refuse(rs, seat, tile, end)

@@ -122,9 +122,7 @@ async def run(settings: Any) -> None:
     stop = asyncio.Event()
     try:
         await register_commands(bot, app.tr, settings.default_locale)
-        # a crash between commit and send heals itself: show every open match as it is
-        for res in await app.service.open_matches() + await app.service.unannounced_ends():
-            await app.publisher.publish(res, fresh=False)
+        await app.publisher.heal()
         sweeper = asyncio.create_task(app.service.run_deadlines(app.publisher.publish,
                                                                 stop=stop))
         # aiogram's models make a large heap that never dies; keeping it out of the garbage

@@ -518,29 +518,37 @@ async def test_bot_api_calls_per_move_and_the_round_summary_in_the_closed_table(
     assert total / presses <= 4.0 + 1 / presses, (total, presses)
 
 
+async def _play_until_unpublished(h: Harness, match_id: int, rng: random.Random, stop):
+    """Random legal moves of a two-player match through the service, each published, until
+    ``stop(state_before, state_after)``: that last move is committed but never published, as
+    when the process dies between the two.  Returns (the view before it, its result)."""
+    svc = h.app.service
+    while True:
+        view = await svc.view(match_id)
+        state = view.state
+        move = rng.choice(engine.legal_moves(state))
+        uid = (OLYA, PETYA)[state.to_act].id
+        res = await svc.act(match_id, uid, move.tile.code(), move.end, view.version)
+        if stop(state, res.state):
+            return view, res
+        await h.app.publisher.publish(res)
+        await h.outbox.drain()
+
+
 async def test_restart_after_a_round_ended_unpublished_shows_its_summary(tmp_path):
     """A crash between the commit of a round's last move and its publish: the re-render at
     start-up (``fresh=False``) closes the round's table with its summary, so nothing of the
     round is lost (issue 5, known gap of the previous publisher)."""
     async with Harness(tmp_path) as h:
         match_id = await seated(h, (OLYA, PETYA))
-        svc = h.app.service
-        rng = random.Random(3)
-        while True:
-            view = await svc.view(match_id)
-            state = view.state
-            move = rng.choice(engine.legal_moves(state))
-            uid = (OLYA, PETYA)[state.to_act].id
-            res = await svc.act(match_id, uid, move.tile.code(), move.end, view.version)
-            assert not res.state.finished  # a first round never reaches 101 from 0 here
-            if res.state.round_no != state.round_no:
-                break  # committed, never published: the process "died" here
-            await h.app.publisher.publish(res)
-            await h.outbox.drain()
+        view, res = await _play_until_unpublished(
+            h, match_id, random.Random(3),
+            lambda before, after: after.finished or after.round_no != before.round_no)
+        state = view.state
+        assert not res.state.finished  # a first round never reaches 101 from 0 here
         table_id = view.messages["table"]
         assert not _SUMMARY.search(h.tg.messages[(GROUP, table_id)].text)
-        for open_match in await svc.open_matches():
-            await h.app.publisher.publish(open_match, fresh=False)
+        await h.app.publisher.heal()
         await h.outbox.drain()
         closed = h.tg.messages[(GROUP, table_id)].text
         assert _SUMMARY.search(closed) and f"Раунд {state.round_no} окончен" in closed
@@ -555,25 +563,15 @@ async def test_restart_after_the_match_ended_unpublished_announces_its_end_once(
     async with Harness(tmp_path) as h:
         match_id = await seated(h, (OLYA, PETYA), rules={"match_limit": 1})
         svc = h.app.service
-        rng = random.Random(7)
-        while True:
-            view = await svc.view(match_id)
-            state = view.state
-            move = rng.choice(engine.legal_moves(state))
-            uid = (OLYA, PETYA)[state.to_act].id
-            res = await svc.act(match_id, uid, move.tile.code(), move.end, view.version)
-            if res.state.finished:
-                break  # committed, never published: the process "died" here
-            await h.app.publisher.publish(res)
-            await h.outbox.drain()
+        await _play_until_unpublished(h, match_id, random.Random(7),
+                                      lambda _before, after: after.finished)
 
         def ends() -> list:
             return [m for m in h.tg.chat(GROUP) if "🐐" in m.text and m.buttons()]
 
         assert ends() == [] and await svc.open_matches() == []
         for _restart in range(2):
-            for res in await svc.open_matches() + await svc.unannounced_ends():
-                await h.app.publisher.publish(res, fresh=False)
+            await h.app.publisher.heal()
             await h.outbox.drain()
         assert len(ends()) == 1
         assert await svc.unannounced_ends() == []

@@ -21,12 +21,11 @@ Per accepted move this costs three Bot API calls besides the answer to the press
 edit, the mover's hand message losing its keyboard, and a new DM (with a notification) to the
 player to act.  When the mover is to act again (everyone else knocked, or they lead the next
 round, RULES.md §1.6), their pressed message is edited to the new turn in place instead of
-losing its keyboard to a new DM.  A
-round's end edits its table into the closed table with the round's summary (hands revealed,
-points recorded) and the other players' hand messages to their new hands; the next round's
-table is sent with its lead, in place of that move's table edit.  So a round's end costs what
-a move costs, and nothing about a closed round is lost when a publish is repeated after a
-restart.
+losing its keyboard to a new DM.  A round's end edits its table into the closed table with
+the round's summary (hands revealed, points recorded) and the other players' hand messages to
+their new hands; the next round's table is sent with its lead, in place of that move's table
+edit.  So a round's end costs what a move costs, and nothing about a closed round is lost when
+a publish is repeated after a restart (:meth:`Publisher.heal`).
 """
 
 from __future__ import annotations
@@ -308,6 +307,14 @@ class Publisher:
                          **_thread(table.thread_id))
         await self.service.update_messages(table.match_id,
                                            {f"dm_notice:{seat.user_id}": table.round_no})
+
+    async def heal(self) -> None:
+        """Start-up: show every open match as it is and announce the end of any match that
+        finished without its end message, so a crash between a commit and its publish heals
+        itself."""
+        for res in (await self.service.open_matches()
+                    + await self.service.unannounced_ends()):
+            await self.publish(res, fresh=False)
 
     async def resend_hand(self, result: Result, user_id: int) -> bool:
         """/hand or a Start pressed after a 403: a fresh hand message for ``user_id`` (with the
