@@ -18,7 +18,10 @@ from service.bots import strength_of
 from service.views import (
     ActionNote,
     EndReason,
+    EndView,
     HandView,
+    LaidTile,
+    LayoutView,
     LobbyView,
     MatchEnd,
     MoveOption,
@@ -300,6 +303,8 @@ class LiveMatch:
             to_act_user_id=seats[to_act].user_id if to_act is not None else None,
             deadline_at=r.deadline_at if playing else None,
             match_limit=self.rules.match_limit, notes=tuple(self.notes), final=self.final(),
+            variant=self.rules.variant, layout=line_layout(st.chain, st.ends),
+            turn_seconds=int(self.rules.turn_timeout),
         )
 
     def hand_views(self, hands: Sequence[Sequence[Any]] | None = None) -> tuple[HandView, ...]:
@@ -321,6 +326,13 @@ class LiveMatch:
             )
             for i, p in enumerate(self.players())
         )
+
+
+def line_layout(chain: Sequence[tuple[int, int]], ends: Sequence[int]) -> LayoutView:
+    """The :class:`LayoutView` of a line (RULES.md §2.0.1): doubles lie across."""
+    line = tuple(LaidTile(a, b, "across" if a == b else "") for a, b in chain)
+    return LayoutView("line", line, ends=tuple(
+        EndView(name, n) for name, n in zip(("left", "right"), ends, strict=False)))
 
 
 def round_summaries(events: Iterable[Any]) -> tuple[RoundSummary, ...]:

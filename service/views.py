@@ -95,6 +95,84 @@ class LobbyView:
 
 
 @dataclass(frozen=True, slots=True)
+class LaidTile:
+    """A tile on the table, oriented (RULES.md §0, §2.0.2): on the line ``a`` is its left half
+    and ``b`` its right half; on an ``up``/``down`` arm ``a`` touches the spinner side and ``b``
+    faces outward.  ``lay``: ``""`` for a non-double or a double in line with the chain,
+    ``"across"`` for a double laid across (classic doubles, the spinner, Телефон's doubles,
+    Маггинс's across doubles), ``"along"`` (Маггинс, RULES.md §2.5 rule 3) or ``"closed"`` (a
+    double face down, RULES.md §2.0.3)."""
+
+    a: int
+    b: int
+    lay: str = ""
+
+    @property
+    def pair(self) -> tuple[int, int]:
+        """``(a, b)``."""
+        return (self.a, self.b)
+
+    @property
+    def is_double(self) -> bool:
+        return self.a == self.b
+
+
+@dataclass(frozen=True, slots=True)
+class EndView:
+    """One end of the layout (RULES.md §2.0.1–§2.0.3): ``name`` is ``left``, ``right``, ``up``,
+    ``down`` or ``gap`` (the extraordinary lead's gap, RULES.md §2.1 rule 7); ``number`` the
+    number it shows (None for a closed end or the gap, which only [0|6] fits); ``closed`` True
+    once a closed double shut it."""
+
+    name: str
+    number: int | None
+    closed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LayoutView:
+    """The tiles on the table, for every layout (RULES.md §2.0).
+
+    - ``kind``: ``"line"`` or ``"cross"``.
+    - ``line``: the line left to right (the spinner included, when there is one).
+    - ``spinner``: index of the spinner in ``line``, None while there is none (RULES.md §2.0.2).
+    - ``up``/``down``: the arms above and below the spinner, outward from it.
+    - ``gap``: the index in ``line`` before which the extraordinary lead's gap lies, None
+      otherwise (RULES.md §2.1 rule 7).
+    - ``ends``: every open or closed end in the order left, right, up, down, gap; empty before
+      the lead.
+    - ``count``: the count after the last move in the fives games (RULES.md §2.0.6), else None.
+    - ``last``: positions of the last move's tiles, as ``(arm, index)`` with arm ``line``,
+      ``up`` or ``down`` (to highlight it).
+    """
+
+    kind: str = "line"
+    line: tuple[LaidTile, ...] = ()
+    spinner: int | None = None
+    up: tuple[LaidTile, ...] = ()
+    down: tuple[LaidTile, ...] = ()
+    gap: int | None = None
+    ends: tuple[EndView, ...] = ()
+    count: int | None = None
+    last: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def chain(self) -> tuple[tuple[int, int], ...]:
+        """The line as oriented ``(a, b)`` pairs, left to right (RULES.md §0)."""
+        return tuple((t.a, t.b) for t in self.line)
+
+    @property
+    def open_ends(self) -> tuple[EndView, ...]:
+        """The ends a tile may still be placed on."""
+        return tuple(e for e in self.ends if not e.closed)
+
+    @property
+    def tiles(self) -> int:
+        """How many tiles lie on the table."""
+        return len(self.line) + len(self.up) + len(self.down)
+
+
+@dataclass(frozen=True, slots=True)
 class SeatView:
     """One seat as the group sees it: never the tiles, only how many (RULES.md §1.8).
 
@@ -102,6 +180,10 @@ class SeatView:
     ``score``/``remembered`` are that side's open score and remembered points (§1.12);
     ``host_moves`` the seat's consecutive host moves so far (§1.17); ``bot`` the strength of a
     computer player (negative ``user_id``), None for a human.
+
+    Variant fields (RULES.md §2; defaults for classic): ``sticks`` the seat's sticks and
+    ``left`` True once it left the match with them (Семёрка, §2.8 rules 7–8); ``losses`` its
+    team's lost rounds (Генерал, §2.9 rule 4).
     """
 
     seat: int
@@ -114,6 +196,9 @@ class SeatView:
     to_act: bool
     host_moves: int
     bot: str | None = None
+    sticks: int = 0
+    left: bool = False
+    losses: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +208,14 @@ class ActionNote:
     ``kind``: ``led`` / ``played`` (``tile``, ``end``), ``drew`` (``count`` tiles, never which),
     ``knocked``, ``host_moved`` (the host moved for the seat, RULES.md §1.17), ``went_out``
     (§1.9), ``fish`` (the seat is the fisher, §1.10), ``dealt`` (a new round; seat = leader).
+
+    Variant kinds and fields (RULES.md §2): a move of several tiles is one ``played`` note
+    whose ``tiles`` lists every placement after the first (``(tile, end, closed, along)``);
+    ``closed``/``along`` describe the first; ``points`` the points the move scored on the
+    count (§2.0.6) and ``total`` the count; ``again`` (the seat moves again, §2.8 rule 4),
+    ``draw_two`` (the seat draws two and loses its turn, §2.8 rule 5, ``count`` tiles, of
+    which ``taken`` came from the 7-maker's hand), ``void`` (a blocked round dealt again,
+    §2.1 rule 6, §2.9 rule 2), ``left`` (the seat left the match, §2.8 rule 8).
     """
 
     kind: str
@@ -131,6 +224,12 @@ class ActionNote:
     tile: str | None = None
     end: str | None = None
     count: int = 0
+    closed: bool = False
+    along: bool = False
+    tiles: tuple[tuple[str, str | None, bool, bool], ...] = ()
+    points: int = 0
+    total: int | None = None
+    taken: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,15 +250,29 @@ class PlayerResult:
     fish: int
     timed_out: bool
     bot: str | None = None
+    place: int = 0
+    title: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class MatchEnd:
-    """How a match closed. ``rated`` is True for ``limit`` and ``timeout`` only."""
+    """How a match closed. ``rated`` is True for ``limit`` and ``timeout`` only.
+
+    Variant fields (RULES.md §2): ``variant`` names the game (its goat word comes from the
+    locale); ``title`` the goat's title when the variant gives one (``sea``, ``snotty``,
+    ``admiral``, ``extraordinary``, ``hanging`` in Морской козёл §2.1, ``general`` in Генерал
+    §2.9), also per player in ``PlayerResult.title``; ``winners`` the winning sides of a race
+    (§2.0.7) or the last player left in Семёрка (§2.8), empty in goat variants; ``draw`` True
+    when a match ended with no goat (sport's equal scores, §2.7).
+    """
 
     reason: EndReason
     rated: bool
     players: tuple[PlayerResult, ...]
+    variant: str = "classic"
+    title: str | None = None
+    winners: tuple[int, ...] = ()
+    draw: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +283,15 @@ class RoundSummary:
     ``hands``: every hand at the round's end, per seat, as tile codes (revealed for counting);
     ``hand_values``, ``recorded`` (points written this round, pot included), ``scores``,
     ``remembered``: per side; ``pot_won`` the pot paid out, ``pot`` the pot after the round.
+
+    Variant fields (RULES.md §2): ``end`` may also be ``"void"`` (dealt again, §2.1 rule 6,
+    §2.9 rule 2) or ``"limit"`` (a race ended mid-round, §2.0.7); ``play_points`` per side
+    scored on the count during the round (§2.0.6); ``losers`` the sides that lost the round
+    (Морской козёл's recorder, Семёрка's stick holders, Генерал's losing team); ``sticks``
+    per player after the round and ``left`` the seats that left with it (§2.8); ``losses``
+    per team after the round and ``general`` (§2.9 rule 3); ``fast`` the round's fast lead
+    (``"6-6"``, ``"0-0"`` or ``"extra"``, §2.1 rules 6–7); ``layout`` the table as the round
+    ended (for the closed table).
     """
 
     round_no: int
@@ -182,6 +304,14 @@ class RoundSummary:
     remembered: tuple[int, ...]
     pot_won: int
     pot: int
+    play_points: tuple[int, ...] = ()
+    losers: tuple[int, ...] = ()
+    sticks: tuple[int, ...] = ()
+    left: tuple[int, ...] = ()
+    losses: tuple[int, ...] = ()
+    general: bool = False
+    fast: str | None = None
+    layout: LayoutView | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +328,14 @@ class TableView:
     - ``to_act``: the seat whose turn it is, None when the match is closed; ``deadline_at``:
       when that turn times out (Unix seconds, §1.17).
     - ``notes``: the last few :class:`ActionNote`; ``final``: set once the match closed.
+
+    Variant fields (RULES.md §2; filled for classic too): ``variant``; ``layout`` the table
+    (:class:`LayoutView`: line or cross, closed ends, the count; ``chain``/``ends`` above are
+    its line and its left/right numbers); ``deals`` the number of deals of sport domino (§2.7;
+    ``round_no`` is the deal); ``turn_seconds`` the time per turn (§1.17); ``fast`` the
+    round's fast lead (§2.1 rules 6–7); ``two_tiles`` while every turn places two tiles after
+    the extraordinary lead (§2.1 rule 7); ``summary`` the round's summary once it is scored
+    (the closed table).
     """
 
     match_id: int
@@ -221,15 +359,47 @@ class TableView:
     match_limit: int
     notes: tuple[ActionNote, ...]
     final: MatchEnd | None
+    variant: str = "classic"
+    layout: LayoutView = field(default_factory=LayoutView)
+    deals: int | None = None
+    turn_seconds: int | None = None
+    fast: str | None = None
+    two_tiles: bool = False
+    summary: RoundSummary | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlacementOption:
+    """One placement of a move (RULES.md §2.0.4): ``tile`` (code ``"a-b"``) on ``end``
+    (``left``/``right``/``up``/``down``/``gap``, or None on a lead), ``closed`` face down
+    (§2.0.3), ``along`` (Маггинс, §2.5 rule 3)."""
+
+    tile: str
+    end: str | None
+    closed: bool = False
+    along: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class MoveOption:
     """A legal move: play ``tile`` (code ``"a-b"``) at ``end`` (``"left"``/``"right"``, or
-    None on a lead or where only one placement exists) (RULES.md §1.5–§1.7)."""
+    None on a lead or where only one placement exists) (RULES.md §1.5–§1.7).
+
+    A move of several tiles (RULES.md §2.0.4: several doubles at once, the extraordinary
+    lead's pairs) has its first placement in ``tile``/``end``/``closed``/``along`` and the
+    others in ``more`` (empty for one tile); :attr:`placements` lists them all.
+    """
 
     tile: str
     end: str | None
+    closed: bool = False
+    along: bool = False
+    more: tuple[PlacementOption, ...] = ()
+
+    @property
+    def placements(self) -> tuple[PlacementOption, ...]:
+        """Every placement of the move, the first included."""
+        return (PlacementOption(self.tile, self.end, self.closed, self.along),) + self.more
 
 
 @dataclass(frozen=True, slots=True)
