@@ -1,4 +1,4 @@
-"""The rules engine of Kozel (RULES.md §1): pure Python, no I/O.
+"""The rules engine of the Kozel family (RULES.md §1, §2): pure Python, no I/O.
 
 See ``docs/ENGINE_API.md`` for the contract the service and the UI rely on.
 """
@@ -8,6 +8,7 @@ from .errors import (
     EngineError,
     IllegalMove,
     InvalidDeal,
+    MoveNotAllowed,
     NotYourTurn,
     RoundOver,
     TileDoesNotFit,
@@ -16,6 +17,7 @@ from .errors import (
     WrongLead,
 )
 from .events import Event, to_dict
+from .layout import Layout, LayoutState
 from .match import (
     MatchResult,
     MatchState,
@@ -27,15 +29,18 @@ from .match import (
     new_match,
     start_match,
 )
-from .round import Move, RoundState
+from .moves import END_NAMES, Move, Placement
 from .rules import Rules
 from .scoring import hand_value, rating, timeout_rating
+from .table import RoundState, Table
 from .tiles import TILES, Tile
+from .variant import VARIANTS, Variant, variant_of
 
 __all__ = [
-    "AmbiguousEnd", "EngineError", "IllegalMove", "InvalidDeal", "NotYourTurn", "RoundOver",
-    "TileDoesNotFit", "TileNotInHand", "UnknownEnd", "WrongLead", "Event", "to_dict",
-    "MatchResult", "MatchState", "apply", "apply_host_move", "deal_next", "host_move",
-    "legal_moves", "new_match", "start_match", "Move", "RoundState", "Rules", "hand_value",
-    "rating", "timeout_rating", "TILES", "Tile",
+    "AmbiguousEnd", "EngineError", "IllegalMove", "InvalidDeal", "MoveNotAllowed",
+    "NotYourTurn", "RoundOver", "TileDoesNotFit", "TileNotInHand", "UnknownEnd", "WrongLead",
+    "Event", "to_dict", "Layout", "LayoutState", "MatchResult", "MatchState", "apply",
+    "apply_host_move", "deal_next", "host_move", "legal_moves", "new_match", "start_match",
+    "END_NAMES", "Move", "Placement", "Rules", "hand_value", "rating", "timeout_rating",
+    "RoundState", "Table", "TILES", "Tile", "VARIANTS", "Variant", "variant_of",
 ]

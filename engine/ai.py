@@ -42,8 +42,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .layout import LEFT, RIGHT
-from .round import _LEAD_ORDER, Move
+from .moves import END_NAMES, Move
 from .rules import Rules
 from .scoring import goats_of, record_round
 from .tiles import (
@@ -60,6 +59,7 @@ from .tiles import (
     ids_of,
     mask_of,
 )
+from .variant import LEAD_ORDER as _LEAD_ORDER
 
 __all__ = [
     "STRENGTHS",
@@ -81,6 +81,7 @@ STRENGTHS = ("easy", "normal", "hard")
 #: Seconds the ``hard`` player may think per move by default.
 DEFAULT_BUDGET = 1.0
 
+LEFT, RIGHT = END_NAMES[0], END_NAMES[1]
 _BIT = tuple(1 << i for i in range(28))
 # _OTHER[tile_id][n]: the other half of the tile when it shows n, else -1.
 _OTHER = tuple(

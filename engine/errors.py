@@ -13,6 +13,7 @@ __all__ = [
     "AmbiguousEnd",
     "RoundOver",
     "InvalidDeal",
+    "MoveNotAllowed",
 ]
 
 
@@ -59,9 +60,18 @@ class WrongLead(TileDoesNotFit):
 
 
 class UnknownEnd(IllegalMove):
-    """The end is neither ``"left"`` nor ``"right"`` (RULES.md §1.7)."""
+    """The end is not one of ``left``, ``right``, ``up``, ``down``, ``gap`` (RULES.md §1.7,
+    §2.0.2)."""
 
     rule = "RULES.md §1.7"
+
+
+class MoveNotAllowed(IllegalMove):
+    """The tiles fit, but the variant does not allow this move: several tiles at once where
+    it allows one, a double closed where nothing may be closed, one tile where two must be
+    placed, … (RULES.md §2.0.3, §2.0.4 and the variant's section)."""
+
+    rule = "RULES.md §2.0.4"
 
 
 class AmbiguousEnd(UnknownEnd):

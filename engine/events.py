@@ -24,6 +24,14 @@ __all__ = [
     "Fish",
     "RoundScored",
     "MatchEnded",
+    "Scored",
+    "Again",
+    "DrawTwo",
+    "Took",
+    "Void",
+    "Stick",
+    "LeftMatch",
+    "Passed",
     "to_dict",
 ]
 
@@ -59,20 +67,106 @@ class Misdeal(NamedTuple):
 
 
 class Led(NamedTuple):
-    """``seat`` placed the first tile of the round (RULES.md §1.5, §1.6)."""
+    """``seat`` placed the first tile of the round (RULES.md §1.5, §1.6).
+
+    ``flip``: the lead lies high half left (RULES.md §0: ``"6-5"``).  The extraordinary lead
+    (RULES.md §2.1 rule 7) is a ``led`` of [0|0] (end ``left``) and a ``played`` of [6|6]
+    (end ``right``, ``part`` 1).
+    """
 
     seat: int
     tile: Tile
+    flip: bool = False
     kind = "led"
 
 
 class Played(NamedTuple):
-    """``seat`` placed ``tile`` at ``end`` (``"left"`` / ``"right"``) (RULES.md §1.7)."""
+    """``seat`` placed ``tile`` at ``end`` (``"left"``, ``"right"``, ``"up"``, ``"down"`` or
+    ``"gap"``) (RULES.md §1.7, §2.0.2, §2.1 rule 7); ``closed`` face down (§2.0.3), ``along``
+    (§2.5 rule 3).  ``part`` is the placement's index within its move: a move of several tiles
+    (§2.0.4) is one ``played`` event per tile, the later ones with ``part`` 1, 2, …"""
 
     seat: int
     tile: Tile
     end: str
+    closed: bool = False
+    along: bool = False
+    part: int = 0
     kind = "played"
+
+
+class Scored(NamedTuple):
+    """The move of ``seat`` made the count ``count`` (RULES.md §2.0.6), a positive multiple of
+    5: its side ``side`` scores ``points`` (Телефон §2.4 rule 2, Маггинс §2.5 rule 4)."""
+
+    seat: int
+    side: int
+    points: int
+    count: int
+    kind = "scored"
+
+
+class Again(NamedTuple):
+    """The ends sum to 6: ``seat`` moves again (Семёрка, RULES.md §2.8 rule 4)."""
+
+    seat: int
+    kind = "again"
+
+
+class DrawTwo(NamedTuple):
+    """The ends sum to 7: ``seat`` takes two tiles and loses the turn (Семёрка, RULES.md §2.8
+    rule 5): ``drawn`` from the market (the ``drew`` events right after this one) and
+    ``taken`` from the hand of ``maker`` (the player who made the 7) when the market ran
+    short (a ``took`` event after them)."""
+
+    seat: int
+    maker: int
+    drawn: int
+    taken: int
+    kind = "draw_two"
+
+
+class Took(NamedTuple):
+    """``tiles`` went blindly from the hand of ``maker`` to ``seat`` (Семёрка, RULES.md §2.8
+    rule 5; a record writes ``{"take": [...]}``).  The tiles are private to the two seats."""
+
+    seat: int
+    maker: int
+    tiles: tuple[Tile, ...]
+    kind = "took"
+
+
+class Passed(NamedTuple):
+    """``seat`` drew one tile that does not fit and the turn passes (Семёрка, RULES.md §2.8
+    rule 6)."""
+
+    seat: int
+    kind = "passed"
+
+
+class Void(NamedTuple):
+    """The round is void and dealt again (RULES.md §2.1 rule 6, §2.9 rule 2): ``seat`` made
+    the last move; ``cause`` as in :class:`Fish`."""
+
+    seat: int
+    cause: str
+    kind = "void"
+
+
+class Stick(NamedTuple):
+    """``seat`` lost the round of Семёрка and gets a stick, now holding ``sticks`` (RULES.md
+    §2.8 rule 7)."""
+
+    seat: int
+    sticks: int
+    kind = "stick"
+
+
+class LeftMatch(NamedTuple):
+    """``seat`` leaves the match with all its sticks (Семёрка, RULES.md §2.8 rule 8)."""
+
+    seat: int
+    kind = "left_match"
 
 
 class HostMoved(NamedTuple):
@@ -122,11 +216,19 @@ class Fish(NamedTuple):
 class RoundScored(NamedTuple):
     """A round was recorded (RULES.md §1.11–§1.14).
 
-    ``end`` is ``"out"`` or ``"fish"``, ``by`` the seat that went out or fished.
-    ``hands`` reveals every hand at the round's end (tuple per seat).  ``hand_values``,
-    ``recorded``, ``scores`` and ``remembered`` are tuples per player, or per team when
-    ``rules.teams`` (§1.14); ``recorded`` are the round points written this round, pot
-    included; ``pot_won`` the pot paid out and ``pot`` the pot after the round [points].
+    ``end`` is ``"out"`` or ``"fish"`` (or, in the variants of RULES.md §2, ``"void"``: dealt
+    again, and ``"limit"``: a race won mid-round, §2.0.7), ``by`` the seat that went out,
+    fished or made the last move.  ``hands`` reveals every hand at the round's end (tuple
+    per seat).  ``hand_values``, ``recorded``, ``scores`` and ``remembered`` are tuples per
+    player, or per team when ``rules.teams`` (§1.14); ``recorded`` are the round points
+    written this round, pot included; ``pot_won`` the pot paid out and ``pot`` the pot after
+    the round [points].
+
+    Variant fields: ``play_points`` per side scored on the count during the round (§2.0.6);
+    ``losers`` the sides that lost it (the recorder of Морской козёл, Семёрка's stick
+    holders, Генерал's losing team); ``extra`` a dict of what else the variant reports
+    (``docs/ENGINE_API.md``); ``layout`` the table at the round's end
+    (:class:`engine.layout.LayoutState`).
     """
 
     round_no: int
@@ -139,15 +241,22 @@ class RoundScored(NamedTuple):
     remembered: tuple[int, ...]
     pot_won: int
     pot: int
+    play_points: tuple[int, ...] = ()
+    losers: tuple[int, ...] = ()
+    extra: Any = None
+    layout: Any = None
     kind = "round_scored"
 
 
 class MatchEnded(NamedTuple):
     """The match is over (RULES.md §1.15, §1.16, §1.17).
 
-    ``reason`` is ``"limit"`` (someone reached the match limit) or ``"timeout"``.
-    ``goats`` lists goat players (or teams, with ``rules.teams``); ``rating`` the rating points
-    each player (team) gains; ``timed_out`` the seat interrupted by timeout, else None.
+    ``reason`` is ``"limit"`` (the match reached its end by the rules: a goat, a race's
+    winner, the last deal, …) or ``"timeout"``.  ``goats`` lists goat players (or teams, with
+    ``rules.teams``); ``rating`` the rating points each player (team) gains; ``timed_out`` the
+    seat interrupted by timeout, else None.  ``title`` names a goat's title where the variant
+    gives one (RULES.md §2.1 rules 7–9, §2.9); ``winners`` the winning sides where the variant
+    has them (races §2.0.7, the last player of Семёрка §2.8).
     """
 
     reason: str
@@ -155,20 +264,26 @@ class MatchEnded(NamedTuple):
     rating: tuple[int, ...]
     timed_out: int | None
     scores: tuple[int, ...]
+    title: str | None = None
+    winners: tuple[int, ...] = ()
     kind = "match_ended"
 
 
 Event = (
     Dealt | Misdeal | Led | Played | HostMoved | Drew | Knocked | WentOut | Fish | RoundScored
-    | MatchEnded
+    | MatchEnded | Scored | Again | DrawTwo | Took | Void | Stick | LeftMatch | Passed
 )
 
 
 def _plain(value: Any) -> Any:
     if isinstance(value, Tile):
         return value.code()
+    if hasattr(value, "_asdict"):
+        return {k: _plain(v) for k, v in value._asdict().items()}
     if isinstance(value, tuple):
         return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
     return value
 
 

@@ -1,10 +1,11 @@
-"""Game records: a match as JSON, and replaying it through the engine (README "Game records").
+"""Game records: a match as JSON, and replaying it through the engine (``docs/ENGINE_API.md``,
+"Game records").
 
 A record holds the rules, the player names, optionally a starting position, and per round the
 deal and the decisions in order::
 
     {
-      "rules": {"fish_scoring": "all_to_max"},            # optional, RULES.md option names
+      "rules": {"variant": "classic", "fish_scoring": "all_to_max"},   # optional
       "players": ["Оля", "Петя", "Маша"],
       "start": {"scores": [0, 0, 0], "remembered": [0, 0, 0], "pot": 0},   # optional
       "rounds": [
@@ -13,9 +14,15 @@ deal and the decisions in order::
       ]
     }
 
-``start`` arrays are per player, or per team when ``rules.teams``.  A decision may carry
-``"host": true``: the host moved for a player whose turn timed out (RULES.md §1.17); its tile
-must then be the host's move.  Seats are 0-based indices into ``players``.
+Decisions (RULES.md §2.0.4): ``{"tile": "2-5", "end": "up"}`` (one placement; ``"closed":
+true`` face down, ``"along": true`` laid along; a lead lies as it is written, ``"6-5"`` showing
+6 at the left end, RULES.md §0), ``{"tiles": [placement, ...]}`` (several tiles at once, e.g.
+two doubles), ``{"take": ["2-5"]}`` (Семёрка's blind take, right after the move that made the
+7, RULES.md §2.8 rule 5).  A decision may carry ``"host": true``: the host moved for a player
+whose turn timed out (RULES.md §1.17); its tiles must then be the host's move.  ``start``
+arrays are per side (player, or team when ``rules.teams``); Семёрка may give ``"sticks"`` per
+player, Генерал ``"losses"`` per team.  Seats are 0-based indices into ``players``.  A void
+round (RULES.md §2.1 rule 6, §2.9 rule 2) is a round of its own, and so is its replay.
 """
 
 from __future__ import annotations
@@ -25,22 +32,37 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import errors
-from .events import MatchEnded, RoundScored
-from .match import MatchState, apply, apply_host_move, deal_next, host_move, new_match, start_match
-from .round import HAND_SIZE, Move, RoundState, misdeal_reason, start_round
+from .events import MatchEnded, RoundScored, Took
+from .match import (
+    MatchState,
+    apply,
+    apply_host_move,
+    deal_given,
+    host_move,
+    new_match,
+    start_match,
+)
+from .moves import END_NAMES, Move, Placement
 from .rules import Rules
+from .table import misdeal_reason
 from .tiles import TILE_ID, Tile
 
-__all__ = ["ReplayError", "replay", "replay_json", "record_match", "parse_decision"]
+__all__ = ["ReplayError", "replay", "replay_json", "record_match", "parse_decision",
+           "MAX_RECORD_BYTES"]
+
+#: The largest record text :func:`replay_json` reads [bytes] (a whole match is ~20 KB).
+MAX_RECORD_BYTES = 1_000_000
 
 
 @dataclass
 class ReplayError(Exception):
-    """A record that cannot be replayed: where (round, decision, both 1-based) and why."""
+    """A record that cannot be replayed: where (round, decision, both 1-based) and why;
+    ``rule`` names the rule an illegal decision breaks (e.g. ``"RULES.md §1.7"``)."""
 
     message: str
     round_no: int | None = None
     decision_no: int | None = None
+    rule: str | None = None
 
     def __str__(self) -> str:
         where = []
@@ -60,7 +82,10 @@ def _tiles(value: Any, what: str) -> list[Tile]:
         raise ReplayError(f"{what}: {e}") from None
 
 
-def _deal(rnd: dict, players: int, rules: Rules, leader: int | None) -> RoundState:
+def _deal(rnd: dict, state: MatchState) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The hands and bazar of a round's ``deal``, checked (RULES.md §1.2, §1.3)."""
+    players = state.players
+    v = state.rules.spec
     deal = rnd.get("deal", rnd)
     hands_raw = deal.get("hands") if isinstance(deal, dict) else None
     if not isinstance(hands_raw, list) or len(hands_raw) != players:
@@ -68,9 +93,13 @@ def _deal(rnd: dict, players: int, rules: Rules, leader: int | None) -> RoundSta
     hands = [_tiles(h, f"hand {i}") for i, h in enumerate(hands_raw)]
     bazar = _tiles(deal.get("bazar", []), "bazar")
     everything = [t for h in hands for t in h] + bazar
+    size = v.hand_size(players)
+    playing = set(v.playing_seats(state))
     for i, h in enumerate(hands):
-        if len(h) != HAND_SIZE:
-            raise ReplayError(f"hand {i} has {len(h)} tiles, not {HAND_SIZE} (RULES.md §1.2)")
+        want = size if i in playing else 0
+        if len(h) != want:
+            raise ReplayError(f"hand {i} has {len(h)} tiles, not {want} "
+                              f"(RULES.md {'§1.2' if v.name == 'classic' else v.section})")
     if len(everything) != 28 or len(set(everything)) != 28:
         raise ReplayError("the deal must hold each of the 28 tiles exactly once (RULES.md §1.2)")
     masks = tuple(sum(1 << TILE_ID[t] for t in h) for h in hands)
@@ -79,25 +108,62 @@ def _deal(rnd: dict, players: int, rules: Rules, leader: int | None) -> RoundSta
         seat, reason, count, number = void
         what = f"{count} doubles" if reason == "doubles" else f"{count} tiles showing {number}"
         raise ReplayError(f"hand {seat} holds {what}: a misdeal, dealt again (RULES.md §1.3)")
-    return start_round(players, masks, tuple(TILE_ID[t] for t in bazar), rules.bazar_reserve,
-                       leader, rules.fish_without_double)
+    return masks, tuple(TILE_ID[t] for t in bazar)
+
+
+def _placement(d: Any) -> Placement:
+    if not isinstance(d, dict) or "tile" not in d:
+        raise ReplayError("a placement must be an object with a \"tile\"")
+    raw = d["tile"]
+    try:
+        tile = Tile.parse(raw)
+    except ValueError as e:
+        raise ReplayError(str(e)) from None
+    flip = False
+    if isinstance(raw, str):
+        halves = [c for c in raw if c.isdigit()]
+        flip = len(halves) == 2 and halves[0] > halves[1]
+    elif isinstance(raw, list) and len(raw) == 2:
+        flip = raw[0] > raw[1]
+    end = d.get("end")
+    if end is not None and end not in END_NAMES:
+        raise ReplayError(f"\"end\" must be one of {', '.join(END_NAMES)}, not {end!r}")
+    for flag in ("closed", "along"):
+        if flag in d and not isinstance(d[flag], bool):
+            raise ReplayError(f"\"{flag}\" must be true or false")
+    return Placement(tile, end, bool(d.get("closed", False)), bool(d.get("along", False)),
+                     flip)
 
 
 def parse_decision(d: Any) -> tuple[Move, bool]:
-    """``({"tile": "2-5", "end": "left", "host": false})`` → ``(Move, host)``.
+    """A record decision → ``(Move, host)`` (RULES.md §2.0.4): ``{"tile": "2-5", "end":
+    "left", "host": false}`` or ``{"tiles": [...]}``.
 
     Raises :class:`ReplayError` for a malformed decision.
     """
-    if not isinstance(d, dict) or "tile" not in d:
-        raise ReplayError("a decision must be an object with a \"tile\"")
-    try:
-        tile = Tile.parse(d["tile"])
-    except ValueError as e:
-        raise ReplayError(str(e)) from None
-    end = d.get("end")
-    if end is not None and not isinstance(end, str):
-        raise ReplayError("\"end\" must be \"left\" or \"right\"")
-    return Move(tile, end), bool(d.get("host", False))
+    if not isinstance(d, dict):
+        raise ReplayError("a decision must be an object with a \"tile\" or \"tiles\"")
+    host = d.get("host", False)
+    if not isinstance(host, bool):
+        raise ReplayError("\"host\" must be true or false")
+    if "tiles" in d:
+        raw = d["tiles"]
+        if not isinstance(raw, list) or not raw:
+            raise ReplayError("\"tiles\" must list the placements of the move")
+        return Move.of(_placement(p) for p in raw), host
+    if "tile" not in d:
+        raise ReplayError("a decision must be an object with a \"tile\" or \"tiles\"")
+    p = _placement(d)
+    return Move(p.tile, p.end, closed=p.closed, along=p.along, flip=p.flip), host
+
+
+def _take(d: Any) -> list[Tile] | None:
+    """The tiles of a ``{"take": [...]}`` entry, or None when ``d`` is not one."""
+    if isinstance(d, dict) and "take" in d:
+        if set(d) - {"take"}:
+            raise ReplayError("a take entry holds only \"take\" (RULES.md §2.8 rule 5)")
+        return _tiles(d["take"], "take")
+    return None
 
 
 def _side_list(value: Any, n: int, what: str) -> list[int] | None:
@@ -110,13 +176,34 @@ def _side_list(value: Any, n: int, what: str) -> list[int] | None:
     return value
 
 
+def _round_out(ev: RoundScored) -> dict[str, Any]:
+    out = {
+        "end": ev.end,
+        "by": ev.by,
+        "hand_values": list(ev.hand_values),
+        "recorded": list(ev.recorded),
+        "scores": list(ev.scores),
+        "remembered": list(ev.remembered),
+        "pot": ev.pot,
+    }
+    if ev.play_points and any(ev.play_points):
+        out["play_points"] = list(ev.play_points)
+    if ev.losers:
+        out["losers"] = list(ev.losers)
+    if ev.extra:
+        out.update({k: (list(v) if isinstance(v, tuple) else v) for k, v in ev.extra.items()})
+    return out
+
+
 def replay(record: dict) -> dict:
     """Replay a record through the engine; return the summary printed by ``replay``.
 
     Output: ``{"rounds": [{"end", "by", "hand_values", "recorded", "scores", "remembered",
-    "pot"}], "finished": bool, "goats": [side...], "rating": [...]}`` — arrays per player,
-    or per team when ``rules.teams``; ``goats`` and ``rating`` are empty until the match ends.
-    A round whose decisions stop before it ends is not listed.
+    "pot", ...}], "finished": bool, "goats": [side...], "rating": [...]}`` — arrays per
+    side; ``goats`` and ``rating`` are empty until the match ends.  Variants add keys
+    (``docs/ENGINE_API.md``): per round ``play_points``, ``losers`` and the variant's own;
+    at the top ``title``, ``winners``, ``draw``, ``sticks``, ``departed``, ``losses``.  A
+    round whose decisions stop before it ends is not listed.
 
     Raises :class:`ReplayError` for a malformed record or an illegal decision (the message
     names the rule it breaks).
@@ -141,51 +228,65 @@ def replay(record: dict) -> dict:
     start = record.get("start") or {}
     if not isinstance(start, dict):
         raise ReplayError("\"start\" must be an object")
-    sides = 2 if rules.teams else players
+    sides = rules.spec.sides_count(players, rules)
     scores = _side_list(start.get("scores"), sides, "scores")
     remembered = _side_list(start.get("remembered"), sides, "remembered")
+    extra = {}
+    if "sticks" in start:
+        extra["sticks"] = _side_list(start.get("sticks"), players, "sticks")
+    if "losses" in start:
+        extra["losses"] = _side_list(start.get("losses"), sides, "losses")
     pot = start.get("pot", 0)
     if type(pot) is not int or pot < 0:
         raise ReplayError("start.pot must be a non-negative integer")
+    try:
+        state = start_match(rules, players, None, None, scores, remembered, pot, **extra)
+    except ValueError as e:
+        raise ReplayError(str(e)) from None
 
     out: list[dict] = []
-    state: MatchState | None = None
-    leader: int | None = None
     for r_no, rnd in enumerate(rounds, start=1):
-        if state is not None and state.finished:
+        if state.finished:
             raise ReplayError("the match is already over (RULES.md §1.15)", r_no)
         if not isinstance(rnd, dict):
             raise ReplayError("a round must be an object", r_no)
         try:
-            rs = _deal(rnd, players, rules, leader)
+            hands, bazar = _deal(rnd, state)
+            state, _ = deal_given(state, hands, bazar, first=r_no == 1)
         except ReplayError as e:
             e.round_no = r_no
             raise
-        if state is None:
-            state = start_match(rules, players, rs, None, scores, remembered, pot)
-        else:
-            state = deal_next(state, rs)
         decisions = rnd.get("decisions", [])
         if not isinstance(decisions, list):
             raise ReplayError("\"decisions\" must be a list", r_no)
         scored = None
-        for d_no, d in enumerate(decisions, start=1):
+        d_no = 0
+        while d_no < len(decisions):
+            d = decisions[d_no]
+            d_no += 1
             try:
+                if _take(d) is not None:
+                    raise ReplayError("a take comes right after the move that made the 7 "
+                                      "(RULES.md §2.8 rule 5)", rule="RULES.md §2.8")
                 move, host = parse_decision(d)
+                take = _take(decisions[d_no]) if d_no < len(decisions) else None
+                if take is not None:
+                    d_no += 1
                 if state.to_act is None:
                     raise errors.RoundOver("the round is already over", "RULES.md §1.9, §1.10")
                 if host:
                     expected = host_move(state)
-                    if move.tile != expected.tile:
+                    if expected.tiles != move.tiles:
                         raise ReplayError(
-                            f"a host move plays {expected.tile}, not {move.tile} (RULES.md §1.17)"
-                        )
-                    state, events = apply_host_move(state, deal=False)
+                            f"a host move plays {', '.join(map(str, expected.tiles))}, not "
+                            f"{', '.join(map(str, move.tiles))} (RULES.md §1.17)",
+                            rule="RULES.md §1.17")
+                    state, events = apply_host_move(state, deal=False, take=take)
                 else:
-                    state, events = apply(state, state.to_act, move, deal=False)
+                    state, events = apply(state, state.to_act, move, deal=False, take=take)
             except errors.EngineError as e:
                 seat = state.to_act
-                raise ReplayError(f"seat {seat}: {e}", r_no, d_no) from None
+                raise ReplayError(f"seat {seat}: {e}", r_no, d_no, e.rule) from None
             except ReplayError as e:
                 e.round_no, e.decision_no = r_no, d_no
                 raise
@@ -193,33 +294,41 @@ def replay(record: dict) -> dict:
                 if isinstance(ev, RoundScored):
                     scored = ev
         if scored is not None:
-            out.append({
-                "end": scored.end,
-                "by": scored.by,
-                "hand_values": list(scored.hand_values),
-                "recorded": list(scored.recorded),
-                "scores": list(scored.scores),
-                "remembered": list(scored.remembered),
-                "pot": scored.pot,
-            })
-            leader = scored.by
+            out.append(_round_out(scored))
         elif r_no != len(rounds):
             raise ReplayError("the round's decisions stop before it ends", r_no)
-    finished = bool(state is not None and state.finished)
-    result = state.result if state is not None else None
-    return {
+    result = state.result
+    summary: dict[str, Any] = {
         "rounds": out,
-        "finished": finished,
+        "finished": result is not None,
         "goats": list(result.goats) if result else [],
         "rating": list(result.rating) if result else [],
     }
+    if result is not None:
+        if result.title:
+            summary["title"] = result.title
+        if result.winners:
+            summary["winners"] = list(result.winners)
+        if result.draw:
+            summary["draw"] = True
+    if state.sticks:
+        summary["sticks"] = list(state.sticks)
+    if state.departed:
+        summary["departed"] = list(state.departed)
+    if state.losses:
+        summary["losses"] = list(state.losses)
+    return summary
 
 
-def replay_json(text: str) -> dict:
-    """:func:`replay` of a JSON text; raises :class:`ReplayError` on invalid JSON."""
+def replay_json(text: str | bytes) -> dict:
+    """:func:`replay` of a JSON text; raises :class:`ReplayError` on invalid JSON or a text
+    over :data:`MAX_RECORD_BYTES`."""
+    size = len(text.encode("utf-8")) if isinstance(text, str) else len(text)
+    if size > MAX_RECORD_BYTES:
+        raise ReplayError(f"the record is {size} bytes; at most {MAX_RECORD_BYTES} are read")
     try:
         record = json.loads(text)
-    except json.JSONDecodeError as e:
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise ReplayError(f"not valid JSON: {e}") from None
     return replay(record)
 
@@ -229,7 +338,9 @@ def record_match(rules: Rules, names: list[str], seed: object,
     """The record of a match played from ``seed`` with ``decisions`` in order.
 
     Each decision is ``(move, False)`` for a player's move or ``(None, True)`` for a host move
-    (RULES.md §1.17).  Raises :class:`engine.errors.EngineError` if a decision is illegal.
+    (RULES.md §1.17).  Семёрка's blind takes (RULES.md §2.8 rule 5) are drawn from the seed and
+    written as ``{"take": [...]}`` entries.  Raises :class:`engine.errors.EngineError` if a
+    decision is illegal.
     """
     state, _ = new_match(rules, len(names), seed)
     rounds: list[dict] = []
@@ -251,7 +362,11 @@ def record_match(rules: Rules, names: list[str], seed: object,
             state, events = apply_host_move(state)
         else:
             state, events = apply(state, state.to_act, move)
-        rounds[-1]["decisions"].append(dict(move.to_dict(), **({"host": True} if host else {})))
+        entry = dict(move.to_dict(), **({"host": True} if host else {}))
+        rounds[-1]["decisions"].append(entry)
+        for ev in events:
+            if isinstance(ev, Took):
+                rounds[-1]["decisions"].append({"take": [t.code() for t in ev.tiles]})
         if state.round_no != before and not state.finished:
             open_round(state)
         elif any(isinstance(e, MatchEnded) for e in events):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine import Rules, Tile
+from engine.layout import Layout
 from engine.match import MatchState, start_match
 from engine.round import RoundState, start_round
 from engine.tiles import TILE_ID, TILES
@@ -55,8 +56,9 @@ def mid_round(hands: list[str], chain: list[tuple[int, int]], to_act: int = 0,
     chain_text = " ".join(f"{a}-{b}" for a, b in chain)
     dead = rest_of(*hands, bazar, chain_text)
     rs = round_state(hands, tiles(bazar) + dead, reserve + len(dead), 0, fish_without_double)
-    return rs._replace(chain=tuple(chain), left=chain[0][0], right=chain[-1][1],
-                       chain_mask=cmask, to_act=to_act, last=last)
+    layout = Layout.of_line(chain).state()
+    assert layout.mask == cmask
+    return rs._replace(layout=layout, to_act=to_act, last=last, lead_id=-1)
 
 
 def in_play(rs: RoundState) -> list[Tile]:

@@ -1,0 +1,409 @@
+"""The variant seam: what a game of the Kozel family changes, as a handful of hooks.
+
+RULES.md §2: "A variant changes only what its section says; everything else is §1".  So
+:class:`Variant` *is* classic Kozel (§1), and a variant is a small subclass that overrides
+the hooks its section names, registered under its ``Rules.variant`` name with
+:func:`register` — the way python-chess's variants subclass its board.
+
+The hooks, by the time they are called:
+
+- options: :attr:`Variant.options` (the options the variant reads, with its defaults),
+  :attr:`Variant.fixed`, :meth:`Variant.players_range`, :attr:`Variant.teams`;
+- the deal: :meth:`Variant.hand_size` (per player count), :meth:`Variant.lead` (the lead
+  rule of each round), :meth:`Variant.deal_round` (shuffling, misdeals, void rounds dealt
+  again);
+- a move: :meth:`Variant.moves` (move generation over the layout, several tiles at once),
+  :attr:`Variant.on_move` (play scoring on the count, a race won mid-round),
+  :attr:`Variant.turn` (another turn, a forced draw for the next player),
+  :meth:`Variant.stuck` (drawing, §1.8), :meth:`Variant.host_move` (§1.17);
+- the end of a round: :meth:`Variant.blocked_end` (fish or a void round dealt again),
+  :meth:`Variant.hand_value`, :meth:`Variant.score_round`;
+- the end of the match: :meth:`Variant.result` (goats, winners, titles, eliminations and
+  the rating), :meth:`Variant.timeout_result` (§1.16–§1.17).
+
+The round core (:mod:`engine.table`) and the match (:mod:`engine.match`) call them; a
+variant module never places a tile itself (:mod:`engine.layout` does).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, NamedTuple
+
+from .events import Dealt, Misdeal, RoundScored
+from .moves import Move, single
+from .rules import CLASSIC_DEFAULTS
+from .scoring import (
+    goats_of,
+    hand_value,
+    rating,
+    record_round,
+    timeout_rating,
+)
+from .table import Table, holder_of_first, misdeal_reason, shuffled_deal
+from .tiles import HIGH, LOW, PIPS, TILE_ID, TILES, Tile, tiles_of
+
+__all__ = [
+    "Variant", "Classic", "VARIANTS", "register", "variant_of", "MatchResult", "RoundEnd",
+    "LEAD_ORDER", "lead_order",
+]
+
+#: Deals tried before giving up on RULES.md §1.3 (never reached in practice: about 1 deal in
+#: 50 is void).
+MAX_DEALS = 1000
+
+
+def lead_order(doubles: tuple[int, ...], highest_first: bool = True) -> tuple[int, ...]:
+    """Tile ids in a lead order: the doubles ``[n|n]`` for n in ``doubles``, then the
+    non-doubles by pip sum and then by the higher half, highest first (RULES.md §1.5:
+    [5|6], [4|6], [3|6], [4|5], …) or lowest first by the lower half (§2.2 rule 1:
+    [0|1], [0|2], [0|3], [1|2], …)."""
+    ids = [TILE_ID[Tile(n, n)] for n in doubles]
+    others = [i for i in range(28) if LOW[i] != HIGH[i]]
+    if highest_first:
+        others.sort(key=lambda i: (PIPS[i], HIGH[i]), reverse=True)
+    else:
+        others.sort(key=lambda i: (PIPS[i], LOW[i]))
+    return tuple(ids + others)
+
+
+#: RULES.md §1.5: [1|1], [2|2], …, [6|6], [0|0], then [5|6], [4|6], [3|6], [4|5], …
+LEAD_ORDER = lead_order((1, 2, 3, 4, 5, 6, 0))
+
+
+class MatchResult(NamedTuple):
+    """How a match ended (RULES.md §1.15–§1.17, §2).
+
+    ``reason``: ``"limit"`` (by the rules) or ``"timeout"``; ``goats``: goat sides;
+    ``rating``: rating points per side; ``timed_out``: the seat interrupted by timeout, else
+    None.  Variants: ``title`` the goats' title (``"sea"``, ``"snotty"``, ``"admiral"``,
+    ``"extraordinary"``, ``"hanging"`` in Морской козёл §2.1, ``"general"`` in Генерал §2.9),
+    ``winners`` the winning sides (races §2.0.7; the last player of Семёрка §2.8), ``draw``
+    True when the match ended with no goat (sport domino's equal scores, §2.7).
+    """
+
+    reason: str
+    goats: tuple[int, ...]
+    rating: tuple[int, ...]
+    timed_out: int | None
+    title: str | None = None
+    winners: tuple[int, ...] = ()
+    draw: bool = False
+
+
+class RoundEnd(NamedTuple):
+    """What :meth:`Variant.score_round` returns: the match's new values and the round's
+    :class:`engine.events.RoundScored` event, plus any further events (e.g. sticks)."""
+
+    scores: tuple[int, ...]
+    remembered: tuple[int, ...]
+    pot: int
+    scored: RoundScored
+    extra: Any = None
+    sticks: tuple[int, ...] = ()
+    departed: tuple[int, ...] = ()
+    losses: tuple[int, ...] = ()
+    events: tuple[Any, ...] = ()
+
+
+class Variant:
+    """Classic Kozel (RULES.md §1) and the base of every variant (RULES.md §2).
+
+    Class attributes describe the variant: ``name`` (its ``Rules.variant``), ``section``
+    (its rule section, e.g. ``"§2.1"``), ``layout`` (``"line"``, §2.0.1, or ``"cross"``,
+    §2.0.2), ``closing`` (doubles may be closed, §2.0.3), ``along`` (doubles may lie along,
+    §2.5 rule 3), ``teams`` (``"optional"``, ``"never"`` or ``"always"``, §1.14), ``players``
+    (``(lo, hi)``), ``race`` (the first to the limit wins, §2.0.7), ``options`` (the options
+    it reads with its defaults), ``fixed`` (options whose value the variant forces),
+    ``goat_word`` (the locale's word for its loser: ``goat``, ``sea_goat``, ``donkey``, …),
+    ``one_tile`` (see below).
+    """
+
+    name: ClassVar[str] = ""
+    section: ClassVar[str] = "§1"
+    layout: ClassVar[str] = "line"
+    closing: ClassVar[bool] = False
+    along: ClassVar[bool] = False
+    teams: ClassVar[str] = "optional"
+    players: ClassVar[tuple[int, int]] = (2, 4)
+    race: ClassVar[bool] = False
+    options: ClassVar[dict[str, Any]] = dict(CLASSIC_DEFAULTS)
+    fixed: ClassVar[dict[str, Any]] = {}
+    goat_word: ClassVar[str] = "goat"
+    #: The legal moves are exactly the layout's single placements, face up (RULES.md §1.7):
+    #: no closing, no laying along, no moves of several tiles.  The round core then lists
+    #: them without asking :meth:`generate`.
+    one_tile: ClassVar[bool] = True
+    #: ``on_move(table, seat, codes)``: called after a move's tiles are laid, before the out
+    #: and fish checks; may score points and end a race (``table.end = "limit"``).
+    on_move: ClassVar[Any] = None
+    #: ``turn(table, seat, codes) -> seat``: who moves next (default: the next seat); may
+    #: give another turn or make the next player draw.
+    turn: ClassVar[Any] = None
+
+    def __init__(self) -> None:
+        self._caches: dict[tuple, dict] = {}
+
+    # ------------------------------------------------------------------ options, seats
+
+    def players_range(self, rules: Any) -> tuple[int, int]:
+        """(fewest, most) players (RULES.md §1.1; 4 and 4 with teams, §1.14)."""
+        if rules.teams:
+            return (4, 4)
+        return self.players
+
+    def side_of(self, seat: int, rules: Any) -> int:
+        """The scoring side of a seat: the seat, or its team (RULES.md §1.14: 0-based seats
+        0+2 against 1+3)."""
+        return seat % 2 if rules.teams else seat
+
+    def sides_count(self, players: int, rules: Any) -> int:
+        """Number of scoring sides: players, or 2 teams (RULES.md §1.14)."""
+        return 2 if rules.teams else players
+
+    def reads_fish_without_double(self, rules: Any) -> bool:
+        """Whether fish (b) applies (RULES.md §2.0.5: only where the variant reads the
+        option)."""
+        return "fish_without_double" in self.options and bool(rules.fish_without_double)
+
+    def lead_rule(self, table: Table | None = None) -> str:
+        """The rule a refused lead breaks, for the error message."""
+        return "RULES.md §1.5" if table is None or table.lead_id >= 0 else "RULES.md §1.6"
+
+    def why_not(self, table: Table, move: Move) -> str:
+        """Why a move whose tiles fit is still refused (for :class:`errors.MoveNotAllowed`)."""
+        if len(move) > 1:
+            return "one tile per move in this variant (RULES.md §1.7)"
+        if move[0].closed:
+            return "this double cannot be placed closed here (RULES.md §2.0.3)"
+        if move[0].along:
+            return "this double cannot be laid along here (RULES.md §2.5 rule 3)"
+        return "this move is not allowed here"
+
+    # ------------------------------------------------------------------ the deal
+
+    def hand_size(self, players: int) -> int:
+        """Tiles dealt to each player (RULES.md §1.2: seven)."""
+        return 7
+
+    def start(self, rules: Any, players: int) -> dict[str, Any]:
+        """The match's values before its first round: per side ``scores`` and
+        ``remembered`` of 0, ``pot`` 0 (RULES.md §1.12, §1.13), and whatever the variant
+        keeps (``extra``, ``sticks``, ``departed``, ``losses``)."""
+        n = self.sides_count(players, rules)
+        return {"scores": (0,) * n, "remembered": (0,) * n, "pot": 0}
+
+    def lead(self, state: Any, hands: tuple[int, ...], round_no: int
+             ) -> tuple[int, int, str | None]:
+        """``(leader, lead tile id or -1, fast lead or None)`` of the round ``round_no`` about
+        to be led from ``hands``; ``state.round`` is the previous round (RULES.md §1.5: the
+        first lead of a match is forced; §1.6: later, who went out or fished leads any
+        tile)."""
+        if round_no == 1:
+            seat, tid = holder_of_first(hands, LEAD_ORDER)
+            return seat, tid, None
+        return state.round.last, -1, None
+
+    def playing_seats(self, state: Any) -> tuple[int, ...]:
+        """The seats dealt in this round, in turn order (all of them, RULES.md §1.1)."""
+        return tuple(range(state.players))
+
+    def limits(self, state: Any) -> tuple[int, ...]:
+        """Per side, the points that end a race mid-round (RULES.md §2.0.7); () otherwise."""
+        return ()
+
+    def new_table(self, state: Any, hands: tuple[int, ...], bazar: tuple[int, ...],
+                  round_no: int, events: list | None = None) -> Table:
+        """The table of a dealt round: its lead (:meth:`lead`), seats, race limits."""
+        rules = state.rules
+        leader, lead_id, fast = self.lead(state, hands, round_no)
+        return Table(rules, state.players, list(hands), bazar, rules.bazar_reserve, leader,
+                     lead_id=lead_id, seats=self.playing_seats(state),
+                     limits=self.limits(state), fast=fast, events=events,
+                     chance=f"{state.seed}:{round_no}")
+
+    def split_deal(self, state: Any, order: list[int]) -> tuple[tuple[int, ...],
+                                                                 tuple[int, ...]]:
+        """Hands and bazar from a shuffled order: :meth:`hand_size` tiles to each playing
+        seat in seat order, the rest is the bazar in draw order (RULES.md §1.2)."""
+        size = self.hand_size(state.players)
+        hands = [0] * state.players
+        k = 0
+        for seat in self.playing_seats(state):
+            m = 0
+            for i in order[k:k + size]:
+                m |= 1 << i
+            hands[seat] = m
+            k += size
+        return tuple(hands), tuple(order[k:])
+
+    def deal_round(self, state: Any, round_no: int) -> tuple[Table, list]:
+        """Deal round ``round_no`` from the match's seed, dealing void deals again (RULES.md
+        §1.2, §1.3).  Returns the table and the ``misdeal``/``dealt`` events."""
+        events: list = []
+        for attempt in range(MAX_DEALS):
+            order = shuffled_deal(state.players, state.seed, round_no, attempt)
+            hands, bazar = self.split_deal(state, order)
+            found = misdeal_reason(hands)
+            if found is None:
+                t = self.new_table(state, hands, bazar, round_no)
+                events.append(self.dealt_event(t, round_no))
+                return t, events
+            events.append(Misdeal(round_no, *found))
+        raise RuntimeError("no valid deal found")  # pragma: no cover
+
+    @staticmethod
+    def dealt_event(t: Table, round_no: int) -> Dealt:
+        """The :class:`engine.events.Dealt` event of a fresh table."""
+        lead = TILES[t.lead_id] if t.lead_id >= 0 else None
+        return Dealt(round_no, t.to_act, lead, t.drawable, t.reserve)
+
+    # ------------------------------------------------------------------ moves
+
+    def generate(self, t: Table) -> tuple[Move, ...]:
+        """The legal moves of ``t.to_act``: single placements on the layout
+        (:meth:`engine.layout.Layout.placements`, with closing/along where the variant
+        allows them) plus :meth:`extra_moves` (RULES.md §1.7, §2.0.4).  The round core
+        caches the answer (:meth:`engine.table.Table.moves`): it may depend only on the
+        hand's tiles that fit, the open ends and :meth:`move_key`."""
+        lay = t.layout
+        hand = t.hands[t.to_act]
+        out = [single(tid, e, c, a) for tid, e, c, a in
+               lay.placements(hand, closing=self.closing, along=self.along,
+                              lead_id=t.lead_id)]
+        out.extend(self.extra_moves(t))
+        return tuple(out)
+
+    def move_key(self, t: Table) -> int:
+        """What besides the hand and the open ends the moves depend on, as a small integer
+        (< 2**11; the round's phase, its fast lead, ...): 0 in classic.  A variant that
+        changes it during a round sets ``t.mkey`` again."""
+        return 0
+
+    def move_cache(self, rules: Any) -> dict:
+        """The cache of :meth:`generate`'s answers for ``rules`` (one per set of options
+        that can change them: :meth:`cache_options`)."""
+        key = self.cache_options(rules)
+        cache = self._caches.get(key)
+        if cache is None:
+            cache = self._caches[key] = {}
+        return cache
+
+    def cache_options(self, rules: Any) -> tuple:
+        """The options that change the legal moves (e.g. ``multi_doubles``); () in classic."""
+        return ()
+
+    def extra_moves(self, t: Table) -> list[Move]:
+        """Moves of several tiles (RULES.md §2.0.4); none in classic (§1.7)."""
+        return []
+
+    def stuck(self, t: Table, seat: int) -> bool:
+        """``seat`` has no move: RULES.md §1.8, draw until a drawn tile fits (True) or knock
+        (False)."""
+        return t.draw_until_fit(seat)
+
+    def blocked_end(self, t: Table, cause: str) -> str:
+        """What a blocked layout ends (RULES.md §1.10, §2.0.5): ``"fish"`` or ``"void"``."""
+        return "fish"
+
+    def host_move(self, t: Table) -> Move:
+        """The host's move for a timed-out player (RULES.md §1.17): the playable tile with the
+        most pips (ties: the higher half), face up and across, on the first end it fits in
+        the engine's order (left before right); where only moves of several tiles are legal,
+        the one with the most pips."""
+        moves = t.moves()
+        singles = [m for m in moves if len(m) == 1 and not (m.closed or m.along)]
+        best = None
+        key: tuple[int, int] = (-1, -1)
+        for m in singles or moves:
+            k = (sum(PIPS[c[0]] for c in m.codes), HIGH[m.codes[0][0]])
+            if k > key:
+                best, key = m, k
+        return best
+
+    # ------------------------------------------------------------------ scoring
+
+    def hand_value(self, mask: int, rules: Any) -> int:
+        """The points of a hand (RULES.md §1.11: pips; a lone [0|0] counts
+        ``lone_zero_double_value``)."""
+        return hand_value(mask, rules)
+
+    def side_values(self, state: Any, t: Table) -> list[int]:
+        """Hand values per side at the round's end (a team's is the sum of its hands,
+        §1.14)."""
+        rules = state.rules
+        values = [0] * self.sides_count(state.players, rules)
+        for seat, h in enumerate(t.hands):
+            values[t.sides[seat]] += self.hand_value(h, rules)
+        return values
+
+    def score_round(self, state: Any, t: Table) -> RoundEnd:
+        """Record the finished round (RULES.md §1.11–§1.14)."""
+        rules = state.rules
+        values = tuple(self.side_values(state, t))
+        rec = record_round(rules, state.scores, state.remembered, state.pot, values, t.end,
+                           t.sides[t.last])
+        return RoundEnd(rec.scores, rec.remembered, rec.pot, self.scored_event(
+            state, t, rec.hand_values, rec.recorded, rec.scores, rec.remembered,
+            rec.pot_won, rec.pot))
+
+    @staticmethod
+    def scored_event(state: Any, t: Table, hand_values, recorded, scores, remembered,
+                     pot_won: int, pot: int, losers=(), extra=None) -> RoundScored:
+        """The :class:`engine.events.RoundScored` of a finished round."""
+        return RoundScored(state.round_no, t.end, t.last, tuple(tiles_of(h) for h in t.hands),
+                           tuple(hand_values), tuple(recorded), tuple(scores),
+                           tuple(remembered), pot_won, pot, tuple(t.points), tuple(losers),
+                           extra, t.layout.state())
+
+    def result(self, state: Any, end: RoundEnd) -> MatchResult | None:
+        """The match's end after a recorded round, or None: RULES.md §1.15, every side whose
+        open score reached ``match_limit`` is a goat; rating §1.16."""
+        goats = goats_of(state.rules, end.scores)
+        if not goats:
+            return None
+        return MatchResult("limit", goats, rating(state.rules, end.scores, goats), None)
+
+    def timeout_result(self, state: Any, seat: int) -> MatchResult:
+        """The match interrupted by timeout of ``seat`` (RULES.md §1.16–§1.17)."""
+        side = self.side_of(seat, state.rules)
+        return MatchResult("timeout", (), timeout_rating(state.scores, side), seat)
+
+    def standing(self, state: Any) -> list[float]:
+        """Per side, how close it is to losing the match, in points (higher is worse): the
+        open score, remembered points at half weight (RULES.md §1.12).  The computer players
+        read it to value a position (``engine.ai``); :attr:`standing_scale` is the points that
+        separate a safe side from a lost one."""
+        return [s if s > 0 else 0.5 * r for s, r in zip(state.scores, state.remembered,
+                                                         strict=True)]
+
+    @property
+    def standing_scale(self) -> float:
+        """See :meth:`standing` [points]."""
+        return 18.0
+
+
+#: The registry: ``Rules.variant`` name → the variant object.
+VARIANTS: dict[str, Variant] = {}
+
+
+def register(cls: type[Variant]) -> type[Variant]:
+    """Register a variant class under its ``name`` (a class decorator)."""
+    VARIANTS[cls.name] = cls()
+    return cls
+
+
+def variant_of(rules: Any) -> Variant:
+    """The variant object of ``rules``."""
+    return VARIANTS[rules.variant]
+
+
+@register
+class Classic(Variant):
+    """Classic Kozel (RULES.md §1) and its team play (§1.14)."""
+
+    name = "classic"
+    section = "§1"
+
+
+# The variants of RULES.md §2, one module each (engine/variants/__init__.py lists them).
+from . import variants as _variants  # noqa: E402, F401
