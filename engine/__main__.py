@@ -9,6 +9,7 @@ import sys
 from .records import ReplayError, replay_json
 from .rules import Rules
 from .simulate import simulate
+from .variant import VARIANTS
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -28,16 +29,21 @@ def _replay(args: argparse.Namespace) -> int:
 
 def _simulate(args: argparse.Namespace) -> int:
     try:
-        rules = Rules.from_json(json.loads(args.rules) if args.rules else {})
+        options = json.loads(args.rules) if args.rules else {}
+        if not isinstance(options, dict):
+            raise ValueError("--rules must be a JSON object")
+        if args.variant is not None:
+            options["variant"] = args.variant
         if args.teams:
-            rules = Rules.from_json({**rules.to_json(), "teams": True})
+            options["teams"] = True
+        rules = Rules.from_json(options)
         rules.check_players(args.players)
     except (ValueError, TypeError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     totals = simulate(rules, args.players, args.matches, args.seed,
                       progress=not args.no_progress)
-    sides = 2 if rules.teams else args.players
+    sides = rules.spec.sides_count(args.players, rules)
     print(json.dumps(totals.as_dict(sides), ensure_ascii=False))
     return 0
 
@@ -45,13 +51,15 @@ def _simulate(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the exit status (0 ok, 1 illegal record, 2 bad usage)."""
     parser = argparse.ArgumentParser(prog="python -m engine",
-                                     description="Kozel rules engine tools (RULES.md §1)")
+                                     description="Kozel rules engine tools (RULES.md §1, §2)")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("replay", help="replay a game record and print the result as JSON")
     p.add_argument("file", help="record file (JSON), or - for standard input")
     p.set_defaults(func=_replay)
     s = sub.add_parser("simulate", help="play random legal matches and print totals")
     s.add_argument("--players", type=int, required=True, choices=(2, 3, 4))
+    s.add_argument("--variant", choices=tuple(VARIANTS),
+                   help="the game of RULES.md §2 (default classic)")
     s.add_argument("--teams", action="store_true", help="team play (4 players, RULES.md §1.14)")
     s.add_argument("--matches", type=int, required=True)
     s.add_argument("--seed", type=int, default=0)

@@ -57,6 +57,7 @@ _OTHER = tuple(
     for t in range(28)
 )
 _IS_DOUBLE = tuple(LOW[t] == HIGH[t] for t in range(28))
+_DOUBLE_ID = tuple(TILE_ID[Tile(n, n)] for n in range(7))
 
 
 class Line(NamedTuple):
@@ -361,6 +362,53 @@ class Layout:
                         out.append((t, e, True, False))
                     if along and not (new_spinner and e in (LEFT, RIGHT)):
                         out.append((t, e, False, True))
+        return out
+
+    def double_sets(self, hand: int, *, least: int = 2, most: int = 4,
+                    closing: bool = False, ends: tuple[int, ...] | None = None
+                    ) -> list[tuple[tuple[int, int, bool, bool], ...]]:
+        """Moves of several doubles at once (RULES.md §2.0.4): ``least``..``most`` doubles of
+        ``hand``, each on a different open end that shows its number (at most one per end;
+        only the end codes ``ends`` when given), each face up or — with ``closing`` — closed
+        (§2.0.3).  Each move is a tuple of placements ``(tile_id, end_code, closed, False)``
+        sorted by end; where the first double placed face up would become the spinner (a
+        cross without one, §2.0.2), every face-up double comes first once, the rest sorted."""
+        allowed = range(4) if ends is None else ends
+        options: list[list[tuple[int, int, bool, bool]]] = []
+        for d in range(7):
+            tid = _DOUBLE_ID[d]
+            if not hand >> tid & 1:
+                continue
+            opts = []
+            for e in allowed:
+                if self.ends[e] == d:
+                    opts.append((tid, e, False, False))
+                    if closing:
+                        opts.append((tid, e, True, False))
+            if opts:
+                options.append(opts)
+        out: list[tuple[tuple[int, int, bool, bool], ...]] = []
+        spins = self.cross and self.spinner < 0
+
+        def walk(i: int, chosen: list) -> None:
+            if i == len(options):
+                if least <= len(chosen) <= most:
+                    ordered = sorted(chosen, key=lambda p: p[1])
+                    if spins:
+                        for k, first in enumerate(ordered):
+                            if not first[2]:
+                                out.append((first,) + tuple(ordered[:k] + ordered[k + 1:]))
+                        if all(p[2] for p in ordered):
+                            out.append(tuple(ordered))
+                    else:
+                        out.append(tuple(ordered))
+                return
+            walk(i + 1, chosen)
+            if len(chosen) < most:
+                for p in options[i]:
+                    walk(i + 1, chosen + [p])
+
+        walk(0, [])
         return out
 
     def place(self, tid: int, end: int, closed: bool = False, along: bool = False,

@@ -55,10 +55,11 @@ _REGISTRY: dict[str, Any] = {}
 
 def _variants() -> dict[str, Any]:
     """The variant registry (:data:`engine.variant.VARIANTS`), imported on first use."""
+    global _REGISTRY
     if not _REGISTRY:
         from .variant import VARIANTS as registry
 
-        _REGISTRY.update(registry)
+        _REGISTRY = registry
     return _REGISTRY
 
 

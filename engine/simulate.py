@@ -12,13 +12,20 @@ from .rules import Rules
 
 __all__ = ["SimulationTotals", "play_random_match", "simulate"]
 
+# Event kinds that mark a variant's special rule firing (RULES.md §2), counted by simulate.
+_SPECIAL = ("scored", "again", "draw_two", "took", "passed", "void", "stick", "left_match")
+
 
 @dataclass
 class SimulationTotals:
     """Totals over simulated matches.
 
-    ``goats[side]`` counts matches in which that seat (team, with ``rules.teams``) was a goat
-    (RULES.md §1.15).
+    ``goats[side]`` counts matches in which that side (seat, or team with ``rules.teams``)
+    was a goat (RULES.md §1.15, §2.0.7); ``ends`` counts rounds by how they ended (``out``,
+    ``fish``, ``void``, ``limit``); ``special`` counts the variant's special events (points on
+    the count, another turn, draw two, takes, passes, void rounds, sticks, players leaving);
+    ``titles`` the goats' titles (RULES.md §2.1, §2.9); ``multi`` moves of several tiles
+    (§2.0.4); ``closed`` closed doubles (§2.0.3); ``draws`` matches without a goat.
     """
 
     matches: int = 0
@@ -27,10 +34,17 @@ class SimulationTotals:
     misdeals: int = 0
     decisions: int = 0
     goats: Counter = field(default_factory=Counter)
+    ends: Counter = field(default_factory=Counter)
+    special: Counter = field(default_factory=Counter)
+    titles: Counter = field(default_factory=Counter)
+    multi: int = 0
+    closed: int = 0
+    draws: int = 0
 
     def as_dict(self, sides: int) -> dict:
-        """JSON-ready totals with the fish share and the average rounds per match."""
-        return {
+        """JSON-ready totals with the fish share and the average rounds per match; the
+        variant's counters appear only where something happened."""
+        out = {
             "matches": self.matches,
             "rounds": self.rounds,
             "decisions": self.decisions,
@@ -40,6 +54,17 @@ class SimulationTotals:
             "avg_rounds_per_match": round(self.rounds / self.matches, 3) if self.matches else 0,
             "goats_per_side": [self.goats[s] for s in range(sides)],
         }
+        extra = {
+            "round_ends": dict(sorted(self.ends.items())),
+            "special": dict(sorted(self.special.items())),
+            "titles": dict(sorted(self.titles.items())),
+            "multi_tile_moves": self.multi,
+            "closed_doubles": self.closed,
+            "no_goat": self.draws,
+        }
+        out.update({k: v for k, v in extra.items()
+                    if v and not (k == "round_ends" and set(v) <= {"out", "fish"})})
+        return out
 
 
 def play_random_match(rules: Rules, players: int, seed: object,
@@ -75,13 +100,24 @@ def simulate(rules: Rules, players: int, matches: int, seed: int,
         state, decisions, events = play_random_match(rules, players, f"{seed}-{i}", rng)
         totals.matches += 1
         totals.decisions += len(decisions)
+        totals.multi += sum(1 for m in decisions if len(m) > 1)
         for ev in events:
+            kind = ev.kind
             if isinstance(ev, RoundScored):
                 totals.rounds += 1
+                totals.ends[ev.end] += 1
             elif isinstance(ev, Fish):
                 totals.fish += 1
             elif isinstance(ev, Misdeal):
                 totals.misdeals += 1
             elif isinstance(ev, MatchEnded):
                 totals.goats.update(ev.goats)
+                if ev.title:
+                    totals.titles[ev.title] += 1
+                if not ev.goats:
+                    totals.draws += 1
+            elif kind in _SPECIAL:
+                totals.special[kind] += 1
+            elif kind == "played" and ev.closed:
+                totals.closed += 1
     return totals

@@ -22,7 +22,7 @@ from . import errors
 from .events import Drew, Fish, Knocked, Led, Played, Void, WentOut
 from .layout import LINE_MOVES, LINE_STEP, Layout, LayoutState, Line
 from .moves import END_CODE, END_NAMES, GAP, LEFT, RIGHT, Move
-from .tiles import DOUBLE_MASK, SUIT_MASK, TILE_ID, TILES
+from .tiles import DOUBLE_MASK, HIGH, LOW, SUIT_MASK, TILE_ID, TILES
 
 __all__ = [
     "Table",
@@ -527,7 +527,8 @@ def _order(p: tuple) -> tuple:
 def canonical(t: Table, placements) -> tuple | None:
     """``placements`` as ``((tile_id, end, closed, along), ...)`` in the engine's order: each
     end filled in where RULES.md §2.0.4 lets it be left out, several placements sorted by end
-    (the first kept first where it becomes the spinner, §2.4); the lead's ``flip`` dropped.
+    (a first face-up double kept first where it becomes the spinner, §2.0.2, §2.4); the lead's
+    ``flip`` dropped.
     None when a tile is not a tile or an end cannot be filled in."""
     lay = t.layout
     out = []
@@ -547,8 +548,10 @@ def canonical(t: Table, placements) -> tuple | None:
                 return None
         out.append((tid, end, bool(p.closed), bool(p.along)))
     if len(out) > 1:
-        if lay.cross and lay.spinner < 0 and lay.line:
-            out = out[:1] + sorted(out[1:], key=_order)
+        first = out[0]
+        if lay.cross and lay.spinner < 0 and lay.line and not first[2] and \
+                LOW[first[0]] == HIGH[first[0]]:
+            out = out[:1] + sorted(out[1:], key=_order)  # the first double is the spinner
         else:
             out.sort(key=_order)
     return tuple(out)

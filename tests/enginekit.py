@@ -69,3 +69,40 @@ def in_play(rs: RoundState) -> list[Tile]:
     out += [TILES[i] for i in rs.bazar]
     out += [Tile.of(a, b) for a, b in rs.line.tiles]
     return out
+
+
+# -- a cross for tests ---------------------------------------------------------------------
+
+import contextlib  # noqa: E402
+
+from engine.moves import several  # noqa: E402
+from engine.variant import VARIANTS, Variant  # noqa: E402
+
+
+class CrossForTests(Variant):
+    """A variant on the cross of RULES.md §2.0.2–§2.0.4 for the layout's tests: closing
+    allowed (the spinner never), and once a spinner exists 2–4 doubles at once on different
+    open ends, each face up or closed.  Registered only inside :func:`cross_rules`."""
+
+    name = "cross_for_tests"
+    section = "§2.0"
+    layout = "cross"
+    closing = True
+    one_tile = False
+
+    def extra_moves(self, t):
+        lay = t.layout
+        if lay.spinner < 0 or not lay.line:
+            return []
+        hand = t.hands[t.to_act]
+        return [several(p) for p in lay.double_sets(hand, least=2, most=4, closing=True)]
+
+
+@contextlib.contextmanager
+def cross_rules(**options):
+    """``Rules`` of :class:`CrossForTests`, registered for the ``with`` block only."""
+    VARIANTS[CrossForTests.name] = CrossForTests()
+    try:
+        yield Rules(variant=CrossForTests.name, **options)
+    finally:
+        VARIANTS.pop(CrossForTests.name, None)
