@@ -2,11 +2,15 @@
 
 Workload (both engines): 4 players, 7 tiles each, no bazar; deal, then a uniformly random
 legal move (``random.choice`` over the offered moves) until the round ends.  Ours goes through
-the public round API (``engine.round``: deal, ``round_moves``, ``round_apply`` with its checks
-and events) and, for reference, through the match API (``engine.legal_moves``/``engine.apply``,
-which also scores every round and deals the next).  Also: 2 players with the bazar.
+the round core (``engine.table.Table``: deal, ``moves()``, ``play()`` — the same core the
+service, game records and the computer players' playouts use) and, for reference, through
+the immutable match API (``engine.legal_moves``/``engine.apply``, which also checks every
+move, scores every round and deals the next).  The engines run in alternating slices so that
+machine noise hits both alike.
 
-The engines run in alternating slices so that machine noise hits both alike.
+Also printed: where a round of the core spends its time; the cross layout's move generation
+per move next to classic's (RULES.md §2.0.2–§2.0.4), so that the variants can be compared
+with classic; and every registered variant's random rounds per second on the core.
 
     python bench/engine_bench.py [--seconds 6]
 """
@@ -15,33 +19,35 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
+from pathlib import Path
 
-from engine import Rules, apply, legal_moves, new_match
-from engine.round import (
-    RoundState,
-    deal_hands,
-    round_apply,
-    round_moves,
-    shuffled_deal,
-    start_round,
-)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine import Rules, Table, apply, legal_moves, new_match  # noqa: E402
+from engine.layout import Layout  # noqa: E402
+from engine.round import deal_hands, first_lead  # noqa: E402
+from engine.table import shuffled_deal  # noqa: E402
+from engine.variant import VARIANTS  # noqa: E402
+
+CLASSIC = Rules()
 
 
-def ours_round(players: int, rng: random.Random, k: int) -> int:
+def ours_core(players: int, rng: random.Random, k: int) -> int:
     hands, bazar = deal_hands(players, shuffled_deal(players, k, 1, 0))
-    rs = start_round(players, hands, bazar, 0, None)
+    seat, lead = first_lead(hands)
+    t = Table(CLASSIC, players, hands, bazar, 0, seat, lead_id=lead)
     n = 0
     choice = rng.choice
-    while rs.to_act >= 0:
-        m = choice(round_moves(rs))
-        rs, _ = round_apply(rs, rs.to_act, m.tile, m.end)
+    while t.to_act >= 0:
+        t.play(choice(t.moves()))
         n += 1
     return n
 
 
 def ours_match(players: int, rng: random.Random, k: int) -> int:
-    state, _ = new_match(Rules(), players, k)
+    state, _ = new_match(CLASSIC, players, k)
     n = 0
     while state.round_no == 1 and not state.finished:
         state, _ = apply(state, state.to_act, rng.choice(legal_moves(state)))
@@ -72,53 +78,112 @@ def run(fn, seconds: float) -> tuple[int, int, float]:
     return rounds, moves, time.perf_counter() - start
 
 
-def breakdown(rng: random.Random, dominoes_round_us: float, ours_round_us: float) -> None:
-    """Where one round of the round API spends its time, and the ceiling of the ratio: the
-    cost of building the next immutable state alone (a copy of a RoundState, no rule work)
-    is what every move would still cost if the rules were free."""
+def best_per(fn, count: int, repeat: int = 7) -> float:
+    """Best of ``repeat`` runs of ``fn()``, per item of ``count`` [µs]."""
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best / count * 1e6
+
+
+def breakdown(rng: random.Random) -> None:
+    """Where a round of the core goes: the deal, ``moves()`` and ``play()`` per move."""
     positions = []
     for k in range(300):
         hands, bazar = deal_hands(4, shuffled_deal(4, k, 1, 0))
-        rs = start_round(4, hands, bazar, 0, None)
-        while rs.to_act >= 0:
-            m = rng.choice(round_moves(rs))
-            positions.append((rs, m))
-            rs, _ = round_apply(rs, rs.to_act, m.tile, m.end)
-    per_round = len(positions) / 300
-    new = tuple.__new__
+        seat, lead = first_lead(hands)
+        t = Table(CLASSIC, 4, hands, bazar, 0, seat, lead_id=lead)
+        while t.to_act >= 0:
+            m = rng.choice(t.moves())
+            positions.append((t.copy(), m))
+            t.play(m)
+    n = len(positions)
 
-    def per_move(fn) -> float:
-        best = float("inf")
-        for _ in range(7):
-            t = time.perf_counter()
-            fn()
-            best = min(best, time.perf_counter() - t)
-        return best / len(positions) * 1e6
-
-    def applies():
-        for rs, m in positions:
-            round_apply(rs, rs.to_act, m.tile, m.end)
+    def plays():
+        for t, m in [(t.copy(), m) for t, m in positions]:
+            t.play(m)
 
     def copies():
-        for rs, _m in positions:
-            new(RoundState, (*rs,))
+        for _ in [(t.copy(), m) for t, m in positions]:
+            pass
 
     def moves():
-        for rs, _m in positions:
-            round_moves(rs)
+        for t, _m in positions:
+            t.moves()
 
     def deals():
-        for k in range(len(positions)):
+        for k in range(n):
             hands, bazar = deal_hands(4, shuffled_deal(4, k, 1, 0))
-            start_round(4, hands, bazar, 0, None)
+            seat, lead = first_lead(hands)
+            Table(CLASSIC, 4, hands, bazar, 0, seat, lead_id=lead)
 
-    a, c, mv, d = per_move(applies), per_move(copies), per_move(moves), per_move(deals)
-    ceiling = dominoes_round_us / (ours_round_us - per_round * (a - c))
-    print("Where a round of the round API goes (4 players; µs, best of 7):")
-    print(f"  deal {d:.1f} + {per_round:.1f} moves x (round_apply {a:.2f} + round_moves "
-          f"{mv:.2f} + the benchmark's choice and loop)")
-    print(f"  building the next state alone (a RoundState copy): {c:.2f} µs per move")
-    print(f"  ceiling with rules that cost nothing beyond that copy: {ceiling:.2f}x dominoes")
+    play_us = best_per(plays, n) - best_per(copies, n)
+    print("Where a round of the core goes (4 players, classic; µs, best of 7):")
+    print(f"  deal and a new table {best_per(deals, n):.1f} per round + "
+          f"{n / 300:.1f} moves x (play {play_us:.2f} + moves {best_per(moves, n):.2f} + the "
+          "benchmark's choice and loop)")
+    return positions
+
+
+def cross_generation(rng: random.Random, classic_positions) -> None:
+    """Move generation per move on a cross (closing allowed, several doubles at once, as in
+    RULES.md §2.2 rule 2) next to classic's line, on positions of random rounds [µs]."""
+    positions = []
+    for k in range(300):
+        order = shuffled_deal(4, f"cross-{k}", 1, 0)
+        hands = [0] * 4
+        for i, tid in enumerate(order):
+            hands[i % 4] |= 1 << tid
+        lay = Layout(cross=True)
+        seat = 0
+        for _ in range(28):
+            hand = hands[seat]
+            options = lay.placements(hand, closing=True)
+            if options:
+                positions.append((lay.copy(), hand))
+                tid, e, closed, along = rng.choice(options)
+                lay.lay(((tid, e, closed, along, False),))
+                hands[seat] ^= 1 << tid
+                if not hands[seat] or lay.blocked():
+                    break
+            seat = (seat + 1) % 4
+
+    def generate():
+        for lay, hand in positions:
+            lay.placements(hand, closing=True)
+            if lay.spinner >= 0:
+                lay.double_sets(hand, least=2, most=4, closing=True)
+
+    def classic():
+        for t, _m in classic_positions:
+            t.v.generate(t)
+
+    print("Move generation per move, without the round core's caches (µs, best of 7):")
+    print(f"  classic line {best_per(classic, len(classic_positions)):.2f}   "
+          f"cross with closing and several doubles "
+          f"{best_per(generate, len(positions)):.2f}")
+
+
+def variants(rng: random.Random, seconds: float) -> None:
+    """Random rounds per second of every registered variant on the round core."""
+    print("Every variant on the round core: random legal moves to the end of a round")
+    for name, v in sorted(VARIANTS.items()):
+        players = 4 if v.players[1] >= 4 else v.players[1]
+        rules = Rules(variant=name)
+        rounds = moves = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            state, _ = new_match(rules, players, f"{name}-{rounds}")
+            t = Table.from_state(state.round)
+            while t.to_act >= 0:
+                t.play(rng.choice(t.moves()))
+                moves += 1
+            rounds += 1
+        elapsed = time.perf_counter() - start
+        print(f"  {name:12s} {players} players {rounds / elapsed:9.0f} rounds/s "
+              f"{moves / elapsed:9.0f} moves/s")
 
 
 def main() -> None:
@@ -128,7 +193,7 @@ def main() -> None:
     random.seed(1)  # dominoes shuffles with the global generator
     rng = random.Random(2)
     contenders = {
-        "ours (round API)": lambda k: ours_round(4, rng, k),
+        "ours (round core)": lambda k: ours_core(4, rng, k),
         "ours (match API)": lambda k: ours_match(4, rng, k),
         "dominoes 6.1.0": lambda k: theirs(rng, k),
     }
@@ -147,13 +212,15 @@ def main() -> None:
         print(f"  {name:18s} {r / t:10.0f} rounds/s  {m / t:10.0f} moves/s  "
               f"({m / r:.1f} moves/round)")
     base = rate["dominoes 6.1.0"]
-    print(f"  ratio round API / dominoes: {rate['ours (round API)'] / base:.2f}x")
-    print(f"  ratio match API / dominoes: {rate['ours (match API)'] / base:.2f}x")
-    breakdown(rng, 1e6 / base, 1e6 / rate["ours (round API)"])
-    r, m, t = run(lambda k: ours_round(2, rng, k), args.seconds / 2)
-    print("2 players with the bazar (14 tiles), round API")
+    print(f"  ratio round core / dominoes: {rate['ours (round core)'] / base:.2f}x")
+    print(f"  ratio match API / dominoes:  {rate['ours (match API)'] / base:.2f}x")
+    positions = breakdown(rng)
+    cross_generation(rng, positions)
+    r, m, t = run(lambda k: ours_core(2, rng, k), args.seconds / 2)
+    print("2 players with the bazar (14 tiles), round core")
     print(f"  ours               {r / t:10.0f} rounds/s  {m / t:10.0f} moves/s  "
           f"({m / r:.1f} moves/round)")
+    variants(rng, args.seconds / 6)
 
 
 if __name__ == "__main__":

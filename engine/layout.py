@@ -144,7 +144,8 @@ class LayoutState(NamedTuple):
 
 # A plain line's placements, precomputed (the classic hot path, RULES.md §1.7, §2.0.1):
 # LINE_STEP[(tid * 49 + left * 7 + right) * 2 + end] for end 0 (left) / 1 (right) is None when
-# the tile does not fit, else (new left, new right, the laid triple, fit mask, no-double mask).
+# the tile does not fit, else (new left, new right, the laid triple, fit mask, no-double mask,
+# new position left * 7 + right).
 # Layout.place and the round core's fast path both read it.
 def _line_row(tid: int, left: int, right: int, end: int):
     n = right if end else left
@@ -157,7 +158,7 @@ def _line_row(tid: int, left: int, right: int, end: int):
     else:
         nl, nr, laid = other, right, (other, n, lay)
     return nl, nr, laid, _FIT[nl + 2] | _FIT[nr + 2], \
-        SUIT_NONDOUBLE_MASK[nl] if nl == nr else 0
+        SUIT_NONDOUBLE_MASK[nl] if nl == nr else 0, nl * 7 + nr
 
 
 LINE_STEP = tuple(_line_row(t, left, right, e) for t in range(28) for left in range(7)
@@ -182,13 +183,14 @@ class Layout:
     ``Layout(cross)`` is an empty table: a line (``cross`` False, §2.0.1) or a table on which
     the first double placed face up becomes the spinner (``cross`` True, §2.0.2).  The
     attributes are those of :class:`LayoutState`, and: ``fit``, the mask of the tiles that fit
-    some open end; ``plain``, True for a non-empty line with no gap (the fast path).
+    some open end; ``pos``, ``left * 7 + right`` for a non-empty line with no gap (a plain line:
+    the fast path), else -1.
     Methods never check legality: :meth:`placements` lists what may go where, and the round
     core checks a move against it before :meth:`place`.
     """
 
     __slots__ = ("cross", "line", "up", "down", "ends", "spinner", "spin_at", "sides",
-                 "gap_at", "mask", "last_mask", "fit", "plain")
+                 "gap_at", "mask", "last_mask", "fit", "pos")
 
     def __init__(self, cross: bool = False) -> None:
         self.cross = cross
@@ -203,7 +205,7 @@ class Layout:
         self.mask = 0
         self.last_mask = 0
         self.fit = 0
-        self.plain = False
+        self.pos = -1
 
     # ------------------------------------------------------------------ values
 
@@ -222,7 +224,7 @@ class Layout:
         c.mask = self.mask
         c.last_mask = self.last_mask
         c.fit = self.fit
-        c.plain = self.plain
+        c.pos = self.pos
         return c
 
     def state(self) -> LayoutState:
@@ -268,11 +270,12 @@ class Layout:
         return lay
 
     def refit(self) -> None:
-        """Recompute ``fit`` and ``plain`` from the ends."""
+        """Recompute ``fit`` and ``pos`` from the ends."""
         ends = self.ends
         self.fit = (_FIT[ends[0] + 2] | _FIT[ends[1] + 2] | _FIT[ends[2] + 2]
                     | _FIT[ends[3] + 2] | _FIT[ends[4] + 2])
-        self.plain = bool(self.line) and not self.cross and ends[GAP] == NO_END
+        self.pos = ends[0] * 7 + ends[1] if self.line and not self.cross and ends[GAP] == NO_END \
+            and ends[0] >= 0 and ends[1] >= 0 else -1
 
     def ends_key(self) -> int:
         """An integer that identifies the open ends and whether a spinner exists (the round
@@ -417,9 +420,9 @@ class Layout:
         ``flip`` lays the lead high half left, RULES.md §0).  The caller has checked the
         placement (:meth:`placements`); the result is undefined otherwise.  The tiles of one
         move are added to ``last_mask`` (call :meth:`begin_move` first)."""
-        if self.plain and end < 2 and not along:  # a plain line: one table lookup
+        if self.pos >= 0 and end < 2 and not along:  # a plain line: one table lookup
             ends = self.ends
-            nl, nr, laid, fit, _ = LINE_STEP[(tid * 49 + ends[0] * 7 + ends[1]) * 2 + end]
+            nl, nr, laid, fit, _, self.pos = LINE_STEP[tid * 98 + self.pos * 2 + end]
             if end:
                 self.line.append(laid)
             else:

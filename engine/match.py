@@ -16,7 +16,7 @@ from . import errors
 from .events import HostMoved, MatchEnded
 from .moves import Move
 from .rules import Rules
-from .table import RoundState, Table
+from .table import RoundState, Table, remember, table_of
 from .tiles import TILE_ID, TILES, Tile, tiles_of
 from .variant import MatchResult, RoundEnd
 
@@ -158,7 +158,7 @@ def new_match(rules: Rules, players: int, seed: object) -> tuple[MatchState, lis
     rules.check_players(players)
     state = _initial(rules, players, seed)
     t, events = rules.spec.deal_round(state, 1)
-    return state._replace(round=t.state()), events
+    return state._replace(round=remember(t.state(), t)), events
 
 
 def start_match(rules: Rules, players: int, round_state: RoundState | None = None,
@@ -198,7 +198,7 @@ def legal_moves(state: MatchState) -> tuple[Move, ...]:
     rs = state.round
     if rs.to_act < 0:
         return ()
-    return Table.from_state(rs).moves()
+    return table_of(rs, copy=False).moves()
 
 
 def deal_next(state: MatchState, round_state: RoundState) -> MatchState:
@@ -237,7 +237,7 @@ def apply(state: MatchState, seat: int, move: Move, *, deal: bool = True,
     if not isinstance(move, Move):
         raise errors.IllegalMove("a decision must be a Move (RULES.md §2.0.4)")
     events: list = []
-    t = Table.from_state(state.round, events, chance=f"{state.seed}:{state.round_no}")
+    t = table_of(state.round, events, chance=f"{state.seed}:{state.round_no}")
     if take is not None:
         t.take = [TILE_ID[x] for x in take]
     t.apply(seat, move)
@@ -248,8 +248,9 @@ def apply(state: MatchState, seat: int, move: Move, *, deal: bool = True,
     afk = state.afk
     if not _host and afk[seat]:
         afk = afk[:seat] + (0,) + afk[seat + 1:]
+    t.events = None
     if t.end is None:
-        return state._replace(round=t.state(), afk=afk, version=version), events
+        return state._replace(round=remember(t.state(), t), afk=afk, version=version), events
     return _finish_round(state._replace(afk=afk, version=version), t, events, deal), events
 
 
@@ -275,7 +276,7 @@ def _finish_round(state: MatchState, t: Table, events: list, deal: bool) -> Matc
         return state
     nxt, deal_events = v.deal_round(state, state.round_no + 1)
     events.extend(deal_events)
-    return deal_next(state, nxt.state())
+    return deal_next(state, remember(nxt.state(), nxt))
 
 
 def host_move(state: MatchState) -> Move:
@@ -284,7 +285,7 @@ def host_move(state: MatchState) -> Move:
     engine.  Raises :class:`engine.errors.RoundOver` when no decision is awaited."""
     if state.result is not None or state.round.to_act < 0:
         raise errors.RoundOver("no decision is awaited")
-    return state.rules.spec.host_move(Table.from_state(state.round))
+    return state.rules.spec.host_move(table_of(state.round, copy=False))
 
 
 def apply_host_move(state: MatchState, *, deal: bool = True,

@@ -27,6 +27,8 @@ from .tiles import DOUBLE_MASK, HIGH, LOW, SUIT_MASK, TILE_ID, TILES
 __all__ = [
     "Table",
     "RoundState",
+    "table_of",
+    "remember",
     "shuffled_deal",
     "misdeal_reason",
     "holder_of_first",
@@ -204,13 +206,38 @@ class Table:
     def copy(self, events: list | None = None) -> Table:
         """An independent copy (``events`` for the copy, None by default)."""
         c = Table.__new__(Table)
-        for name in _SHARED:
-            setattr(c, name, getattr(self, name))
-        c.hands = list(self.hands)
+        c.rules = self.rules
+        c.v = self.v
+        c.players = self.players
+        c.hands = self.hands[:]
+        c.bazar = self.bazar
+        c.drawn = self.drawn
+        c.reserve = self.reserve
+        c.reserve_mask = self.reserve_mask
         c.layout = self.layout.copy()
-        c.points = list(self.points)
+        c.to_act = self.to_act
+        c.lead_id = self.lead_id
+        c.leader = self.leader
+        c.last = self.last
+        c.end = self.end
+        c.fish_cause = self.fish_cause
+        c.fwd = self.fwd
+        c.seats = self.seats
+        c.nxt = self.nxt
+        c.sides = self.sides
+        c.points = self.points[:]
+        c.limits = self.limits
+        c.count = self.count
+        c.fast = self.fast
+        c.phase = self.phase
+        c.memo = self.memo
         c.events = events
-        c.take = None if self.take is None else list(self.take)
+        c.take = None if self.take is None else self.take[:]
+        c.chance = self.chance
+        c.cache = self.cache
+        c.mkey = self.mkey
+        c.simple = self.simple
+        c.one_tile = self.one_tile
         return c
 
     def state(self) -> RoundState:
@@ -288,10 +315,9 @@ class Table:
         if seat < 0:
             return ()
         lay = self.layout
-        if lay.plain and self.one_tile:  # a plain line: each fitting tile's moves, looked up
+        pos = lay.pos
+        if pos >= 0 and self.one_tile:  # a plain line: each fitting tile's moves, looked up
             m = self.hands[seat] & lay.fit
-            ends = lay.ends
-            pos = ends[0] * 7 + ends[1]
             low = m & -m
             m ^= low
             got = LINE_MOVES[(low.bit_length() - 1) * 49 + pos]
@@ -326,19 +352,20 @@ class Table:
             codes = move._c
         except AttributeError:
             codes = move.codes
-        if self.simple and lay.plain and len(codes) == 1:
+        pos = lay.pos
+        if pos >= 0 and self.simple and len(codes) == 1:
             # One tile on a plain line in a variant without move hooks (classic's every move
             # after the lead): the line's precomputed step (engine.layout.LINE_STEP) and the
             # checks of the general path below, inlined.
             tid, e, _, _, _ = codes[0]
-            ends = lay.ends
-            nl, nr, laid, fit, nd = LINE_STEP[(tid * 49 + ends[0] * 7 + ends[1]) * 2 + e]
+            nl, nr, laid, fit, nd, lay.pos = LINE_STEP[tid * 98 + pos * 2 + e]
             if e:
                 lay.line.append(laid)
             else:
                 lay.line.insert(0, laid)
                 if lay.gap_at >= 0:
                     lay.gap_at += 1
+            ends = lay.ends
             ends[0] = nl
             ends[1] = nr
             lay.fit = fit
@@ -496,12 +523,41 @@ class Table:
         return found
 
 
+# The tables behind the newest RoundState values (id -> (state, table)): the immutable API
+# then copies a table instead of rebuilding it from the state.  A bounded, identity-checked
+# cache: states stay plain values.
+_TABLES: dict[int, tuple[RoundState, Table]] = {}
+_TABLES_KEPT = 4096
+
+
+def table_of(rs: RoundState, events: list | None = None, chance: str = "",
+             *, copy: bool = True) -> Table:
+    """A mutable :class:`Table` equal to ``rs`` (a copy of the one remembered with it, or a
+    new one).  With ``copy`` False the remembered table itself may be returned: the caller
+    must not change it (e.g. it only lists moves)."""
+    hit = _TABLES.get(id(rs))
+    if hit is not None and hit[0] is rs:
+        if not copy:
+            return hit[1]
+        t = hit[1].copy(events)
+        t.chance = chance
+        return t
+    return Table.from_state(rs, events, chance)
+
+
+def remember(rs: RoundState, t: Table) -> RoundState:
+    """Keep ``t`` (no longer changed by its owner) as the table of ``rs``; returns ``rs``."""
+    if len(_TABLES) >= _TABLES_KEPT:
+        for key in list(_TABLES)[: _TABLES_KEPT // 4]:
+            del _TABLES[key]
+    _TABLES[id(rs)] = (rs, t)
+    return rs
+
+
 # (id(rules), players, seats) -> (rules, next seats, sides, fish b, move cache, sides count,
 # no move hooks): the same for every round of a match.
 _SHAPES: dict[tuple, tuple] = {}
 _ALL_SEATS = tuple(tuple(range(n)) for n in range(5))
-_SHARED = tuple(n for n in Table.__slots__
-                if n not in ("hands", "layout", "points", "events", "take"))
 
 
 def _next_table(players: int, seats: tuple[int, ...]) -> tuple[int, ...]:
