@@ -100,9 +100,13 @@ class CrossForTests(Variant):
 
 @contextlib.contextmanager
 def cross_rules(**options):
-    """``Rules`` of :class:`CrossForTests`, registered for the ``with`` block only."""
-    VARIANTS[CrossForTests.name] = CrossForTests()
+    """``Rules`` of :class:`CrossForTests`, registered for the ``with`` block only (blocks
+    may nest)."""
+    mine = CrossForTests.name not in VARIANTS
+    if mine:
+        VARIANTS[CrossForTests.name] = CrossForTests()
     try:
         yield Rules(variant=CrossForTests.name, **options)
     finally:
-        VARIANTS.pop(CrossForTests.name, None)
+        if mine:
+            VARIANTS.pop(CrossForTests.name, None)
