@@ -145,7 +145,7 @@ class LayoutState(NamedTuple):
 # A plain line's placements, precomputed (the classic hot path, RULES.md §1.7, §2.0.1):
 # LINE_STEP[(tid * 49 + left * 7 + right) * 2 + end] for end 0 (left) / 1 (right) is None when
 # the tile does not fit, else (new left, new right, the laid triple, fit mask, no-double mask,
-# new position left * 7 + right).
+# new position left * 7 + right, tile id, end).
 # Layout.place and the round core's fast path both read it.
 def _line_row(tid: int, left: int, right: int, end: int):
     n = right if end else left
@@ -158,7 +158,7 @@ def _line_row(tid: int, left: int, right: int, end: int):
     else:
         nl, nr, laid = other, right, (other, n, lay)
     return nl, nr, laid, _FIT[nl + 2] | _FIT[nr + 2], \
-        SUIT_NONDOUBLE_MASK[nl] if nl == nr else 0, nl * 7 + nr
+        SUIT_NONDOUBLE_MASK[nl] if nl == nr else 0, nl * 7 + nr, tid, end
 
 
 LINE_STEP = tuple(_line_row(t, left, right, e) for t in range(28) for left in range(7)
@@ -171,10 +171,10 @@ def _line_moves(tid: int, left: int, right: int) -> tuple:
     return ((single(tid, LEFT),) if fl else ()) + ((single(tid, RIGHT),) if fr else ())
 
 
-#: LINE_MOVES[tid * 49 + left * 7 + right]: the moves of one tile on a plain line (RULES.md
+#: LINE_MOVES[left * 7 + right][1 << tid]: the moves of one tile on a plain line (RULES.md
 #: §1.7; both ends showing the same number: one move, on the right, §2.0.4).
-LINE_MOVES = tuple(_line_moves(t, left, right) for t in range(28) for left in range(7)
-                   for right in range(7))
+LINE_MOVES = tuple({1 << t: _line_moves(t, left, right) for t in range(28)}
+                   for left in range(7) for right in range(7))
 
 
 class Layout:
@@ -422,7 +422,7 @@ class Layout:
         move are added to ``last_mask`` (call :meth:`begin_move` first)."""
         if self.pos >= 0 and end < 2 and not along:  # a plain line: one table lookup
             ends = self.ends
-            nl, nr, laid, fit, _, self.pos = LINE_STEP[tid * 98 + self.pos * 2 + end]
+            nl, nr, laid, fit, _, self.pos, _, _ = LINE_STEP[tid * 98 + self.pos * 2 + end]
             if end:
                 self.line.append(laid)
             else:

@@ -132,6 +132,10 @@ class Move(tuple):
                     raise ValueError(f"unknown end {e!r}: use one of {', '.join(END_NAMES)}")
             out.append((TILE_ID[p.tile], code, bool(p.closed), bool(p.along), bool(p.flip)))
         c = self.__dict__["_c"] = tuple(out)
+        # the index of a single placement on a plain line's step table, -1 for others
+        # (engine.layout.LINE_STEP; the round core's fast path reads it)
+        self.__dict__["_s"] = c[0][0] * 98 + c[0][1] if len(c) == 1 and 0 <= c[0][1] <= 1 \
+            and not c[0][2] and not c[0][3] else -1
         return c
 
     def to_dict(self) -> dict[str, Any]:

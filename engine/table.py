@@ -318,13 +318,16 @@ class Table:
         pos = lay.pos
         if pos >= 0 and self.one_tile:  # a plain line: each fitting tile's moves, looked up
             m = self.hands[seat] & lay.fit
+            if not m:
+                return ()
+            row = LINE_MOVES[pos]
             low = m & -m
             m ^= low
-            got = LINE_MOVES[(low.bit_length() - 1) * 49 + pos]
+            got = row[low]
             while m:
                 low = m & -m
                 m ^= low
-                got += LINE_MOVES[(low.bit_length() - 1) * 49 + pos]
+                got += row[low]
             return got
         if lay.line:
             key = (self.hands[seat] & lay.fit) << 32 | self.mkey << 21 | lay.ends_key()
@@ -349,16 +352,16 @@ class Table:
         and knocks (§1.8).  The move is not checked (see :meth:`apply`)."""
         lay = self.layout
         try:
-            codes = move._c
+            step = move._s
         except AttributeError:
-            codes = move.codes
+            move.codes  # noqa: B018 - computes _c and _s once
+            step = move._s
         pos = lay.pos
-        if pos >= 0 and self.simple and len(codes) == 1:
+        if step >= 0 and pos >= 0 and self.simple:
             # One tile on a plain line in a variant without move hooks (classic's every move
             # after the lead): the line's precomputed step (engine.layout.LINE_STEP) and the
             # checks of the general path below, inlined.
-            tid, e, _, _, _ = codes[0]
-            nl, nr, laid, fit, nd, lay.pos = LINE_STEP[tid * 98 + pos * 2 + e]
+            nl, nr, laid, fit, nd, lay.pos, tid, e = LINE_STEP[step + pos * 2]
             if e:
                 lay.line.append(laid)
             else:
@@ -397,6 +400,7 @@ class Table:
                 else:
                     self.give_turn(nxt)
             return
+        codes = move._c
         seat = self.to_act
         ev = self.events
         lead = not lay.line
