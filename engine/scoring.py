@@ -1,7 +1,8 @@
 """Hand values, recording a round, the pot, goats and rating (RULES.md §1.11–§1.16).
 
-Scores are kept per *side*: a side is a player, or a team when ``rules.teams`` (§1.14):
-seats 0 and 2 form team 0, seats 1 and 3 team 1.  All values are points (integers).
+Scores are kept per *side*: a side is a player, or a team when ``rules.teams`` (§1.14; which
+side a seat is on is the variant's :meth:`engine.variant.Variant.side_of`).  All values are
+points (integers).
 """
 
 from __future__ import annotations
@@ -13,8 +14,6 @@ from .tiles import PIPS, ZERO_DOUBLE_ID, ids_of
 
 __all__ = [
     "hand_value",
-    "side_of",
-    "sides_count",
     "RoundRecord",
     "record_round",
     "goats_of",
@@ -32,17 +31,6 @@ def hand_value(hand_mask: int, rules: Rules) -> int:
     if hand_mask == _ZERO_DOUBLE_BIT:
         return rules.lone_zero_double_value
     return sum(PIPS[i] for i in ids_of(hand_mask))
-
-
-def sides_count(players: int, rules: Rules) -> int:
-    """Number of scoring sides: players, or 2 teams (RULES.md §1.14)."""
-    return 2 if rules.teams else players
-
-
-def side_of(seat: int, rules: Rules) -> int:
-    """The side (player or team) of a seat (RULES.md §1.14: seats 1+3 vs 2+4, 0-based 0+2 vs
-    1+3)."""
-    return seat % 2 if rules.teams else seat
 
 
 class RoundRecord(NamedTuple):
