@@ -6,3 +6,7 @@ here and one line below (``docs/ENGINE_API.md``, "Adding a variant").
 """
 
 from __future__ import annotations
+
+from . import (
+    traditional,  # noqa: F401  RULES.md §2.6
+)
