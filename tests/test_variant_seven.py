@@ -29,7 +29,7 @@ def scored_of(events):
     return [e for e in events if e.kind == "round_scored"][0]
 
 
-# -- options and seats ------------------------------------------------------------------------
+# -- options and seats ---------------------------------------------------------------------
 def test_options_and_their_defaults():
     """RULES.md §2.8 options: fish_without_double true, sticks 3; 2–4 players, no teams."""
     assert (RULES.fish_without_double, RULES.sticks, RULES.teams) == (True, 3, False)
@@ -54,7 +54,7 @@ def test_options_it_does_not_read_are_refused(option, value):
     assert Rules(variant="seven", teams=False, bazar_reserve=0).sticks == 3
 
 
-# -- rule 1: the deal -------------------------------------------------------------------------
+# -- rule 1: the deal ----------------------------------------------------------------------
 @pytest.mark.parametrize("players,size,market", [(2, 7, 14), (3, 7, 7), (4, 6, 4)])
 def test_rule_1_deal(players, size, market):
     """RULES.md §2.8 rule 1: 7 each for 2–3 players, 6 each for 4; the market never starts
@@ -64,7 +64,7 @@ def test_rule_1_deal(players, size, market):
         assert state.hand_sizes() == (size,) * players and state.drawable == market
 
 
-# -- rule 2: the lead -------------------------------------------------------------------------
+# -- rule 2: the lead ----------------------------------------------------------------------
 def test_rule_2_round_1_per_section_1_5():
     """RULES.md §2.8 rule 2: round 1 per §1.5: [1|1] is in the market, so the holder of
     [2|2] leads it."""
@@ -100,7 +100,7 @@ def test_rule_2_if_that_player_has_left_the_next_remaining_seat_leads(fisher, le
     assert state.hand_sizes()[fisher] == 0 and len(legal_moves(state)) == 7
 
 
-# -- rule 3: the end sum ----------------------------------------------------------------------
+# -- rule 3: the end sum -------------------------------------------------------------------
 def test_rule_3_end_sum_counts_a_double_at_an_end_twice():
     """RULES.md §2.8 rule 3: the two open ends; [1|1] = 2, …, [6|6] = 12 at an end."""
     lay = Layout.of_line([(3, 3), (3, 1)])
@@ -120,7 +120,7 @@ def test_rule_3_the_lead_is_not_checked(lead):
     assert kinds(events) == ["led"] and state.to_act == 1
 
 
-# -- rule 4: sum 6 ----------------------------------------------------------------------------
+# -- rule 4: sum 6 -------------------------------------------------------------------------
 def test_rule_4_sum_six_moves_again_and_again():
     """RULES.md §2.8 rule 4: ends 0 and 5; [5|6] → 0 + 6 = 6: seat 0 again; [0|0] on the 0
     → 0 + 6 = 6: again; [2|6] → 0 + 2: the next seat."""
@@ -143,7 +143,7 @@ def test_rule_4_the_player_again_with_nothing_to_play_draws_one():
     assert hand(state, 0) == (T(3, 3), T(4, 5))
 
 
-# -- rule 5: sum 7 ----------------------------------------------------------------------------
+# -- rule 5: sum 7 -------------------------------------------------------------------------
 def test_rule_5_sum_seven_the_next_player_draws_two_and_loses_the_turn():
     """RULES.md §2.8 rule 5: ends 1 and 4; [4|6] → 1 + 6 = 7: seat 1 draws [0|5] and [2|5]
     from the market and loses the turn; seat 2 is to act."""
@@ -254,7 +254,7 @@ def test_rule_5_records_write_and_need_their_takes():
     assert refused
 
 
-# -- rule 6: stuck ----------------------------------------------------------------------------
+# -- rule 6: stuck -------------------------------------------------------------------------
 def test_rule_6_draw_one_only_and_pass():
     """RULES.md §2.8 rule 6: seat 1 has nothing for 1 and 0, draws [2|5] which does not fit
     and the turn passes (classic would draw on to [0|2])."""
@@ -280,7 +280,7 @@ def test_rule_6_empty_market_knock():
     assert kinds(events) == ["played", "knocked"] and state.to_act == 2
 
 
-# -- rule 7: the round end --------------------------------------------------------------------
+# -- rule 7: the round end -----------------------------------------------------------------
 def test_rule_7_out_before_the_end_sum():
     """RULES.md §2.8 rule 7: going out on a sum of 6 (1 + 5) ends the round: no extra move."""
     state = position(RULES, ["4-5", "5-5", "1-2"], CHAIN, to_act=0)
@@ -332,7 +332,7 @@ def test_rule_7_losers_most_pips_doubles_ten(hands, values, losers):
     assert scored.extra == {"sticks": state.sticks, "left": ()}
 
 
-# -- rule 8: the match ------------------------------------------------------------------------
+# -- rule 8: the match ---------------------------------------------------------------------
 def test_rule_8_option_sticks_leave_and_later_deals_keep_the_hand_size():
     """RULES.md §2.8 rule 8, option sticks 1: the loser leaves at once (left_match); the
     next round deals 6 tiles to each of the 3 remaining players of a 4-player match (10 in
@@ -391,7 +391,7 @@ def test_rule_8_rating_counts_the_players_who_left_earlier():
     assert state.result.rating == (1, 3, 1, 0)
 
 
-# -- records and replay -----------------------------------------------------------------------
+# -- records and replay --------------------------------------------------------------------
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_replay_reports_sticks_leaving_and_winners(players):
     """RULES.md §2.8 rules 7–8 in the replay output: per round losers, sticks, left; at the

@@ -28,7 +28,7 @@ def last_deal(state, deals=8):
     return state._replace(round_no=deals)
 
 
-# -- options and seats ----------------------------------------------------------------------
+# -- options and seats ---------------------------------------------------------------------
 def test_teams_are_always_on_and_false_is_accepted():
     """RULES.md §2.7: exactly 4 players in teams; a record may write "teams": true or leave
     it out, and §2 lets any record carry "teams": false — accepted, teams are still on."""
@@ -74,7 +74,7 @@ def test_the_options_of_section_1_are_read():
             rules.lone_zero_double_value) == ("each_own", 20, False, 0)
 
 
-# -- Kozel scoring every round ------------------------------------------------------------------
+# -- Kozel scoring every round -------------------------------------------------------------
 def test_out_is_scored_by_section_1_in_teams():
     """RULES.md §2.7 with §1.12 and §1.14: seat 1 goes out; team 0 records both hands,
     7 + 5 = 12 < 13: remembered; team 1's remembered points are reset."""
@@ -111,7 +111,7 @@ def test_fish_is_scored_by_fish_scoring(mode, recorded):
     assert scored.recorded == recorded
 
 
-# -- leads rotate ----------------------------------------------------------------------------------
+# -- leads rotate --------------------------------------------------------------------------
 def test_leads_rotate_from_the_first_leader():
     """RULES.md §2.7: round 1 per §1.5 ([1|1], seat 0); round k+1 is led by the seat after
     round k's leader with any tile — not by who fished (seat 2) or went out (seat 1)."""
@@ -127,7 +127,7 @@ def test_leads_rotate_from_the_first_leader():
     assert state.to_act == 2 and len(legal_moves(state)) == 7
 
 
-# -- the last deal ---------------------------------------------------------------------------------
+# -- the last deal -------------------------------------------------------------------------
 @pytest.mark.parametrize("deals", [4, 8])
 def test_the_match_lasts_deals_rounds_fish_included(deals):
     """RULES.md §2.7: option deals fixes the number of rounds; fish rounds count; no goat

@@ -14,7 +14,7 @@ RULES = Rules(variant="traditional")
 TEAMS = Rules(variant="traditional", teams=True)
 
 
-# -- options ------------------------------------------------------------------------------
+# -- options -------------------------------------------------------------------------------
 def test_options_and_their_defaults():
     """RULES.md §2.6 options: match_limit 100, teams, bazar_reserve 0."""
     assert (RULES.match_limit, RULES.teams, RULES.bazar_reserve) == (100, False, 0)
@@ -43,7 +43,7 @@ def test_teams_need_four_players():
         new_match(TEAMS, 3, 1)
 
 
-# -- rule 1: the deal -----------------------------------------------------------------------
+# -- rule 1: the deal ----------------------------------------------------------------------
 @pytest.mark.parametrize("players,size,bazar", [(2, 7, 14), (3, 5, 13), (4, 5, 8)])
 def test_rule_1_deal(players, size, bazar):
     """RULES.md §2.6 rule 1: 7 each for 2 players, 5 each for 3–4; the rest is the bazar."""
@@ -53,7 +53,7 @@ def test_rule_1_deal(players, size, bazar):
         assert state.drawable == bazar
 
 
-# -- rule 2: the lead of every round ---------------------------------------------------------
+# -- rule 2: the lead of every round -------------------------------------------------------
 HANDS_66 = ["0-1 0-2 0-3 1-2 1-3 2-3 5-5", "6-6 0-4 1-4 2-4 3-4 4-4 0-5"]
 
 
@@ -94,7 +94,7 @@ def test_rule_2_applies_to_every_round_not_the_winner():
     assert legal_moves(state) == (move("6-6"),)
 
 
-# -- rule 3: the round end --------------------------------------------------------------------
+# -- rule 3: the round end -----------------------------------------------------------------
 def test_rule_3_out_scores_the_other_hands():
     """RULES.md §2.6 rule 3: seat 0 goes out and scores the other hands: 7 + 9 = 16."""
     state = position(RULES, ["1-2", "3-4", "4-5"], [(2, 2), (2, 6)], to_act=0)
@@ -186,7 +186,7 @@ def test_rule_3_draw_from_the_bazar_with_reserve():
     assert state.round.drawable == 0 and state.to_act == 0
 
 
-# -- the race ----------------------------------------------------------------------------------
+# -- the race ------------------------------------------------------------------------------
 def test_race_ends_after_the_round_that_reaches_the_limit():
     """RULES.md §2.6 rule 3 and §2.0.7: 95 + 7 = 102 ≥ 100 ends the match at the round's
     end; the winner is seat 0; the goat the fewest points; rating (102 − 0) × 10 / 100 =
@@ -247,7 +247,7 @@ def test_timeout_rating_takes_the_race_form():
     assert state.result.rating == (0, 1, 4)
 
 
-# -- records -----------------------------------------------------------------------------------
+# -- records -------------------------------------------------------------------------------
 def test_records_replay_race_scores_and_winners():
     """RULES.md §2.6: a recorded match replays with the race scores per round and the
     winners at the top."""
