@@ -6,6 +6,8 @@ import copy
 from collections import defaultdict
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import Rules, Tile, apply, errors, legal_moves, new_match
 from engine.events import DrawTwo, Took
@@ -435,3 +437,37 @@ def test_replay_checks_deals_to_the_remaining_seats():
     bad_deal["hands"][gone] = [bad_deal["bazar"].pop()]
     with pytest.raises(ReplayError, match="§2.8"):
         replay(bad)
+
+
+# -- properties of random matches ---------------------------------------------------------------
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 4))
+def test_property_again_draw_two_and_departed_seats(seed, players):
+    """RULES.md §2.8 rules 4, 5 and 8 on random matches: after ``again`` the same seat acts
+    next (plays, draws its one tile or knocks); after ``draw_two`` the drawer gets exactly its
+    drawn and taken tiles — two, unless the take emptied the 7-maker's hand (its out) — and
+    does not act next; a seat that has left never acts and is dealt nothing."""
+    _, state, events = random_match(RULES, players, seed)
+    gone: set[int] = set()
+    for i, e in enumerate(events):
+        if e.kind == "again":
+            nxt = events[i + 1]
+            assert nxt.kind in ("played", "drew", "knocked") and nxt.seat == e.seat
+        elif e.kind == "draw_two":
+            drew = [x for x in events[i + 1:i + 1 + e.drawn] if x.kind == "drew"]
+            assert len(drew) == e.drawn and all(x.seat == e.seat for x in drew)
+            rest = events[i + 1 + e.drawn:]
+            if e.taken:
+                assert rest[0].kind == "took" and len(rest[0].tiles) == e.taken
+                rest = rest[1:]
+            if e.drawn + e.taken < 2:
+                assert rest[0].kind == "went_out" and rest[0].seat == e.maker
+            else:
+                nxt = next((x for x in rest if x.kind in ("played", "drew", "knocked",
+                                                          "round_scored")), None)
+                assert nxt is None or nxt.kind == "round_scored" or nxt.seat != e.seat
+        elif e.kind == "left_match":
+            gone.add(e.seat)
+        elif e.kind in ("played", "led", "drew", "knocked", "passed"):
+            assert e.seat not in gone
+    assert gone == set(state.departed) and len(state.departed) >= players - 1
