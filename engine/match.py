@@ -226,7 +226,9 @@ def apply(state: MatchState, seat: int, move: Move, *, deal: bool = True,
     unless the match is over, the next round is dealt from the seed — unless ``deal`` is
     False, in which case the state keeps the finished round (``to_act`` is None) until
     :func:`deal_next`/:func:`deal_given` supplies one (game records give their own deals).
-    ``take``: the tiles a record gives for Семёрка's blind take (RULES.md §2.8 rule 5).
+    ``take``: the tiles a record gives for Семёрка's blind take (RULES.md §2.8 rule 5);
+    ``[]`` for a record that gives none (a take that leaves a choice is then refused); None
+    in a live match, where the engine picks them from the match's seed.
 
     Returns ``(new_state, events)``.  Raises a subclass of :class:`engine.errors.IllegalMove`
     (``NotYourTurn``, ``TileNotInHand``, ``TileDoesNotFit``/``WrongLead``, ``UnknownEnd``/

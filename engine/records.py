@@ -272,6 +272,8 @@ def replay(record: dict) -> dict:
                 take = _take(decisions[d_no]) if d_no < len(decisions) else None
                 if take is not None:
                     d_no += 1
+                else:
+                    take = []  # the record gives no take: a blind take is not guessed
                 if state.to_act is None:
                     raise errors.RoundOver("the round is already over", "RULES.md §1.9, §1.10")
                 if host:

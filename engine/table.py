@@ -131,7 +131,8 @@ class Table:
     :class:`engine.layout.Layout`.  ``v`` is the variant (``rules.spec``); ``nxt[seat]`` the
     seat after ``seat`` among ``seats``; ``events`` a list that collects the engine events of
     every step, or None (playouts); ``take`` the tiles a record gives for Семёрка's blind
-    take (RULES.md §2.8 rule 5), consumed by the next take; ``chance`` the key of the
+    take (RULES.md §2.8 rule 5), consumed by the next take (``[]``: a record that gives
+    none; None: a live match, the variant picks by chance); ``chance`` the key of the
     round's seeded generator for choices the rules leave to chance.
 
     :meth:`moves` lists the legal moves of the seat to act; :meth:`play` makes one of them

@@ -6,3 +6,10 @@ here and one line below (``docs/ENGINE_API.md``, "Adding a variant").
 """
 
 from __future__ import annotations
+
+from . import (
+    general,  # noqa: F401  RULES.md §2.9
+    seven,  # noqa: F401  RULES.md §2.8
+    sport,  # noqa: F401  RULES.md §2.7
+    traditional,  # noqa: F401  RULES.md §2.6
+)

@@ -1,0 +1,137 @@
+"""Традиционное домино (``traditional``): the draw game as a race on the line, RULES.md §2.6.
+
+What the section changes from classic Kozel (§1), hook by hook:
+
+- rule 1, the deal (:meth:`Traditional.hand_size`): 7 tiles each for 2 players, 5 each for
+  3–4; the rest is the bazar (14, 13, 8), drawn from by §1.8 with the reserve of §1.4;
+- rule 2, the lead of every round (:meth:`Traditional.lead`): the holder of [6|6] must lead
+  it; if no hand holds it, [5|5], …, [0|0]; with no double in any hand the highest
+  non-double by §1.5's order;
+- rule 3, the round end (:meth:`Traditional.score_round`): an out scores for the out side
+  the sum of the other sides' hands (a partner's hand does not count); a fish (§2.0.5 (a)
+  only: the variant does not read ``fish_without_double``) scores for the side with the
+  strictly lowest hand the other sides' hands minus its own, a tie scores nothing; hands
+  are plain pip sums, [0|0] is 0 (§2.0.7);
+- the race (:meth:`Traditional.result`, §2.0.7): after a round's scoring, a side whose
+  score has reached ``match_limit`` (default 100) wins; the match never ends mid-round
+  because this variant scores only at round ends; the goat is the side with the fewest
+  points (all tied sides); rating: goat 0, every other side max(1, round_half_up((score −
+  goat's score) × 10 / match_limit)).
+
+Options: ``match_limit`` 100, ``teams`` (4 players, seats 0+2 against 1+3, a team scoring
+as one), ``bazar_reserve`` 0, and the timeouts of §1.17.
+
+Where the rule book is silent (docs/VARIANTS.md, "traditional"):
+
+- the match is interrupted by timeout (§1.17): the rating takes the race's form with the
+  timed-out side in the goat's place: the timed-out side 0, every other side max(1,
+  round_half_up((score − its score) × 10 / match_limit));
+- ``winners`` are the sides whose score reached the limit (one side scores per round, so
+  one side in a match from 0:0).
+
+Replay: the keys of every variant; ``scores`` are the race scores, ``recorded`` the points of
+the round, ``remembered`` and ``pot`` stay 0; at the top ``winners``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..rules import CLASSIC_DEFAULTS
+from ..table import Table, holder_of_first
+from ..tiles import PIPS, ids_of
+from ..variant import MatchResult, RoundEnd, Variant, lead_order, register
+
+__all__ = ["Traditional", "race_rating"]
+
+#: RULES.md §2.6 rule 2: [6|6], [5|5], …, [0|0], then [5|6], [4|6], [3|6], [4|5], …
+SIX_DOUBLE_FIRST = lead_order((6, 5, 4, 3, 2, 1, 0))
+
+
+def race_rating(scores: tuple[int, ...], low: int, bottom: tuple[int, ...],
+                limit: int) -> tuple[int, ...]:
+    """Rating points per side of a race (RULES.md §2.0.7): the sides in ``bottom`` get 0,
+    every other side max(1, round_half_up((score − ``low``) × 10 / ``limit``)) — halves
+    rounded up, computed exactly in integers.  ``scores`` and ``low`` in points."""
+    out = []
+    for side, score in enumerate(scores):
+        if side in bottom:
+            out.append(0)
+        else:
+            out.append(max(1, (20 * (score - low) + limit) // (2 * limit)))
+    return tuple(out)
+
+
+@register
+class Traditional(Variant):
+    """Традиционное домино (RULES.md §2.6): 2–4 players, teams optional, a race to
+    ``match_limit`` (100) scored at round ends."""
+
+    name = "traditional"
+    section = "§2.6"
+    race = True
+    options = {
+        "match_limit": 100,
+        "teams": False,
+        "bazar_reserve": 0,
+        "turn_timeout": CLASSIC_DEFAULTS["turn_timeout"],
+        "afk_limit": CLASSIC_DEFAULTS["afk_limit"],
+    }
+
+    def hand_size(self, players: int) -> int:
+        """RULES.md §2.6 rule 1: 7 tiles each for 2 players, 5 each for 3–4."""
+        return 7 if players == 2 else 5
+
+    def lead(self, state: Any, hands: tuple[int, ...], round_no: int
+             ) -> tuple[int, int, str | None]:
+        """RULES.md §2.6 rule 2, every round: the holder of the first tile of
+        :data:`SIX_DOUBLE_FIRST` held by a hand leads it."""
+        seat, tid = holder_of_first(hands, SIX_DOUBLE_FIRST)
+        return seat, tid, None
+
+    def hand_value(self, mask: int, rules: Any) -> int:
+        """RULES.md §2.6 rule 3, §2.0.7: the plain pip sum ([0|0] is 0, alone too)."""
+        return sum(PIPS[i] for i in ids_of(mask))
+
+    def score_round(self, state: Any, t: Table) -> RoundEnd:
+        """RULES.md §2.6 rule 3: the round's points per side [points], added to the race
+        scores.  Out: the out side scores the other sides' hands.  Fish: the side with the
+        strictly lowest hand scores the other sides' hands minus its own; a tie scores
+        nothing."""
+        values = self.side_values(state, t)
+        recorded = [0] * len(values)
+        total = sum(values)
+        if t.end == "out":
+            side = t.sides[t.last]
+            recorded[side] = total - values[side]
+        else:
+            low = min(values)
+            if values.count(low) == 1:
+                side = values.index(low)
+                recorded[side] = total - low - low
+        scores = tuple(s + r for s, r in zip(state.scores, recorded, strict=True))
+        scored = self.scored_event(state, t, values, recorded, scores, state.remembered, 0, 0)
+        return RoundEnd(scores, state.remembered, 0, scored)
+
+    def result(self, state: Any, end: RoundEnd) -> MatchResult | None:
+        """RULES.md §2.6 rule 3, §2.0.7: after a round, the match ends when a side's score
+        has reached ``match_limit``; the goats are the sides with the fewest points, rated
+        by :func:`race_rating`."""
+        scores = end.scores
+        limit = state.rules.match_limit
+        winners = tuple(s for s, v in enumerate(scores) if v >= limit)
+        if not winners:
+            return None
+        low = min(scores)
+        goats = tuple(s for s, v in enumerate(scores) if v == low)
+        return MatchResult("limit", goats, race_rating(scores, low, goats, limit), None,
+                           winners=winners)
+
+    def timeout_result(self, state: Any, seat: int) -> MatchResult:
+        """The match interrupted by timeout of ``seat`` (RULES.md §1.17; the rating of a race
+        is not given by §2.0.7 for it): the race rating with the timed-out side as the goat
+        (see the module doc)."""
+        side = self.side_of(seat, state.rules)
+        scores = state.scores
+        return MatchResult("timeout", (), race_rating(scores, scores[side], (side,),
+                                                      state.rules.match_limit), seat)
