@@ -6,3 +6,5 @@ here and one line below (``docs/ENGINE_API.md``, "Adding a variant").
 """
 
 from __future__ import annotations
+
+from . import sea_goat  # noqa: F401  RULES.md §2.1
