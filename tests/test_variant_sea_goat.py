@@ -23,11 +23,12 @@ from engine.events import RoundScored
 from engine.layout import GAP_OPEN, Layout
 from engine.match import deal_given, new_match, start_match
 from engine.moves import END_CODE, GAP
-from engine.records import ReplayError, parse_decision, record_match, replay
+from engine.records import ReplayError, parse_decision, replay
 from engine.table import Table
 from engine.tiles import TILE_ID
 from engine.variants.sea_goat import FAST_ALLOWED, SeaMatch
 from tests.enginekit import mask, tiles
+from tests.test_engine_records import _played_record
 
 R = Rules(variant="sea_goat")
 T = Tile.parse
@@ -748,20 +749,9 @@ def test_rule_9_match_limit_option():
 
 
 # -- records, replay, simulate ---------------------------------------------------------------
-def _random_record(players: int, seed: int) -> tuple[dict, object]:
-    rng = random.Random(seed)
-    state, _ = new_match(R, players, seed)
-    decisions = []
-    while not state.finished:
-        move = rng.choice(legal_moves(state))
-        decisions.append((move, False))
-        state, _ = apply(state, state.to_act, move)
-    return record_match(R, [f"p{i}" for i in range(players)], seed, decisions), state
-
-
 # A match (3 players, seed 288, random moves from random.Random(288)) with two doubles at
 # once, a void extraordinary round, [0|6] into the gap and an extraordinary goat.
-RECORD, FINAL = _random_record(3, 288)
+RECORD, FINAL = _played_record(3, 288, R)
 
 
 def test_records_write_and_replay_the_special_decisions():

@@ -83,6 +83,13 @@ _ZERO_SIX_BIT = 1 << _ZERO_SIX
 
 #: The tiles the leader keeps when a fast round is void (RULES.md §2.1 rule 6), per fast lead.
 _KEPT = {"6-6": _SIX_BIT, "0-0": _ZERO_BIT, "extra": _ZERO_BIT | _SIX_BIT}
+
+
+def _kept_tiles(fast: str) -> str:
+    """The tiles the leader keeps after a void fast round, as text (RULES.md §2.1 rule 6)."""
+    return " and ".join(str(TILES[i]) for i in ids_of(_KEPT[fast]))
+
+
 #: The flat round points of a fast round's loser (RULES.md §2.1 rules 6–7) [points].
 FLAT = {"6-6": 50, "0-0": 75, "extra": 125}
 #: Round points of the loser when the winner went out with [6|6] (RULES.md §2.1 rule 8).
@@ -120,18 +127,6 @@ def _finish(mask: int) -> str | None:
     if zero:
         return "admiral" if six else "snotty"
     return "six" if six else None
-
-
-def _two_fit(lay, hand: int) -> bool:
-    """Whether ``hand`` can place two tiles after the extraordinary lead (RULES.md §2.1 rule
-    7): one on the left and another on the right end, or [0|6] into the open gap with
-    another tile on either end."""
-    left = hand & fit_mask(lay.ends[LEFT])
-    right = hand & fit_mask(lay.ends[RIGHT])
-    if left and right and (left | right).bit_count() >= 2:
-        return True
-    return bool(lay.ends[GAP] == GAP_OPEN and hand & _ZERO_SIX_BIT
-                and (left | right) & ~_ZERO_SIX_BIT)
 
 
 def _two_tile_moves(lay, hand: int) -> list[Move]:
@@ -212,7 +207,7 @@ class SeaGoat(Variant):
             if hands[leader] & kept != kept:
                 raise errors.InvalidDeal(
                     f"seat {leader} leads the void round again and must hold "
-                    f"{' and '.join(str(t) for t in _kept_tiles(prev.fast))}",
+                    f"{_kept_tiles(prev.fast)}",
                     "RULES.md §2.1 rule 6")
             return leader, (-1 if prev.fast == "extra" else ids_of(kept)[0]), prev.fast
         k = self.rounds_played(state) + 1
@@ -369,7 +364,7 @@ class SeaGoat(Variant):
         a next player whose hand cannot place two at the start of the turn ends that phase:
         from then on turns are normal (rule 1; §1.8 when nothing fits)."""
         nxt = t.nxt[seat]
-        if t.phase and not _two_fit(t.layout, t.hands[nxt]):
+        if t.phase and not _two_tile_moves(t.layout, t.hands[nxt]):
             t.phase = 0
             t.mkey = self.move_key(t)
         return nxt
@@ -468,8 +463,3 @@ class SeaGoat(Variant):
             return None
         return MatchResult("limit", ex.goats, rating(state.rules, end.scores, ex.goats), None,
                            ex.title)
-
-
-def _kept_tiles(fast: str) -> tuple[Tile, ...]:
-    """The tiles the leader keeps after a void fast round (RULES.md §2.1 rule 6)."""
-    return tuple(TILES[i] for i in ids_of(_KEPT[fast]))
