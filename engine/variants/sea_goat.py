@@ -44,7 +44,8 @@ Where RULES.md §2.1 is silent or unclear, this module chooses (``docs/VARIANTS.
   a leader entitled to a fast lead by rule 6 (every other side open), which nobody is in
   round 4.  From round 5 on every round is led per §1.6, whatever the scores.
 - Rules 5–6, "every other side": in team play the other team; the leader's own score may
-  be closed.
+  be closed.  Where fast leads are not allowed, [6|6] and [0|0] may not lead a §1.6 round
+  at all (not even as a lead that is not fast).
 - Rule 6, the replay of a void round: the kept tiles stay in the leader's hand, the other
   21 or 22 tiles are shuffled from the seed (round number and attempt, as any deal) and
   dealt seat by seat, the leader taking 6 (or 5) and the others 7; a misdeal (§1.3) of the
