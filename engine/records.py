@@ -256,6 +256,8 @@ def replay(record: dict) -> dict:
         except ReplayError as e:
             e.round_no = r_no
             raise
+        except errors.EngineError as e:  # a deal the variant's lead rule refuses
+            raise ReplayError(str(e), r_no, rule=e.rule) from None
         decisions = rnd.get("decisions", [])
         if not isinstance(decisions, list):
             raise ReplayError("\"decisions\" must be a list", r_no)

@@ -23,7 +23,9 @@ class SimulationTotals:
     ``goats[side]`` counts matches in which that side (seat, or team with ``rules.teams``)
     was a goat (RULES.md §1.15, §2.0.7); ``ends`` counts rounds by how they ended (``out``,
     ``fish``, ``void``, ``limit``); ``special`` counts the variant's special events (points on
-    the count, another turn, draw two, takes, passes, void rounds, sticks, players leaving);
+    the count, another turn, draw two, takes, passes, void rounds, sticks, players leaving)
+    and the rounds' own marks (each word of ``RoundScored.extra`` as ``"key:word"``, e.g.
+    the fast leads of RULES.md §2.1, ``"fast:6-6"``);
     ``titles`` the goats' titles (RULES.md §2.1, §2.9); ``multi`` moves of several tiles
     (§2.0.4); ``closed`` closed doubles (§2.0.3); ``draws`` matches without a goat.
     """
@@ -106,6 +108,9 @@ def simulate(rules: Rules, players: int, matches: int, seed: int,
             if isinstance(ev, RoundScored):
                 totals.rounds += 1
                 totals.ends[ev.end] += 1
+                if ev.extra:  # the round's own marks, e.g. a fast lead: "fast:6-6"
+                    totals.special.update(f"{k}:{v}" for k, v in ev.extra.items()
+                                          if isinstance(v, str))
             elif isinstance(ev, Fish):
                 totals.fish += 1
             elif isinstance(ev, Misdeal):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from . import (
     general,  # noqa: F401  RULES.md §2.9
+    sea_goat,  # noqa: F401  RULES.md §2.1
     seven,  # noqa: F401  RULES.md §2.8
     sport,  # noqa: F401  RULES.md §2.7
     traditional,  # noqa: F401  RULES.md §2.6
