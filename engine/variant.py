@@ -369,17 +369,21 @@ class Variant:
         return MatchResult("timeout", (), timeout_rating(state.scores, side), seat)
 
     def standing(self, state: Any) -> list[float]:
-        """Per side, how close it is to losing the match, in points (higher is worse): the
-        open score, remembered points at half weight (RULES.md §1.12).  The computer players
-        read it to value a position (``engine.ai``); :attr:`standing_scale` is the points that
-        separate a safe side from a lost one."""
+        """Per side, how close it is to losing the match (higher is worse), in the units of
+        :meth:`standing_scale`.  Goat variants: the open score, remembered points at half
+        weight (RULES.md §1.12, §1.15); races: the points behind the leader, since the side
+        with the fewest points is the goat (§2.0.7).  The computer players read it to value
+        a position (``engine.ai``)."""
+        if self.race:
+            return [-float(s) for s in state.scores]
         return [s if s > 0 else 0.5 * r for s, r in zip(state.scores, state.remembered,
                                                          strict=True)]
 
-    @property
-    def standing_scale(self) -> float:
-        """See :meth:`standing` [points]."""
-        return 18.0
+    def standing_scale(self, rules: Any) -> float:
+        """The difference of :meth:`standing` that separates a safe side from a lost one
+        (a temperature for the computer players' estimate of the goat risk) [points]: 18 for
+        the limit of 101, in proportion for other limits."""
+        return 18.0 * (rules.match_limit or 101) / 101
 
 
 #: The registry: ``Rules.variant`` name → the variant object.

@@ -125,6 +125,15 @@ class General(Variant):
         return None
 
 
+    def standing(self, state: Any) -> list[float]:
+        """Per team, rounds lost (RULES.md §2.9 rule 4)."""
+        return [float(n) for n in state.losses]
+
+    def standing_scale(self, rules: Any) -> float:
+        """One lost round [rounds]."""
+        return 0.8
+
+
 def _rating(goat: int, points: int) -> tuple[int, int]:
     """RULES.md §2.9 rule 4: the goat team 0, the other team ``points``."""
     return tuple(0 if s == goat else points for s in range(2))

@@ -280,6 +280,18 @@ class Seven(Variant):
                            winners=remaining)
 
 
+    def standing(self, state: Any) -> list[float]:
+        """Per player, sticks held (RULES.md §2.8 rules 7–8: the first to leave is the goat);
+        a seat that left already counts as lost."""
+        limit = state.rules.sticks
+        return [float(limit + 1 if s in state.departed else n)
+                for s, n in enumerate(state.sticks)]
+
+    def standing_scale(self, rules: Any) -> float:
+        """One stick separates a player from the next [sticks]."""
+        return 0.8
+
+
 def _groups(state: Any) -> list[tuple[int, ...]]:
     """The seats that left, grouped by the round they left in, in order (RULES.md §2.8 rule
     8).  Seats a starting position lists as departed without a group count as having left
