@@ -13,7 +13,8 @@ from .rules import Rules
 __all__ = ["SimulationTotals", "play_random_match", "simulate"]
 
 # Event kinds that mark a variant's special rule firing (RULES.md §2), counted by simulate.
-_SPECIAL = ("scored", "again", "draw_two", "took", "passed", "void", "stick", "left_match")
+_SPECIAL = ("scored", "again", "draw_two", "took", "passed", "void", "stick", "left_match",
+            "special")
 
 
 @dataclass
@@ -23,7 +24,8 @@ class SimulationTotals:
     ``goats[side]`` counts matches in which that side (seat, or team with ``rules.teams``)
     was a goat (RULES.md §1.15, §2.0.7); ``ends`` counts rounds by how they ended (``out``,
     ``fish``, ``void``, ``limit``); ``special`` counts the variant's special events (points on
-    the count, another turn, draw two, takes, passes, void rounds, sticks, players leaving);
+    the count, another turn, draw two, takes, passes, void rounds, sticks, players leaving;
+    a ``special`` event under its rule's name);
     ``titles`` the goats' titles (RULES.md §2.1, §2.9); ``multi`` moves of several tiles
     (§2.0.4); ``closed`` closed doubles (§2.0.3); ``draws`` matches without a goat.
     """
@@ -117,7 +119,7 @@ def simulate(rules: Rules, players: int, matches: int, seed: int,
                 if not ev.goats:
                     totals.draws += 1
             elif kind in _SPECIAL:
-                totals.special[kind] += 1
+                totals.special[ev.rule if kind == "special" else kind] += 1
             elif kind == "played" and ev.closed:
                 totals.closed += 1
     return totals
