@@ -27,7 +27,8 @@ class SimulationTotals:
     the count, another turn, draw two, takes, passes, void rounds, sticks, players leaving;
     a ``special`` event under its rule's name);
     ``titles`` the goats' titles (RULES.md §2.1, §2.9); ``multi`` moves of several tiles
-    (§2.0.4); ``closed`` closed doubles (§2.0.3); ``draws`` matches without a goat.
+    (§2.0.4); ``closed`` closed doubles (§2.0.3); ``along`` doubles laid along (§2.5 rule 3);
+    ``draws`` matches without a goat.
     """
 
     matches: int = 0
@@ -41,6 +42,7 @@ class SimulationTotals:
     titles: Counter = field(default_factory=Counter)
     multi: int = 0
     closed: int = 0
+    along: int = 0
     draws: int = 0
 
     def as_dict(self, sides: int) -> dict:
@@ -62,6 +64,7 @@ class SimulationTotals:
             "titles": dict(sorted(self.titles.items())),
             "multi_tile_moves": self.multi,
             "closed_doubles": self.closed,
+            "along_doubles": self.along,
             "no_goat": self.draws,
         }
         out.update({k: v for k, v in extra.items()
@@ -120,6 +123,7 @@ def simulate(rules: Rules, players: int, matches: int, seed: int,
                     totals.draws += 1
             elif kind in _SPECIAL:
                 totals.special[ev.rule if kind == "special" else kind] += 1
-            elif kind == "played" and ev.closed:
-                totals.closed += 1
+            elif kind == "played":
+                totals.closed += ev.closed
+                totals.along += ev.along
     return totals
