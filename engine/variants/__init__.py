@@ -6,3 +6,7 @@ here and one line below (``docs/ENGINE_API.md``, "Adding a variant").
 """
 
 from __future__ import annotations
+
+from . import (
+    donkey,  # noqa: F401
+)
