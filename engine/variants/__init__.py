@@ -8,5 +8,6 @@ here and one line below (``docs/ENGINE_API.md``, "Adding a variant").
 from __future__ import annotations
 
 from . import (
+    chcv,  # noqa: F401
     donkey,  # noqa: F401
 )
