@@ -10,4 +10,5 @@ from __future__ import annotations
 from . import (
     chcv,  # noqa: F401
     donkey,  # noqa: F401
+    telephone,  # noqa: F401
 )
