@@ -10,5 +10,6 @@ from __future__ import annotations
 from . import (
     chcv,  # noqa: F401
     donkey,  # noqa: F401
+    muggins,  # noqa: F401
     telephone,  # noqa: F401
 )
