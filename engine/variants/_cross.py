@@ -16,10 +16,18 @@ from typing import Any
 from ..events import Scored
 from ..moves import Move, several
 from ..table import Table
-from ..tiles import PIPS, ids_of
+from ..tiles import DOUBLE_MASK, PIPS, ids_of
 from ..variant import MatchResult, RoundEnd, Variant
 
-__all__ = ["doubles_at_once", "round_half_up", "race_rating", "FivesRace"]
+__all__ = ["two_doubles_fit", "doubles_at_once", "round_half_up", "race_rating",
+           "FivesRace"]
+
+
+def two_doubles_fit(t: Table) -> bool:
+    """Whether the hand of ``t.to_act`` holds at least two doubles that fit open ends: the
+    cheap test before looking for moves of several doubles (RULES.md §2.0.4)."""
+    d = t.hands[t.to_act] & t.layout.fit & DOUBLE_MASK
+    return bool(d & (d - 1))
 
 
 def doubles_at_once(t: Table, closing: bool) -> list[Move]:
@@ -27,7 +35,7 @@ def doubles_at_once(t: Table, closing: bool) -> list[Move]:
     each on a different open end that shows its number, each face up or — with ``closing`` —
     closed (RULES.md §2.2 rule 2, §2.3, §2.0.4); none before the spinner."""
     lay = t.layout
-    if lay.spinner < 0:
+    if lay.spinner < 0 or not two_doubles_fit(t):
         return []
     return [several(p) for p in lay.double_sets(t.hands[t.to_act], least=2, most=4,
                                                 closing=closing)]

@@ -37,7 +37,7 @@ from ..rules import CLASSIC_DEFAULTS
 from ..table import Table, holder_of_first
 from ..tiles import DOUBLE_MASK
 from ..variant import Variant, lead_order, register
-from ._cross import doubles_at_once
+from ._cross import doubles_at_once, two_doubles_fit
 
 __all__ = ["Donkey", "DONKEY_LEAD_ORDER"]
 
@@ -77,7 +77,7 @@ class Donkey(Variant):
             return []
         if lay.spinner >= 0:
             return doubles_at_once(t, closing=True)
-        if lay.mask & DOUBLE_MASK:
+        if lay.mask & DOUBLE_MASK or not two_doubles_fit(t):
             return []
         return [several(p) for p in lay.double_sets(
             t.hands[t.to_act], least=2, most=2, closing=True, ends=(LEFT, RIGHT))

@@ -40,7 +40,7 @@ from typing import Any
 from ..moves import Move, several
 from ..table import Table, holder_of_first
 from ..variant import lead_order, register
-from ._cross import FivesRace
+from ._cross import FivesRace, two_doubles_fit
 
 __all__ = ["Telephone", "TELEPHONE_LEAD_ORDER"]
 
@@ -82,7 +82,7 @@ class Telephone(FivesRace):
         shows its number, face up; without a spinner the first listed becomes it, each
         face-up double first once (:meth:`engine.layout.Layout.double_sets`)."""
         lay = t.layout
-        if not t.rules.multi_doubles or not lay.line:
+        if not t.rules.multi_doubles or not lay.line or not two_doubles_fit(t):
             return []
         return [several(p) for p in lay.double_sets(t.hands[t.to_act], least=2, most=4)]
 
