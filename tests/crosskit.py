@@ -121,3 +121,41 @@ def random_record(rules: Rules, players: int, want, seeds=range(300)):
         if want(text):
             return text, rounds, state
     raise AssertionError("no random match gives the record asked for")
+
+
+def scored(events):
+    """The ``round_scored`` event among ``events``."""
+    return next(e for e in events if e.kind == "round_scored")
+
+
+def dealt(rules: Rules, hands: list[str]) -> MatchState:
+    """A match whose round 1 is dealt from ``hands``, the rest of the set in the bazar; the
+    variant's lead rule picks the leader."""
+    from engine.match import deal_given
+
+    state = start_match(rules, len(hands))
+    bazar = tuple(TILE_ID[t] for t in rest_of(*hands))
+    return deal_given(state, tuple(mask(h) for h in hands), bazar, first=True)[0]
+
+
+def deal_next_round(state: MatchState) -> MatchState:
+    """The match after a round finished with ``deal=False``: the next round dealt from the
+    seed (RULES.md §1.2, §1.3)."""
+    from engine.match import deal_given
+
+    t, _ = state.rules.spec.deal_round(state, state.round_no + 1)
+    return deal_given(state, tuple(t.hands), tuple(t.bazar))[0]
+
+
+def one_round_record(variant: str, hands: list[str], decisions: list[dict],
+                     scores: list[int]) -> dict:
+    """A record of one round for two players Оля and Петя: the ``hands`` (``"3-4 4-4 …"``),
+    the rest of the set in the bazar, the starting ``scores`` and the ``decisions``."""
+    return {
+        "rules": {"variant": variant},
+        "players": ["Оля", "Петя"],
+        "start": {"scores": scores},
+        "rounds": [{"deal": {"hands": [h.split() for h in hands],
+                             "bazar": [t.code() for t in rest_of(*hands)]},
+                    "decisions": decisions}],
+    }

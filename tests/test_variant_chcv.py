@@ -11,17 +11,20 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import Rules, apply, errors, legal_moves, new_match
-from engine.match import deal_given, start_match
 from engine.records import ReplayError, replay
 from engine.tiles import TILE_ID, Tile
-from tests.crosskit import cross_table, kinds, match_at, mv, random_record, run_cli
-from tests.enginekit import mask, rest_of
+from tests.crosskit import (
+    cross_table,
+    dealt,
+    kinds,
+    match_at,
+    mv,
+    random_record,
+    run_cli,
+    scored,
+)
 
 R = Rules(variant="chcv")
-
-
-def scored(events):
-    return next(e for e in events if e.kind == "round_scored")
 
 
 def specials(events):
@@ -62,11 +65,8 @@ def test_rule_1_a_record_dealing_seven_to_four_players_is_refused():
 # -- rule 2: the lead ---------------------------------------------------------------------------
 def test_rule_2_the_first_lead_is_section_1_5():
     """RULES.md §2.3 rule 2: the holder of [1|1] leads it."""
-    hands = ["0-1 0-2 0-3 2-3 4-5 2-6 3-5", "1-2 1-3 1-4 2-4 0-5 4-6 5-6",
-             "1-1 0-4 0-6 1-5 2-5 3-6 4-4"]
-    state = start_match(R, 3)
-    bazar = tuple(TILE_ID[t] for t in rest_of(*hands))
-    state, _ = deal_given(state, tuple(mask(h) for h in hands), bazar, first=True)
+    state = dealt(R, ["0-1 0-2 0-3 2-3 4-5 2-6 3-5", "1-2 1-3 1-4 2-4 0-5 4-6 5-6",
+                      "1-1 0-4 0-6 1-5 2-5 3-6 4-4"])
     assert state.round.leader == 2 and state.round.lead_id == TILE_ID[Tile(1, 1)]
 
 

@@ -11,27 +11,24 @@ from hypothesis import strategies as st
 
 from engine import Move, Rules, Tile, apply, errors, legal_moves, new_match
 from engine.layout import ACROSS, CLOSED
-from engine.match import deal_given, start_match
 from engine.moves import DOWN, LEFT, RIGHT, UP
 from engine.tiles import TILE_ID
 from engine.variant import VARIANTS
 from engine.variants.donkey import DONKEY_LEAD_ORDER
-from tests.crosskit import cross_table, kinds, match_at, mv, random_record, run_cli, tid
-from tests.enginekit import mask, rest_of
+from tests.crosskit import (
+    cross_table,
+    deal_next_round,
+    dealt,
+    kinds,
+    match_at,
+    mv,
+    random_record,
+    run_cli,
+    scored,
+    tid,
+)
 
 R = Rules(variant="donkey")
-
-
-def dealt(rules: Rules, hands: list[str]):
-    """Round 1 dealt from ``hands``, the rest of the set in the bazar."""
-    state = start_match(rules, len(hands))
-    bazar = tuple(TILE_ID[t] for t in rest_of(*hands))
-    state, _ = deal_given(state, tuple(mask(h) for h in hands), bazar, first=True)
-    return state
-
-
-def scored(events):
-    return next(e for e in events if e.kind == "round_scored")
 
 
 # -- rule 1: the lead --------------------------------------------------------------------------
@@ -333,10 +330,4 @@ def test_the_spinner_is_never_closed_and_no_several_move_creates_it(players, see
                 assert state.round.end in ("fish", "out")
                 assert "special" in kinds(events)
         if state.round.end is not None and not state.finished:
-            state, _ = deal_given(state, *_next_deal(state))
-
-
-def _next_deal(state):
-    """The next round's deal from the seed (RULES.md §1.2), as masks."""
-    t, _ = state.rules.spec.deal_round(state, state.round_no + 1)
-    return tuple(t.hands), tuple(t.bazar)
+            state = deal_next_round(state)

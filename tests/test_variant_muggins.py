@@ -13,16 +13,18 @@ from hypothesis import strategies as st
 
 from engine import Rules, apply, errors, legal_moves, new_match
 from engine.layout import ACROSS, ALONG
-from engine.match import deal_given, start_match
-from engine.tiles import TILE_ID
-from tests.crosskit import cross_table, match_at, mv, run_cli
-from tests.enginekit import mask, rest_of
+from tests.crosskit import (
+    cross_table,
+    deal_next_round,
+    dealt,
+    match_at,
+    mv,
+    one_round_record,
+    run_cli,
+    scored,
+)
 
 R = Rules(variant="muggins")
-
-
-def scored(events):
-    return next(e for e in events if e.kind == "round_scored")
 
 
 def counts(events):
@@ -40,10 +42,7 @@ def test_rule_1_seven_tiles_for_two_five_for_three_or_four(players, size, bazar)
 # -- rule 2: the lead ---------------------------------------------------------------------------
 def test_rule_2_round_one_the_first_seat_leads_any_tile():
     """RULES.md §2.5 rule 2: the first seat leads round 1 with any tile, whoever holds [1|1]."""
-    hands = ["0-1 0-2 0-3 2-3 4-5", "1-2 1-3 1-4 2-4 0-5", "1-1 0-4 0-6 1-5 2-5"]
-    state = start_match(R, 3)
-    bazar = tuple(TILE_ID[t] for t in rest_of(*hands))
-    state, _ = deal_given(state, tuple(mask(h) for h in hands), bazar, first=True)
+    state = dealt(R, ["0-1 0-2 0-3 2-3 4-5", "1-2 1-3 1-4 2-4 0-5", "1-1 0-4 0-6 1-5 2-5"])
     assert state.round.leader == 0 and state.round.lead_id == -1
     assert {m.tile for m in legal_moves(state)} == set(state.hand(0))
 
@@ -183,25 +182,15 @@ def test_options_muggins_does_not_read_are_refused(option, value):
 
 
 # -- records, replay, simulate ----------------------------------------------------------------
-RECORD = {
-    "rules": {"variant": "muggins"},
-    "players": ["Оля", "Петя"],
-    "start": {"scores": [170, 170]},
-    "rounds": [{
-        "deal": {"hands": [["3-4", "4-4", "3-6", "0-1", "0-2", "1-2", "2-6"],
-                           ["3-3", "3-5", "5-5", "0-4", "1-5", "2-4", "6-6"]],
-                 "bazar": [t.code() for t in rest_of(
-                     "3-4 4-4 3-6 0-1 0-2 1-2 2-6", "3-3 3-5 5-5 0-4 1-5 2-4 6-6")]},
-        "decisions": [
-            {"tile": "4-3"},                                 # 4 + 3 = 7
-            {"tile": "3-3", "end": "right"},                 # spinner: 6 + 4 = 10, Петя
-            {"tile": "4-4", "end": "left", "along": True},   # 6 + 4 = 10, Оля
-            {"tile": "3-5", "end": "up"},                    # 6 + 4 + 5 = 15, Петя
-            {"tile": "3-6", "end": "right"},                 # 4 + 6 + 5 = 15, Оля
-            {"tile": "5-5", "end": "up"},                    # 4 + 6 + 10 = 20, Петя
-        ],
-    }],
-}
+RECORD = one_round_record("muggins", [
+    "3-4 4-4 3-6 0-1 0-2 1-2 2-6", "3-3 3-5 5-5 0-4 1-5 2-4 6-6"], [
+    {"tile": "4-3"},                                 # 4 + 3 = 7
+    {"tile": "3-3", "end": "right"},                 # spinner: 6 + 4 = 10, Петя
+    {"tile": "4-4", "end": "left", "along": True},   # 6 + 4 = 10, Оля
+    {"tile": "3-5", "end": "up"},                    # 6 + 4 + 5 = 15, Петя
+    {"tile": "3-6", "end": "right"},                 # 4 + 6 + 5 = 15, Оля
+    {"tile": "5-5", "end": "up"},                    # 4 + 6 + 10 = 20, Петя
+], scores=[170, 170])
 
 
 def test_replay_a_round_with_a_double_along_ended_by_the_limit(tmp_path):
@@ -243,6 +232,5 @@ def test_only_doubles_beside_the_spinner_lie_along(players, seed, choices):
         if lay.spinner >= 0:
             assert lay.line[lay.spin_at][2] == ACROSS
         if state.round.end is not None and not state.finished:
-            t, _ = R.spec.deal_round(state, state.round_no + 1)
-            state, _ = deal_given(state, tuple(t.hands), tuple(t.bazar))
+            state = deal_next_round(state)
 

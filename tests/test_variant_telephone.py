@@ -12,27 +12,25 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import Move, Rules, Tile, apply, apply_host_move, errors, legal_moves, new_match
-from engine.match import deal_given, start_match
 from engine.moves import DOWN, LEFT, RIGHT, UP
 from engine.tiles import TILE_ID
-from tests.crosskit import cross_table, kinds, match_at, mv, run_cli
-from tests.enginekit import mask, rest_of
+from tests.crosskit import (
+    cross_table,
+    deal_next_round,
+    dealt,
+    kinds,
+    match_at,
+    mv,
+    one_round_record,
+    run_cli,
+    scored,
+)
 
 R = Rules(variant="telephone")
 
 
-def scored(events):
-    return next(e for e in events if e.kind == "round_scored")
-
-
 def counts(events):
     return [(e.seat, e.side, e.points) for e in events if e.kind == "scored"]
-
-
-def dealt(rules: Rules, hands: list[str]):
-    state = start_match(rules, len(hands))
-    bazar = tuple(TILE_ID[t] for t in rest_of(*hands))
-    return deal_given(state, tuple(mask(h) for h in hands), bazar, first=True)[0]
 
 
 # -- §2.0.6 the count, through the variant ------------------------------------------------------
@@ -293,26 +291,16 @@ def test_options_telephone_does_not_read_are_refused(option, value):
 
 
 # -- records, replay, simulate ----------------------------------------------------------------
-RECORD = {
-    "rules": {"variant": "telephone"},
-    "players": ["Оля", "Петя"],
-    "start": {"scores": [190, 210]},
-    "rounds": [{
-        "deal": {"hands": [["0-0", "5-5", "0-4", "2-3", "2-6", "3-5", "6-6"],
-                           ["0-5", "0-1", "4-4", "1-1", "1-2", "3-6", "4-5"]],
-                 "bazar": [t.code() for t in rest_of(
-                     "0-0 5-5 0-4 2-3 2-6 3-5 6-6", "0-5 0-1 4-4 1-1 1-2 3-6 4-5")]},
-        "decisions": [
-            {"tile": "0-0"},                                  # count 0
-            {"tile": "0-5", "end": "right"},                  # 0 + 5 = 5: Петя +5
-            {"tile": "5-5", "end": "right"},                  # 0 + 10: Оля +10
-            {"tile": "0-1", "end": "down"},                   # 0 + 10 + 1 = 11
-            {"tile": "0-4", "end": "up"},                     # 0 + 10 + 4 + 1 = 15: Оля +15
-            {"tiles": [{"tile": "1-1", "end": "down"},        # 0 + 10 + 8 + 2 = 20: Петя +20
-                       {"tile": "4-4", "end": "up"}]},
-        ],
-    }],
-}
+RECORD = one_round_record("telephone", [
+    "0-0 5-5 0-4 2-3 2-6 3-5 6-6", "0-5 0-1 4-4 1-1 1-2 3-6 4-5"], [
+    {"tile": "0-0"},                                    # count 0
+    {"tile": "0-5", "end": "right"},                    # 0 + 5 = 5: Петя +5
+    {"tile": "5-5", "end": "right"},                    # 0 + 10: Оля +10
+    {"tile": "0-1", "end": "down"},                     # 0 + 10 + 1 = 11
+    {"tile": "0-4", "end": "up"},                       # 0 + 10 + 4 + 1 = 15: Оля +15
+    {"tiles": [{"tile": "1-1", "end": "down"},          # 0 + 10 + 8 + 2 = 20: Петя +20
+               {"tile": "4-4", "end": "up"}]},
+], scores=[190, 210])
 
 
 def test_replay_a_round_with_up_down_and_several_doubles_ended_by_the_limit(tmp_path):
@@ -360,5 +348,4 @@ def test_points_on_the_count_are_the_count_and_sum_to_the_play_points(players, s
         assert list(scored(events).play_points) == round_points
         round_points = [0] * players
         if not state.finished:
-            t, _ = R.spec.deal_round(state, state.round_no + 1)
-            state, _ = deal_given(state, tuple(t.hands), tuple(t.bazar))
+            state = deal_next_round(state)
