@@ -49,6 +49,9 @@ def test_rule_1_with_no_double_in_any_hand_the_lowest_tile_leads():
     assert state.round.leader == 1 and state.round.lead_id == tid(0, 3)
     classic = dealt(Rules(), hands)
     assert classic.round.leader == 0 and classic.round.lead_id == tid(5, 6)
+    with pytest.raises(errors.WrongLead) as err:
+        apply(state, 1, Move(Tile.of(0, 4)))
+    assert err.value.rule == "RULES.md §2.2"
 
 
 def test_rule_1_the_lowest_tile_order_is_the_rule_books():

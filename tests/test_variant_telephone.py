@@ -64,6 +64,9 @@ def test_rule_1_round_one_the_holder_of_zero_zero_leads_it():
     state = dealt(R, ["1-1 0-1 0-2 0-3 1-2 1-3 4-5", "0-0 1-4 2-5 3-6 4-6 0-5 5-6"])
     assert state.round.leader == 1 and state.round.lead_id == TILE_ID[Tile(0, 0)]
     assert legal_moves(state) == (Move(Tile(0, 0)),)
+    with pytest.raises(errors.WrongLead) as err:
+        apply(state, 1, Move(Tile(1, 4)))
+    assert err.value.rule == "RULES.md §2.4"
 
 
 def test_rule_1_zero_zero_in_the_bazar_then_one_one_two_two():

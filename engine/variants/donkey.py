@@ -68,6 +68,10 @@ class Donkey(Variant):
             return seat, tid, None
         return state.round.last, -1, None
 
+    def lead_rule(self, table: Table | None = None) -> str:
+        """A refused round-1 lead breaks RULES.md §2.2 rule 1; a later one §1.6."""
+        return "RULES.md §2.2" if table is None or table.lead_id >= 0 else "RULES.md §1.6"
+
     def extra_moves(self, t: Table) -> list[Move]:
         """RULES.md §2.2 rules 2–3: once a spinner exists, 2–4 doubles at once, each face up
         or closed; while no double is on the table, the double closure (two doubles, both

@@ -73,6 +73,10 @@ class Telephone(FivesRace):
             return seat, tid, None
         return state.round.last, -1, None
 
+    def lead_rule(self, table: Table | None = None) -> str:
+        """A refused round-1 lead breaks RULES.md §2.4 rule 1; a later one §1.6."""
+        return "RULES.md §2.4" if table is None or table.lead_id >= 0 else "RULES.md §1.6"
+
     def cache_options(self, rules: Any) -> tuple:
         """``multi_doubles`` changes the legal moves."""
         return (rules.multi_doubles,)
