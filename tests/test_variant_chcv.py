@@ -273,10 +273,12 @@ def test_option_bazar_reserve():
 ])
 def test_options_chcv_does_not_read_are_refused(option, value):
     """RULES.md §2.3: fish_scoring is not read (rule 3 is always all_to_max), no teams; such
-    options are refused unless at their §1 default."""
+    options are refused unless at their §1 default; the timeouts of §1.17 are read."""
     with pytest.raises(ValueError, match="chcv"):
         Rules(variant="chcv", **{option: value})
     assert Rules(variant="chcv", fish_scoring="all_to_max", teams=False) == R
+    timed = Rules(variant="chcv", turn_timeout=30, afk_limit=3)     # §1.17 stays
+    assert (timed.turn_timeout, timed.afk_limit) == (30, 3)
 
 
 # -- records, replay, simulate ----------------------------------------------------------------

@@ -277,10 +277,12 @@ def test_option_teams_a_team_records_as_one():
 ])
 def test_options_the_donkey_does_not_read_are_refused(option, value):
     """RULES.md §2: an option the variant does not read is refused, naming it; teams false is
-    accepted."""
+    accepted, and the timeouts of §1.17 are read."""
     with pytest.raises(ValueError, match="donkey"):
         Rules(variant="donkey", **{option: value})
     assert Rules(variant="donkey", teams=False).teams is False
+    timed = Rules(variant="donkey", turn_timeout=30, afk_limit=3)     # §1.17 stays
+    assert (timed.turn_timeout, timed.afk_limit) == (30, 3)
 
 
 # -- records and replay ----------------------------------------------------------------------

@@ -176,9 +176,12 @@ def test_options_match_limit_teams_bazar_reserve():
     ("fish_without_double", False), ("lone_zero_double_value", 25), ("sticks", 3),
 ])
 def test_options_muggins_does_not_read_are_refused(option, value):
-    """RULES.md §2.5: options outside the section are refused unless at their §1 default."""
+    """RULES.md §2.5: options outside the section are refused unless at their §1 default; the
+    timeouts of §1.17 are read."""
     with pytest.raises(ValueError, match="muggins"):
         Rules(variant="muggins", **{option: value})
+    timed = Rules(variant="muggins", turn_timeout=30, afk_limit=3)     # §1.17 stays
+    assert (timed.turn_timeout, timed.afk_limit) == (30, 3)
 
 
 # -- records, replay, simulate ----------------------------------------------------------------

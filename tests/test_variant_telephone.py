@@ -287,10 +287,13 @@ def test_option_bazar_reserve_and_teams():
     ("lone_zero_double_value", 25), ("deals", 8),
 ])
 def test_options_telephone_does_not_read_are_refused(option, value):
-    """RULES.md §2.4: options outside the section are refused unless at their §1 default."""
+    """RULES.md §2.4: options outside the section are refused unless at their §1 default; the
+    timeouts of §1.17 are read."""
     with pytest.raises(ValueError, match="telephone"):
         Rules(variant="telephone", **{option: value})
     assert Rules(variant="telephone", fish_without_double=True) == R
+    timed = Rules(variant="telephone", turn_timeout=30, afk_limit=3)     # §1.17 stays
+    assert (timed.turn_timeout, timed.afk_limit) == (30, 3)
 
 
 # -- records, replay, simulate ----------------------------------------------------------------
