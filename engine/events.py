@@ -32,6 +32,7 @@ __all__ = [
     "Stick",
     "LeftMatch",
     "Passed",
+    "Special",
     "to_dict",
 ]
 
@@ -142,6 +143,16 @@ class Passed(NamedTuple):
 
     seat: int
     kind = "passed"
+
+
+class Special(NamedTuple):
+    """A variant's special rule fired for ``seat``; ``rule`` names it (e.g. ЧЧВ's ``"out_0-0"``,
+    RULES.md §2.3 rule 4; the donkey's ``"double_closure"``, §2.2 rule 3).  The variant's
+    module doc lists its rule names; ``simulate`` counts the events by ``rule``."""
+
+    seat: int
+    rule: str
+    kind = "special"
 
 
 class Void(NamedTuple):
@@ -272,6 +283,7 @@ class MatchEnded(NamedTuple):
 Event = (
     Dealt | Misdeal | Led | Played | HostMoved | Drew | Knocked | WentOut | Fish | RoundScored
     | MatchEnded | Scored | Again | DrawTwo | Took | Void | Stick | LeftMatch | Passed
+    | Special
 )
 
 

@@ -167,8 +167,9 @@ def start_match(rules: Rules, players: int, round_state: RoundState | None = Non
     """A match whose first round is the given position (game records, tests).
 
     ``scores``/``remembered`` per side and ``pot`` give a starting position [points];
-    ``extra`` may give the variant's ``sticks``/``departed``/``losses``/``extra``.  Without
-    ``round_state`` the match waits for :func:`deal_given`.  Raises ``ValueError`` when the
+    ``extra`` may give the variant's ``sticks``/``departed``/``losses``/``extra``.  The round
+    takes the race limits of the starting scores (:meth:`engine.variant.Variant.limits`).
+    Without ``round_state`` the match waits for :func:`deal_given`.  Raises ``ValueError`` when the
     shapes do not match the sides.
     """
     rules.check_players(players)
@@ -181,12 +182,13 @@ def start_match(rules: Rules, players: int, round_state: RoundState | None = Non
     state = _initial(rules, players, seed, scores=scores, remembered=remembered, pot=pot,
                      **extra)
     if round_state is not None:
+        v = rules.spec
         if round_state.rules != rules:  # a position written for other rules: seat it here
-            v = rules.spec
             round_state = round_state._replace(
                 rules=rules, sides=tuple(v.side_of(s, rules) for s in range(players)),
                 points=(0,) * n)
-        state = state._replace(round=round_state)
+        # a race ends mid-round at the limits of the starting scores (RULES.md §2.0.7)
+        state = state._replace(round=round_state._replace(limits=v.limits(state)))
     return state
 
 

@@ -16,6 +16,7 @@ __all__ = [
     "hand_value",
     "RoundRecord",
     "record_round",
+    "record_points",
     "goats_of",
     "rating",
     "timeout_rating",
@@ -57,6 +58,15 @@ def _write(rules: Rules, scores: list[int], remembered: list[int], side: int, pt
         remembered[side] = 0
     else:
         remembered[side] += pts
+
+
+def record_points(rules: Rules, scores: list[int], remembered: list[int], side: int,
+                  points: int) -> None:
+    """RULES.md §1.12 for one side that records ``points`` round points, as a step of its own
+    (e.g. ЧЧВ's 50s after the round's recording, §2.3 rule 4): added to an open score, opening
+    it with the remembered points at ``open_threshold`` or more, else remembered.  ``scores``
+    and ``remembered`` are per-side lists, changed in place [points]."""
+    _write(rules, scores, remembered, side, points)
 
 
 def _unique_max(values: list[int]) -> int:

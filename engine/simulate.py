@@ -13,7 +13,8 @@ from .rules import Rules
 __all__ = ["SimulationTotals", "play_random_match", "simulate"]
 
 # Event kinds that mark a variant's special rule firing (RULES.md §2), counted by simulate.
-_SPECIAL = ("scored", "again", "draw_two", "took", "passed", "void", "stick", "left_match")
+_SPECIAL = ("scored", "again", "draw_two", "took", "passed", "void", "stick", "left_match",
+            "special")
 
 
 @dataclass
@@ -23,11 +24,13 @@ class SimulationTotals:
     ``goats[side]`` counts matches in which that side (seat, or team with ``rules.teams``)
     was a goat (RULES.md §1.15, §2.0.7); ``ends`` counts rounds by how they ended (``out``,
     ``fish``, ``void``, ``limit``); ``special`` counts the variant's special events (points on
-    the count, another turn, draw two, takes, passes, void rounds, sticks, players leaving)
-    and the rounds' own marks (each word of ``RoundScored.extra`` as ``"key:word"``, e.g.
-    the fast leads of RULES.md §2.1, ``"fast:6-6"``);
+    the count, another turn, draw two, takes, passes, void rounds, sticks, players leaving;
+    a ``special`` event under its rule's name) and the rounds' own marks (each word of
+    ``RoundScored.extra`` as ``"key:word"``, e.g. the fast leads of RULES.md §2.1,
+    ``"fast:6-6"``);
     ``titles`` the goats' titles (RULES.md §2.1, §2.9); ``multi`` moves of several tiles
-    (§2.0.4); ``closed`` closed doubles (§2.0.3); ``draws`` matches without a goat.
+    (§2.0.4); ``closed`` closed doubles (§2.0.3); ``along`` doubles laid along (§2.5 rule 3);
+    ``draws`` matches without a goat.
     """
 
     matches: int = 0
@@ -41,6 +44,7 @@ class SimulationTotals:
     titles: Counter = field(default_factory=Counter)
     multi: int = 0
     closed: int = 0
+    along: int = 0
     draws: int = 0
 
     def as_dict(self, sides: int) -> dict:
@@ -62,6 +66,7 @@ class SimulationTotals:
             "titles": dict(sorted(self.titles.items())),
             "multi_tile_moves": self.multi,
             "closed_doubles": self.closed,
+            "along_doubles": self.along,
             "no_goat": self.draws,
         }
         out.update({k: v for k, v in extra.items()
@@ -122,7 +127,8 @@ def simulate(rules: Rules, players: int, matches: int, seed: int,
                 if not ev.goats:
                     totals.draws += 1
             elif kind in _SPECIAL:
-                totals.special[kind] += 1
-            elif kind == "played" and ev.closed:
-                totals.closed += 1
+                totals.special[ev.rule if kind == "special" else kind] += 1
+            elif kind == "played":
+                totals.closed += ev.closed
+                totals.along += ev.along
     return totals

@@ -49,7 +49,7 @@ def test_rules_round_trip_through_json(rules):
 
 @pytest.mark.parametrize("bad", [
     {"bazar_reserve": 3}, {"fish_scoring": "max"}, {"teams": "yes"}, {"match_limit": 0},
-    {"variant": "donkey"}, {"colour": "red"}, {"turn_timeout": 1.5},
+    {"variant": "burro"}, {"colour": "red"}, {"turn_timeout": 1.5},
 ])
 def test_invalid_rules_are_refused(bad):
     with pytest.raises(ValueError):
