@@ -21,6 +21,8 @@ __all__ = [
     "rating",
     "timeout_rating",
     "round_half_up_div10",
+    "round_half_up",
+    "race_rating",
 ]
 
 _ZERO_DOUBLE_BIT = 1 << ZERO_DOUBLE_ID
@@ -143,6 +145,21 @@ def record_round(
 def goats_of(rules: Rules, scores: tuple[int, ...]) -> tuple[int, ...]:
     """Sides whose open score reached ``rules.match_limit`` (RULES.md §1.15)."""
     return tuple(s for s, v in enumerate(scores) if v >= rules.match_limit)
+
+
+def round_half_up(num: int, den: int) -> int:
+    """``num / den`` rounded half up (towards +infinity on .5), exactly; ``den`` > 0
+    (RULES.md §1.16, §2.0.7)."""
+    return (2 * num + den) // (2 * den)
+
+
+def race_rating(scores: tuple[int, ...], base: int, zero: tuple[int, ...],
+                limit: int) -> tuple[int, ...]:
+    """Rating points per side of a race (RULES.md §2.0.7): the sides in ``zero`` get 0, every
+    other side max(1, round_half_up((score − ``base``) × 10 / ``limit``)); ``base`` is the
+    goat's score [points]."""
+    return tuple(0 if s in zero else max(1, round_half_up((v - base) * 10, limit))
+                 for s, v in enumerate(scores))
 
 
 def round_half_up_div10(x: int) -> int:

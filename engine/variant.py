@@ -35,15 +35,16 @@ from .rules import CLASSIC_DEFAULTS
 from .scoring import (
     goats_of,
     hand_value,
+    race_rating,
     rating,
     record_round,
     timeout_rating,
 )
 from .table import Table, holder_of_first, misdeal_reason, shuffled_deal
-from .tiles import HIGH, LOW, PIPS, TILE_ID, TILES, Tile, tiles_of
+from .tiles import HIGH, LOW, PIPS, TILE_ID, TILES, Tile, ids_of, tiles_of
 
 __all__ = [
-    "Variant", "Classic", "VARIANTS", "register", "variant_of", "MatchResult", "RoundEnd",
+    "Variant", "Race", "Classic", "VARIANTS", "register", "variant_of", "MatchResult", "RoundEnd",
     "LEAD_ORDER", "lead_order",
 ]
 
@@ -384,6 +385,79 @@ class Variant:
         (a temperature for the computer players' estimate of the goat risk) [points]: 18 for
         the limit of 101, in proportion for other limits."""
         return 18.0 * (rules.match_limit or 101) / 101
+
+
+class Race(Variant):
+    """The base of the race variants (RULES.md §2.0.7: Телефон, Маггинс, traditional
+    domino): the first side to ``match_limit`` wins, the goat is the side with the fewest
+    points (all tied sides), hand values are plain pip sums ([0|0] is 0).  A race that scores
+    during play also overrides :meth:`limits`, so that reaching the limit mid-round ends it
+    (``end`` ``"limit"``)."""
+
+    race = True
+
+    def hand_value(self, mask: int, rules: Any) -> int:
+        """The plain pip sum of a hand; [0|0] is 0, alone too (RULES.md §2.0.7)."""
+        return sum(PIPS[i] for i in ids_of(mask))
+
+    def out_points(self, others: int) -> int:
+        """Round-end points of the out side, from ``others``: the sum of the other sides'
+        hands (a partner's does not count) [points]; traditional domino scores them as they
+        are (RULES.md §2.6 rule 3)."""
+        return others
+
+    def fish_points(self, margin: int) -> int:
+        """Round-end points of the side with the strictly lowest hand after a fish, from
+        ``margin``: the sum of the other sides' hands minus its own [points] (RULES.md §2.6
+        rule 3: as they are)."""
+        return margin
+
+    def score_round(self, state: Any, t: Table) -> RoundEnd:
+        """RULES.md §2.4 rule 3, §2.5 rule 5, §2.6 rule 3: an out scores :meth:`out_points`
+        for the out side; a fish scores :meth:`fish_points` for the side with the strictly
+        lowest hand (a tie scores nothing); a race won mid-round (``"limit"``) scores only
+        its play points (§2.0.7).  The scores add the points on the count of the round
+        (``play_points``, where the race scores during play) and the round-end points
+        (``recorded``)."""
+        values = self.side_values(state, t)
+        n = len(values)
+        pts = [0] * n
+        if t.end == "out":
+            side = t.sides[t.last]
+            pts[side] = self.out_points(sum(values) - values[side])
+        elif t.end == "fish":
+            low = min(values)
+            if values.count(low) == 1:
+                side = values.index(low)
+                pts[side] = self.fish_points(sum(values) - low - low)
+        scores = tuple(s + p + q for s, p, q in zip(state.scores, t.points, pts, strict=True))
+        zeros = (0,) * n
+        extra = {"play_points": tuple(t.points)} if self.on_move is not None else None
+        return RoundEnd(scores, zeros, 0, self.scored_event(
+            state, t, values, pts, scores, zeros, 0, 0, extra=extra))
+
+    def result(self, state: Any, end: RoundEnd) -> MatchResult | None:
+        """RULES.md §2.0.7: the match ends once a side's score has reached ``match_limit``
+        (the ``winners``); the goats are the sides with the fewest points; rating: goat 0,
+        every other side max(1, round_half_up((score − goat's score) × 10 / match_limit))."""
+        limit = state.rules.match_limit
+        scores = end.scores
+        winners = tuple(s for s, v in enumerate(scores) if v >= limit)
+        if not winners:
+            return None
+        low = min(scores)
+        goats = tuple(s for s, v in enumerate(scores) if v == low)
+        return MatchResult("limit", goats, race_rating(scores, low, goats, limit), None,
+                           winners=winners)
+
+    def timeout_result(self, state: Any, seat: int) -> MatchResult:
+        """The race interrupted by timeout of ``seat`` (RULES.md §1.16–§1.17; §2.0.7 does not
+        say): the race rating with the timed-out side in the goat's place — 0 for it, every
+        other side max(1, round_half_up((score − S_t) × 10 / match_limit)), S_t being the
+        timed-out side's score (§1.16's form would reward the sides behind)."""
+        side = self.side_of(seat, state.rules)
+        return MatchResult("timeout", (), race_rating(
+            state.scores, state.scores[side], (side,), state.rules.match_limit), seat)
 
 
 #: The registry: ``Rules.variant`` name → the variant object.

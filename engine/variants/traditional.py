@@ -38,38 +38,22 @@ from __future__ import annotations
 from typing import Any
 
 from ..rules import CLASSIC_DEFAULTS
-from ..table import Table, holder_of_first
-from ..tiles import PIPS, ids_of
-from ..variant import MatchResult, RoundEnd, Variant, lead_order, register
+from ..table import holder_of_first
+from ..variant import Race, lead_order, register
 
-__all__ = ["Traditional", "race_rating"]
+__all__ = ["Traditional"]
 
 #: RULES.md §2.6 rule 2: [6|6], [5|5], …, [0|0], then [5|6], [4|6], [3|6], [4|5], …
 SIX_DOUBLE_FIRST = lead_order((6, 5, 4, 3, 2, 1, 0))
 
 
-def race_rating(scores: tuple[int, ...], low: int, bottom: tuple[int, ...],
-                limit: int) -> tuple[int, ...]:
-    """Rating points per side of a race (RULES.md §2.0.7): the sides in ``bottom`` get 0,
-    every other side max(1, round_half_up((score − ``low``) × 10 / ``limit``)) — halves
-    rounded up, computed exactly in integers.  ``scores`` and ``low`` in points."""
-    out = []
-    for side, score in enumerate(scores):
-        if side in bottom:
-            out.append(0)
-        else:
-            out.append(max(1, (20 * (score - low) + limit) // (2 * limit)))
-    return tuple(out)
-
-
 @register
-class Traditional(Variant):
+class Traditional(Race):
     """Традиционное домино (RULES.md §2.6): 2–4 players, teams optional, a race to
     ``match_limit`` (100) scored at round ends."""
 
     name = "traditional"
     section = "§2.6"
-    race = True
     options = {
         "match_limit": 100,
         "teams": False,
@@ -88,50 +72,3 @@ class Traditional(Variant):
         :data:`SIX_DOUBLE_FIRST` held by a hand leads it."""
         seat, tid = holder_of_first(hands, SIX_DOUBLE_FIRST)
         return seat, tid, None
-
-    def hand_value(self, mask: int, rules: Any) -> int:
-        """RULES.md §2.6 rule 3, §2.0.7: the plain pip sum ([0|0] is 0, alone too)."""
-        return sum(PIPS[i] for i in ids_of(mask))
-
-    def score_round(self, state: Any, t: Table) -> RoundEnd:
-        """RULES.md §2.6 rule 3: the round's points per side [points], added to the race
-        scores.  Out: the out side scores the other sides' hands.  Fish: the side with the
-        strictly lowest hand scores the other sides' hands minus its own; a tie scores
-        nothing."""
-        values = self.side_values(state, t)
-        recorded = [0] * len(values)
-        total = sum(values)
-        if t.end == "out":
-            side = t.sides[t.last]
-            recorded[side] = total - values[side]
-        else:
-            low = min(values)
-            if values.count(low) == 1:
-                side = values.index(low)
-                recorded[side] = total - low - low
-        scores = tuple(s + r for s, r in zip(state.scores, recorded, strict=True))
-        scored = self.scored_event(state, t, values, recorded, scores, state.remembered, 0, 0)
-        return RoundEnd(scores, state.remembered, 0, scored)
-
-    def result(self, state: Any, end: RoundEnd) -> MatchResult | None:
-        """RULES.md §2.6 rule 3, §2.0.7: after a round, the match ends when a side's score
-        has reached ``match_limit``; the goats are the sides with the fewest points, rated
-        by :func:`race_rating`."""
-        scores = end.scores
-        limit = state.rules.match_limit
-        winners = tuple(s for s, v in enumerate(scores) if v >= limit)
-        if not winners:
-            return None
-        low = min(scores)
-        goats = tuple(s for s, v in enumerate(scores) if v == low)
-        return MatchResult("limit", goats, race_rating(scores, low, goats, limit), None,
-                           winners=winners)
-
-    def timeout_result(self, state: Any, seat: int) -> MatchResult:
-        """The match interrupted by timeout of ``seat`` (RULES.md §1.17; the rating of a race
-        is not given by §2.0.7 for it): the race rating with the timed-out side as the goat
-        (see the module doc)."""
-        side = self.side_of(seat, state.rules)
-        scores = state.scores
-        return MatchResult("timeout", (), race_rating(scores, scores[side], (side,),
-                                                      state.rules.match_limit), seat)
