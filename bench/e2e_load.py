@@ -363,8 +363,9 @@ async def run_one(n: int, *, seconds: float, think: float, telegram_limits: bool
             (warm,) = load.create(1)
             warm.warm_up = True
             load.release()
-            # under Telegram's limits a group makes about one move in two seconds
-            warm_moves = 30 if telegram_limits else 100
+            # under Telegram's limits a group makes about one move in two seconds, and with
+            # computer players at the table a person's turn comes every few seconds
+            warm_moves = 30 if telegram_limits or bots[1] else 100
             await _until(lambda: warm.presses >= warm_moves, 300, "the warm-up group's moves")
             warm.parked = True
             await _quiet(emu, timeout=30)
