@@ -13,8 +13,9 @@ import pytest
 
 from service import ErrorCode, GameService, Status
 from service.bots import is_bot
-from service.testing import FakeClock, random_move
 from storage import repository as repo
+from tests import storagekit as kit
+from tests.servicekit import FakeClock, random_move
 
 DELAY = 1.5
 
@@ -147,7 +148,7 @@ async def test_solo_match_to_the_end_keeps_bots_off_the_leaderboard(svc, clock):
     res = await finish_solo(svc, clock, res, 42, random.Random(3))
     assert res.status == Status.FINISHED and res.final.rated
     assert [p.bot for p in res.final.players] == [None, "easy", "easy", "easy"]
-    rows = await svc.db.read(repo.list_results, res.match_id)
+    rows = await svc.db.read(kit.list_results, res.match_id)
     assert [(r.user_id, r.bot) for r in rows] == [(42, None), (-1, "easy"), (-2, "easy"),
                                                   (-3, "easy")]
     board = await svc.leaderboard()
@@ -158,7 +159,7 @@ async def test_solo_match_to_the_end_keeps_bots_off_the_leaderboard(svc, clock):
     [easy] = await svc.bot_stats()
     assert (easy.strength, easy.matches) == ("easy", 3)
     assert easy.goats == sum(r.goat for r in rows if r.bot)
-    assert await svc.db.read(repo.all_stats) == await svc.db.read(repo.recompute_stats)
+    assert await svc.db.read(kit.all_stats) == await svc.db.read(kit.recompute_stats)
     rematch = await svc.rematch(res.match_id, 42)
     assert rematch.ok and [p.bot for p in rematch.lobby.players] == [None, "easy", "easy",
                                                                      "easy"]

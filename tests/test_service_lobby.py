@@ -9,8 +9,9 @@ import random
 import pytest
 
 from service import EndReason, ErrorCode, GameService, Status
-from service.testing import FakeClock, play_random, start_match
 from storage import repository as repo
+from tests import storagekit as kit
+from tests.servicekit import FakeClock, play_random, start_match
 
 
 @pytest.fixture
@@ -127,7 +128,7 @@ async def test_stop_and_rematch(svc):
     stopped = await svc.stop(mid, 1)
     assert stopped.ok and stopped.status == Status.STOPPED
     assert stopped.final.reason == EndReason.STOPPED and not stopped.final.rated
-    assert await svc.db.read(repo.list_results, mid) == []  # not rated
+    assert await svc.db.read(kit.list_results, mid) == []  # not rated
     assert (await svc.stop(mid, 1)).error == ErrorCode.WRONG_STATUS
     assert (await svc.rematch(mid, 77)).error == ErrorCode.NOT_IN_GAME
     again = await svc.rematch(mid, 2)
@@ -173,7 +174,7 @@ async def test_bot_removed_ends_open_matches_without_rating(svc):
     assert results[0].final is None or not results[0].final.rated
     row = await svc.db.read(repo.get_match, playing.match_id)
     assert (row.status, row.end_reason, row.deadline_at) == ("stopped", "bot_removed", None)
-    assert await svc.db.read(repo.list_results, playing.match_id) == []
+    assert await svc.db.read(kit.list_results, playing.match_id) == []
     assert not (await svc.chat_info(-9)).active
     assert (await svc.view(elsewhere.match_id)).status == Status.LOBBY
     assert (await svc.open_lobby(-9, None, 1, "A")).ok  # re-added: usable again

@@ -13,9 +13,10 @@ import pytest
 
 import engine
 from service import ErrorCode, GameService, Status
-from service.testing import FakeClock, play_random, random_move, start_match
 from storage import GLOBAL_SCOPE
 from storage import repository as repo
+from tests import storagekit as kit
+from tests.servicekit import FakeClock, play_random, random_move, start_match
 
 
 @pytest.fixture
@@ -84,7 +85,7 @@ async def test_a_full_match_views_and_results(svc):
     assert any(p.goat for p in final.players)
     assert all(p.score >= 101 for p in final.players if p.goat)  # RULES.md §1.15
     assert all((p.rating == 0) == p.goat for p in final.players)  # §1.16: goat gets 0
-    rows = await svc.db.read(repo.list_results, res.match_id)
+    rows = await svc.db.read(kit.list_results, res.match_id)
     assert [(r.user_id, r.final_score, r.goat, r.rating, r.outs, r.fish) for r in rows] == [
         (p.user_id, p.score, p.goat, p.rating, p.outs, p.fish) for p in final.players]
     assert sum(r.outs for r in rows) + sum(r.fish for r in rows) >= len(res.rounds)
@@ -220,8 +221,8 @@ async def test_statistics_equal_recomputation_from_results(tmp_path):
                                     rules={"match_limit": 41})
             res, _ = await play_random(svc, res, rng)
             assert res.status == Status.FINISHED
-        rows = await svc.db.read(repo.list_results)
-        assert await svc.db.read(repo.all_stats) == await svc.db.read(repo.recompute_stats)
+        rows = await svc.db.read(kit.list_results)
+        assert await svc.db.read(kit.all_stats) == await svc.db.read(kit.recompute_stats)
         for chat in (None, -100, -101):
             board = await svc.leaderboard(chat, limit=50)
             mine = [r for r in rows if chat is None or r.chat_id == chat]

@@ -17,6 +17,7 @@ from sqlalchemy import text
 from storage import Database, alembic_config, open_database
 from storage import repository as repo
 from storage.models import GLOBAL_SCOPE, Base
+from tests import storagekit as kit
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -65,11 +66,11 @@ async def test_upgrade_from_previous_revision_keeps_data_and_backfills_stats(tmp
         repo.upsert_chat(conn, -200, now=1.0)
         mid = repo.insert_match(
             conn, chat_id=-100, thread_id=None, creator_id=1, rules={},
-            seats=repo.seat_list([(1, "A"), (2, "B")]), now=1.0, deadline_at=None,
+            seats=kit.seat_list([(1, "A"), (2, "B")]), now=1.0, deadline_at=None,
         )
         mid2 = repo.insert_match(
             conn, chat_id=-200, thread_id=7, creator_id=1, rules={},
-            seats=repo.seat_list([(1, "A"), (2, "B")]), now=1.0, deadline_at=None,
+            seats=kit.seat_list([(1, "A"), (2, "B")]), now=1.0, deadline_at=None,
         )
         repo.append_action(conn, mid, 1, seat=0, decision={"tile": "1-1", "end": None},
                            at=2.0, user_id=1)
@@ -98,8 +99,8 @@ async def test_upgrade_from_previous_revision_keeps_data_and_backfills_stats(tmp
         assert await db.read(_diff) == []
         log = await db.read(repo.list_actions, mid)
         assert [a.decision for a in log] == [{"tile": "1-1", "end": None}]
-        stats = await db.read(repo.all_stats)
-        assert stats == await db.read(repo.recompute_stats)
+        stats = await db.read(kit.all_stats)
+        assert stats == await db.read(kit.recompute_stats)
         assert stats[(GLOBAL_SCOPE, 1)] == {
             "matches": 2, "goats": 1, "rating": 9, "outs": 6, "fish": 3, "score_sum": 130,
         }
@@ -119,7 +120,7 @@ async def test_upgrade_from_0002_keeps_results_as_human_and_adds_bot_stats(tmp_p
         repo.upsert_chat(conn, -100, now=1.0)
         mid = repo.insert_match(
             conn, chat_id=-100, thread_id=None, creator_id=1, rules={},
-            seats=repo.seat_list([(1, "A"), (2, "B")]), now=1.0, deadline_at=None,
+            seats=kit.seat_list([(1, "A"), (2, "B")]), now=1.0, deadline_at=None,
         )
         conn.execute(text(
             "INSERT INTO match_results (match_id, seat, user_id, name, chat_id, final_score, "
@@ -136,15 +137,15 @@ async def test_upgrade_from_0002_keeps_results_as_human_and_adds_bot_stats(tmp_p
     try:
         assert await db.current_revision() == "0003"
         assert await db.read(_diff) == []
-        rows = await db.read(repo.list_results, mid)
+        rows = await db.read(kit.list_results, mid)
         assert [(r.user_id, r.bot) for r in rows] == [(1, None)]
         bot_row = repo.ResultRow(
             match_id=mid, seat=1, user_id=-1, name="Бот", chat_id=-100, final_score=101,
             goat=True, rating=0, outs=0, fish=0, timed_out=False, ended_by="limit",
             finished_at=4.0, bot="normal")
         await db.write(repo.record_results, [bot_row])
-        assert await db.read(repo.all_stats) == await db.read(repo.recompute_stats)
-        assert (GLOBAL_SCOPE, -1) not in await db.read(repo.all_stats)
+        assert await db.read(kit.all_stats) == await db.read(kit.recompute_stats)
+        assert (GLOBAL_SCOPE, -1) not in await db.read(kit.all_stats)
         [bs] = await db.read(repo.bot_stats)
         assert (bs.strength, bs.matches, bs.goats, bs.score_sum) == ("normal", 1, 1, 101)
         await db.downgrade("0002")
