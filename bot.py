@@ -37,6 +37,7 @@ class Settings(BaseSettings):
     bot_move_delay: float = Field(1.5, ge=0, le=30)
     # Telegram's limits as the outbox applies them (lower them only for a test Bot API server)
     rate_chat_interval: float = Field(1.0, ge=0)
+    rate_private_burst: int = Field(3, ge=1, le=30)
     rate_group_per_minute: int = Field(20, ge=1)
     rate_global_per_second: int = Field(30, ge=1)
     webhook_url: str | None = None

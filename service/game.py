@@ -35,6 +35,7 @@ import engine
 from engine import ai
 from service import bots
 from service.live import LiveMatch, parse_move, public_events, round_summaries, rules_players
+from service.messages import SendLog
 from service.views import (
     BotStats,
     ChatInfo,
@@ -124,6 +125,8 @@ class GameService:
         self._users: dict[int, tuple[float, UserInfo | None]] = {}
         self._chats: dict[int, tuple[float, ChatInfo]] = {}
         self._settings_gen = 0  # bumped by every change, so a read in flight is not cached
+        #: The bot's recent sends per group, for the outbox's windows across restarts.
+        self.sends = SendLog(db)
 
     @classmethod
     async def open(cls, path_or_url: str | Path, **kwargs: Any) -> GameService:

@@ -26,6 +26,7 @@ from storage.models import (
     Action,
     BotStats,
     Chat,
+    GroupSend,
     Match,
     MatchResult,
     PlayerStats,
@@ -636,6 +637,28 @@ def move_chat(
 
 
 
+# ----------------------------------------------------------------------------- group sends
+
+T_SENDS = GroupSend.__table__
+_INSERT_SEND = insert(T_SENDS)
+
+
+def record_group_send(conn: Connection, chat_id: int, at: float, *,
+                      forget_before: float | None = None) -> None:
+    """Record that the bot sent a message or an edit to group ``chat_id`` at ``at`` (Unix
+    seconds); with ``forget_before``, delete the records older than that."""
+    conn.execute(_INSERT_SEND, {"chat_id": chat_id, "sent_at": at})
+    if forget_before is not None:
+        conn.execute(delete(T_SENDS).where(T_SENDS.c.sent_at < forget_before))
+
+
+def recent_group_sends(conn: Connection, since: float) -> list[tuple[int, float]]:
+    """``(chat_id, sent_at)`` of every group send at or after ``since``, oldest first."""
+    stmt = (select(T_SENDS.c.chat_id, T_SENDS.c.sent_at)
+            .where(T_SENDS.c.sent_at >= since).order_by(T_SENDS.c.sent_at))
+    return [(int(r.chat_id), float(r.sent_at)) for r in conn.execute(stmt).all()]
+
+
 __all__ = [
     "OPEN_STATUSES",
     "STATUSES",
@@ -664,6 +687,8 @@ __all__ = [
     "move_chat",
     "next_deadline",
     "player_stats",
+    "recent_group_sends",
+    "record_group_send",
     "record_results",
     "set_messages",
     "update_match",

@@ -63,7 +63,7 @@ def all_stats(conn: Connection) -> dict[tuple[int, int], dict[str, int]]:
 def count_rows(conn: Connection, table: str) -> int:
     """Number of rows in a table of the schema."""
     tables = {t.name: t for t in (repo.T_CHATS, repo.T_USERS, repo.T_MATCHES, repo.T_ACTIONS,
-                                  _RESULTS, repo.T_STATS, repo.T_BOT_STATS)}
+                                  _RESULTS, repo.T_STATS, repo.T_BOT_STATS, repo.T_SENDS)}
     return int(conn.execute(select(func.count()).select_from(tables[table])).scalar())
 
 
