@@ -11,13 +11,15 @@
 
 Every operation returns a :class:`Result` (``ok``/``error``/``detail`` plus the views after
 the change: ``lobby`` or ``table`` for the group, ``hands`` one per seat for private chats,
-``events``, ``rounds``, ``final``); an accepted change is committed before it is returned.
+``events``, ``rounds``, ``final``, ``closed``); an accepted change is committed before it is
+returned. No engine value leaves the service: renderers get the views only.
 Lobby: ``open_lobby``, ``join``, ``leave``, ``start``, ``stop``, ``rematch``,
 ``expire_lobby``. Play: ``act``, ``host_move``, ``fire_due``, ``run_deadlines``. Reading:
-``view``, ``find_open``, ``open_matches``. Chats and users: ``update_chat``, ``chat_info``,
-``migrate_chat``, ``bot_removed``, ``register_user``, ``set_dm_open``, ``get_user``,
-``update_messages``. Statistics: ``leaderboard``, ``personal_stats`` (people only),
-``bot_stats``.
+``view``, ``find_open``, ``open_matches``, ``recently_finished``. Chats and users:
+``update_chat``, ``chat_info``, ``migrate_chat``, ``bot_removed``, ``register_user``,
+``set_dm_open``, ``get_user``. Message ids: ``load_messages``, ``save_messages``.
+Statistics: ``leaderboard``, ``personal_stats`` (people only), ``bot_stats``.
+:mod:`service.game` names the room of each.
 
 Computer players (issue 6, :mod:`service.bots`): ``add_bot``/``remove_bot`` in a lobby,
 ``open_solo`` for a match in a private chat, ``bot_move`` (called by ``fire_due`` when a

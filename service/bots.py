@@ -1,35 +1,34 @@
-"""Computer players in seats (issue 6): who they are and how a seat's move is chosen.
+"""Computer players in seats (issue 6): who they are, and where their decisions are made.
 
 A bot holds a seat like a human, with a negative user id (Telegram ids are positive; the
 publisher sends no private messages to ids <= 0) and the key ``"bot"`` in the seat's JSON:
 ``{"user_id": -1, "name": "Бот Фёдор 🤖", "bot": "normal"}``. Views carry the strength in
 ``PlayerRef.bot`` / ``SeatView.bot`` / ``PlayerResult.bot`` (None for a human).
 
-The decision itself is :mod:`engine.ai`: the seat's observation only (its hand, the chain,
-the counts, the public history of the round), never another hand or the bazar order.
+The decision itself is :func:`service.live.decide` (``engine.ai``): the seat's observation only
+(its hand, the chain, the counts, the public history of the round), never another hand or the
+bazar order.  :class:`Thinkers` runs decisions off the event loop.
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterable, Mapping, Sequence
+import asyncio
+from collections.abc import Iterable, Mapping
+from concurrent.futures import Executor
 from typing import Any
 
-import engine
-from engine import ai
+from service.live import STRENGTHS, decide
 
 __all__ = [
     "STRENGTHS",
     "DEFAULT_STRENGTH",
     "PERSONAS",
+    "Thinkers",
     "is_bot",
     "strength_of",
     "new_bot_seat",
-    "choose_move",
 ]
 
-#: The strengths a computer player can have, weakest first.
-STRENGTHS = ai.STRENGTHS
 #: Strength of a bot added without naming one.
 DEFAULT_STRENGTH = "normal"
 #: Bot names, in the order they sit down; bot ``k`` (0-based) has user id ``-(k + 1)``.
@@ -63,13 +62,23 @@ def new_bot_seat(taken: Iterable[Mapping[str, Any]], strength: str) -> dict[str,
     raise ValueError("no free bot persona")
 
 
-def choose_move(state: Any, seat: int, history: Sequence[Any], strength: str,
-                rng: random.Random, *, budget: float | None = ai.DEFAULT_BUDGET,
-                samples: int | None = None) -> engine.Move:
-    """The move of a bot of ``strength`` in ``seat`` of ``state`` (an ``engine.MatchState``),
-    from what the seat may know: ``history`` are the engine events of the current round
-    (``LiveMatch.log`` from the last ``dealt`` on). ``budget`` [seconds] / ``samples`` bound
-    the ``hard`` search. Pure CPU work (run it off the event loop). Raises ``ValueError``
-    when the seat has no decision to make."""
-    obs = ai.observe(state, seat, history)
-    return ai.decide(obs, strength, rng, budget=budget, samples=samples)
+class Thinkers:
+    """Where computer players decide: ``executor`` (any ``concurrent.futures.Executor``;
+    tests pass an inline one), or else the event loop's default thread pool.
+    ``hard_samples``: sampled deals per ``hard`` decision, None for its time budget."""
+
+    def __init__(self, *, executor: Executor | None = None,
+                 hard_samples: int | None = None) -> None:
+        self.hard_samples = hard_samples
+        self._executor = executor
+
+    async def decide(self, observation: Any, strength: str, seed: str) -> Any:
+        """The move of a computer player of ``strength`` from its seat's ``observation``
+        (``LiveMatch.observation``); ``seed`` makes the decision reproducible.  Raises
+        whatever the decision raised (the caller falls back to the host's move)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, decide, observation, strength,
+                                          seed, self.hard_samples)
+
+    def close(self) -> None:
+        """Nothing to stop: the executor belongs to its owner."""

@@ -1,5 +1,7 @@
-"""Group sends: what the UI layer keeps of the messages it sent.
+"""Message ids and group sends: what the UI layer keeps of the messages it sent.
 
+:class:`MessageIds` stores, per match, the JSON object of message ids the publisher owns
+(``matches.messages``; the publisher gives it its shape, see ``ui.bookkeeping``).
 :class:`SendLog` remembers the bot's sends to each group over the last minute, so that a
 restarted outbox goes on counting Telegram's 20 messages a minute per group where the last
 process stopped.
@@ -9,11 +11,30 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 from storage import Database
 from storage import repository as repo
 
-__all__ = ["SendLog"]
+__all__ = ["MessageIds", "SendLog"]
+
+
+class MessageIds:
+    """The message ids stored with each match, changing no version."""
+
+    def __init__(self, db: Database, clock: Callable[[], float]) -> None:
+        self.db = db
+        self.clock = clock
+
+    async def load(self, match_id: int) -> dict[str, Any] | None:
+        """The stored message ids of a match, None if there is no such match."""
+        row = await self.db.read(repo.get_match, match_id)
+        return dict(row.messages) if row is not None else None
+
+    async def save(self, match_id: int, messages: dict[str, Any]) -> bool:
+        """Replace the stored message ids of a match; False if there is no such match."""
+        now = self.clock()
+        return await self.db.write(lambda c: repo.set_messages(c, match_id, messages, now=now))
 
 
 class SendLog:

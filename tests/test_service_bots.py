@@ -15,7 +15,7 @@ from service import ErrorCode, GameService, Status
 from service.bots import is_bot
 from storage import repository as repo
 from tests import storagekit as kit
-from tests.servicekit import FakeClock, random_move
+from tests.servicekit import FakeClock, InlineExecutor, engine_state, random_move
 
 DELAY = 1.5
 
@@ -29,7 +29,8 @@ def clock():
 async def svc(tmp_path, clock):
     service = await GameService.open(tmp_path / "kozel.sqlite3", clock=clock,
                                      seed_source=iter(range(500, 900)).__next__,
-                                     bot_move_delay=DELAY, bot_samples=2)
+                                     bot_move_delay=DELAY, hard_samples=2,
+                                     bot_executor=InlineExecutor())
     yield service
     await service.close()
 
@@ -167,7 +168,8 @@ async def test_solo_match_to_the_end_keeps_bots_off_the_leaderboard(svc, clock):
 
 async def test_a_bot_deadline_survives_a_restart(tmp_path, clock):
     path = tmp_path / "k.sqlite3"
-    svc = await GameService.open(path, clock=clock, bot_move_delay=DELAY, bot_samples=2)
+    svc = await GameService.open(path, clock=clock, bot_move_delay=DELAY, hard_samples=2,
+                                     bot_executor=InlineExecutor())
     res = await svc.open_solo(42, "Masha", bots=1, strength="hard")
     rng = random.Random(2)
     while res.table.to_act_user_id == 42:
@@ -176,7 +178,8 @@ async def test_a_bot_deadline_survives_a_restart(tmp_path, clock):
     logged = len(await svc.db.read(repo.list_actions, res.match_id))
     await svc.close()  # the process dies with a bot to act
     clock.advance(60)
-    svc = await GameService.open(path, clock=clock, bot_move_delay=DELAY, bot_samples=2)
+    svc = await GameService.open(path, clock=clock, bot_move_delay=DELAY, hard_samples=2,
+                                     bot_executor=InlineExecutor())
     try:
         fired = await svc.fire_due()
         assert fired and fired[0].ok and fired[0].version == res.version + 1
@@ -188,18 +191,18 @@ async def test_a_bot_deadline_survives_a_restart(tmp_path, clock):
 
 async def test_a_failing_decision_falls_back_to_the_host_move(svc, clock, monkeypatch):
     import engine
-    import service.game
+    import service.bots
 
     def broken(*args, **kwargs):
         raise RuntimeError("no idea")
 
-    monkeypatch.setattr(service.game, "_choose", broken)
+    monkeypatch.setattr(service.bots, "decide", broken)
     res = await svc.open_solo(42, "Masha", bots=1, strength="normal")
     rng = random.Random(5)
     while res.table.to_act_user_id == 42:
         _, tile, end, version = random_move(res, rng)
         res = await svc.act(res.match_id, 42, tile, end, version)
-    expected = engine.host_move(res.state)  # RULES.md §1.17: most pips
+    expected = engine.host_move(await engine_state(svc, res.match_id))  # §1.17: most pips
     moved = await svc.bot_move(res.match_id, res.version)
     assert moved.ok
     last = (await svc.db.read(repo.list_actions, res.match_id))[-1]
@@ -216,7 +219,7 @@ async def test_a_running_match_with_only_bots_left_ends(svc, clock):
         repo.update_match(conn, res.match_id, row.version, now=clock.now, seats=seats,
                           deadline_at=clock.now)
     await svc.db.write(only_bots)
-    svc._cache.clear()
+    svc.store.forget()
     fired = []
     for _ in range(5):
         clock.advance(DELAY)
@@ -231,7 +234,7 @@ async def test_the_sweeper_wakes_for_a_bot_before_its_interval(tmp_path):
     """run_deadlines sleeps until the next deadline; a bot turn armed meanwhile wakes it, so
     bots keep their short pace even with a long sweep interval."""
     svc = await GameService.open(tmp_path / "w.sqlite3", bot_move_delay=0.01,
-                                 bot_samples=2)
+                                 hard_samples=2, bot_executor=InlineExecutor())
     results = []
     stop = asyncio.Event()
 

@@ -17,7 +17,7 @@ import pytest
 from service import GameService, Status
 from storage import repository as repo
 from tests import storagekit as kit
-from tests.servicekit import play_random, start_match
+from tests.servicekit import engine_state, play_random, start_match
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -119,7 +119,8 @@ async def _check_consistent(path: Path, match_id: int, start_version: int,
         if last_reported is not None:
             assert row.version >= last_reported  # nothing reported committed was lost
         view = await svc.view(match_id)  # replays seed + log through the engine
-        assert view.ok and view.state.version == len(log)
+        assert view.ok and view.version == row.version
+        assert (await engine_state(svc, match_id)).version == len(log)
         return len(log)
     finally:
         await svc.close()

@@ -26,9 +26,10 @@ Issue 4 ("The table in the group", "Timeouts, absence, failures"):
   send to the old id; an edit or delete of the old group's messages cannot be done there and
   resolves to None (the migration handler shows the table anew in the supergroup).
 
-Requests that handlers make directly (a reply to a command, an alert, a settings menu edited in
-place) do not go through the queues; :class:`RetryAfterMiddleware` on the bot's session waits
-out flood control for them, so such a reply is delayed, not lost.
+Handlers send their replies through the outbox too (``handlers.common.reply``), so a group's
+count holds every message the bot writes there.  Only the answers to button presses
+(``answerCallbackQuery``, no chat message) go directly; :class:`RetryAfterMiddleware` on the
+bot's session waits out flood control for any direct request, so it is delayed, not lost.
 
 Every method returns an ``asyncio.Future`` at once; await it for the result (the ``Message``
 of a send, ``True``/``Message`` of an edit) or ignore it.  An edit may name its message by
