@@ -82,7 +82,9 @@ async def build(settings: Any, bot: Bot, *, service_overrides: dict[str, Any] | 
     minute before the restart (:meth:`ui.outbox.Outbox.restore`)."""
     settings.database_path.parent.mkdir(parents=True, exist_ok=True)
     service_options = {"lobby_ttl": settings.lobby_ttl,
-                       "bot_move_delay": settings.bot_move_delay}
+                       "bot_move_delay": settings.bot_move_delay,
+                       "hard_samples": settings.bot_hard_samples,
+                       "bot_workers": settings.bot_workers}
     service_options.update(service_overrides or {})
     service = await GameService.open(settings.database_path, **service_options)
     tr = get_translator(settings.default_locale)

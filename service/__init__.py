@@ -28,7 +28,7 @@ and its strength in ``PlayerRef.bot`` / ``SeatView.bot`` / ``PlayerResult.bot``.
 See :mod:`service.views` for the result and view types.
 """
 
-from service.bots import STRENGTHS, is_bot
+from service.bots import DEFAULT_HARD_SAMPLES, STRENGTHS, is_bot
 from service.game import DEFAULT_BOT_MOVE_DELAY, DEFAULT_LOBBY_TTL, GameService
 from service.live import ReplayError
 from service.views import (
@@ -60,6 +60,7 @@ from service.views import (
 
 __all__ = [
     "DEFAULT_BOT_MOVE_DELAY",
+    "DEFAULT_HARD_SAMPLES",
     "DEFAULT_LOBBY_TTL",
     "STRENGTHS",
     "ActionNote",

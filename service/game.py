@@ -29,7 +29,7 @@ from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
 
-from service.bots import DEFAULT_STRENGTH, Thinkers
+from service.bots import DEFAULT_HARD_SAMPLES, DEFAULT_STRENGTH, Thinkers
 from service.deadlines import Deadlines
 from service.lobbies import DEFAULT_LOBBY_TTL, Lobbies
 from service.messages import MessageIds, SendLog
@@ -58,9 +58,9 @@ class GameService:
     ``clock``: returns Unix time in seconds (inject a fake one in tests); ``seed_source``:
     returns the deal seed of a new match (default: 63 random bits); ``lobby_ttl``: seconds an
     idle lobby lives; ``bot_move_delay``: seconds a computer player waits before it moves;
-    ``hard_samples``: sampled deals per ``hard`` decision (None: its time budget of 1 s);
-    ``bot_executor``: where computer players decide (default: the loop's thread pool).
-    Create with :meth:`open` (migrates the database) or from a ready
+    ``hard_samples``: sampled deals per ``hard`` decision; ``bot_executor``: where computer
+    players decide (default: ``bot_workers`` worker processes, one per CPU, started at the
+    first decision).  Create with :meth:`open` (migrates the database) or from a ready
     :class:`~storage.Database`; call :meth:`close` at shutdown.
     """
 
@@ -72,14 +72,16 @@ class GameService:
         seed_source: Callable[[], int] | None = None,
         lobby_ttl: float = DEFAULT_LOBBY_TTL,
         bot_move_delay: float = DEFAULT_BOT_MOVE_DELAY,
-        hard_samples: int | None = None,
+        hard_samples: int = DEFAULT_HARD_SAMPLES,
         bot_executor: Executor | None = None,
+        bot_workers: int | None = None,
     ) -> None:
         self.db = db
         self.clock = clock
         self.store = MatchStore(db)
         self.people = People(db, clock)
-        self.thinkers = Thinkers(executor=bot_executor, hard_samples=hard_samples)
+        self.thinkers = Thinkers(executor=bot_executor, workers=bot_workers,
+                                 hard_samples=hard_samples)
         self.play = Play(self.store, clock=clock, thinkers=self.thinkers,
                          bot_move_delay=bot_move_delay,
                          close_locked=lambda live, reason: self.lobbies.close_locked(
@@ -99,7 +101,7 @@ class GameService:
         return cls(await open_database(path_or_url), **kwargs)
 
     async def close(self) -> None:
-        """Release the database connections."""
+        """Stop the computer players' workers and release the database connections."""
         self.thinkers.close()
         self.store.forget()
         await self.db.dispose()

@@ -150,11 +150,11 @@ def line_layout(chain: Sequence[tuple[int, int]], ends: Sequence[int]) -> Layout
         EndView(name, n) for name, n in zip(("left", "right"), ends, strict=False)))
 
 
-def decide(obs: Any, strength: str, seed: str, samples: int | None = None) -> Any:
-    """A computer player's decision (pure CPU, to run off the event loop):
+def decide(obs: Any, strength: str, seed: str, samples: int) -> Any:
+    """A computer player's decision (pure CPU; the entry point of the worker processes):
     ``engine.ai.decide`` on the seat's observation with a ``random.Random(seed)``; ``hard``
-    plays ``samples`` sampled deals, or (None) thinks for its time budget.  Raises
-    ``ValueError`` when the seat has no decision to make."""
+    plays exactly ``samples`` sampled deals, so its strength does not depend on how busy the
+    machine is.  Raises ``ValueError`` when the seat has no decision to make."""
     return ai.decide(obs, strength, random.Random(seed), samples=samples)
 
 

@@ -263,3 +263,95 @@ async def test_the_sweeper_wakes_for_a_bot_before_its_interval(tmp_path):
         stop.set()
         await sweeper
         await svc.close()
+
+
+async def test_computer_players_think_in_worker_processes_by_a_count_of_samples(tmp_path,
+                                                                               clock):
+    """Issue 11: by default decisions run in a pool of worker processes, off the event
+    loop's interpreter; what crosses is the seat's observation, and the hard strength plays a
+    fixed number of sampled deals, so its move is the same however busy the machine is: the
+    pool's move equals the same decision made here."""
+    import pickle
+    from concurrent.futures import ProcessPoolExecutor
+
+    from service.live import decide
+
+    svc = await GameService.open(tmp_path / "pool.sqlite3", clock=clock, bot_move_delay=DELAY,
+                                 hard_samples=40, bot_workers=1)
+    try:
+        assert svc.thinkers.workers == 1
+        res = await svc.open_solo(42, "Masha", bots=3, strength="hard")
+        rng = random.Random(8)
+        moves = 0
+        while moves < 3 and res.status == Status.PLAYING:
+            if res.table.to_act_user_id == 42:
+                _, tile, end, version = random_move(res, rng)
+                res = await svc.act(res.match_id, 42, tile, end, version)
+                continue
+            live = await svc.store.live(res.match_id)
+            seat = live.to_act
+            obs = live.observation(seat)
+            assert pickle.loads(pickle.dumps(obs)) == obs
+            here = decide(obs, "hard", f"{live.row.seed}:{live.seq}:{seat}", 40)
+            res = await svc.bot_move(res.match_id, res.version)
+            assert res.ok
+            last = (await svc.db.read(repo.list_actions, res.match_id))[-1]
+            assert last.decision == {"tile": here.tile.code(), "end": here.end, "bot": "hard"}
+            moves += 1
+        pool = svc.thinkers.executor()
+        assert isinstance(pool, ProcessPoolExecutor) and moves == 3
+        import os
+
+        assert pool._processes and os.getpid() not in pool._processes
+    finally:
+        await svc.close()
+
+
+def test_the_worker_pool_is_sized_to_the_machine():
+    import os
+
+    from service.bots import Thinkers, default_workers
+
+    assert default_workers() == max(1, os.cpu_count() or 1)
+    assert Thinkers().workers == default_workers() and Thinkers(workers=3).workers == 3
+    with pytest.raises(ValueError):
+        Thinkers(workers=0)
+
+
+def test_worker_processes_end_with_the_bot_even_when_it_is_killed(tmp_path):
+    """A bot killed with SIGKILL cannot stop its worker processes; they notice and end."""
+    import os
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    code = (
+        "import asyncio, os, signal\n"
+        "from service.bots import Thinkers\n"
+        "async def main():\n"
+        "    t = Thinkers(workers=2)\n"
+        "    loop = asyncio.get_running_loop()\n"
+        "    pids = {await loop.run_in_executor(t.executor(), os.getpid) for _ in range(8)}\n"
+        "    print(' '.join(map(str, pids)), flush=True)\n"
+        "    os.kill(os.getpid(), signal.SIGKILL)\n"
+        "asyncio.run(main())\n"
+    )
+    root = Path(__file__).resolve().parents[1]
+    proc = subprocess.run([sys.executable, "-c", code], cwd=root, stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(root)})
+    pids = [int(p) for p in proc.stdout.split()]
+    assert proc.returncode == -9 and pids
+
+    def alive(pid: int) -> bool:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+
+    deadline = time.monotonic() + 10
+    while any(alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(alive(p) for p in pids)
