@@ -522,3 +522,26 @@ async def test_a_failing_send_log_does_not_stop_the_group(bot, clock):
 
     box = make(bot, clock, send_log=Broken())
     assert (await box.send(GROUP, "still sent")) is not None
+
+
+async def test_a_group_request_counts_from_its_answer(clock):
+    """Telegram counts a request when it receives it, some time after the outbox starts it:
+    the minute and the second are counted from the answer, so a slow request cannot let the
+    21st of a minute (or the next of a second) arrive early."""
+
+    class SlowBot(FakeBot):
+        async def _do(self, method, kwargs):
+            result = await super()._do(method, kwargs)
+            self.clock.now += 0.5  # the request took half a second
+            return result
+
+    bot = SlowBot(clock)
+    box = make(bot, clock)
+    for i in range(25):
+        box.send(GROUP, f"m{i}")
+    await box.drain()
+    starts = [t for _, _, t in bot.calls]
+    answers = [t + 0.5 for t in starts]
+    for i in range(20, len(starts)):
+        assert starts[i] >= answers[i - 20] + 60.0 - 1e-9
+    assert all(b >= a + 1.0 - 1e-9 for a, b in zip(answers, starts[1:], strict=False))

@@ -66,6 +66,10 @@ __all__ = ["MessageRef", "Outbox", "RetryAfterMiddleware", "is_group_chat", "ref
 
 log = logging.getLogger(__name__)
 
+#: Seconds by which a restored group send counts later than it was recorded: the record is
+#: made before the request, which reached Telegram within that time (or failed).
+RESTORE_SLACK = 1.0
+
 #: True while an outbox worker makes a request: the outbox waits out 429 itself.
 _IN_OUTBOX: ContextVar[bool] = ContextVar("kozel_in_outbox", default=False)
 
@@ -211,7 +215,9 @@ class Outbox:
         count = 0
         for chat_id, times in recent.items():
             chat = self._chats.setdefault(chat_id, _Chat())
-            merged = sorted([now - (wall - t) for t in times] + list(chat.window))
+            # a recorded time is a request's start; Telegram got it up to RESTORE_SLACK later
+            merged = sorted([now - (wall - t) + RESTORE_SLACK for t in times]
+                            + list(chat.window))
             chat.window = deque(merged)
             if merged:
                 chat.last = max(chat.last or merged[-1], merged[-1])
@@ -316,6 +322,15 @@ class Outbox:
         chat.last = now
         self._global.append(now)
 
+    def _answered(self, chat_id: int, chat: _Chat) -> None:
+        """A request came back: Telegram received it at some moment before now, so it counts
+        from now on (a limit counted from the request's start could let the 21st request of a
+        minute reach Telegram a few milliseconds too early)."""
+        now = self.clock()
+        chat.last = now
+        if is_group_chat(chat_id) and chat.window:
+            chat.window[-1] = now
+
     async def _log_send(self, chat_id: int) -> None:
         """Record a group request in ``send_log`` before it is made (a failure to record is
         logged; the request goes out all the same)."""
@@ -344,7 +359,10 @@ class Outbox:
             op.attempts += 1
             await self._log_send(chat_id)
             try:
-                result = await self._call(op)
+                try:
+                    result = await self._call(op)
+                finally:
+                    self._answered(chat_id, chat)
             except TelegramRetryAfter as exc:
                 op.started = False
                 op.attempts -= 1  # flood control is waited out, never counted as a failure
