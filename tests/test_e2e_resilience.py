@@ -215,3 +215,66 @@ async def test_flood_control_is_waited_out_and_nothing_is_lost(bot, emulator_cli
         "Счёт партии")]
     assert sorted(replies) == asked
     assert bot.errors() == []
+
+
+_COUNTED = ("sendMessage", "editMessageText", "editMessageReplyMarkup")
+
+
+def _most_in_a_minute(times: list[float]) -> int:
+    """The most of ``times`` (seconds) that fall in any rolling 60 s."""
+    times = sorted(times)
+    most, start = 0, 0
+    for end, t in enumerate(times):
+        while t - times[start] >= 60.0:
+            start += 1
+        most = max(most, end - start + 1)
+    return most
+
+
+@pytest.mark.parametrize("emulator_settings", [{"flood": False}])
+@pytest.mark.parametrize("bot_settings", [{}])
+async def test_no_group_gets_more_than_20_a_minute_across_a_restart(bot, emulator_client,
+                                                                     feed):
+    """Issue 11: two players press as fast as their keyboards come, so the bot has more to
+    say in the group than Telegram takes (20 messages and edits a minute, Telegram's rate
+    that the bot keeps by default); once the group's minute is full the bot is SIGKILLed and
+    started again.  The emulator enforces nothing here, so every message or edit the bot
+    makes lands: in no rolling minute, the restart included, does the group get more than
+    20, and the restarted bot does write there again once the minute allows."""
+    table = await Table.create(emulator_client, feed, ("Оля", "Петя"), first_id=500)
+    await table.gather()
+    await table.start()
+    rng = random.Random(41)
+
+    def group_times() -> list[float]:
+        return [c["t"] for c in feed.calls if c["ok"] and c["chat_id"] == table.chat_id
+                and c["method"] in _COUNTED]
+
+    log = MatchLog()
+    while True:
+        times = group_times()
+        if times and len([t for t in times if t > times[-1] - 60.0]) >= 20:
+            break  # the group's minute is full: the bot holds its table edits back now
+        await table.play(rng, max_moves=2, log=log, timeout=30)
+        assert not log.ended, "the match ended before the group's minute was full"
+        await feed.sync()
+    bot.kill()
+    killed_at = (await emulator_client.state())["now"]
+    await bot.restart()
+    # play on until the restarted bot has written to the group again
+    while not [t for t in group_times() if t > killed_at]:
+        await table.play(rng, max_moves=2, log=log, after_version=_live_version(table),
+                         timeout=30)
+        await feed.sync()
+        if log.ended:
+            break
+    times = group_times()
+    after = [t for t in times if t > killed_at]
+    assert after, "the restarted bot never wrote to the group"
+    assert _most_in_a_minute(times) <= 20, _most_in_a_minute(times)
+    # it waited for the minute of the killed process's last 20 to pass
+    before = [t for t in times if t <= killed_at]
+    assert after[0] - sorted(before)[-20] >= 60.0 - 1.0
+    print(f"group messages and edits: {len(before)} before the kill, {len(after)} after; "
+          f"most in a rolling minute {_most_in_a_minute(times)}")
+    assert bot.errors() == []
