@@ -35,8 +35,12 @@ class Settings(BaseSettings):
     turn_timeout: int = Field(60, ge=5, le=86400)
     lobby_ttl: int = Field(900, ge=30)
     bot_move_delay: float = Field(1.5, ge=0, le=30)
+    # computer players: worker processes (default one per CPU) and hard's sampled deals
+    bot_workers: int | None = Field(None, ge=1, le=64)
+    bot_hard_samples: int = Field(1500, ge=1, le=100_000)
     # Telegram's limits as the outbox applies them (lower them only for a test Bot API server)
     rate_chat_interval: float = Field(1.0, ge=0)
+    rate_private_burst: int = Field(3, ge=1, le=30)
     rate_group_per_minute: int = Field(20, ge=1)
     rate_global_per_second: int = Field(30, ge=1)
     webhook_url: str | None = None
@@ -45,7 +49,8 @@ class Settings(BaseSettings):
     webhook_path: str = "/telegram"
     webhook_secret: SecretStr | None = None
 
-    @field_validator("bot_api_url", "webhook_url", "webhook_secret", mode="before")
+    @field_validator("bot_api_url", "webhook_url", "webhook_secret", "bot_workers",
+                     mode="before")
     @classmethod
     def _empty_is_unset(cls, v: object) -> object:
         return None if v == "" else v

@@ -2,7 +2,8 @@
 
     .venv/bin/python bench/e2e_load.py                   # about 7 minutes on 2 cores
     .venv/bin/python bench/e2e_load.py --n 100 --paced --seconds 20
-    .venv/bin/python bench/e2e_load.py --n 100 --paced --telegram-limits
+    .venv/bin/python bench/e2e_load.py --n --paced 20:5 --telegram-limits
+    .venv/bin/python bench/e2e_load.py --n --paced 50:3 --bots hard:2 --bot-move-delay 1.5
 
 The real ``bot.py`` runs as a child process against the Bot API emulator of ``tests/emulator``,
 which runs in this process together with the simulated players.  Each of N groups has two
@@ -31,7 +32,18 @@ window of ``--seconds`` is measured:
 - memory per active match: the bot's resident memory at the end of the window minus that of
   the bot before the N groups existed, divided by N.  That baseline is taken after one extra
   group played 100 moves, so what the bot allocates once (caches, connections) is not
-  charged to the matches.
+  charged to the matches;
+- press → keyboard: from a press to the first keyboard of the next turn it leads to (the
+  next player's new message, or the pressed message edited into the mover's next turn),
+  p50 and p99 — what a person waits for after the other one pressed;
+- press → own update: from a press to both its answer and the edit of the pressed message
+  (the keyboard taken away, or the next turn in place) — the press's own work, which does
+  not include a computer player's thinking, so it compares runs with and without them.
+
+``--bots hard:2`` seats that many computer players of that strength beside the two people of
+every group (``/addbot``), so half the seats of a 4-seat table think with ``engine.ai``; their
+moves come ``--bot-move-delay`` seconds after their turn began, as in production (1.5 s).  The
+bot's CPU then includes its computer players' worker processes.
 
 Each run gets a fresh emulator, bot process and database.  By default the emulator's flood
 control is off and the bot's own rates are relaxed (``RATE_CHAT_INTERVAL=0`` …), so the bot's
@@ -56,7 +68,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.e2e.botproc import FAST_RATES, BotProcess  # noqa: E402
+from tests.e2e.botproc import FAST_RATES, BotProcess, proc_cpu_seconds  # noqa: E402
 from tests.e2e.players import move_buttons  # noqa: E402
 from tests.emulator import Emulator  # noqa: E402
 
@@ -79,6 +91,12 @@ class Group:
     press_t: float | None = None  # the open press (emulator clock), None between matches
     last_t: float = 0.0  # the last call it caused so far
     calls: int = 0
+    bots: int = 0  # computer players still to seat in the lobby
+    asked: int = 0  # /addbot commands sent
+    pressed: tuple[int, int] | None = None  # (chat, message) of the open press
+    kb_t: float | None = None  # the open press's next keyboard
+    answer_t: float | None = None  # the open press's answer
+    own_t: float | None = None  # the open press's pressed message edited
 
 
 @dataclass
@@ -95,6 +113,8 @@ class Stats:
     run_calls: int = 0
     move_calls: int = 0
     latencies: list[float] = field(default_factory=list)
+    keyboard: list[float] = field(default_factory=list)  # press → the next keyboard
+    own: list[float] = field(default_factory=list)  # press → its answer and its message edited
     errors: int = 0
     matches_ended: int = 0
 
@@ -102,8 +122,10 @@ class Stats:
 class Load:
     """The simulated players of N groups, driven by the emulator's Bot API calls."""
 
-    def __init__(self, emu: Emulator, n: int, *, think: float, seed: int) -> None:
+    def __init__(self, emu: Emulator, n: int, *, think: float, seed: int,
+                 bots: tuple[str, int] = ("hard", 0)) -> None:
         self.emu = emu
+        self.bot_strength, self.bot_count = bots
         self.world = emu.world
         self.n = n
         self.think = think
@@ -135,7 +157,7 @@ class Load:
             w.create_user(a, f"Игрок {a}")
             w.create_user(b, f"Игрок {b}")
             chat = w.create_chat(title=f"Стол {i}", members=[a, b])
-            g = Group(chat["id"], (a, b))
+            g = Group(chat["id"], (a, b), bots=self.bot_count)
             self.groups[g.chat_id] = g
             for key in (g.chat_id, a, b):
                 self.by_chat[key] = g
@@ -155,7 +177,12 @@ class Load:
         if method == "answerCallbackQuery":
             g, kind = self.queries.pop(str(params.get("callback_query_id")), (None, None))
             if kind == "join":  # seated (the answer comes after the commit): deal
-                self._later(self._command, g, "/startgame")
+                if g.bots:
+                    self._later(self._command, g, f"/addbot {self.bot_strength}")
+                else:
+                    self._later(self._command, g, "/startgame")
+            elif kind == "move" and g.press_t is not None and g.answer_t is None:
+                g.answer_t = t1
         else:
             g = self.by_chat.get(_int(params.get("chat_id")))
         if self.measuring:
@@ -169,15 +196,30 @@ class Load:
         if g.press_t is not None:
             g.last_t = t1
             g.calls += 1
+        chat_id = _int(params.get("chat_id"))
+        if error is None and g.press_t is not None and g.own_t is None \
+                and method in ("editMessageText", "editMessageReplyMarkup") \
+                and (chat_id, _int(params.get("message_id"))) == g.pressed:
+            g.own_t = t1
         if error is not None or method not in ("sendMessage", "editMessageText"):
             return
         markup = params.get("reply_markup") or {}
         rows = markup.get("inline_keyboard") or []
         datas = [str(b.get("callback_data", "")) for row in rows for b in row]
-        chat_id = _int(params.get("chat_id"))
+        if chat_id == g.chat_id and method == "editMessageText" and g.bots and any(
+                d.startswith("l1:start:") for d in datas):
+            seated = str(params.get("text", "")).count("🤖")
+            if seated >= self.bot_count:
+                g.bots = 0
+                self._later(self._command, g, "/startgame")
+            elif seated == g.asked:
+                self._later(self._command, g, f"/addbot {self.bot_strength}")
+            return
         if chat_id in g.players and move_buttons(markup):
             # a keyboard for the next turn: a new message, or the pressed one edited in place
             mid = result["message_id"] if method == "sendMessage" else _int(params["message_id"])
+            if g.press_t is not None and g.kb_t is None:
+                g.kb_t = t1
             g.started = True
             if self.hold:  # set-up: nobody plays until every group is dealt
                 self.held.append((g, chat_id, mid, len(datas)))
@@ -215,7 +257,12 @@ class Load:
         if g.press_t is not None and self.window_start <= g.press_t < self.window_end:
             self.stats.latencies.append(g.last_t - g.press_t)
             self.stats.move_calls += g.calls
+            if g.kb_t is not None:
+                self.stats.keyboard.append(g.kb_t - g.press_t)
+            if g.answer_t is not None and g.own_t is not None:
+                self.stats.own.append(max(g.answer_t, g.own_t) - g.press_t)
         g.press_t = None
+        g.kb_t = g.answer_t = g.own_t = None
 
     def finish(self) -> None:
         """Close every open press (call when the bot is quiet after :meth:`stop`)."""
@@ -238,6 +285,7 @@ class Load:
         self._close(g)
         g.press_t = g.last_t = self.world.clock()
         g.calls = 0
+        g.pressed = (user, message_id)
         if self.measuring:
             self.stats.moves += 1
         if self.counting:
@@ -254,6 +302,8 @@ class Load:
         self._press(g, g.players[0], g.chat_id, message_id, 0, "rematch")
 
     def _command(self, g: Group, text: str) -> None:
+        if text.startswith("/addbot"):
+            g.asked += 1
         self._other()
         self.world.user_send(g.players[0], text, chat_id=g.chat_id)
 
@@ -290,14 +340,16 @@ def _pct(values: list[float], q: float) -> float:
 
 
 async def run_one(n: int, *, seconds: float, think: float, telegram_limits: bool,
-                  seed: int) -> dict:
+                  seed: int, bots: tuple[str, int] = ("hard", 0),
+                  bot_move_delay: float = 0.0) -> dict:
     """Measure one N; a dict of the results."""
     emu = Emulator()
     emu.world.configure(flood=telegram_limits, keep_history=False, log_calls=False,
                         callback_ttl=3600.0)
     await emu.start()
     settings = {} if telegram_limits else dict(FAST_RATES)
-    settings.update({"TURN_TIMEOUT": 86400, "LOBBY_TTL": 86400, "LOG_LEVEL": "WARNING"})
+    settings.update({"TURN_TIMEOUT": 86400, "LOBBY_TTL": 86400, "LOG_LEVEL": "WARNING",
+                     "BOT_MOVE_DELAY": bot_move_delay})
     with tempfile.TemporaryDirectory(prefix="kozel-load-") as tmp:
         bot = BotProcess(api_url=emu.url, token=emu.token, database=Path(tmp) / "load.sqlite3",
                          log_path=Path(tmp) / "bot.log", settings=settings, emulator=emu)
@@ -305,14 +357,15 @@ async def run_one(n: int, *, seconds: float, think: float, telegram_limits: bool
         print(f"N={n}: bot pid {bot.pid}", file=sys.stderr, flush=True)
         try:
             await asyncio.sleep(1.0)
-            load = Load(emu, n, think=think, seed=seed)
+            load = Load(emu, n, think=think, seed=seed, bots=bots)
             # one group plays 100 moves first, so that what any bot allocates once (caches,
             # connections, lazily built objects) is not counted as the matches' memory
             (warm,) = load.create(1)
             warm.warm_up = True
             load.release()
-            # under Telegram's limits a group makes about one move in two seconds
-            warm_moves = 30 if telegram_limits else 100
+            # under Telegram's limits a group makes about one move in two seconds, and with
+            # computer players at the table a person's turn comes every few seconds
+            warm_moves = 30 if telegram_limits or bots[1] else 100
             await _until(lambda: warm.presses >= warm_moves, 300, "the warm-up group's moves")
             warm.parked = True
             await _quiet(emu, timeout=30)
@@ -327,7 +380,7 @@ async def run_one(n: int, *, seconds: float, think: float, telegram_limits: bool
             load.release()
             print(f"N={n}: all groups play after {setup:.0f} s", file=sys.stderr, flush=True)
             await asyncio.sleep(min(3.0, seconds / 5))
-            cpu0, own0 = bot.cpu_seconds(), _own_cpu()
+            cpu0, own0 = _tree_cpu(bot.pid), _own_cpu()
             load.window_start = emu.world.clock()
             load.measuring = True
             w0 = time.monotonic()
@@ -335,7 +388,7 @@ async def run_one(n: int, *, seconds: float, think: float, telegram_limits: bool
             load.measuring = False
             load.window_end = emu.world.clock()
             elapsed = time.monotonic() - w0
-            cpu1, own1 = bot.cpu_seconds(), _own_cpu()
+            cpu1, own1 = _tree_cpu(bot.pid), _own_cpu()
             rss = bot.rss_kib()
             load.stop()
             await _quiet(emu, timeout=max(60.0, seconds))
@@ -351,6 +404,9 @@ async def run_one(n: int, *, seconds: float, think: float, telegram_limits: bool
         "n": n, "setup_s": setup, "seconds": elapsed, "moves": s.moves,
         "actions_per_s": s.moves / elapsed,
         "p50_ms": 1000 * _pct(s.latencies, 0.50), "p99_ms": 1000 * _pct(s.latencies, 0.99),
+        "kb_p50_ms": 1000 * _pct(s.keyboard, 0.50), "kb_p99_ms": 1000 * _pct(s.keyboard, 0.99),
+        "own_p50_ms": 1000 * _pct(s.own, 0.50), "own_p99_ms": 1000 * _pct(s.own, 0.99),
+        "bots": f"{bots[1]} {bots[0]}" if bots[1] else "0",
         "calls_per_action": s.run_calls / max(s.run_moves + s.run_others, 1),
         "calls_per_move": s.run_calls / max(s.run_moves, 1),
         "window_calls_per_action": s.calls / max(s.moves + s.others, 1),
@@ -383,6 +439,33 @@ async def _quiet(emu: Emulator, *, timeout: float, quiet: float = 1.0) -> None:
         await asyncio.sleep(0.1)
 
 
+def _tree_cpu(pid: int) -> float:
+    """CPU seconds of a process and of its living children (the computer players' worker
+    processes)."""
+    total = proc_cpu_seconds(pid)
+    for child in _children(pid):
+        try:
+            total += proc_cpu_seconds(child)
+        except (FileNotFoundError, ProcessLookupError):
+            pass
+    return total
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except FileNotFoundError:
+        return out
+    for tid in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children", encoding="ascii") as f:
+                out += [int(x) for x in f.read().split()]
+        except FileNotFoundError:
+            pass
+    return out
+
+
 def _own_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
@@ -390,12 +473,17 @@ def _own_cpu() -> float:
 
 def print_table(rows: list[dict]) -> None:
     """The results as a Markdown table (details per run on standard error)."""
-    print("| N | think s | moves/s | p50 ms | p99 ms | Bot API calls/action | calls/move "
+    print("| N | think s | computer players | moves/s | p50 ms | p99 ms "
+          "| press→keyboard p50/p99 ms | press→own update p50/p99 ms "
+          "| Bot API calls/action | calls/move "
           "| bot CPU s/1000 moves | bot CPU | emulator+players CPU | memory/match KiB |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
-        print(f"| {r['n']:,} | {r['think']:g} | {r['actions_per_s']:,.0f} | {r['p50_ms']:,.0f} | "
-              f"{r['p99_ms']:,.0f} | {r['calls_per_action']:.3f} | {r['calls_per_move']:.3f} | "
+        print(f"| {r['n']:,} | {r['think']:g} | {r['bots']} | {r['actions_per_s']:,.0f} "
+              f"| {r['p50_ms']:,.0f} | {r['p99_ms']:,.0f} "
+              f"| {r['kb_p50_ms']:,.0f} / {r['kb_p99_ms']:,.0f} "
+              f"| {r['own_p50_ms']:,.0f} / {r['own_p99_ms']:,.0f} "
+              f"| {r['calls_per_action']:.3f} | {r['calls_per_move']:.3f} | "
               f"{r['bot_cpu_per_1000']:.2f} | {100 * r['bot_cpu_share']:.0f}% | "
               f"{100 * r['driver_cpu_share']:.0f}% | {r['kib_per_match']:,.0f} |")
     closed = sorted((r for r in rows if not r["think"]), key=lambda r: r["n"])
@@ -410,6 +498,11 @@ def print_table(rows: list[dict]) -> None:
               f"in the measured window {r['window_calls_per_action']:.3f}, bot RSS "
               f"{r['rss_mib']:.0f} MiB, failed calls {r['api_errors']}, errors in the bot's "
               f"log {r['bot_log_errors']}", file=sys.stderr)
+
+
+def _bots(text: str) -> tuple[str, int]:
+    strength, _, count = text.partition(":")
+    return strength, int(count or 1)
 
 
 def _scenario(text: str) -> tuple[int, float]:
@@ -430,19 +523,36 @@ def main() -> None:
                              "10, 100, more)")
     parser.add_argument("--telegram-limits", action="store_true",
                         help="flood control on in the emulator and the bot's default rates")
+    parser.add_argument("--bots", type=_bots, default=("hard", 0), metavar="STRENGTH:COUNT",
+                        help="computer players per group beside the two people, e.g. hard:2")
+    parser.add_argument("--bot-move-delay", type=float, default=0.0,
+                        help="seconds a computer player waits before it moves (BOT_MOVE_DELAY)")
+    parser.add_argument("--compare-bots", action="store_true",
+                        help="run every scenario once more without computer players, and "
+                             "print the ratio of the people's press→own update p99")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     runs = [(n, 0.0) for n in args.n] + list(args.paced)
+    lineups = [args.bots] + ([("hard", 0)] if args.compare_bots and args.bots[1] else [])
     rows = []
     for n, think in runs:
-        secs = args.seconds or (20.0 if n <= 10 else 30.0 if n <= 100 else 40.0)
-        print(f"N={n} think={think:g}: measuring {secs:.0f} s …", file=sys.stderr, flush=True)
-        row = asyncio.run(run_one(n, seconds=secs, think=think,
-                                  telegram_limits=args.telegram_limits, seed=args.seed))
-        row["think"] = think
-        rows.append(row)
+        for bots in lineups:
+            secs = args.seconds or (20.0 if n <= 10 else 30.0 if n <= 100 else 40.0)
+            print(f"N={n} think={think:g} bots={bots[1]}: measuring {secs:.0f} s …",
+                  file=sys.stderr, flush=True)
+            row = asyncio.run(run_one(n, seconds=secs, think=think,
+                                      telegram_limits=args.telegram_limits, seed=args.seed,
+                                      bots=bots, bot_move_delay=args.bot_move_delay))
+            row["think"] = think
+            rows.append(row)
     print(f"{os.cpu_count()} CPUs; flood control {'on' if args.telegram_limits else 'off'}")
     print_table(rows)
+    if len(lineups) == 2:
+        for with_bots, without in zip(rows[::2], rows[1::2], strict=True):
+            print(f"N={with_bots['n']} think={with_bots['think']:g}: people's press→own update "
+                  f"p99 with {with_bots['bots']} computer players {with_bots['own_p99_ms']:,.0f} "
+                  f"ms, without {without['own_p99_ms']:,.0f} ms: "
+                  f"{with_bots['own_p99_ms'] / without['own_p99_ms']:.2f}×")
 
 
 if __name__ == "__main__":

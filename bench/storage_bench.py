@@ -30,9 +30,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from service import GameService, Status  # noqa: E402
-from service.testing import random_move, start_match  # noqa: E402
 from storage import Database, open_database  # noqa: E402
 from storage import repository as repo  # noqa: E402
+from tests import storagekit as kit  # noqa: E402
+from tests.servicekit import random_move, start_match  # noqa: E402
 
 
 async def bench_storage(path: Path, matches: int, seconds: float, **db_kwargs) -> float:
@@ -46,7 +47,7 @@ async def bench_storage(path: Path, matches: int, seconds: float, **db_kwargs) -
         repo.upsert_chat(conn, -1, now=0.0)
         return [
             repo.insert_match(conn, chat_id=-1, thread_id=i, creator_id=1, rules={},
-                              seats=repo.seat_list([(1, "A"), (2, "B")]), now=0.0,
+                              seats=kit.seat_list([(1, "A"), (2, "B")]), now=0.0,
                               deadline_at=None)
             for i in range(matches)
         ]

@@ -1,23 +1,23 @@
-"""aiogram routers: one per concern (lobby, play, stats, settings, private, chat events) and
-the error router last.  :func:`setup_routers` includes them in order."""
+"""aiogram routers: one per concern, each made by its module's ``create_router()`` (a router
+may belong to one dispatcher only, and tests build several).
+
+Order: chat events, the private chat (its message filter), the group lobby (its message
+filter), play, statistics, settings, help, and the errors router last (unknown buttons, the
+error handler).  The locale of every update is put into the handler data as ``locale`` by
+:class:`handlers.common.LocaleMiddleware`.
+"""
 
 from __future__ import annotations
 
-from aiogram import Dispatcher, Router
+from aiogram import Dispatcher
 
-
-def _fresh(template: Router) -> Router:
-    """A new router with the template's handlers: a router may belong to one dispatcher only,
-    and tests build several."""
-    router = Router(name=template.name)
-    for name, observer in template.observers.items():
-        router.observers[name].handlers.extend(observer.handlers)
-    return router
+from handlers.common import LocaleMiddleware
 
 
 def setup_routers(dp: Dispatcher) -> None:
-    """Include every router; the catch-all button and error router comes last."""
-    from handlers import chat_events, errors, lobby, play, private, settings, stats
+    """The locale middleware and every router, in order."""
+    from handlers import chat_events, errors, help, lobby, play, private, settings, stats
 
-    for module in (chat_events, private, lobby, play, stats, settings, errors):
-        dp.include_router(_fresh(module.router))
+    dp.update.outer_middleware(LocaleMiddleware())
+    for module in (chat_events, private, lobby, play, stats, settings, help, errors):
+        dp.include_router(module.create_router())

@@ -73,13 +73,20 @@ async def register_commands(bot: Bot, tr: Any, default_locale: str) -> None:
                                       language_code=code)
 
 
-async def build(settings: Any, bot: Bot, **outbox_options: Any
-                ) -> tuple[Dispatcher, App, Outbox]:
+async def build(settings: Any, bot: Bot, *, service_overrides: dict[str, Any] | None = None,
+                **outbox_options: Any) -> tuple[Dispatcher, App, Outbox]:
     """Service, outbox, publisher and dispatcher for ``bot`` (also used by tests, which pass
-    ``outbox_options`` such as a fake clock to :class:`ui.outbox.Outbox`)."""
+    ``outbox_options`` such as a fake clock to :class:`ui.outbox.Outbox`, and
+    ``service_overrides`` such as an executor for computer players to
+    :class:`service.GameService`).  The outbox starts with the group sends of the last
+    minute before the restart (:meth:`ui.outbox.Outbox.restore`)."""
     settings.database_path.parent.mkdir(parents=True, exist_ok=True)
-    service = await GameService.open(settings.database_path, lobby_ttl=settings.lobby_ttl,
-                                     bot_move_delay=settings.bot_move_delay)
+    service_options = {"lobby_ttl": settings.lobby_ttl,
+                       "bot_move_delay": settings.bot_move_delay,
+                       "hard_samples": settings.bot_hard_samples,
+                       "bot_workers": settings.bot_workers}
+    service_options.update(service_overrides or {})
+    service = await GameService.open(settings.database_path, **service_options)
     tr = get_translator(settings.default_locale)
     me = await bot.me()
     app_ref: dict[str, App] = {}
@@ -90,9 +97,12 @@ async def build(settings: Any, bot: Bot, **outbox_options: Any
             app_ref["app"].publisher.forbidden.add(chat_id)
 
     limits = {"chat_interval": settings.rate_chat_interval,
+              "private_burst": settings.rate_private_burst,
               "group_per_minute": settings.rate_group_per_minute,
-              "global_per_second": settings.rate_global_per_second}
+              "global_per_second": settings.rate_global_per_second,
+              "send_log": service.sends}
     outbox = Outbox(bot, on_forbidden=on_forbidden, **{**limits, **outbox_options})
+    await outbox.restore()
     app = App(service=service, publisher=None, tr=tr, bot_username=me.username or "bot",
               default_locale=settings.default_locale, turn_timeout=settings.turn_timeout)
     app.publisher = Publisher(service, outbox, tr, bot_username=app.bot_username,
@@ -142,6 +152,7 @@ async def run(settings: Any) -> None:
         if "sweeper" in locals():
             await asyncio.gather(sweeper, return_exceptions=True)
         await outbox.drain()
+        await app.publisher.settled()
         await outbox.close()
         await app.service.close()
         await bot.session.close()

@@ -14,39 +14,23 @@ from aiogram.types import ChatMemberUpdated, Message
 
 from handlers.common import App
 
-router = Router(name="chat_events")
 log = logging.getLogger(__name__)
 
 
-@router.message(F.migrate_to_chat_id)
 async def on_migrate(message: Message, app: App) -> None:
     """The old group's last service message names the new supergroup id."""
     new_id = message.migrate_to_chat_id
     moved = await app.service.migrate_chat(message.chat.id, new_id)
     log.info("chat %s migrated to %s (%d matches moved)", message.chat.id, new_id, len(moved))
     for match_id in moved:
-        # the supergroup is a new chat: the old group's messages cannot be edited there (a
-        # message the outbox already sent to the supergroup is kept)
-        stored = await app.service.stored_messages(match_id) or {}
-        forget: dict = {}
-        if stored.get("table_chat") != new_id:
-            forget.update(table=None, table_round=None, table_chat=None)
-        if stored.get("lobby_chat") != new_id:
-            forget.update(lobby=None, lobby_closed=None, lobby_chat=None)
-        if forget:
-            await app.service.update_messages(match_id, forget)
-        res = await app.service.view(match_id)
-        if res.ok:
-            await app.publisher.publish(res, fresh=False)
+        await app.publisher.chat_migrated(match_id, new_id)
 
 
-@router.message(F.migrate_from_chat_id)
 async def on_migrate_from(message: Message, app: App) -> None:
     """The new supergroup's first service message: the same move, idempotent."""
     await app.service.migrate_chat(message.migrate_from_chat_id, message.chat.id)
 
 
-@router.my_chat_member()
 async def on_my_member(update: ChatMemberUpdated, app: App) -> None:
     status = update.new_chat_member.status
     if update.chat.id > 0:
@@ -59,3 +43,12 @@ async def on_my_member(update: ChatMemberUpdated, app: App) -> None:
                  len(closed))
     elif status in (ChatMemberStatus.MEMBER, ChatMemberStatus.ADMINISTRATOR):
         await app.service.update_chat(update.chat.id, title=update.chat.title, active=True)
+
+
+def create_router() -> Router:
+    """The chat life-cycle router."""
+    router = Router(name="chat_events")
+    router.message.register(on_migrate, F.migrate_to_chat_id)
+    router.message.register(on_migrate_from, F.migrate_from_chat_id)
+    router.my_chat_member.register(on_my_member)
+    return router

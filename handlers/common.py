@@ -1,4 +1,5 @@
-"""What every router needs: who and where an update comes from, languages, alerts, admins.
+"""What every router needs: the shared objects, the chat-type filters, the locale middleware,
+replies through the outbox, alerts and the admin check.
 
 Handlers stay thin: they parse the update, call the service, and hand the result to the
 publisher.  Nothing here computes a rule.
@@ -7,18 +8,23 @@ publisher.  Nothing here computes a rule.
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from aiogram import Bot
+from aiogram import BaseMiddleware, Bot, F
 from aiogram.enums import ChatMemberStatus, ChatType
-from aiogram.types import CallbackQuery, Message, User
+from aiogram.types import CallbackQuery, Message, ReplyParameters, TelegramObject, User
 
 from service import ErrorCode, GameService, Result
 from ui.i18n import Translator, choose_locale
 from ui.publish import Publisher
 
 log = logging.getLogger(__name__)
+
+#: Router filters by chat type (``router.message.filter(IN_GROUPS)``).
+IN_GROUPS = F.chat.type.in_({ChatType.GROUP, ChatType.SUPERGROUP})
+IN_PRIVATE = F.chat.type == ChatType.PRIVATE
 
 #: Which text answers which service error (issue 4: every bad press gets a clear answer).
 ERROR_KEYS: dict[ErrorCode, str] = {
@@ -74,6 +80,24 @@ class App:
         return self.tr.plain(locale, ERROR_KEYS.get(result.error, "err-unexpected"))
 
 
+class LocaleMiddleware(BaseMiddleware):
+    """An outer middleware of the dispatcher's updates: puts the reader's language into the
+    handler data as ``locale`` — the chat's in a group, the user's own in a private chat
+    (issue 4, "Settings, languages") — and remembers the language Telegram reports for the
+    user."""
+
+    async def __call__(self, handler: Callable[[TelegramObject, dict[str, Any]],
+                                               Awaitable[Any]],
+                       event: TelegramObject, data: dict[str, Any]) -> Any:
+        app: App = data["app"]
+        user: User | None = data.get("event_from_user")
+        chat = data.get("event_chat")
+        app.remember(user)
+        chat_id = chat.id if chat is not None else (user.id if user is not None else 0)
+        data["locale"] = await app.locale_for(chat_id, user)
+        return await handler(event, data)
+
+
 def display_name(user: User) -> str:
     """How a player is called at the table: first and last name, as Telegram has them."""
     name = user.full_name.strip() or (user.username or str(user.id))
@@ -85,8 +109,25 @@ def thread_of(message: Message) -> int | None:
     return message.message_thread_id if message.is_topic_message else None
 
 
-def is_group(message: Message) -> bool:
-    return message.chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
+def query_chat(query: CallbackQuery) -> int:
+    """The chat of a pressed button's message (the presser's private chat if unknown)."""
+    return query.message.chat.id if query.message else query.from_user.id
+
+
+def reply(app: App, message: Message, text: str, **kwargs: Any) -> None:
+    """Answer ``message`` in its chat (in its forum topic, quoting it), through the outbox, so
+    that the chat's rate limits count the answer too; ``kwargs`` as ``send_message``'s."""
+    thread = thread_of(message)
+    if thread:
+        kwargs.setdefault("message_thread_id", thread)
+    kwargs.setdefault("reply_parameters", ReplyParameters(
+        message_id=message.message_id, allow_sending_without_reply=True))
+    app.publisher.outbox.send(message.chat.id, text, **kwargs)
+
+
+def answer(app: App, message: Message, text: str, **kwargs: Any) -> None:
+    """Write ``text`` in ``message``'s chat (no quote), through the outbox."""
+    app.publisher.outbox.send(message.chat.id, text, **kwargs)
 
 
 async def is_admin(bot: Bot, chat_id: int, user_id: int) -> bool:

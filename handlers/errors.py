@@ -11,21 +11,16 @@ import logging
 from aiogram import Router
 from aiogram.types import CallbackQuery, ErrorEvent
 
-from handlers.common import App, alert
+from handlers.common import App, alert, query_chat
 
-router = Router(name="errors")
 log = logging.getLogger(__name__)
 
 
-@router.callback_query()
-async def on_unknown_button(query: CallbackQuery, app: App) -> None:
+async def on_unknown_button(query: CallbackQuery, app: App, locale: str) -> None:
     """Forged or outdated callback_data nobody else recognised: an alert, nothing changes."""
-    chat_id = query.message.chat.id if query.message else query.from_user.id
-    locale = await app.locale_for(chat_id, query.from_user)
     await alert(query, app.tr.plain(locale, "err-stale-button"))
 
 
-@router.errors()
 async def on_error(event: ErrorEvent, app: App) -> bool:
     update = event.update
     log.error("update %s failed: %r", update.update_id, event.exception,
@@ -33,13 +28,20 @@ async def on_error(event: ErrorEvent, app: App) -> bool:
     try:
         if update.callback_query is not None:
             q = update.callback_query
-            chat_id = q.message.chat.id if q.message else q.from_user.id
-            locale = await app.locale_for(chat_id, q.from_user)
+            locale = await app.locale_for(query_chat(q), q.from_user)
             await alert(q, app.tr.plain(locale, "err-unexpected"))
         elif update.message is not None:
             m = update.message
             locale = await app.locale_for(m.chat.id, m.from_user)
-            await m.answer(app.tr.t(locale, "err-unexpected"))
+            app.publisher.outbox.send(m.chat.id, app.tr.t(locale, "err-unexpected"))
     except Exception:  # the apology itself failed: already logged above
         log.warning("could not apologise for update %s", update.update_id, exc_info=True)
     return True
+
+
+def create_router() -> Router:
+    """The last router: unknown buttons and the error handler."""
+    router = Router(name="errors")
+    router.callback_query.register(on_unknown_button)
+    router.errors.register(on_error)
+    return router

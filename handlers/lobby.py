@@ -1,30 +1,33 @@
-"""The group lobby: /newgame, /join, /leave, /startgame, /stopgame and the lobby buttons.
+"""The group lobby: /newgame, /join, /leave, /addbot, /startgame, /stopgame and the lobby
+buttons (one handler per button); /hand and /start in a group are answered here too.
 
 Issue 4, "The lobby": one lobby or match per chat (per forum topic); Join works only for
 users the bot can write to — the others get a deep link that opens the DM, where /start
-completes the join.
+completes the join.  The commands of this router work in groups (its message filter); the
+private router answers them there.
 """
 
 from __future__ import annotations
 
 from aiogram import Bot, F, Router
-from aiogram.filters import Command, CommandObject
+from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, Message
 
-from handlers.common import App, alert, display_name, is_admin, is_group, register, thread_of
-from service import ErrorCode, Status
+from handlers.common import (
+    IN_GROUPS,
+    App,
+    alert,
+    display_name,
+    is_admin,
+    query_chat,
+    register,
+    reply,
+    thread_of,
+)
+from service import STRENGTHS, ErrorCode, Result, Status
+from ui import render
 from ui.callbacks import LobbyCb, StopCb
 from ui.keyboards import stop_keyboard
-
-router = Router(name="lobby")
-
-
-async def _group_only(message: Message, app: App) -> bool:
-    if is_group(message):
-        return True
-    locale = await app.locale_for(message.chat.id, message.from_user)
-    await message.reply(app.tr.t(locale, "err-group-only"))
-    return False
 
 
 async def _dm_open(app: App, user_id: int) -> bool:
@@ -32,67 +35,105 @@ async def _dm_open(app: App, user_id: int) -> bool:
     return bool(user and user.dm_open)
 
 
-async def _dm_hint(message: Message, app: App, locale: str, match_id: int) -> None:
+def _dm_hint(message: Message, app: App, locale: str, match_id: int) -> None:
     """Tell a seated player whose DM is closed how to open it (one tap)."""
     url = app.publisher.link(f"j{match_id}")
-    await message.reply(app.tr.t(locale, "notice-dm-link", name=display_name(message.from_user),
-                                 url=url))
+    reply(app, message, app.tr.t(locale, "notice-dm-link",
+                                 name=display_name(message.from_user), url=url))
 
 
-async def _this_lobby(message: Message, app: App, locale: str):
+async def _this_lobby(message: Message, app: App, locale: str) -> Result | None:
     """The open lobby of this chat topic, or None after telling the user there is none."""
     found = await app.service.find_open(message.chat.id, thread_of(message))
     if not found.ok or found.status != Status.LOBBY:
-        await message.reply(app.error_text(locale, found) if not found.ok
-                            else app.tr.t(locale, "err-lobby-closed"))
+        reply(app, message, app.error_text(locale, found) if not found.ok
+              else app.tr.t(locale, "err-lobby-closed"))
         return None
     return found
 
 
-async def _reply_or_publish(message: Message, app: App, locale: str, res) -> None:
+async def _reply_or_publish(message: Message, app: App, locale: str, res: Result) -> None:
     """Show an accepted change, or answer why it was refused."""
     if not res.ok:
-        await message.reply(app.error_text(locale, res))
+        reply(app, message, app.error_text(locale, res))
         return
     await app.publisher.publish(res)
 
 
-_STRENGTHS = ("easy", "normal", "hard")
-
-
-@router.message(Command("newgame"), F.chat.type == "private")
-async def cmd_newgame_private(message: Message, command: CommandObject, app: App) -> None:
-    """/newgame [1-3] [easy|normal|hard] in private: a solo match against computer players
-    (issue 6), played with the same table and hand messages as in a group."""
-    user = message.from_user
-    await register(app, user, dm_open=True)
-    locale = await app.locale_for(message.chat.id, user)
-    count, strength = 1, "normal"
-    for word in (command.args or "").lower().split():
-        if word in ("1", "2", "3"):
-            count = int(word)
-        elif word in _STRENGTHS:
-            strength = word
-        else:
-            await message.reply(app.tr.t(locale, "err-bad-solo"))
-            return
-    res = await app.service.open_solo(user.id, display_name(user), bots=count,
-                                      strength=strength)
+async def _press_or_publish(query: CallbackQuery, app: App, locale: str, res: Result,
+                            refused: str | None = None) -> None:
+    """Answer a lobby button: an alert why it was refused (``refused``: the text key for
+    ``not_in_game``), or publish the change."""
     if not res.ok:
-        await message.reply(app.error_text(locale, res))
+        key = refused if refused and res.error == ErrorCode.NOT_IN_GAME else None
+        await alert(query, app.tr.plain(locale, key) if key else app.error_text(locale, res))
+        return
+    await query.answer()
+    await app.publisher.publish(res)
+
+
+async def _start(app: App, bot: Bot, chat_id: int, match_id: int, user_id: int) -> Result:
+    """Start as the lobby's creator; anyone else only if Telegram says they are an admin (the
+    creator's start costs no ``getChatMember`` call)."""
+    res = await app.service.start(match_id, user_id)
+    if res.error == ErrorCode.NOT_CREATOR and await is_admin(bot, chat_id, user_id):
+        res = await app.service.start(match_id, user_id, force=True)
+    return res
+
+
+# -- commands --------------------------------------------------------------------------------
+
+
+async def cmd_newgame(message: Message, app: App, locale: str) -> None:
+    """Open a lobby in this chat (topic) and take the first seat."""
+    user = message.from_user
+    await register(app, user)
+    chat = await app.service.update_chat(message.chat.id, title=message.chat.title,
+                                         is_forum=bool(message.chat.is_forum))
+    # TURN_TIMEOUT is the default of chats whose admins did not choose one in /settings
+    extra = {} if "turn_timeout" in chat.chat.rules else {"turn_timeout": app.turn_timeout}
+    res = await app.service.open_lobby(message.chat.id, thread_of(message), user.id,
+                                       display_name(user), extra)
+    if not res.ok:
+        reply(app, message, app.error_text(locale, res))
+        return
+    await app.publisher.publish(res)
+    if not await _dm_open(app, user.id):
+        _dm_hint(message, app, locale, res.match_id)
+
+
+async def cmd_join(message: Message, app: App, locale: str) -> None:
+    user = message.from_user
+    await register(app, user)
+    found = await _this_lobby(message, app, locale)
+    if found is None:
+        return
+    if not await _dm_open(app, user.id):
+        _dm_hint(message, app, locale, found.match_id)
+        return
+    await _reply_or_publish(message, app, locale, await app.service.join(
+        found.match_id, user.id, display_name(user)))
+
+
+async def cmd_leave(message: Message, app: App, locale: str) -> None:
+    found = await app.service.find_open(message.chat.id, thread_of(message))
+    if not found.ok:
+        reply(app, message, app.error_text(locale, found))
+        return
+    res = await app.service.leave(found.match_id, message.from_user.id)
+    if not res.ok:
+        reply(app, message, app.tr.t(locale, "err-not-joined")
+              if res.error == ErrorCode.NOT_IN_GAME else app.error_text(locale, res))
         return
     await app.publisher.publish(res)
 
 
-@router.message(Command("addbot"))
-async def cmd_addbot(message: Message, command: CommandObject, app: App, bot: Bot) -> None:
+async def cmd_addbot(message: Message, command: CommandObject, app: App, bot: Bot,
+                     locale: str) -> None:
     """/addbot [easy|normal|hard]: seat a computer player in this chat's lobby (issue 6)."""
-    if not await _group_only(message, app):
-        return
-    locale = await app.locale_for(message.chat.id, message.from_user)
     strength = (command.args or "normal").strip().lower()
-    if strength not in _STRENGTHS:
-        await message.reply(app.tr.t(locale, "err-bad-strength"))
+    if strength not in STRENGTHS:
+        reply(app, message, app.tr.t(locale, "err-bad-strength"))
         return
     found = await _this_lobby(message, app, locale)
     if found is None:
@@ -102,76 +143,7 @@ async def cmd_addbot(message: Message, command: CommandObject, app: App, bot: Bo
         found.match_id, message.from_user.id, strength, force=force))
 
 
-@router.message(Command("newgame"))
-async def cmd_newgame(message: Message, app: App) -> None:
-    """Open a lobby in this chat (topic) and take the first seat."""
-    if not await _group_only(message, app):
-        return
-    user = message.from_user
-    await register(app, user)
-    chat = await app.service.update_chat(message.chat.id, title=message.chat.title,
-                                         is_forum=bool(message.chat.is_forum))
-    locale = await app.locale_for(message.chat.id, user)
-    # TURN_TIMEOUT is the default of chats whose admins did not choose one in /settings
-    extra = {} if "turn_timeout" in chat.chat.rules else {"turn_timeout": app.turn_timeout}
-    res = await app.service.open_lobby(message.chat.id, thread_of(message), user.id,
-                                       display_name(user), extra)
-    if not res.ok:
-        await message.reply(app.error_text(locale, res))
-        return
-    await app.publisher.publish(res)
-    if not await _dm_open(app, user.id):
-        await _dm_hint(message, app, locale, res.match_id)
-
-
-@router.message(Command("join"))
-async def cmd_join(message: Message, app: App) -> None:
-    if not await _group_only(message, app):
-        return
-    user = message.from_user
-    await register(app, user)
-    locale = await app.locale_for(message.chat.id, user)
-    found = await _this_lobby(message, app, locale)
-    if found is None:
-        return
-    if not await _dm_open(app, user.id):
-        await _dm_hint(message, app, locale, found.match_id)
-        return
-    await _reply_or_publish(message, app, locale, await app.service.join(
-        found.match_id, user.id, display_name(user)))
-
-
-@router.message(Command("leave"))
-async def cmd_leave(message: Message, app: App) -> None:
-    if not await _group_only(message, app):
-        return
-    locale = await app.locale_for(message.chat.id, message.from_user)
-    found = await app.service.find_open(message.chat.id, thread_of(message))
-    if not found.ok:
-        await message.reply(app.error_text(locale, found))
-        return
-    res = await app.service.leave(found.match_id, message.from_user.id)
-    if not res.ok:
-        await message.reply(app.tr.t(locale, "err-not-joined")
-                            if res.error == ErrorCode.NOT_IN_GAME else app.error_text(locale, res))
-        return
-    await app.publisher.publish(res)
-
-
-async def _start(app: App, bot: Bot, chat_id: int, match_id: int, user_id: int) -> object:
-    """Start as the lobby's creator; anyone else only if Telegram says they are an admin (the
-    creator's start costs no ``getChatMember`` call)."""
-    res = await app.service.start(match_id, user_id)
-    if res.error == ErrorCode.NOT_CREATOR and await is_admin(bot, chat_id, user_id):
-        res = await app.service.start(match_id, user_id, force=True)
-    return res
-
-
-@router.message(Command("startgame"))
-async def cmd_startgame(message: Message, app: App, bot: Bot) -> None:
-    if not await _group_only(message, app):
-        return
-    locale = await app.locale_for(message.chat.id, message.from_user)
+async def cmd_startgame(message: Message, app: App, bot: Bot, locale: str) -> None:
     found = await _this_lobby(message, app, locale)
     if found is None:
         return
@@ -179,34 +151,36 @@ async def cmd_startgame(message: Message, app: App, bot: Bot) -> None:
         app, bot, message.chat.id, found.match_id, message.from_user.id))
 
 
-@router.message(Command("stopgame"))
-async def cmd_stopgame(message: Message, app: App, bot: Bot) -> None:
+async def cmd_stopgame(message: Message, app: App, bot: Bot, locale: str) -> None:
     """Ask to confirm; the creator or an admin may stop (no rating)."""
-    if not await _group_only(message, app):
-        return
-    locale = await app.locale_for(message.chat.id, message.from_user)
     found = await app.service.find_open(message.chat.id, thread_of(message))
     if not found.ok:
-        await message.reply(app.error_text(locale, found))
+        reply(app, message, app.error_text(locale, found))
         return
-    creator = (found.lobby.creator_id if found.lobby else None)
+    creator = found.lobby.creator_id if found.lobby else None
     if creator != message.from_user.id and not await is_admin(bot, message.chat.id,
                                                               message.from_user.id):
-        await message.reply(app.tr.t(locale, "err-only-creator-or-admin"))
+        reply(app, message, app.tr.t(locale, "err-only-creator-or-admin"))
         return
-    await message.reply(app.tr.t(locale, "match-stop-confirm"),
-                        reply_markup=stop_keyboard(locale, found.match_id, tr=app.tr))
+    reply(app, message, app.tr.t(locale, "match-stop-confirm"),
+          reply_markup=stop_keyboard(locale, found.match_id, tr=app.tr))
 
 
-@router.callback_query(StopCb.filter())
-async def on_stop(query: CallbackQuery, callback_data: StopCb, app: App, bot: Bot) -> None:
-    chat_id = query.message.chat.id if query.message else 0
-    locale = await app.locale_for(chat_id, query.from_user)
-    if not callback_data.confirm:
-        await query.answer(app.tr.plain(locale, "match-stop-kept"))
-        if query.message:
-            await query.message.edit_text(app.tr.t(locale, "match-stop-kept"))
-        return
+async def cmd_private_only(message: Message, app: App, locale: str) -> None:
+    reply(app, message, app.tr.t(locale, "err-private-only"))
+
+
+async def cmd_start_here(message: Message, app: App, locale: str) -> None:
+    """/start in a group: what the bot does here."""
+    reply(app, message, render.render_help(locale, is_group=True, tr=app.tr))
+
+
+# -- the stop confirmation ----------------------------------------------------------------------
+
+
+async def on_stop_confirmed(query: CallbackQuery, callback_data: StopCb, app: App, bot: Bot,
+                            locale: str) -> None:
+    chat_id = query_chat(query)
     force = await is_admin(bot, chat_id, query.from_user.id)
     res = await app.service.stop(callback_data.match, query.from_user.id, force=force)
     if not res.ok:
@@ -214,57 +188,94 @@ async def on_stop(query: CallbackQuery, callback_data: StopCb, app: App, bot: Bo
         return
     await query.answer()
     if query.message:
-        await query.message.delete_reply_markup()
+        app.publisher.outbox.edit_markup(chat_id, query.message.message_id, None)
     await app.publisher.publish(res)
 
 
-@router.callback_query(LobbyCb.filter(F.action.in_({"join", "leave", "start", "cancel",
-                                                    "addbot", "rmbot"})))
-async def on_lobby_button(query: CallbackQuery, callback_data: LobbyCb, app: App,
-                          bot: Bot) -> None:
+async def on_stop_kept(query: CallbackQuery, app: App, locale: str) -> None:
+    await query.answer(app.tr.plain(locale, "match-stop-kept"))
+    if query.message:
+        app.publisher.outbox.edit_text(query_chat(query), query.message.message_id,
+                                       app.tr.t(locale, "match-stop-kept"), reply_markup=None)
+
+
+# -- the lobby buttons --------------------------------------------------------------------------
+
+
+async def on_join(query: CallbackQuery, callback_data: LobbyCb, app: App,
+                  locale: str) -> None:
     user = query.from_user
-    chat_id = query.message.chat.id if query.message else 0
-    locale = await app.locale_for(chat_id, user)
-    action = callback_data.action
-    match_id = callback_data.lobby
-    if action == "join":
-        await register(app, user)
-        if not await _dm_open(app, user.id):
-            # one tap opens the DM; /start there completes the join
-            await query.answer(url=app.publisher.link(f"j{match_id}"))
-            return
-        res = await app.service.join(match_id, user.id, display_name(user))
-    elif action == "leave":
-        res = await app.service.leave(match_id, user.id)
-    elif action == "start":
-        res = await _start(app, bot, chat_id, match_id, user.id)
-    elif action in ("addbot", "rmbot"):
-        force = await is_admin(bot, chat_id, user.id)
-        if action == "addbot":
-            res = await app.service.add_bot(match_id, user.id, "normal", force=force)
-        else:
-            res = await app.service.remove_bot(match_id, user.id, force=force)
-    else:
-        force = await is_admin(bot, chat_id, user.id)
-        res = await app.service.stop(match_id, user.id, force=force)
-    if not res.ok:
-        key = "err-not-joined" if (action == "leave" and res.error == ErrorCode.NOT_IN_GAME) \
-            else None
-        await alert(query, app.tr.plain(locale, key) if key else app.error_text(locale, res))
+    await register(app, user)
+    if not await _dm_open(app, user.id):
+        # one tap opens the DM; /start there completes the join
+        await query.answer(url=app.publisher.link(f"j{callback_data.lobby}"))
         return
-    await query.answer()
-    await app.publisher.publish(res)
+    await _press_or_publish(query, app, locale, await app.service.join(
+        callback_data.lobby, user.id, display_name(user)))
 
 
-@router.callback_query(LobbyCb.filter(F.action == "rematch"))
-async def on_rematch(query: CallbackQuery, callback_data: LobbyCb, app: App) -> None:
-    chat_id = query.message.chat.id if query.message else 0
-    locale = await app.locale_for(chat_id, query.from_user)
+async def on_leave(query: CallbackQuery, callback_data: LobbyCb, app: App,
+                   locale: str) -> None:
+    await _press_or_publish(query, app, locale, await app.service.leave(
+        callback_data.lobby, query.from_user.id), refused="err-not-joined")
+
+
+async def on_start(query: CallbackQuery, callback_data: LobbyCb, app: App, bot: Bot,
+                   locale: str) -> None:
+    await _press_or_publish(query, app, locale, await _start(
+        app, bot, query_chat(query), callback_data.lobby, query.from_user.id))
+
+
+async def on_cancel(query: CallbackQuery, callback_data: LobbyCb, app: App, bot: Bot,
+                    locale: str) -> None:
+    force = await is_admin(bot, query_chat(query), query.from_user.id)
+    await _press_or_publish(query, app, locale, await app.service.stop(
+        callback_data.lobby, query.from_user.id, force=force))
+
+
+async def on_addbot(query: CallbackQuery, callback_data: LobbyCb, app: App, bot: Bot,
+                    locale: str) -> None:
+    force = await is_admin(bot, query_chat(query), query.from_user.id)
+    await _press_or_publish(query, app, locale, await app.service.add_bot(
+        callback_data.lobby, query.from_user.id, "normal", force=force))
+
+
+async def on_rmbot(query: CallbackQuery, callback_data: LobbyCb, app: App, bot: Bot,
+                   locale: str) -> None:
+    force = await is_admin(bot, query_chat(query), query.from_user.id)
+    await _press_or_publish(query, app, locale, await app.service.remove_bot(
+        callback_data.lobby, query.from_user.id, force=force))
+
+
+async def on_rematch(query: CallbackQuery, callback_data: LobbyCb, app: App,
+                     locale: str) -> None:
     res = await app.service.rematch(callback_data.lobby, query.from_user.id)
     if not res.ok:
         await alert(query, app.error_text(locale, res))
         return
     await query.answer()
     if query.message:
-        await query.message.edit_reply_markup(reply_markup=None)
+        app.publisher.outbox.edit_markup(query_chat(query), query.message.message_id, None)
     await app.publisher.publish(res)
+
+
+def create_router() -> Router:
+    """The lobby's router: group commands, the stop confirmation and the lobby buttons (the
+    Rematch button also in a private chat, under a solo match)."""
+    router = Router(name="lobby")
+    router.message.filter(IN_GROUPS)
+    router.message.register(cmd_newgame, Command("newgame"))
+    router.message.register(cmd_join, Command("join"))
+    router.message.register(cmd_leave, Command("leave"))
+    router.message.register(cmd_addbot, Command("addbot"))
+    router.message.register(cmd_startgame, Command("startgame"))
+    router.message.register(cmd_stopgame, Command("stopgame"))
+    router.message.register(cmd_private_only, Command("hand"))
+    router.message.register(cmd_start_here, CommandStart())
+    router.callback_query.register(on_stop_confirmed, StopCb.filter(F.confirm))
+    router.callback_query.register(on_stop_kept, StopCb.filter(~F.confirm))
+    for action, handler in (("join", on_join), ("leave", on_leave), ("start", on_start),
+                            ("cancel", on_cancel), ("addbot", on_addbot), ("rmbot", on_rmbot),
+                            ("rematch", on_rematch)):
+        router.callback_query.register(handler, LobbyCb.filter(F.action == action))
+    return router

@@ -2,83 +2,69 @@
 
 Issue 4, "Hands in private": a press is validated against the match version, the seat to act
 and the hand by the service; a stale, foreign or forged press gets an alert and changes
-nothing.
+nothing (a forged one does not even parse: ``MoveCb.filter()`` lets it fall through to the
+errors router, which answers it as outdated).
 """
 
 from __future__ import annotations
 
-from aiogram import F, Router
+from aiogram import Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
-from handlers.common import App, alert, thread_of
-from service import ErrorCode, Status
+from handlers.common import App, alert, answer, reply, thread_of
+from service import ErrorCode, Result, Status
 from ui import render
-from ui.callbacks import BadCallback, MoveCb, parse_callback
-
-router = Router(name="play")
+from ui.callbacks import MoveCb
 
 
-@router.callback_query(F.data.startswith(MoveCb.__prefix__ + ":"))
-async def on_move(query: CallbackQuery, app: App) -> None:
+async def on_move(query: CallbackQuery, callback_data: MoveCb, app: App, locale: str) -> None:
     """A move button: ``MoveCb(game, ver, tile, end)``."""
-    locale = await app.locale_for(query.from_user.id, query.from_user)
-    try:
-        cb = parse_callback(query.data)
-        if not isinstance(cb, MoveCb):
-            raise BadCallback(query.data)
-    except BadCallback:
-        await alert(query, app.tr.plain(locale, "err-stale-button"))
-        return
-    a, b = cb.halves
-    res = await app.service.act(cb.game, query.from_user.id, f"{a}-{b}", cb.engine_end, cb.ver)
+    a, b = callback_data.halves
+    res = await app.service.act(callback_data.game, query.from_user.id, f"{a}-{b}",
+                                callback_data.engine_end, callback_data.ver)
     if not res.ok:
         await alert(query, app.error_text(locale, res))
-        if res.error in (ErrorCode.STALE, ErrorCode.NOT_YOUR_TURN) and query.message \
-                and res.status == Status.PLAYING:
+        if res.error in (ErrorCode.STALE, ErrorCode.NOT_YOUR_TURN) and query.message:
             # an old keyboard: take it away so only the live one remains
-            hand = res.hand_for(query.from_user.id)
-            live = res.messages.get(f"hand:{query.from_user.id}")
-            if hand is not None and not (live and live[0] == query.message.message_id
-                                         and live[3]):
-                app.publisher.outbox.edit_markup(query.message.chat.id,
-                                                 query.message.message_id, None)
+            await app.publisher.refused(res, query.from_user.id, query.message.chat.id,
+                                        query.message.message_id)
         return
     await query.answer()
     await app.publisher.publish(res)
 
 
-async def _my_open_match(app: App, user_id: int):
+async def _my_open_match(app: App, user_id: int) -> Result | None:
     for res in await app.service.open_matches(user_id):
         if res.status == Status.PLAYING and res.hand_for(user_id) is not None:
             return res
     return None
 
 
-@router.message(Command("hand"))
-async def cmd_hand(message: Message, app: App) -> None:
+async def cmd_hand(message: Message, app: App, locale: str) -> None:
     """Send my hand again (private chat)."""
     user = message.from_user
-    locale = await app.locale_for(message.chat.id, user)
-    if message.chat.id < 0:
-        await message.reply(app.tr.t(locale, "err-private-only"))
-        return
     res = await _my_open_match(app, user.id)
     if res is None:
-        await message.answer(app.tr.t(locale, "err-no-hand"))
+        answer(app, message, app.tr.t(locale, "err-no-hand"))
         return
     await app.service.set_dm_open(user.id, True)
     app.publisher.forbidden.discard(user.id)
     await app.publisher.resend_hand(res, user.id)
 
 
-@router.message(Command("score"))
-async def cmd_score(message: Message, app: App) -> None:
-    """The match table of this chat's running match."""
-    locale = await app.locale_for(message.chat.id, message.from_user)
+async def cmd_score(message: Message, app: App, locale: str) -> None:
+    """The match table of this chat's running match (a group's, or a solo match's)."""
     found = await app.service.find_open(message.chat.id, thread_of(message))
-    if not found.ok or found.state is None:
-        await message.reply(app.tr.t(locale, "err-no-game"))
+    if not found.ok or found.table is None:
+        reply(app, message, app.tr.t(locale, "err-no-game"))
         return
-    names = [s.name for s in found.table.seats]
-    await message.reply(render.render_score(locale, found.state, names, tr=app.tr))
+    reply(app, message, render.render_score(locale, found.table, tr=app.tr))
+
+
+def create_router() -> Router:
+    """The play router: the move buttons and /score (/hand is in the private router)."""
+    router = Router(name="play")
+    router.callback_query.register(on_move, MoveCb.filter())
+    router.message.register(cmd_score, Command("score"))
+    return router

@@ -1,4 +1,6 @@
-"""The private chat: /start (with deep-link payloads), /help.
+"""The private chat: /start (with deep-link payloads), /newgame against computer players,
+/hand, and the answer to group commands sent here.  The router's message filter keeps it to
+private chats.
 
 Payloads: ``j<match id>`` seats the user in that lobby; ``h<match id>`` (from the group
 notice when a DM was closed) sends the hand of that match.  Any /start in private records
@@ -13,36 +15,30 @@ from aiogram import Router
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import Message
 
-from handlers.common import App, display_name, register
-from service import Status
-from ui import render
-
-router = Router(name="private")
+from handlers.common import IN_PRIVATE, App, answer, display_name, register, reply
+from handlers.play import cmd_hand
+from service import STRENGTHS, ErrorCode, Status
 
 _PAYLOAD = re.compile(r"^([jh])(\d{1,18})$")
 
+#: Commands that work in groups only; in private they are answered with "group only".
+GROUP_COMMANDS = ("join", "leave", "addbot", "startgame", "stopgame", "settings")
 
-@router.message(CommandStart())
-async def cmd_start(message: Message, command: CommandObject, app: App) -> None:
+
+async def cmd_start(message: Message, command: CommandObject, app: App, locale: str) -> None:
     user = message.from_user
-    if message.chat.id < 0:
-        locale = await app.locale_for(message.chat.id, user)
-        await message.reply(render.render_help(locale, is_group=True, tr=app.tr))
-        return
     await register(app, user, dm_open=True)
     app.publisher.forbidden.discard(user.id)
-    locale = await app.locale_for(message.chat.id, user)
     m = _PAYLOAD.match((command.args or "").strip())
     if m and m.group(1) == "j":
-        match_id = int(m.group(2))
-        res = await app.service.join(match_id, user.id, display_name(user))
+        res = await app.service.join(int(m.group(2)), user.id, display_name(user))
         if res.ok:
             await app.publisher.publish(res)
             info = await app.service.chat_info(res.lobby.chat_id)
-            await message.answer(app.tr.t(locale, "start-joined", chat=info.title or "—"))
+            answer(app, message, app.tr.t(locale, "start-joined", chat=info.title or "—"))
             return
-        if res.error is not None and res.error.value != "already_joined":
-            await message.answer(app.error_text(locale, res))
+        if res.error is not None and res.error != ErrorCode.ALREADY_JOINED:
+            answer(app, message, app.error_text(locale, res))
             return
     # a closed DM is open now: deliver every hand this user is waiting for
     delivered = False
@@ -50,10 +46,42 @@ async def cmd_start(message: Message, command: CommandObject, app: App) -> None:
         if res.status == Status.PLAYING and res.hand_for(user.id) is not None:
             delivered = await app.publisher.resend_hand(res, user.id) or delivered
     if not delivered:
-        await message.answer(app.tr.t(locale, "start-private"))
+        answer(app, message, app.tr.t(locale, "start-private"))
 
 
-@router.message(Command("help"))
-async def cmd_help(message: Message, app: App) -> None:
-    locale = await app.locale_for(message.chat.id, message.from_user)
-    await message.reply(render.render_help(locale, is_group=message.chat.id < 0, tr=app.tr))
+async def cmd_newgame_solo(message: Message, command: CommandObject, app: App,
+                           locale: str) -> None:
+    """/newgame [1-3] [easy|normal|hard] in private: a solo match against computer players
+    (issue 6), played with the same table and hand messages as in a group."""
+    user = message.from_user
+    await register(app, user, dm_open=True)
+    count, strength = 1, "normal"
+    for word in (command.args or "").lower().split():
+        if word in ("1", "2", "3"):
+            count = int(word)
+        elif word in STRENGTHS:
+            strength = word
+        else:
+            reply(app, message, app.tr.t(locale, "err-bad-solo"))
+            return
+    res = await app.service.open_solo(user.id, display_name(user), bots=count,
+                                      strength=strength)
+    if not res.ok:
+        reply(app, message, app.error_text(locale, res))
+        return
+    await app.publisher.publish(res)
+
+
+async def cmd_group_only(message: Message, app: App, locale: str) -> None:
+    reply(app, message, app.tr.t(locale, "err-group-only"))
+
+
+def create_router() -> Router:
+    """The private chat's router."""
+    router = Router(name="private")
+    router.message.filter(IN_PRIVATE)
+    router.message.register(cmd_start, CommandStart())
+    router.message.register(cmd_newgame_solo, Command("newgame"))
+    router.message.register(cmd_hand, Command("hand"))
+    router.message.register(cmd_group_only, Command(*GROUP_COMMANDS))
+    return router

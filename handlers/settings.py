@@ -1,133 +1,151 @@
 """Chat settings and languages: /settings, /rules, /lang and their buttons.
 
-Issue 4, "Settings, languages": chat admins edit the rule options of RULES.md with inline
-buttons; changes apply from the next match.  /lang sets the chat's language in a group
-(admins) and the user's own language in private.
+Issue 4, "Settings, languages": chat admins edit the settings of :data:`ui.settings.SETTINGS`
+(the rule options of RULES.md and the chat's language) with inline buttons; changes apply from
+the next match.  /lang sets the chat's language in a group (admins) and the user's own
+language in private.  One handler per kind of settings button: open a setting's choices,
+choose a value, back to the menu, done.
 """
 
 from __future__ import annotations
 
-from aiogram import Bot, Router
+from aiogram import Bot, F, Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
-import engine
-from handlers.common import App, alert, is_admin
+from handlers.common import IN_GROUPS, App, alert, is_admin, query_chat, reply
 from ui import render
 from ui.callbacks import LangCb, SettingsCb
-from ui.keyboards import (
-    lang_keyboard,
-    rules_patch,
-    settings_choices_keyboard,
-    settings_keyboard,
-    settings_label,
-    settings_value,
-)
-
-router = Router(name="settings")
+from ui.keyboards import lang_keyboard, settings_choices_keyboard, settings_keyboard
+from ui.settings import setting
 
 
-async def _chat_rules(app: App, chat_id: int) -> tuple[engine.Rules, str | None]:
-    info = await app.service.chat_info(chat_id)
-    return engine.Rules.from_json(info.rules), info.language
+async def cmd_rules(message: Message, app: App, locale: str) -> None:
+    """This chat's rules (RULES.md §1 options)."""
+    info = await app.service.chat_info(message.chat.id)
+    reply(app, message, app.tr.t(locale, "rules-title") + "\n"
+          + render.render_rules(locale, info.full_rules, tr=app.tr))
 
 
-@router.message(Command("rules"))
-async def cmd_rules(message: Message, app: App) -> None:
-    """This chat's active rules (RULES.md §1 options)."""
-    locale = await app.locale_for(message.chat.id, message.from_user)
-    rules, _ = await _chat_rules(app, message.chat.id)
-    await message.reply(app.tr.t(locale, "rules-title") + "\n"
-                        + render.render_rules(locale, rules, tr=app.tr))
-
-
-@router.message(Command("settings"))
-async def cmd_settings(message: Message, app: App, bot: Bot) -> None:
-    locale = await app.locale_for(message.chat.id, message.from_user)
-    if message.chat.id > 0:
-        await message.reply(app.tr.t(locale, "err-group-only"))
-        return
+async def cmd_settings(message: Message, app: App, bot: Bot, locale: str) -> None:
     if not await is_admin(bot, message.chat.id, message.from_user.id):
-        await message.reply(app.tr.t(locale, "err-only-admin"))
+        reply(app, message, app.tr.t(locale, "err-only-admin"))
         return
-    rules, chat_lang = await _chat_rules(app, message.chat.id)
-    await message.reply(render.render_settings(locale, rules, tr=app.tr),
-                        reply_markup=settings_keyboard(locale, rules, chat_lang, tr=app.tr))
+    info = await app.service.chat_info(message.chat.id)
+    reply(app, message, render.render_settings(locale, info.full_rules, tr=app.tr),
+          reply_markup=settings_keyboard(locale, info, tr=app.tr))
 
 
-@router.callback_query(SettingsCb.filter())
-async def on_settings(query: CallbackQuery, callback_data: SettingsCb, app: App,
-                      bot: Bot) -> None:
-    msg = query.message
-    chat_id = msg.chat.id if msg else 0
-    locale = await app.locale_for(chat_id, query.from_user)
+async def _admin(query: CallbackQuery, app: App, bot: Bot, locale: str) -> bool:
+    """Settings buttons answer a group's admins only."""
+    chat_id = query_chat(query)
     if chat_id >= 0 or not await is_admin(bot, chat_id, query.from_user.id):
         await alert(query, app.tr.plain(locale, "err-only-admin"))
-        return
-    key, value = callback_data.key, callback_data.value
-    rules, chat_lang = await _chat_rules(app, chat_id)
-    if key == "done":
+        return False
+    return True
+
+
+async def _show_menu(query: CallbackQuery, app: App, locale: str, *, menu: bool) -> None:
+    chat_id = query_chat(query)
+    info = await app.service.chat_info(chat_id)
+    app.publisher.outbox.edit_text(
+        chat_id, query.message.message_id,
+        render.render_settings(locale, info.full_rules, tr=app.tr),
+        reply_markup=settings_keyboard(locale, info, tr=app.tr) if menu else None)
+
+
+async def on_settings_done(query: CallbackQuery, app: App, bot: Bot, locale: str) -> None:
+    if await _admin(query, app, bot, locale):
         await query.answer()
-        await msg.edit_text(render.render_settings(locale, rules, tr=app.tr), reply_markup=None)
-        return
-    if key == "menu":
+        await _show_menu(query, app, locale, menu=False)
+
+
+async def on_settings_menu(query: CallbackQuery, app: App, bot: Bot, locale: str) -> None:
+    if await _admin(query, app, bot, locale):
         await query.answer()
-        await msg.edit_text(render.render_settings(locale, rules, tr=app.tr),
-                            reply_markup=settings_keyboard(locale, rules, chat_lang, tr=app.tr))
-        return
-    if value == "":
-        label = app.tr.plain(locale, f"settings-{key.replace('_', '-')}") \
-            if key != "lang" else app.tr.plain(locale, "settings-language")
-        await query.answer()
-        await msg.edit_text(
-            render.render_settings(locale, rules, choosing=label, tr=app.tr),
-            reply_markup=settings_choices_keyboard(
-                locale, key, settings_value(rules, key, chat_lang), tr=app.tr))
+        await _show_menu(query, app, locale, menu=True)
+
+
+async def on_setting_open(query: CallbackQuery, callback_data: SettingsCb, app: App, bot: Bot,
+                          locale: str) -> None:
+    """A setting of the menu: show its choices."""
+    if not await _admin(query, app, bot, locale):
         return
     try:
-        patch = rules_patch(key, value)
-    except ValueError:
+        spec = setting(callback_data.key)
+    except KeyError:
         await alert(query, app.tr.plain(locale, "err-stale-button"))
         return
-    if key == "lang":
-        await app.service.update_chat(chat_id, language=value)
-        locale = value
-    else:
-        res = await app.service.update_chat(chat_id, rules={**rules.to_json(), **patch})
-        if not res.ok:
-            await alert(query, app.tr.plain(locale, "err-unexpected"))
-            return
-    rules, chat_lang = await _chat_rules(app, chat_id)
-    await query.answer(app.tr.plain(locale, "settings-saved") + " "
-                       + settings_label(locale, key, value, tr=app.tr))
-    await msg.edit_text(render.render_settings(locale, rules, tr=app.tr),
-                        reply_markup=settings_keyboard(locale, rules, chat_lang, tr=app.tr))
+    chat_id = query_chat(query)
+    info = await app.service.chat_info(chat_id)
+    await query.answer()
+    app.publisher.outbox.edit_text(
+        chat_id, query.message.message_id,
+        render.render_settings(locale, info.full_rules, choosing=app.tr.plain(locale, spec.label),
+                               tr=app.tr),
+        reply_markup=settings_choices_keyboard(locale, spec, spec.read(info), tr=app.tr))
 
 
-@router.message(Command("lang"))
-async def cmd_lang(message: Message, app: App, bot: Bot) -> None:
-    locale = await app.locale_for(message.chat.id, message.from_user)
-    if message.chat.id < 0 and not await is_admin(bot, message.chat.id, message.from_user.id):
-        await message.reply(app.tr.t(locale, "err-only-admin"))
+async def on_setting_chosen(query: CallbackQuery, callback_data: SettingsCb, app: App, bot: Bot,
+                            locale: str) -> None:
+    """A value of a setting: store it, confirm, and show the menu again."""
+    if not await _admin(query, app, bot, locale):
         return
-    await message.reply(app.tr.t(locale, "lang-choose"),
-                        reply_markup=lang_keyboard(locale, tr=app.tr))
+    try:
+        spec = setting(callback_data.key)
+        patch = spec.parse(callback_data.value)
+    except (KeyError, ValueError):
+        await alert(query, app.tr.plain(locale, "err-stale-button"))
+        return
+    chat_id = query_chat(query)
+    info = await app.service.chat_info(chat_id)
+    res = await app.service.update_chat(
+        chat_id, language=patch.language, options=patch.options or None,
+        rules={**info.full_rules, **patch.rules} if patch.rules else None)
+    if not res.ok:
+        await alert(query, app.tr.plain(locale, "err-unexpected"))
+        return
+    locale = patch.language or locale
+    await query.answer(app.tr.plain(locale, "settings-saved") + " "
+                       + spec.value_label(app.tr, locale, callback_data.value))
+    await _show_menu(query, app, locale, menu=True)
 
 
-@router.callback_query(LangCb.filter())
-async def on_lang(query: CallbackQuery, callback_data: LangCb, app: App, bot: Bot) -> None:
-    msg = query.message
-    chat_id = msg.chat.id if msg else query.from_user.id
+async def cmd_lang(message: Message, app: App, bot: Bot, locale: str) -> None:
+    if message.chat.id < 0 and not await is_admin(bot, message.chat.id, message.from_user.id):
+        reply(app, message, app.tr.t(locale, "err-only-admin"))
+        return
+    reply(app, message, app.tr.t(locale, "lang-choose"),
+          reply_markup=lang_keyboard(locale, tr=app.tr))
+
+
+async def on_lang(query: CallbackQuery, callback_data: LangCb, app: App, bot: Bot,
+                  locale: str) -> None:
+    chat_id = query_chat(query)
+    code = callback_data.code
     if chat_id < 0:
-        locale = await app.locale_for(chat_id, query.from_user)
         if not await is_admin(bot, chat_id, query.from_user.id):
             await alert(query, app.tr.plain(locale, "err-only-admin"))
             return
-        await app.service.update_chat(chat_id, language=callback_data.code)
+        await app.service.update_chat(chat_id, language=code)
     else:
         await app.service.register_user(query.from_user.id, query.from_user.first_name,
-                                        language=callback_data.code)
-    code = callback_data.code
+                                        language=code)
     await query.answer()
-    if msg:
-        await msg.edit_text(app.tr.t(code, "lang-changed"), reply_markup=None)
+    if query.message:
+        app.publisher.outbox.edit_text(chat_id, query.message.message_id,
+                                       app.tr.t(code, "lang-changed"), reply_markup=None)
+
+
+def create_router() -> Router:
+    """The settings router: /rules, /lang (any chat), /settings (groups) and the buttons."""
+    router = Router(name="settings")
+    router.message.register(cmd_rules, Command("rules"))
+    router.message.register(cmd_settings, Command("settings"), IN_GROUPS)
+    router.message.register(cmd_lang, Command("lang"))
+    router.callback_query.register(on_settings_done, SettingsCb.filter(F.key == "done"))
+    router.callback_query.register(on_settings_menu, SettingsCb.filter(F.key == "menu"))
+    router.callback_query.register(on_setting_open, SettingsCb.filter(F.value == ""))
+    router.callback_query.register(on_setting_chosen, SettingsCb.filter())
+    router.callback_query.register(on_lang, LangCb.filter())
+    return router

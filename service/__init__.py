@@ -11,13 +11,15 @@
 
 Every operation returns a :class:`Result` (``ok``/``error``/``detail`` plus the views after
 the change: ``lobby`` or ``table`` for the group, ``hands`` one per seat for private chats,
-``events``, ``rounds``, ``final``); an accepted change is committed before it is returned.
+``events``, ``rounds``, ``final``, ``closed``); an accepted change is committed before it is
+returned. No engine value leaves the service: renderers get the views only.
 Lobby: ``open_lobby``, ``join``, ``leave``, ``start``, ``stop``, ``rematch``,
 ``expire_lobby``. Play: ``act``, ``host_move``, ``fire_due``, ``run_deadlines``. Reading:
-``view``, ``find_open``, ``open_matches``. Chats and users: ``update_chat``, ``chat_info``,
-``migrate_chat``, ``bot_removed``, ``register_user``, ``set_dm_open``, ``get_user``,
-``update_messages``. Statistics: ``leaderboard``, ``personal_stats`` (people only),
-``bot_stats``.
+``view``, ``find_open``, ``open_matches``, ``recently_finished``. Chats and users:
+``update_chat``, ``chat_info``, ``migrate_chat``, ``bot_removed``, ``register_user``,
+``set_dm_open``, ``get_user``. Message ids: ``load_messages``, ``save_messages``.
+Statistics: ``leaderboard``, ``personal_stats`` (people only), ``bot_stats``.
+:mod:`service.game` names the room of each.
 
 Computer players (issue 6, :mod:`service.bots`): ``add_bot``/``remove_bot`` in a lobby,
 ``open_solo`` for a match in a private chat, ``bot_move`` (called by ``fire_due`` when a
@@ -26,7 +28,7 @@ and its strength in ``PlayerRef.bot`` / ``SeatView.bot`` / ``PlayerResult.bot``.
 See :mod:`service.views` for the result and view types.
 """
 
-from service.bots import STRENGTHS, is_bot
+from service.bots import DEFAULT_HARD_SAMPLES, STRENGTHS, is_bot
 from service.game import DEFAULT_BOT_MOVE_DELAY, DEFAULT_LOBBY_TTL, GameService
 from service.live import ReplayError
 from service.views import (
@@ -58,6 +60,7 @@ from service.views import (
 
 __all__ = [
     "DEFAULT_BOT_MOVE_DELAY",
+    "DEFAULT_HARD_SAMPLES",
     "DEFAULT_LOBBY_TTL",
     "STRENGTHS",
     "ActionNote",

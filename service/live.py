@@ -1,24 +1,34 @@
-"""A match in memory: its row, the engine state rebuilt from seed + action log, and the
-per-audience views built from it.
+"""The service's one window on the engine: a match in memory, the steps that change it, and the
+views built from it.
 
-Only the engine API of ``docs/ENGINE_API.md`` is used. Replaying is deterministic: the same
-seed and decisions give an equal state (the engine's promise), so a :class:`LiveMatch` can be
-dropped and rebuilt at any time from the database.
+Every read of the engine by the service is in this module (``docs/ENGINE_API.md``: rules,
+``new_match``, ``apply``, ``apply_host_move``, ``host_move``, ``legal_moves``, the events,
+``hand_value`` and ``engine.ai``), so adapting the service to a new engine is a change here.
+The other rooms of the service see a :class:`LiveMatch`, its :class:`Step` values and plain
+views.
+
+Replaying is deterministic: the same seed and decisions give an equal state (the engine's
+promise), so a :class:`LiveMatch` can be dropped and rebuilt at any time from the database.
+The action log keeps its decision format: ``{"tile": "a-b", "end": ...}`` for a person,
+``{"host": true}`` for the host's move (RULES.md §1.17), ``{"tile", "end", "bot": strength}``
+for a computer player.
 """
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+import copy
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import engine
-from service.bots import strength_of
+from engine import ai
 from service.views import (
     ActionNote,
     EndReason,
     EndView,
+    ErrorCode,
     HandView,
     LaidTile,
     LayoutView,
@@ -27,30 +37,75 @@ from service.views import (
     MoveOption,
     PlayerRef,
     PlayerResult,
+    Result,
     RoundSummary,
     SeatView,
     Status,
     TableView,
 )
-from storage.repository import ActionRow, MatchRow
 
-#: How many recent actions the table shows.
-NOTES_KEPT = 8
+if TYPE_CHECKING:
+    from storage.repository import ActionRow, MatchRow
+
+__all__ = [
+    "STRENGTHS",
+    "BadMove",
+    "LiveMatch",
+    "ReplayError",
+    "Step",
+    "decide",
+    "full_rules",
+    "public_events",
+    "result_of",
+    "rules_overrides",
+    "rules_players",
+]
+
+#: The strengths a computer player can have, weakest first (``engine.ai``).
+STRENGTHS: tuple[str, ...] = tuple(ai.STRENGTHS)
 #: Players per match (RULES.md §1.1).
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
+
+OPEN = (Status.LOBBY, Status.PLAYING)
 
 
 class ReplayError(RuntimeError):
     """The action log does not replay through the engine (a corrupt or foreign log)."""
 
 
-def event_dict(event: Any) -> dict[str, Any]:
-    """An engine event as a JSON-ready dict with ``kind`` (tiles as ``"a-b"`` codes)."""
-    to_dict = getattr(event, "to_dict", None)
-    if callable(to_dict):
-        return to_dict()
-    return engine.to_dict(event)
+class BadMove(ValueError):
+    """A decision the engine refuses (malformed, or against RULES.md §1.5–§1.7): ``code`` is
+    the :class:`~service.views.ErrorCode` to answer with, the message names the rule."""
 
+    def __init__(self, message: str, code: ErrorCode = ErrorCode.BAD_MOVE) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+# -- rules ---------------------------------------------------------------------------------------
+
+
+def full_rules(options: Mapping[str, Any]) -> dict[str, Any]:
+    """Every rule option with its value: ``options`` (RULES.md §1 names) over the defaults.
+    Raises ``ValueError`` / ``TypeError`` for an unknown option or a value out of range."""
+    return engine.Rules.from_json(dict(options)).to_json()
+
+
+def rules_overrides(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options of ``options`` that differ from the defaults (validated as
+    :func:`full_rules`), as a chat stores them."""
+    defaults = engine.Rules().to_json()
+    return {k: v for k, v in full_rules(options).items() if defaults.get(k) != v}
+
+
+def rules_players(rules: Mapping[str, Any] | Any) -> tuple[int, int]:
+    """(min, max) players the rules allow (RULES.md §1.1; exactly 4 with teams, §1.14);
+    ``rules`` is the rules JSON or an ``engine.Rules``."""
+    teams = rules.get("teams") if isinstance(rules, Mapping) else rules.teams
+    return (4, 4) if teams else (MIN_PLAYERS, MAX_PLAYERS)
+
+
+# -- tiles, moves and events -----------------------------------------------------------------------
 
 _CODES = {t: f"{t.a}-{t.b}" for t in engine.TILES}
 
@@ -61,41 +116,100 @@ def tile_code(tile: Any) -> str:
     return code if code is not None else f"{tile.a}-{tile.b}"
 
 
-def decision_of(move: Any) -> dict[str, Any]:
-    """The action-log form of a player's move: ``{"tile": "2-5", "end": "left"}`` (``end`` may
-    be None on a lead or where the tile fits one way only)."""
-    return {"tile": tile_code(move.tile), "end": move.end}
-
-
-def parse_move(tile: Any, end: Any) -> Any:
-    """Build an ``engine.Move`` from user input. Raises ``ValueError`` when ``tile`` is not a
-    tile of the double-six set or ``end`` is not ``"left"``, ``"right"`` or None."""
+def _parse_move(tile: Any, end: Any) -> Any:
     if end not in (None, "left", "right"):
         raise ValueError(f"unknown end {end!r}")
     return engine.Move(engine.Tile.parse(tile), end)
 
 
-def rules_players(rules: Any) -> tuple[int, int]:
-    """(min, max) players allowed by the rules (RULES.md §1.1, §1.14)."""
-    return (4, 4) if rules.teams else (MIN_PLAYERS, MAX_PLAYERS)
+def _decision(move: Any, **extra: Any) -> dict[str, Any]:
+    return {"tile": tile_code(move.tile), "end": move.end, **extra}
 
 
-@dataclass
+def _event_dict(event: Any) -> dict[str, Any]:
+    to_dict = getattr(event, "to_dict", None)
+    return to_dict() if callable(to_dict) else engine.to_dict(event)
+
+
+def public_events(events: Iterable[Any]) -> tuple[dict[str, Any], ...]:
+    """Engine events as dicts for the group: a ``drew`` event loses its ``tile`` (RULES.md
+    §1.8: a drawn tile is shown to its seat alone)."""
+    out = []
+    for ev in events:
+        d = _event_dict(ev)
+        if d.get("kind") == "drew":
+            d.pop("tile", None)
+        out.append(d)
+    return tuple(out)
+
+
+def line_layout(chain: Sequence[tuple[int, int]], ends: Sequence[int]) -> LayoutView:
+    """The :class:`LayoutView` of a line (RULES.md §2.0.1): doubles lie across."""
+    line = tuple(LaidTile(a, b, "across" if a == b else "") for a, b in chain)
+    return LayoutView("line", line, ends=tuple(
+        EndView(name, n) for name, n in zip(("left", "right"), ends, strict=False)))
+
+
+def decide(obs: Any, strength: str, seed: str, samples: int) -> Any:
+    """A computer player's decision (pure CPU; the entry point of the worker processes):
+    ``engine.ai.decide`` on the seat's observation with a ``random.Random(seed)``; ``hard``
+    plays exactly ``samples`` sampled deals, so its strength does not depend on how busy the
+    machine is.  Raises ``ValueError`` when the seat has no decision to make."""
+    return ai.decide(obs, strength, random.Random(seed), samples=samples)
+
+
+# -- one change ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One accepted decision, worked out by the engine but not yet taken into a match.
+
+    ``decision`` is the action-log entry; ``state``/``events`` what the engine returned;
+    ``closed`` the state of a round this step finished when the engine went on to deal the
+    next one (the finished round's table), else None; ``ended`` how the match ended by this
+    step (``limit`` or ``timeout``), else None.
+    """
+
+    seat: int
+    decision: dict[str, Any]
+    state: Any
+    events: list[Any]
+    closed: Any = None
+    ended: EndReason | None = None
+
+
+class _Recent(NamedTuple):
+    """What a seat's hand message reports about the seat itself (RULES.md §1.8, §1.17)."""
+
+    drawn: tuple[str, ...] = ()  # since its last decision
+    knock: tuple[str, ...] | None = None  # drawn before its last decision, a knock
+    host_pending: bool = False  # the host moved for it; its tile comes next
+    host_moved: bool = False  # its last tile was the host's
+
+
 class LiveMatch:
-    """The cached state of one match. Mutated only under the service's per-match lock, and
-    only after the change it reflects was committed."""
+    """The cached state of one match: its row, the engine state rebuilt from seed + action
+    log, and what the views need of the current round (its notes, each seat's recent draws
+    and knocks, the closed table of the previous round).  Changed only through
+    :meth:`take` on a copy made by :meth:`next`, and swapped into the cache only after the
+    change it reflects was committed."""
 
-    row: MatchRow
-    rules: Any  # engine.Rules
-    state: Any = None  # engine.MatchState once started
-    seq: int = 0  # actions applied (= the last action's seq)
-    outs: list[int] = field(default_factory=list)
-    fish: list[int] = field(default_factory=list)
-    notes: deque = field(default_factory=lambda: deque(maxlen=NOTES_KEPT))
-    drawn: dict[int, tuple[str, ...]] = field(default_factory=dict)
-    log: list = field(default_factory=list)  # engine events of the previous + current round
-    log_round: int = 0
-    log_cut: int = 0  # index in ``log`` where the current round starts
+    def __init__(self, row: MatchRow, rules: Any) -> None:
+        self.row = row
+        self.rules = rules
+        self.state: Any = None
+        self.seq = 0  # actions applied (= the last action's seq)
+        self.outs: tuple[int, ...] = ()
+        self.fish: tuple[int, ...] = ()
+        self.notes: tuple[ActionNote, ...] = ()  # this round's
+        self.recent: tuple[_Recent, ...] = ()
+        self.history: tuple[Any, ...] = ()  # this round's engine events, from its deal on
+        self.lead: str | None = None  # this round's forced lead (RULES.md §1.5)
+        self.summary: RoundSummary | None = None  # this round's, once scored
+        self.closed: TableView | None = None  # the previous round's closed table
+        self._round = 0  # the round the notes belong to
+        self._players: tuple[Any, tuple[PlayerRef, ...]] | None = None
 
     # ------------------------------------------------------------------ construction
 
@@ -103,88 +217,195 @@ class LiveMatch:
     def from_row(cls, row: MatchRow, actions: Sequence[ActionRow] = ()) -> LiveMatch:
         """Rebuild from the row and its action log. Raises :class:`ReplayError` when the log
         does not apply; ``ValueError`` when the stored rules are invalid."""
-        live = cls(row=row, rules=engine.Rules.from_json(row.rules))
+        live = cls(row, engine.Rules.from_json(row.rules))
         if row.seed is not None:
             live.deal(row.seed)
             for action in actions:
                 if action.seq != live.seq + 1:
                     raise ReplayError(f"match {row.id}: action seq {action.seq} after {live.seq}")
                 try:
-                    live.replay(action)
-                except engine.EngineError as exc:
+                    # every action bumped the version by one
+                    live.take(live.replay_step(action),
+                              version=row.version - (len(actions) - action.seq))
+                except (engine.EngineError, BadMove, ValueError) as exc:
                     raise ReplayError(f"match {row.id}, action {action.seq}: {exc}") from exc
         return live
 
     def deal(self, seed: int) -> list[Any]:
         """Deal round 1 from ``seed`` (RULES.md §1.2–§1.5). Returns the engine events."""
         state, events = engine.new_match(self.rules, len(self.row.seats), seed)
+        n = len(self.row.seats)
         self.state = state
         self.seq = 0
-        self.outs = [0] * len(self.row.seats)
-        self.fish = [0] * len(self.row.seats)
-        self.notes.clear()
-        self.drawn = {}
-        self.log = []
-        self.log_round = 0
-        self.log_cut = 0
-        self.absorb(events, 1)
+        self.outs = (0,) * n
+        self.fish = (0,) * n
+        self.notes, self.history, self.summary, self.closed = (), (), None, None
+        self.recent = (_Recent(),) * n
+        self._round = 0
+        self._absorb(events, None)
         return events
 
-    def replay(self, action: ActionRow) -> None:
-        """Re-apply one logged decision (raises ``engine.EngineError`` / :class:`ReplayError`)."""
-        if action.decision.get("host"):
+    def next(self, now: float, **values: Any) -> LiveMatch:
+        """A copy whose row has the next version, ``updated_at = now`` and ``values`` (not
+        yet committed: swap it in only after the write succeeded)."""
+        nxt = copy.copy(self)
+        nxt.set(version=self.row.version + 1, updated_at=now, **values)
+        return nxt
+
+    def set(self, **values: Any) -> None:
+        """Change fields of the row (``status`` as its string value)."""
+        if "status" in values:
+            values["status"] = str(values["status"])
+        if "end_reason" in values and values["end_reason"] is not None:
+            values["end_reason"] = str(values["end_reason"])
+        self.row = replace(self.row, **values)
+
+    # ------------------------------------------------------------------ steps
+
+    def step(self, seat: int, tile: Any, end: Any) -> Step:
+        """A person's move: ``tile`` (``"2-5"`` or ``"[2|5]"``) at ``end`` (``"left"``,
+        ``"right"`` or None) for ``seat`` (RULES.md §1.5–§1.7). Raises :class:`BadMove`."""
+        try:
+            move = _parse_move(tile, end)
+            state, events = engine.apply(self.state, seat, move)
+        except engine.NotYourTurn as exc:
+            raise BadMove(str(exc), ErrorCode.NOT_YOUR_TURN) from exc
+        except (engine.EngineError, ValueError, TypeError) as exc:
+            raise BadMove(str(exc)) from exc
+        return self._made(seat, _decision(move), state, events,
+                          lambda: engine.apply(self.state, seat, move, deal=False))
+
+    def host_step(self) -> Step:
+        """The host moves for the seat to act (RULES.md §1.17), logged ``{"host": true}``."""
+        seat = self.state.to_act
+        state, events = engine.apply_host_move(self.state)
+        return self._made(seat, {"host": True}, state, events,
+                          lambda: engine.apply_host_move(self.state, deal=False))
+
+    def bot_step(self, seat: int, move: Any, strength: str) -> Step:
+        """A computer player's move (from :func:`decide`, or None to play the host's choice
+        for it, RULES.md §1.17, when its decision failed), logged with its strength.  Raises
+        an ``engine.EngineError`` for a move the engine refuses."""
+        if move is None:
+            move = engine.host_move(self.state)
+        state, events = engine.apply(self.state, seat, move)
+        return self._made(seat, _decision(move, bot=strength), state, events,
+                          lambda: engine.apply(self.state, seat, move, deal=False))
+
+    def replay_step(self, action: ActionRow) -> Step:
+        """The step of one logged decision (raises ``engine.EngineError`` /
+        :class:`ReplayError` / :class:`BadMove`)."""
+        d = action.decision
+        if d.get("host"):
             if self.state.to_act != action.seat:
                 raise ReplayError(f"host move logged for seat {action.seat}, "
                                   f"but seat {self.state.to_act} was to act")
-            state, events = engine.apply_host_move(self.state)
-        else:
-            move = parse_move(action.decision.get("tile"), action.decision.get("end"))
-            state, events = engine.apply(self.state, action.seat, move)
-        self.advance(state, events)
+            return self.host_step()
+        if d.get("bot"):
+            return self.bot_step(action.seat, _parse_move(d.get("tile"), d.get("end")),
+                                 str(d["bot"]))
+        return self.step(action.seat, d.get("tile"), d.get("end"))
 
-    # ------------------------------------------------------------------ updates
+    def _made(self, seat: int, decision: dict, state: Any, events: list, closing) -> Step:
+        closed = None
+        if state.round_no != self.state.round_no:
+            closed, _ = closing()  # the round that ended, as it lay before the next deal
+        result = state.result
+        return Step(seat, decision, state, events, closed,
+                    EndReason(result.reason) if result is not None else None)
 
-    def advance(self, state: Any, events: list[Any]) -> None:
-        """Take a new engine state after one accepted decision and its events."""
-        round_no = self.state.round_no
-        self.state = state
+    def observation(self, seat: int) -> Any:
+        """What ``seat`` may know now (``engine.ai.observe``): its hand, the table, the counts
+        and the public history of the round — no other hand, no bazar order. Picklable."""
+        return ai.observe(self.state, seat, self.history)
+
+    # ------------------------------------------------------------------ taking a step
+
+    def take(self, step: Step, *, version: int | None = None) -> tuple[RoundSummary, ...]:
+        """Take ``step`` (made on this match's current state) into the match, the version it
+        gets being ``version`` (default: the row's); returns the summaries of the rounds it
+        scored."""
+        self.state = step.state
         self.seq += 1
-        self.drawn = {}
-        self.absorb(events, round_no)
+        return self._absorb(step.events, step.closed,
+                            self.row.version if version is None else version)
 
-    def absorb(self, events: Iterable[Any], round_no: int) -> None:
-        """Fold engine events into the counters, the notes and the drawn tiles; ``round_no`` is
-        the round the first event belongs to (a ``dealt`` event moves on to its round)."""
+    def _absorb(self, events: Iterable[Any], closed: Any,
+                version: int = 0) -> tuple[RoundSummary, ...]:
+        """Fold engine events into the counters, the notes, the seats' recent draws and the
+        closed table; ``closed`` is the state of a round these events finished before the
+        next deal (else the round, if scored, is in the current state); ``version`` the
+        match's version after them."""
+        notes = list(self.notes)
+        history = list(self.history)
+        recent = list(self.recent)
+        outs, fish = list(self.outs), list(self.fish)
+        scored: list[RoundSummary] = []
+        round_no = self._round
         for ev in events:
             kind = ev.kind
-            if kind in ("misdeal", "dealt") and ev.round_no != self.log_round:
-                self.log = self.log[self.log_cut:]
-                self.log_cut = len(self.log)
-                self.log_round = ev.round_no
-            self.log.append(ev)
-            if kind == "drew":
-                code = tile_code(ev.tile)
-                self.drawn[ev.seat] = self.drawn.get(ev.seat, ()) + (code,)
-                last = self.notes[-1] if self.notes else None
-                if last is not None and last.kind == "drew" and last.seat == ev.seat:
-                    self.notes[-1] = ActionNote("drew", ev.seat, last.round_no,
-                                                count=last.count + 1)
-                else:
-                    self.notes.append(ActionNote("drew", ev.seat, round_no, count=1))
-            elif kind in ("led", "played"):
-                self.notes.append(ActionNote(kind, ev.seat, round_no, tile=tile_code(ev.tile),
-                                             end=getattr(ev, "end", None)))
-            elif kind in ("knocked", "host_moved"):
-                self.notes.append(ActionNote(kind, ev.seat, round_no))
-            elif kind == "went_out":
-                self.outs[ev.seat] += 1
-                self.notes.append(ActionNote(kind, ev.seat, round_no))
-            elif kind == "fish":
-                self.fish[ev.seat] += 1
-                self.notes.append(ActionNote(kind, ev.seat, round_no))
-            elif kind == "dealt":
+            if kind in ("misdeal", "dealt") and ev.round_no != round_no:
+                if self.summary is not None and closed is not None:
+                    self.closed = self._table(closed, tuple(notes), self.summary,
+                                              version=version)
+                notes, history = [], []
+                recent = [_Recent()] * len(recent)
                 round_no = ev.round_no
-                self.notes.append(ActionNote("dealt", ev.leader, ev.round_no))
+                self.summary = None
+                self.lead = None
+            history.append(ev)
+            seat = getattr(ev, "seat", None)
+            if kind == "drew":
+                r = recent[seat]
+                recent[seat] = r._replace(drawn=r.drawn + (tile_code(ev.tile),))
+                last = notes[-1] if notes else None
+                if last is not None and last.kind == "drew" and last.seat == seat:
+                    notes[-1] = replace(last, count=last.count + 1)
+                else:
+                    notes.append(ActionNote("drew", seat, round_no, count=1))
+            elif kind in ("led", "played"):
+                r = recent[seat]
+                recent[seat] = _Recent(host_moved=r.host_pending)
+                notes.append(ActionNote(kind, seat, round_no, tile=tile_code(ev.tile),
+                                        end=getattr(ev, "end", None)))
+            elif kind == "knocked":
+                r = recent[seat]
+                recent[seat] = _Recent(knock=r.drawn, host_moved=r.host_pending)
+                notes.append(ActionNote(kind, seat, round_no))
+            elif kind == "host_moved":
+                recent[seat] = recent[seat]._replace(host_pending=True)
+                notes.append(ActionNote(kind, seat, round_no))
+            elif kind == "went_out":
+                outs[seat] += 1
+                notes.append(ActionNote(kind, seat, round_no))
+            elif kind == "fish":
+                fish[seat] += 1
+                notes.append(ActionNote(kind, seat, round_no))
+            elif kind == "misdeal":
+                notes.append(ActionNote(kind, seat, round_no, reason=str(ev.reason)))
+            elif kind == "dealt":
+                notes.append(ActionNote("dealt", ev.leader, ev.round_no))
+                self.lead = tile_code(ev.lead_tile) if ev.lead_tile is not None else None
+            elif kind == "round_scored":
+                self.summary = self._summary(ev, closed if closed is not None else self.state)
+                scored.append(self.summary)
+        self.notes, self.history, self.recent = tuple(notes), tuple(history), tuple(recent)
+        self.outs, self.fish = tuple(outs), tuple(fish)
+        self._round = round_no
+        return tuple(scored)
+
+    def _summary(self, ev: Any, closed: Any) -> RoundSummary:
+        """The ``round_scored`` event as a :class:`RoundSummary` with the table it closed and
+        each seat's own hand value (RULES.md §1.11–§1.14)."""
+        return RoundSummary(
+            round_no=ev.round_no, end=ev.end, by=ev.by,
+            hands=tuple(tuple(tile_code(t) for t in h) for h in ev.hands),
+            hand_values=tuple(ev.hand_values), recorded=tuple(ev.recorded),
+            scores=tuple(ev.scores), remembered=tuple(ev.remembered),
+            pot_won=ev.pot_won, pot=ev.pot,
+            layout=line_layout(closed.chain, closed.ends),
+            seat_values=tuple(engine.hand_value(mask, self.rules) for mask in closed.round.hands),
+        )
 
     # ------------------------------------------------------------------ reading
 
@@ -200,10 +421,15 @@ class LiveMatch:
     def status(self) -> Status:
         return Status(self.row.status)
 
-    def round_events(self) -> list[Any]:
-        """The engine events of the current round (from its ``dealt`` on): the public history
-        a computer player observes (``engine.ai.observe`` drops what is private)."""
-        return self.log[self.log_cut:]
+    @property
+    def started(self) -> bool:
+        """Whether the match was dealt."""
+        return self.state is not None
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose decision is awaited, None before the deal and after the end."""
+        return None if self.state is None else self.state.to_act
 
     def humans(self) -> int:
         """How many seats are held by people (not computer players)."""
@@ -218,12 +444,14 @@ class LiveMatch:
 
     def players(self) -> tuple[PlayerRef, ...]:
         """The seat holders in seat order (cached per ``row.seats`` value)."""
+        from service.bots import strength_of
+
         seats = self.row.seats
-        cached = self.__dict__.get("_players")
+        cached = self._players
         if cached is None or cached[0] is not seats:
             cached = (seats, tuple(PlayerRef(int(s["user_id"]), str(s["name"]), strength_of(s))
                                    for s in seats))
-            self.__dict__["_players"] = cached
+            self._players = cached
         return cached[1]
 
     def side_of(self, seat: int) -> int:
@@ -244,120 +472,117 @@ class LiveMatch:
         """The closing lines once the match closed, else None. Rated results come from the
         engine's ``MatchResult`` (RULES.md §1.15–§1.17)."""
         r = self.row
-        if r.status in (Status.LOBBY, Status.PLAYING) or self.state is None:
+        if r.status in OPEN or self.state is None:
             return None
         result = self.state.result
-        players = self.players()
-        if r.status == Status.FINISHED and result is not None:
-            lines = tuple(
-                PlayerResult(
-                    seat=i, user_id=p.user_id, name=p.name,
-                    score=self.state.scores[self.side_of(i)],
-                    goat=self.side_of(i) in result.goats,
-                    rating=int(result.rating[self.side_of(i)]),
-                    outs=self.outs[i], fish=self.fish[i],
-                    timed_out=result.timed_out == i, bot=p.bot,
-                )
-                for i, p in enumerate(players)
-            )
-            return MatchEnd(EndReason(result.reason), True, lines)
-        lines = tuple(
-            PlayerResult(seat=i, user_id=p.user_id, name=p.name,
-                         score=self.state.scores[self.side_of(i)], goat=False, rating=0,
-                         outs=self.outs[i], fish=self.fish[i], timed_out=False, bot=p.bot)
-            for i, p in enumerate(players)
-        )
-        return MatchEnd(EndReason(r.end_reason or EndReason.STOPPED), False, lines)
+        scores = self.state.scores
+        rated = r.status == Status.FINISHED and result is not None
+        lines = []
+        for i, p in enumerate(self.players()):
+            side = self.side_of(i)
+            lines.append(PlayerResult(
+                seat=i, user_id=p.user_id, name=p.name, score=scores[side],
+                goat=rated and side in result.goats,
+                rating=int(result.rating[side]) if rated else 0,
+                outs=self.outs[i], fish=self.fish[i],
+                timed_out=rated and result.timed_out == i, bot=p.bot, side=side,
+            ))
+        if rated:
+            return MatchEnd(EndReason(result.reason), True, tuple(lines),
+                            variant=self.rules.variant)
+        return MatchEnd(EndReason(r.end_reason or EndReason.STOPPED), False, tuple(lines),
+                        variant=self.rules.variant)
 
-    def table_view(self, hands: Sequence[Sequence[Any]] | None = None) -> TableView:
-        """The group's view (never a hand; ``hands`` = ``state.hands`` if already computed,
-        used for the tile counts only)."""
+    def table_view(self) -> TableView:
+        """The group's view of the current round (never a hand: only how many tiles)."""
         st = self.state
+        summary = self.summary if st.round.end is not None else None
+        return self._table(st, self.notes, summary)
+
+    def _table(self, st: Any, notes: tuple[ActionNote, ...], summary: RoundSummary | None,
+               *, version: int | None = None) -> TableView:
+        """The table of ``st``; with ``version`` the closed table of a round the match went
+        on from (as it was then: playing, at that version)."""
         r = self.row
-        hands = st.hands if hands is None else hands
-        playing = r.status == Status.PLAYING
+        status = self.status if version is None else Status.PLAYING
+        playing = status == Status.PLAYING and summary is None
         to_act = st.to_act if playing else None
-        afk = getattr(st, "afk", None) or (0,) * st.players
+        afk = st.afk
         teams = bool(self.rules.teams)
         scores, remembered = tuple(st.scores), tuple(st.remembered)
+        sizes = st.hand_sizes()
         seats = tuple(
             SeatView(
-                seat=i, user_id=p.user_id, name=p.name, tiles=len(hands[i]),
+                seat=i, user_id=p.user_id, name=p.name, tiles=sizes[i],
                 side=i % 2 if teams else i, score=scores[i % 2 if teams else i],
                 remembered=remembered[i % 2 if teams else i], to_act=to_act == i,
                 host_moves=int(afk[i]), bot=p.bot,
             )
             for i, p in enumerate(self.players())
         )
-        drawable = st.drawable
-        reserve = getattr(st, "reserve", None)
-        if reserve is None:
-            reserve = max(0, len(st.bazar) - drawable)
         return TableView(
-            match_id=r.id, chat_id=r.chat_id, thread_id=r.thread_id, version=r.version,
-            status=self.status, round_no=st.round_no, teams=teams,
+            match_id=r.id, chat_id=r.chat_id, thread_id=r.thread_id,
+            version=r.version if version is None else version,
+            status=status, round_no=st.round_no, teams=teams,
             chain=tuple(st.chain), ends=tuple(st.ends),
-            drawable=drawable, reserve=reserve,
+            drawable=st.drawable, reserve=st.reserve,
             seats=seats, scores=scores, remembered=remembered,
             pot=st.pot, to_act=to_act,
             to_act_user_id=seats[to_act].user_id if to_act is not None else None,
-            deadline_at=r.deadline_at if playing else None,
-            match_limit=self.rules.match_limit, notes=tuple(self.notes), final=self.final(),
+            deadline_at=r.deadline_at if to_act is not None else None,
+            match_limit=self.rules.match_limit, notes=notes,
+            final=self.final() if version is None else None,
             variant=self.rules.variant, layout=line_layout(st.chain, st.ends),
-            turn_seconds=int(self.rules.turn_timeout),
+            turn_seconds=int(self.rules.turn_timeout), summary=summary,
         )
 
-    def hand_views(self, hands: Sequence[Sequence[Any]] | None = None) -> tuple[HandView, ...]:
-        """Each seat's private view, seat order (``hands`` = ``state.hands`` if computed)."""
+    def hand_views(self) -> tuple[HandView, ...]:
+        """Each seat's private view, seat order."""
         st = self.state
         r = self.row
-        hands = st.hands if hands is None else hands
-        playing = r.status == Status.PLAYING
-        to_act = st.to_act if playing else None
+        hands = st.hands
+        to_act = st.to_act if r.status == Status.PLAYING else None
         legal = ()
         if to_act is not None:
             legal = tuple(MoveOption(tile_code(m.tile), m.end) for m in engine.legal_moves(st))
-        return tuple(
-            HandView(
+        lead = self.lead if to_act is not None and not st.chain else None
+        views = []
+        for i, p in enumerate(self.players()):
+            mine = to_act == i
+            rec = self.recent[i]
+            knocked = not rec.drawn and not mine and rec.knock is not None
+            views.append(HandView(
                 match_id=r.id, version=r.version, seat=i, user_id=p.user_id, name=p.name,
-                tiles=tuple(map(tile_code, hands[i])), your_turn=to_act == i,
-                legal=legal if to_act == i else (), drawn=self.drawn.get(i, ()),
-                deadline_at=r.deadline_at if to_act == i else None,
-            )
-            for i, p in enumerate(self.players())
-        )
+                tiles=tuple(map(tile_code, hands[i])), your_turn=mine,
+                legal=legal if mine else (),
+                drawn=rec.drawn or (rec.knock if knocked else ()),
+                deadline_at=r.deadline_at if mine else None,
+                knocked=knocked, host_moved=rec.host_moved,
+                lead=lead if mine else None,
+            ))
+        return tuple(views)
 
 
-def line_layout(chain: Sequence[tuple[int, int]], ends: Sequence[int]) -> LayoutView:
-    """The :class:`LayoutView` of a line (RULES.md §2.0.1): doubles lie across."""
-    line = tuple(LaidTile(a, b, "across" if a == b else "") for a, b in chain)
-    return LayoutView("line", line, ends=tuple(
-        EndView(name, n) for name, n in zip(("left", "right"), ends, strict=False)))
-
-
-def round_summaries(events: Iterable[Any]) -> tuple[RoundSummary, ...]:
-    """The ``round_scored`` events as :class:`RoundSummary` (RULES.md §1.11–§1.14)."""
-    out = []
-    for ev in events:
-        if ev.kind != "round_scored":
-            continue
-        out.append(RoundSummary(
-            round_no=ev.round_no, end=ev.end, by=ev.by,
-            hands=tuple(tuple(tile_code(t) for t in h) for h in ev.hands),
-            hand_values=tuple(ev.hand_values), recorded=tuple(ev.recorded),
-            scores=tuple(ev.scores), remembered=tuple(ev.remembered),
-            pot_won=ev.pot_won, pot=ev.pot,
-        ))
-    return tuple(out)
-
-
-def public_events(events: Iterable[Any]) -> tuple[dict[str, Any], ...]:
-    """Engine events as dicts for the group: a ``drew`` event loses its ``tile`` (RULES.md
-    §1.8: a drawn tile is shown to its seat alone)."""
-    out = []
-    for ev in events:
-        d = event_dict(ev)
-        if d.get("kind") == "drew":
-            d.pop("tile", None)
-        out.append(d)
-    return tuple(out)
+def result_of(
+    live: LiveMatch,
+    *,
+    ok: bool = True,
+    error: ErrorCode | None = None,
+    detail: str = "",
+    events: Sequence[Any] = (),
+    rounds: tuple[RoundSummary, ...] = (),
+) -> Result:
+    """The :class:`~service.views.Result` of ``live`` after a change whose engine events are
+    ``events`` and which scored ``rounds`` (or a refusal: ``ok`` False with ``error``)."""
+    started = live.state is not None
+    return Result(
+        ok=ok, error=error, detail=detail, match_id=live.match_id, status=live.status,
+        version=live.version,
+        lobby=None if started else live.lobby_view(),
+        table=live.table_view() if started else None,
+        hands=live.hand_views() if started else (),
+        events=public_events(events) if events else (),
+        rounds=rounds,
+        final=live.final() if started else None,
+        closed=live.closed if started else None,
+    )

@@ -207,7 +207,8 @@ class ActionNote:
 
     ``kind``: ``led`` / ``played`` (``tile``, ``end``), ``drew`` (``count`` tiles, never which),
     ``knocked``, ``host_moved`` (the host moved for the seat, RULES.md §1.17), ``went_out``
-    (§1.9), ``fish`` (the seat is the fisher, §1.10), ``dealt`` (a new round; seat = leader).
+    (§1.9), ``fish`` (the seat is the fisher, §1.10), ``dealt`` (a new round; seat = leader),
+    ``misdeal`` (the seat's hand voided the deal, §1.3; ``reason`` says why).
 
     Variant kinds and fields (RULES.md §2): a move of several tiles is one ``played`` note
     whose ``tiles`` lists every placement after the first (``(tile, end, closed, along)``);
@@ -230,6 +231,7 @@ class ActionNote:
     points: int = 0
     total: int | None = None
     taken: int = 0
+    reason: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,7 +240,8 @@ class PlayerResult:
     ``goat`` (§1.15); ``rating`` the rating gain (§1.16; 0 when not rated); ``outs`` rounds
     this player went out (§1.9); ``fish`` fish they made as fisher (§1.10); ``timed_out``:
     their timeouts interrupted the match (§1.17); ``bot``: a computer player's strength, None
-    for a human."""
+    for a human; ``side``: the scoring side, the seat or its team (§1.14), whose ``score``,
+    ``goat`` and ``rating`` these are."""
 
     seat: int
     user_id: int
@@ -252,6 +255,7 @@ class PlayerResult:
     bot: str | None = None
     place: int = 0
     title: str | None = None
+    side: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,7 +286,8 @@ class RoundSummary:
     ``end``: ``"out"`` or ``"fish"``; ``by``: the seat that went out / the fisher;
     ``hands``: every hand at the round's end, per seat, as tile codes (revealed for counting);
     ``hand_values``, ``recorded`` (points written this round, pot included), ``scores``,
-    ``remembered``: per side; ``pot_won`` the pot paid out, ``pot`` the pot after the round.
+    ``remembered``: per side; ``pot_won`` the pot paid out, ``pot`` the pot after the round;
+    ``seat_values`` the value of each seat's own hand (RULES.md §1.11), seat order.
 
     Variant fields (RULES.md §2): ``end`` may also be ``"void"`` (dealt again, §2.1 rule 6,
     §2.9 rule 2) or ``"limit"`` (a race ended mid-round, §2.0.7); ``play_points`` per side
@@ -312,6 +317,7 @@ class RoundSummary:
     general: bool = False
     fast: str | None = None
     layout: LayoutView | None = None
+    seat_values: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -327,7 +333,8 @@ class TableView:
       points carried by a tied fish (§1.13).
     - ``to_act``: the seat whose turn it is, None when the match is closed; ``deadline_at``:
       when that turn times out (Unix seconds, §1.17).
-    - ``notes``: the last few :class:`ActionNote`; ``final``: set once the match closed.
+    - ``notes``: the :class:`ActionNote` of this round, oldest first (its deal first); ``final``:
+      set once the match closed.
 
     Variant fields (RULES.md §2; filled for classic too): ``variant``; ``layout`` the table
     (:class:`LayoutView`: line or cross, closed ends, the count; ``chain``/``ends`` above are
@@ -405,8 +412,17 @@ class MoveOption:
 @dataclass(frozen=True, slots=True)
 class HandView:
     """One seat's private view: their hand as tile codes (sorted), the legal moves when it is
-    their turn (else empty), and the tiles they drew from the bazar during the change this
-    view follows (RULES.md §1.8). Show it to ``user_id`` only."""
+    their turn (else empty), and what happened to the seat itself since its last decision.
+    Show it to ``user_id`` only; the table it lies on is the match's :class:`TableView`.
+
+    - ``drawn``: the tiles the seat drew from the bazar since its last decision; while it is
+      not its turn and its last decision was a knock, those it drew before that knock
+      (RULES.md §1.8).
+    - ``knocked``: its last decision was a knock and its turn has not come again (§1.8).
+    - ``host_moved``: the host placed its last tile, its turn having timed out (§1.17).
+    - ``lead``: on its turn before the round's first tile, the tile it must lead (the first
+      lead of a match, §1.5), None when it may lead any tile.
+    """
 
     match_id: int
     version: int
@@ -418,6 +434,9 @@ class HandView:
     legal: tuple[MoveOption, ...]
     drawn: tuple[str, ...]
     deadline_at: float | None
+    knocked: bool = False
+    host_moved: bool = False
+    lead: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -434,11 +453,12 @@ class Result:
       drawing seat finds them in its ``HandView.drawn``).
     - ``rounds``: the rounds scored by this change; ``final``: set when this change (or an
       earlier one) closed the match.
-    - ``messages``: the message ids stored with :meth:`GameService.update_messages`.
-    - ``state``, ``log``, ``engine_events``: the engine's own values for renderers that take
-      them (``ui.render``): the ``engine.MatchState`` (None before the deal), the engine events
-      of the previous and the current round, and those of this change. FULL INFORMATION —
-      every hand, the bazar, drawn tiles: a renderer must show each audience only its part.
+    - ``closed``: the table of the previous round as it closed (its ``summary`` set), while
+      the match is in a later round; None in round 1 (and when the match was rebuilt after
+      that round's table could no longer be known).
+
+    Nothing here holds more than its audience may see: the group's views never hold a hand
+    before the round's summary, and each :class:`HandView` belongs to one seat.
     """
 
     ok: bool
@@ -453,10 +473,7 @@ class Result:
     events: tuple[dict[str, Any], ...] = ()
     rounds: tuple[RoundSummary, ...] = ()
     final: MatchEnd | None = None
-    messages: dict[str, Any] = field(default_factory=dict)
-    state: Any = field(default=None, repr=False, compare=False)
-    log: tuple[Any, ...] = field(default=(), repr=False, compare=False)
-    engine_events: tuple[Any, ...] = field(default=(), repr=False, compare=False)
+    closed: TableView | None = None
 
     def hand_for(self, user_id: int) -> HandView | None:
         """The hand view of ``user_id``, or None if they hold no seat."""
@@ -508,9 +525,11 @@ class BotStats:
 
 @dataclass(frozen=True, slots=True)
 class ChatInfo:
-    """A chat's settings: ``rules`` the default rule options of new lobbies (RULES.md §1),
-    ``language`` (None: the users' own), ``topic_id`` the forum topic to play in (None: any),
-    ``active`` False after the bot was removed."""
+    """A chat's settings: ``rules`` the rule options its admins chose for new lobbies (only
+    those that differ from the defaults, RULES.md §1), ``language`` (None: the users' own),
+    ``topic_id`` the forum topic to play in (None: any), ``active`` False after the bot was
+    removed; ``full_rules`` every rule option with its value (the defaults filled in), and
+    ``options`` the chat's other settings (``GameService.update_chat(options=...)``)."""
 
     chat_id: int
     title: str | None
@@ -519,6 +538,8 @@ class ChatInfo:
     topic_id: int | None
     rules: dict[str, Any]
     active: bool
+    full_rules: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

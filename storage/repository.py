@@ -13,11 +13,11 @@ Times are Unix seconds (float). Nothing here commits: the caller's transaction d
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from sqlalchemy import bindparam, case, delete, func, insert, literal, select, update
+from sqlalchemy import bindparam, delete, func, insert, literal, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
@@ -26,6 +26,7 @@ from storage.models import (
     Action,
     BotStats,
     Chat,
+    GroupSend,
     Match,
     MatchResult,
     PlayerStats,
@@ -511,13 +512,6 @@ def bot_stats(conn: Connection) -> list[BotStatsRow]:
     return [_row(BotStatsRow, r._mapping) for r in rows]
 
 
-def list_results(conn: Connection, match_id: int | None = None) -> list[ResultRow]:
-    """Result rows of one match (seat order) or of all matches."""
-    stmt = select(T_RESULTS)
-    if match_id is not None:
-        stmt = stmt.where(T_RESULTS.c.match_id == match_id)
-    stmt = stmt.order_by(T_RESULTS.c.match_id, T_RESULTS.c.seat)
-    return [_row(ResultRow, r._mapping) for r in (conn.execute(stmt)).all()]
 
 
 def _name_expr():
@@ -574,37 +568,8 @@ def player_stats(
     return _stats_row(row._mapping) if row else None
 
 
-def recompute_stats(conn: Connection) -> dict[tuple[int, int], dict[str, int]]:
-    """Aggregate the humans' ``match_results`` rows directly, ``{(scope, user_id): {field:
-    value}}`` — the reference the ``player_stats`` table must always equal."""
-    goat = case((T_RESULTS.c.goat, 1), else_=0)
-    sums = (
-        func.count().label("matches"),
-        func.sum(goat).label("goats"),
-        func.sum(T_RESULTS.c.rating).label("rating"),
-        func.sum(T_RESULTS.c.outs).label("outs"),
-        func.sum(T_RESULTS.c.fish).label("fish"),
-        func.sum(T_RESULTS.c.final_score).label("score_sum"),
-    )
-    out: dict[tuple[int, int], dict[str, int]] = {}
-    human = T_RESULTS.c.bot.is_(None)
-    per_chat = select(T_RESULTS.c.chat_id, T_RESULTS.c.user_id, *sums).where(human).group_by(
-        T_RESULTS.c.chat_id, T_RESULTS.c.user_id
-    )
-    for r in (conn.execute(per_chat)).all():
-        out[(r.chat_id, r.user_id)] = {k: int(getattr(r, k)) for k in _STAT_FIELDS}
-    overall = select(T_RESULTS.c.user_id, *sums).where(human).group_by(T_RESULTS.c.user_id)
-    for r in (conn.execute(overall)).all():
-        out[(GLOBAL_SCOPE, r.user_id)] = {k: int(getattr(r, k)) for k in _STAT_FIELDS}
-    return out
 
 
-def all_stats(conn: Connection) -> dict[tuple[int, int], dict[str, int]]:
-    """The ``player_stats`` table as ``{(scope, user_id): {field: value}}``."""
-    rows = (conn.execute(select(T_STATS))).all()
-    return {
-        (r.scope, r.user_id): {k: int(getattr(r, k)) for k in _STAT_FIELDS} for r in rows
-    }
 
 
 # ----------------------------------------------------------------------------- chat migration
@@ -668,16 +633,30 @@ def move_chat(
     return [mid for mid, _, _ in moved]
 
 
-def count_rows(conn: Connection, table: str) -> int:
-    """Number of rows in a table of this schema (for tests and the benchmark)."""
-    tables = {t.name: t for t in (T_CHATS, T_USERS, T_MATCHES, T_ACTIONS, T_RESULTS, T_STATS,
-                                  T_BOT_STATS)}
-    return int((conn.execute(select(func.count()).select_from(tables[table]))).scalar())
 
 
-def seat_list(seats: Sequence[tuple[int, str]]) -> list[dict[str, Any]]:
-    """``[(user_id, name), ...]`` → the ``matches.seats`` JSON shape."""
-    return [{"user_id": int(u), "name": str(n)} for u, n in seats]
+
+
+# ----------------------------------------------------------------------------- group sends
+
+T_SENDS = GroupSend.__table__
+_INSERT_SEND = insert(T_SENDS)
+
+
+def record_group_send(conn: Connection, chat_id: int, at: float, *,
+                      forget_before: float | None = None) -> None:
+    """Record that the bot sent a message or an edit to group ``chat_id`` at ``at`` (Unix
+    seconds); with ``forget_before``, delete the records older than that."""
+    conn.execute(_INSERT_SEND, {"chat_id": chat_id, "sent_at": at})
+    if forget_before is not None:
+        conn.execute(delete(T_SENDS).where(T_SENDS.c.sent_at < forget_before))
+
+
+def recent_group_sends(conn: Connection, since: float) -> list[tuple[int, float]]:
+    """``(chat_id, sent_at)`` of every group send at or after ``since``, oldest first."""
+    stmt = (select(T_SENDS.c.chat_id, T_SENDS.c.sent_at)
+            .where(T_SENDS.c.sent_at >= since).order_by(T_SENDS.c.sent_at))
+    return [(int(r.chat_id), float(r.sent_at)) for r in conn.execute(stmt).all()]
 
 
 __all__ = [
@@ -692,11 +671,9 @@ __all__ = [
     "StatsRow",
     "UserRow",
     "active_key",
-    "all_stats",
     "append_action",
     "bot_stats",
     "clear_chat_topic",
-    "count_rows",
     "due_matches",
     "find_open_match",
     "get_chat",
@@ -707,13 +684,12 @@ __all__ = [
     "list_actions",
     "list_open_matches",
     "list_open_matches_of",
-    "list_results",
     "move_chat",
     "next_deadline",
     "player_stats",
-    "recompute_stats",
+    "recent_group_sends",
+    "record_group_send",
     "record_results",
-    "seat_list",
     "set_messages",
     "update_match",
     "upsert_chat",

@@ -39,6 +39,8 @@ from aiogram.types import (
     User,
 )
 
+from tests.servicekit import InlineExecutor
+
 BOT = User(id=1000, is_bot=True, first_name="Kozel", username="kozel_test_bot")
 
 
@@ -197,17 +199,22 @@ class Harness:
         self.bot = Bot("42:TEST", session=FakeSession(self.tg))
         self.dp, self.app, self.outbox = await build(
             self.settings, self.bot, chat_interval=0.0, group_per_minute=10**9,
-            global_per_second=10**9)
+            global_per_second=10**9,
+            service_overrides={"bot_executor": InlineExecutor(), "hard_samples": 2})
         return self
 
     async def __aexit__(self, *exc) -> None:
         await self.outbox.drain()
+        await self.app.publisher.settled()
         await self.outbox.close()
         await self.app.service.close()
 
     async def feed(self, update: Update) -> None:
+        """Hand ``update`` to the dispatcher; return once everything it sent went out and
+        the message ids are stored."""
         await self.dp.feed_update(self.bot, update)
         await self.outbox.drain()
+        await self.app.publisher.settled()
 
     async def say(self, person: Person, chat_id: int, text: str,
                   reply_to: Message | None = None, thread_id: int | None = None) -> None:

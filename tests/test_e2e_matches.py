@@ -60,7 +60,7 @@ async def play_to_the_goat(client: EmulatorClient, bot: BotProcess, players: int
     for rp in replays:
         assert rp.rules.match_limit == int(settings.get("match_limit", 101))
         assert rp.rules.fish_scoring == settings.get("fish_scoring", "all_to_max")
-        assert rp.rules.teams == (settings.get("variant") == "teams")
+        assert rp.rules.teams == (settings.get("teams") == "1")
         assert rp.final.finished and rp.final.result.reason == "limit"
         assert rp.final.result.goats
     counts = check_all(replays, group, dms)
@@ -93,7 +93,7 @@ async def test_four_players_own_to_max_fish(shared_bot):
 async def test_teams_all_to_max_fish(shared_bot):
     client, bot = shared_bot.client, shared_bot.bot
     await play_to_the_goat(client, bot, 4,
-                           {"match_limit": "51", "variant": "teams",
+                           {"match_limit": "51", "teams": "1",
                             "fish_scoring": "all_to_max"},
                            need_fish=True, seed=5)
     assert bot.errors() == []

@@ -117,6 +117,8 @@ async def test_bad_presses_are_refused_and_change_nothing(shared_bot):
         # a tile of the other hand: a well-formed move the mover cannot make
         state = load_replay(shared_bot.bot.database, game).state_at(ver)
         foreign = tile_id(state.hand(1 - state.to_act)[0])
+        # the keyboard may arrive before the table's edit: look once the bot is quiet
+        await client.wait_idle(quiet=0.2)
         group_msgs = await client.messages(table.chat_id)
         table_msg = group_msgs[-1]
         other_msg = (await client.messages(other))[-1]

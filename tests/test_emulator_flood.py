@@ -1,6 +1,7 @@
 """The emulator's flood control: 429 "Too Many Requests: retry after N" (aiogram's
-``TelegramRetryAfter``) for more than one message or edit a second in a chat, more than 20 a
-minute in a group, more than 30 a second overall — on an injected clock, so no test sleeps."""
+``TelegramRetryAfter``) for more than one message or edit a second in a group (a private chat:
+a burst of three, then one a second), more than 20 a minute in a group, more than 30 a second
+overall — on an injected clock, so no test sleeps."""
 
 from __future__ import annotations
 
@@ -51,19 +52,40 @@ async def retry_after(call) -> int:
     return err.value.retry_after
 
 
-async def test_one_per_second_in_any_chat(emulator_bot, clock, group):
-    sent = await emulator_bot.send_message(MASHA, "1")
-    assert await retry_after(emulator_bot.send_message(MASHA, "2")) == 1
+async def test_one_per_second_in_a_group(emulator_bot, clock, group):
+    sent = await emulator_bot.send_message(group, "1")
+    assert await retry_after(emulator_bot.send_message(group, "2")) == 1
     clock.advance(0.5)
     assert await retry_after(emulator_bot.edit_message_text(
-        "1'", chat_id=MASHA, message_id=sent.message_id)) == 1  # edits count too
+        "1'", chat_id=group, message_id=sent.message_id)) == 1  # edits count too
     clock.advance(0.5)
-    assert await emulator_bot.edit_message_text("1'", chat_id=MASHA, message_id=sent.message_id)
-    assert await retry_after(emulator_bot.send_message(MASHA, "2")) == 1
+    assert await emulator_bot.edit_message_text("1'", chat_id=group, message_id=sent.message_id)
+    assert await retry_after(emulator_bot.send_message(group, "2")) == 1
     # another chat is not affected
-    assert await emulator_bot.send_message(group, "table")
+    assert await emulator_bot.send_message(MASHA, "hand")
     clock.advance(1.0)
+    assert await emulator_bot.send_message(group, "2")
+
+
+async def test_a_private_chat_takes_a_burst_then_one_a_second(emulator_bot, emulator_client,
+                                                              clock, group):
+    sent = await emulator_bot.send_message(MASHA, "1")
+    assert await emulator_bot.edit_message_text("1'", chat_id=MASHA, message_id=sent.message_id)
     assert await emulator_bot.send_message(MASHA, "2")
+    assert await retry_after(emulator_bot.send_message(MASHA, "3")) == 1
+    clock.advance(0.5)
+    assert await retry_after(emulator_bot.send_message(MASHA, "3")) == 1
+    clock.advance(0.5)
+    assert await emulator_bot.send_message(MASHA, "3")  # one token back after a second
+    assert await retry_after(emulator_bot.send_message(MASHA, "4")) == 1
+    clock.advance(10.0)  # an idle chat's bucket fills up to the burst, not beyond
+    for i in range(3):
+        assert await emulator_bot.send_message(MASHA, f"burst {i}")
+    assert await retry_after(emulator_bot.send_message(MASHA, "too many")) == 1
+    await emulator_client.configure(flood={"private_burst": 1})
+    clock.advance(1.0)
+    assert await emulator_bot.send_message(MASHA, "one")
+    assert await retry_after(emulator_bot.send_message(MASHA, "two")) == 1
 
 
 async def test_twenty_a_minute_in_a_group(emulator_bot, emulator_client, clock, group):

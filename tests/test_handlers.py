@@ -14,6 +14,8 @@ from aiogram.types import Chat, ChatMemberBanned, ChatMemberMember, ChatMemberUp
 
 import engine
 from tests.botkit import BOT, Harness, Person
+from tests.servicekit import engine_state
+from ui.publish import Publisher
 
 GROUP = -100777
 OLYA, PETYA, MASHA, SERG = (Person(21, "Оля"), Person(22, "Петя"), Person(23, "Маша"),
@@ -43,7 +45,13 @@ async def seated(h: Harness, people, *, rules: dict | None = None, start: bool =
 
 
 async def current(h: Harness, match_id: int):
-    return (await h.app.service.view(match_id)).state
+    """The engine state of the match as the database holds it (None before the deal)."""
+    return await engine_state(h.app.service, match_id)
+
+
+async def books(h: Harness, match_id: int):
+    """What the publisher knows it sent for the match."""
+    return await h.app.publisher.messages(match_id)
 
 
 @pytest.mark.parametrize("people,rules", [
@@ -72,13 +80,13 @@ async def test_whole_match_with_only_legal_buttons_and_no_leaked_hand(tmp_path, 
             from ui.keyboards import move_label
             assert offered == {move_label(m.tile, m.end) for m in engine.legal_moves(state)}
             # the group's table shows chain tiles only; a DM only its own tiles
-            stored = (await h.app.service.view(match_id)).messages
-            table = h.tg.messages[(GROUP, stored["table"])]
+            stored = await books(h, match_id)
+            table = h.tg.messages[(GROUP, stored.table)]
             chain = {engine.Tile.of(a, b) for a, b in state.chain}
-            if stored["table_round"] == state.round_no:
+            if stored.table_round == state.round_no:
                 assert tiles_in(table.text) <= chain
             else:  # the round was just dealt: the group still sees the closed round
-                assert not state.chain and stored["table_closed"] == stored["table_round"]
+                assert not state.chain and stored.table_closed == stored.table_round
             for i, p in enumerate(people):
                 last_dm = h.tg.chat(p.id)[-1]
                 assert tiles_in(last_dm.text) <= set(state.hand(i)) | chain
@@ -96,7 +104,7 @@ async def test_bad_presses_get_an_alert_and_change_nothing(tmp_path):
     async with Harness(tmp_path) as h:
         match_id = await seated(h, (OLYA, PETYA))
         before = await h.app.service.view(match_id)
-        state = before.state
+        state = await current(h, match_id)
         mover = (OLYA, PETYA)[state.to_act]
         other = (OLYA, PETYA)[1 - state.to_act]
         msg = h.keyboard_message(mover)
@@ -112,7 +120,8 @@ async def test_bad_presses_get_an_alert_and_change_nothing(tmp_path):
             text, alert, _ = await h.press(mover, msg, data=forged)
             assert alert
         after = await h.app.service.view(match_id)
-        assert after.version == before.version and after.state == before.state
+        assert after.version == before.version and after.table == before.table
+        assert await current(h, match_id) == state
         # a real move, then the same (now stale) button again
         await h.press(mover, msg, data=data)
         moved = await h.app.service.view(match_id)
@@ -342,7 +351,8 @@ async def test_unexpected_error_apologises_and_keeps_the_game(tmp_path, monkeypa
     async with Harness(tmp_path) as h:
         match_id = await seated(h, (OLYA, PETYA))
         before = await h.app.service.view(match_id)
-        mover = (OLYA, PETYA)[before.state.to_act]
+        state = await current(h, match_id)
+        mover = (OLYA, PETYA)[state.to_act]
         msg = h.keyboard_message(mover)
 
         async def boom(*a, **k):
@@ -353,7 +363,8 @@ async def test_unexpected_error_apologises_and_keeps_the_game(tmp_path, monkeypa
         assert alert and text == h.app.tr.plain("ru", "err-unexpected")
         monkeypatch.undo()
         after = await h.app.service.view(match_id)
-        assert after.version == before.version and after.state == before.state
+        assert after.version == before.version and after.hands == before.hands
+        assert await current(h, match_id) == state
 
 
 async def _fire_bots(h: Harness) -> int:
@@ -418,35 +429,30 @@ async def test_bots_in_a_group_lobby(tmp_path):
         assert state is not None and not state.finished
 
 
-async def test_a_press_before_the_previous_publish_stored_its_messages(tmp_path):
-    """A player who presses faster than the publisher stores the new message ids: the result
-    of the second move carries the message ids of before the first publish, yet the keyboard
-    the first publish sent must be taken away (one live keyboard per player, issue 4)."""
+async def test_two_moves_committed_before_either_is_published(tmp_path):
+    """A player presses before the publish of the previous move went out: the second
+    publish must still take away the keyboard the first one sent (one live keyboard per
+    player, issue 4), with the first publish's messages still on their way."""
     async with Harness(tmp_path) as h:
         match_id = await seated(h, (OLYA, PETYA))
         svc = h.app.service
         played = 0
         while played < 2:  # two moves of two different seats, both before any publish
             first = await svc.view(match_id)
-            state = first.state
-            if state.finished:
+            if first.status != "playing":
                 pytest.skip("the match ended at once")
-            move = engine.legal_moves(state)[0]
-            uid = (OLYA, PETYA)[state.to_act].id
-            r1 = await svc.act(match_id, uid, f"{move.tile.a}-{move.tile.b}", move.end,
-                               first.version)
-            state2 = r1.state
-            if state2.to_act == state.to_act or state2.finished:
+            mover = next(hand for hand in first.hands if hand.your_turn)
+            move = mover.legal[0]
+            r1 = await svc.act(match_id, mover.user_id, move.tile, move.end, first.version)
+            if r1.table.to_act == mover.seat or r1.status != "playing":
                 await h.app.publisher.publish(r1)
                 await h.outbox.drain()
                 continue  # the other seat knocked; try the next pair
-            move2 = engine.legal_moves(state2)[0]
-            uid2 = (OLYA, PETYA)[state2.to_act].id
-            r2 = await svc.act(match_id, uid2, f"{move2.tile.a}-{move2.tile.b}", move2.end,
-                               r1.version)
-            assert r2.ok and r2.messages == r1.messages  # the snapshot of before publish
-            await h.app.publisher.publish(r1)
-            await h.outbox.drain()
+            second = next(hand for hand in r1.hands if hand.your_turn)
+            move2 = second.legal[0]
+            r2 = await svc.act(match_id, second.user_id, move2.tile, move2.end, r1.version)
+            assert r2.ok
+            await h.app.publisher.publish(r1)  # nothing sent yet when r2 is published
             await h.app.publisher.publish(r2)
             await h.outbox.drain()
             played = 2
@@ -505,8 +511,7 @@ async def test_bot_api_calls_per_move_and_the_round_summary_in_the_closed_table(
                 # until the lead, the group's last message is the closed table
                 assert _SUMMARY.search(h.tg.last(GROUP).text)
         group = h.tg.chat(GROUP)
-        view = await h.app.service.view(match_id)
-        rounds = view.state.round_no
+        rounds = (await h.app.service.view(match_id)).table.round_no
         closed = {int(m.group(1)) for g in group for m in _SUMMARY.finditer(g.text)}
         assert closed == set(range(1, rounds + 1))  # every round closed with its summary
         assert not any(g.text.startswith("<b>Раунд") and "окончен</b>" in g.text.split("\n")[0]
@@ -525,14 +530,24 @@ async def _play_until_unpublished(h: Harness, match_id: int, rng: random.Random,
     svc = h.app.service
     while True:
         view = await svc.view(match_id)
-        state = view.state
+        state = await current(h, match_id)
         move = rng.choice(engine.legal_moves(state))
         uid = (OLYA, PETYA)[state.to_act].id
         res = await svc.act(match_id, uid, move.tile.code(), move.end, view.version)
-        if stop(state, res.state):
-            return view, res
+        if stop(state, await current(h, match_id)):
+            return view, state, res
         await h.app.publisher.publish(res)
         await h.outbox.drain()
+        await h.app.publisher.settled()
+
+
+def restarted(h: Harness) -> Publisher:
+    """A new publisher over the same service and outbox, as after a restart of the bot: it
+    knows only the message ids stored with the matches."""
+    old = h.app.publisher
+    h.app.publisher = Publisher(old.service, old.outbox, old.tr, bot_username=old.bot_username,
+                                default_locale=old.default_locale)
+    return h.app.publisher
 
 
 async def test_restart_after_a_round_ended_unpublished_shows_its_summary(tmp_path):
@@ -541,14 +556,13 @@ async def test_restart_after_a_round_ended_unpublished_shows_its_summary(tmp_pat
     round is lost (issue 5, known gap of the previous publisher)."""
     async with Harness(tmp_path) as h:
         match_id = await seated(h, (OLYA, PETYA))
-        view, res = await _play_until_unpublished(
+        view, state, res = await _play_until_unpublished(
             h, match_id, random.Random(3),
             lambda before, after: after.finished or after.round_no != before.round_no)
-        state = view.state
-        assert not res.state.finished  # a first round never reaches 101 from 0 here
-        table_id = view.messages["table"]
+        assert res.status == "playing"  # a first round never reaches 101 from 0 here
+        table_id = (await books(h, match_id)).table
         assert not _SUMMARY.search(h.tg.messages[(GROUP, table_id)].text)
-        await h.app.publisher.heal()
+        await restarted(h).heal()
         await h.outbox.drain()
         closed = h.tg.messages[(GROUP, table_id)].text
         assert _SUMMARY.search(closed) and f"Раунд {state.round_no} окончен" in closed
@@ -571,12 +585,13 @@ async def test_restart_after_the_match_ended_unpublished_announces_its_end_once(
 
         assert ends() == [] and await svc.open_matches() == []
         for _restart in range(2):
-            await h.app.publisher.heal()
+            await restarted(h).heal()
             await h.outbox.drain()
+            await h.app.publisher.settled()
         assert len(ends()) == 1
-        assert await svc.unannounced_ends() == []
+        assert (await svc.load_messages(match_id)).get("end_shown") == 1
         # the closed table shows the last round's summary and that the match is over
-        table = h.tg.messages[(GROUP, (await svc.view(match_id)).messages["table"])]
+        table = h.tg.messages[(GROUP, (await svc.load_messages(match_id))["table"])]
         assert _SUMMARY.search(table.text) and "Партия окончена" in table.text
         assert all(h.keyboard_message(p) is None for p in (OLYA, PETYA))
 
@@ -591,6 +606,7 @@ async def test_a_published_match_end_is_not_announced_again(tmp_path):
             person = (OLYA, PETYA)[state.to_act]
             msg = h.keyboard_message(person)
             await h.press(person, msg, data=rng.choice(msg.buttons()).callback_data)
-        assert (await h.app.service.view(match_id)).messages.get("end_shown") == 1
-        assert await h.app.service.unannounced_ends() == []
+        assert (await h.app.service.load_messages(match_id)).get("end_shown") == 1
+        await restarted(h).heal()
+        await h.outbox.drain()
         assert len([m for m in h.tg.chat(GROUP) if "🐐" in m.text and m.buttons()]) == 1

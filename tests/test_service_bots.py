@@ -13,8 +13,9 @@ import pytest
 
 from service import ErrorCode, GameService, Status
 from service.bots import is_bot
-from service.testing import FakeClock, random_move
 from storage import repository as repo
+from tests import storagekit as kit
+from tests.servicekit import FakeClock, InlineExecutor, engine_state, random_move
 
 DELAY = 1.5
 
@@ -28,7 +29,8 @@ def clock():
 async def svc(tmp_path, clock):
     service = await GameService.open(tmp_path / "kozel.sqlite3", clock=clock,
                                      seed_source=iter(range(500, 900)).__next__,
-                                     bot_move_delay=DELAY, bot_samples=2)
+                                     bot_move_delay=DELAY, hard_samples=2,
+                                     bot_executor=InlineExecutor())
     yield service
     await service.close()
 
@@ -147,7 +149,7 @@ async def test_solo_match_to_the_end_keeps_bots_off_the_leaderboard(svc, clock):
     res = await finish_solo(svc, clock, res, 42, random.Random(3))
     assert res.status == Status.FINISHED and res.final.rated
     assert [p.bot for p in res.final.players] == [None, "easy", "easy", "easy"]
-    rows = await svc.db.read(repo.list_results, res.match_id)
+    rows = await svc.db.read(kit.list_results, res.match_id)
     assert [(r.user_id, r.bot) for r in rows] == [(42, None), (-1, "easy"), (-2, "easy"),
                                                   (-3, "easy")]
     board = await svc.leaderboard()
@@ -158,7 +160,7 @@ async def test_solo_match_to_the_end_keeps_bots_off_the_leaderboard(svc, clock):
     [easy] = await svc.bot_stats()
     assert (easy.strength, easy.matches) == ("easy", 3)
     assert easy.goats == sum(r.goat for r in rows if r.bot)
-    assert await svc.db.read(repo.all_stats) == await svc.db.read(repo.recompute_stats)
+    assert await svc.db.read(kit.all_stats) == await svc.db.read(kit.recompute_stats)
     rematch = await svc.rematch(res.match_id, 42)
     assert rematch.ok and [p.bot for p in rematch.lobby.players] == [None, "easy", "easy",
                                                                      "easy"]
@@ -166,7 +168,8 @@ async def test_solo_match_to_the_end_keeps_bots_off_the_leaderboard(svc, clock):
 
 async def test_a_bot_deadline_survives_a_restart(tmp_path, clock):
     path = tmp_path / "k.sqlite3"
-    svc = await GameService.open(path, clock=clock, bot_move_delay=DELAY, bot_samples=2)
+    svc = await GameService.open(path, clock=clock, bot_move_delay=DELAY, hard_samples=2,
+                                     bot_executor=InlineExecutor())
     res = await svc.open_solo(42, "Masha", bots=1, strength="hard")
     rng = random.Random(2)
     while res.table.to_act_user_id == 42:
@@ -175,7 +178,8 @@ async def test_a_bot_deadline_survives_a_restart(tmp_path, clock):
     logged = len(await svc.db.read(repo.list_actions, res.match_id))
     await svc.close()  # the process dies with a bot to act
     clock.advance(60)
-    svc = await GameService.open(path, clock=clock, bot_move_delay=DELAY, bot_samples=2)
+    svc = await GameService.open(path, clock=clock, bot_move_delay=DELAY, hard_samples=2,
+                                     bot_executor=InlineExecutor())
     try:
         fired = await svc.fire_due()
         assert fired and fired[0].ok and fired[0].version == res.version + 1
@@ -187,18 +191,18 @@ async def test_a_bot_deadline_survives_a_restart(tmp_path, clock):
 
 async def test_a_failing_decision_falls_back_to_the_host_move(svc, clock, monkeypatch):
     import engine
-    import service.game
+    import service.bots
 
     def broken(*args, **kwargs):
         raise RuntimeError("no idea")
 
-    monkeypatch.setattr(service.game, "_choose", broken)
+    monkeypatch.setattr(service.bots, "decide", broken)
     res = await svc.open_solo(42, "Masha", bots=1, strength="normal")
     rng = random.Random(5)
     while res.table.to_act_user_id == 42:
         _, tile, end, version = random_move(res, rng)
         res = await svc.act(res.match_id, 42, tile, end, version)
-    expected = engine.host_move(res.state)  # RULES.md §1.17: most pips
+    expected = engine.host_move(await engine_state(svc, res.match_id))  # §1.17: most pips
     moved = await svc.bot_move(res.match_id, res.version)
     assert moved.ok
     last = (await svc.db.read(repo.list_actions, res.match_id))[-1]
@@ -215,7 +219,7 @@ async def test_a_running_match_with_only_bots_left_ends(svc, clock):
         repo.update_match(conn, res.match_id, row.version, now=clock.now, seats=seats,
                           deadline_at=clock.now)
     await svc.db.write(only_bots)
-    svc._cache.clear()
+    svc.store.forget()
     fired = []
     for _ in range(5):
         clock.advance(DELAY)
@@ -230,7 +234,7 @@ async def test_the_sweeper_wakes_for_a_bot_before_its_interval(tmp_path):
     """run_deadlines sleeps until the next deadline; a bot turn armed meanwhile wakes it, so
     bots keep their short pace even with a long sweep interval."""
     svc = await GameService.open(tmp_path / "w.sqlite3", bot_move_delay=0.01,
-                                 bot_samples=2)
+                                 hard_samples=2, bot_executor=InlineExecutor())
     results = []
     stop = asyncio.Event()
 
@@ -259,3 +263,95 @@ async def test_the_sweeper_wakes_for_a_bot_before_its_interval(tmp_path):
         stop.set()
         await sweeper
         await svc.close()
+
+
+async def test_computer_players_think_in_worker_processes_by_a_count_of_samples(tmp_path,
+                                                                               clock):
+    """Issue 11: by default decisions run in a pool of worker processes, off the event
+    loop's interpreter; what crosses is the seat's observation, and the hard strength plays a
+    fixed number of sampled deals, so its move is the same however busy the machine is: the
+    pool's move equals the same decision made here."""
+    import pickle
+    from concurrent.futures import ProcessPoolExecutor
+
+    from service.live import decide
+
+    svc = await GameService.open(tmp_path / "pool.sqlite3", clock=clock, bot_move_delay=DELAY,
+                                 hard_samples=40, bot_workers=1)
+    try:
+        assert svc.thinkers.workers == 1
+        res = await svc.open_solo(42, "Masha", bots=3, strength="hard")
+        rng = random.Random(8)
+        moves = 0
+        while moves < 3 and res.status == Status.PLAYING:
+            if res.table.to_act_user_id == 42:
+                _, tile, end, version = random_move(res, rng)
+                res = await svc.act(res.match_id, 42, tile, end, version)
+                continue
+            live = await svc.store.live(res.match_id)
+            seat = live.to_act
+            obs = live.observation(seat)
+            assert pickle.loads(pickle.dumps(obs)) == obs
+            here = decide(obs, "hard", f"{live.row.seed}:{live.seq}:{seat}", 40)
+            res = await svc.bot_move(res.match_id, res.version)
+            assert res.ok
+            last = (await svc.db.read(repo.list_actions, res.match_id))[-1]
+            assert last.decision == {"tile": here.tile.code(), "end": here.end, "bot": "hard"}
+            moves += 1
+        pool = svc.thinkers.executor()
+        assert isinstance(pool, ProcessPoolExecutor) and moves == 3
+        import os
+
+        assert pool._processes and os.getpid() not in pool._processes
+    finally:
+        await svc.close()
+
+
+def test_the_worker_pool_is_sized_to_the_machine():
+    import os
+
+    from service.bots import Thinkers, default_workers
+
+    assert default_workers() == max(1, os.cpu_count() or 1)
+    assert Thinkers().workers == default_workers() and Thinkers(workers=3).workers == 3
+    with pytest.raises(ValueError):
+        Thinkers(workers=0)
+
+
+def test_worker_processes_end_with_the_bot_even_when_it_is_killed(tmp_path):
+    """A bot killed with SIGKILL cannot stop its worker processes; they notice and end."""
+    import os
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    code = (
+        "import asyncio, os, signal\n"
+        "from service.bots import Thinkers\n"
+        "async def main():\n"
+        "    t = Thinkers(workers=2)\n"
+        "    loop = asyncio.get_running_loop()\n"
+        "    pids = {await loop.run_in_executor(t.executor(), os.getpid) for _ in range(8)}\n"
+        "    print(' '.join(map(str, pids)), flush=True)\n"
+        "    os.kill(os.getpid(), signal.SIGKILL)\n"
+        "asyncio.run(main())\n"
+    )
+    root = Path(__file__).resolve().parents[1]
+    proc = subprocess.run([sys.executable, "-c", code], cwd=root, stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(root)})
+    pids = [int(p) for p in proc.stdout.split()]
+    assert proc.returncode == -9 and pids
+
+    def alive(pid: int) -> bool:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+
+    deadline = time.monotonic() + 10
+    while any(alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(alive(p) for p in pids)

@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from service import GameService, Status
-from service.testing import play_random, start_match
 from storage import repository as repo
+from tests import storagekit as kit
+from tests.servicekit import engine_state, play_random, start_match
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -28,7 +29,7 @@ WORKER = r"""
 import asyncio, random, sys, time
 import storage.repository as repo
 from service import GameService, Status
-from service.testing import random_move
+from tests.servicekit import random_move
 
 append_action = repo.append_action
 
@@ -118,7 +119,8 @@ async def _check_consistent(path: Path, match_id: int, start_version: int,
         if last_reported is not None:
             assert row.version >= last_reported  # nothing reported committed was lost
         view = await svc.view(match_id)  # replays seed + log through the engine
-        assert view.ok and view.state.version == len(log)
+        assert view.ok and view.version == row.version
+        assert (await engine_state(svc, match_id)).version == len(log)
         return len(log)
     finally:
         await svc.close()
@@ -164,9 +166,9 @@ def test_sigkill_loses_no_committed_action_and_the_match_resumes(tmp_path, mode)
             res = await svc.view(match_id)
             res, _ = await play_random(svc, res, random.Random(1))
             assert res.status == Status.FINISHED
-            rows = await svc.db.read(repo.list_results, match_id)
+            rows = await svc.db.read(kit.list_results, match_id)
             assert len(rows) == 4 and any(r.goat for r in rows)
-            assert await svc.db.read(repo.all_stats) == await svc.db.read(repo.recompute_stats)
+            assert await svc.db.read(kit.all_stats) == await svc.db.read(kit.recompute_stats)
         finally:
             await svc.close()
 

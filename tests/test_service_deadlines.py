@@ -10,8 +10,9 @@ import random
 import pytest
 
 from service import ErrorCode, GameService, Status
-from service.testing import FakeClock, random_move, start_match
 from storage import repository as repo
+from tests import storagekit as kit
+from tests.servicekit import FakeClock, random_move, start_match
 
 
 @pytest.fixture
@@ -75,7 +76,7 @@ async def test_repeated_timeouts_end_the_match_with_timeout_rating(svc, clock):
     timed_out = [p for p in final.players if p.timed_out]
     assert len(timed_out) == 1 and timed_out[0].rating == 0  # RULES.md §1.16
     assert all(p.rating >= 1 for p in final.players if not p.timed_out)
-    rows = await svc.db.read(repo.list_results, res.match_id)
+    rows = await svc.db.read(kit.list_results, res.match_id)
     assert {r.ended_by for r in rows} == {"timeout"}
     assert [r.timed_out for r in rows] == [p.timed_out for p in final.players]
     assert await svc.next_deadline() is None

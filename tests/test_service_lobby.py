@@ -9,8 +9,9 @@ import random
 import pytest
 
 from service import EndReason, ErrorCode, GameService, Status
-from service.testing import FakeClock, play_random, start_match
 from storage import repository as repo
+from tests import storagekit as kit
+from tests.servicekit import FakeClock, play_random, start_match
 
 
 @pytest.fixture
@@ -127,7 +128,7 @@ async def test_stop_and_rematch(svc):
     stopped = await svc.stop(mid, 1)
     assert stopped.ok and stopped.status == Status.STOPPED
     assert stopped.final.reason == EndReason.STOPPED and not stopped.final.rated
-    assert await svc.db.read(repo.list_results, mid) == []  # not rated
+    assert await svc.db.read(kit.list_results, mid) == []  # not rated
     assert (await svc.stop(mid, 1)).error == ErrorCode.WRONG_STATUS
     assert (await svc.rematch(mid, 77)).error == ErrorCode.NOT_IN_GAME
     again = await svc.rematch(mid, 2)
@@ -173,7 +174,7 @@ async def test_bot_removed_ends_open_matches_without_rating(svc):
     assert results[0].final is None or not results[0].final.rated
     row = await svc.db.read(repo.get_match, playing.match_id)
     assert (row.status, row.end_reason, row.deadline_at) == ("stopped", "bot_removed", None)
-    assert await svc.db.read(repo.list_results, playing.match_id) == []
+    assert await svc.db.read(kit.list_results, playing.match_id) == []
     assert not (await svc.chat_info(-9)).active
     assert (await svc.view(elsewhere.match_id)).status == Status.LOBBY
     assert (await svc.open_lobby(-9, None, 1, "A")).ok  # re-added: usable again
@@ -187,12 +188,13 @@ async def test_users_and_messages(svc):
     assert (user.name, user.dm_open, user.language) == ("Маша Петрова", True, "ru")
     assert await svc.get_user(2) is None
     res = await svc.open_lobby(-1, None, 1, "Маша")
-    assert await svc.update_messages(res.match_id, {"lobby": 10, "table": 11}) == {
-        "lobby": 10, "table": 11}
-    assert await svc.update_messages(res.match_id, {"lobby": None}) == {"table": 11}
-    view = await svc.view(res.match_id)
-    assert view.messages == {"table": 11} and view.version == res.version  # no bump
-    assert await svc.update_messages(999, {"x": 1}) is None
+    assert await svc.load_messages(res.match_id) == {}
+    assert await svc.save_messages(res.match_id, {"lobby": 10, "table": 11})
+    assert await svc.save_messages(res.match_id, {"table": 11})
+    assert await svc.load_messages(res.match_id) == {"table": 11}
+    assert (await svc.view(res.match_id)).version == res.version  # no version bump
+    assert not await svc.save_messages(999, {"x": 1})
+    assert await svc.load_messages(999) is None
 
 
 async def test_open_matches_of_one_user(svc):
@@ -210,7 +212,7 @@ async def test_open_matches_of_one_user(svc):
 async def test_users_and_chats_are_cached_and_changes_are_seen(svc, tmp_path, monkeypatch):
     """Every rendered message asks for a language: the service answers from memory, sees its
     own changes at once and another process's within SETTINGS_TTL seconds."""
-    import service.game as game
+    import service.people as people
 
     reads = []
     real_read = svc.db.read
@@ -240,8 +242,8 @@ async def test_users_and_chats_are_cached_and_changes_are_seen(svc, tmp_path, mo
     try:
         await other.register_user(7, "Оля", language="ru")
         assert (await svc.get_user(7)).language == "uk"
-        monkeypatch.setattr(game, "SETTINGS_TTL", 0.0)
-        svc._users.clear()
+        monkeypatch.setattr(people, "SETTINGS_TTL", 0.0)
+        svc.people.clear()
         assert (await svc.get_user(7)).language == "ru"
         await other.update_chat(-700, language="uk")
         assert (await svc.chat_info(-700)).language == "uk"

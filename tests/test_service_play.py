@@ -13,9 +13,10 @@ import pytest
 
 import engine
 from service import ErrorCode, GameService, Status
-from service.testing import FakeClock, play_random, random_move, start_match
 from storage import GLOBAL_SCOPE
 from storage import repository as repo
+from tests import storagekit as kit
+from tests.servicekit import FakeClock, engine_state, play_random, random_move, start_match
 
 
 @pytest.fixture
@@ -29,10 +30,10 @@ async def _log_len(svc, match_id):
     return len(await svc.db.read(repo.list_actions, match_id))
 
 
-def _check_views(res):
+async def _check_views(svc, res):
     """The table never holds a hand; each hand view holds exactly its seat's tiles and
-    legal moves only on its turn (RULES.md §1.7, §1.8)."""
-    st = res.state
+    legal moves only on its turn (RULES.md §1.7, §1.8), as the engine has them."""
+    st = await engine_state(svc, res.match_id)
     table = res.table
     assert table.version == res.version
     for seat, (sv, hv) in enumerate(zip(table.seats, res.hands, strict=True)):
@@ -55,9 +56,9 @@ def _check_views(res):
     for ev in res.events:
         if ev["kind"] == "drew":
             assert "tile" not in ev
-    drawn_total = sum(len(h.drawn) for h in res.hands)
-    drew_events = sum(1 for e in res.events if e["kind"] == "drew")
-    assert drawn_total == drew_events
+    for hv in res.hands:  # the seat's own recent draws, still in its hand (§1.8)
+        drew_now = sum(1 for e in res.events if e["kind"] == "drew" and e["seat"] == hv.seat)
+        assert len(hv.drawn) >= drew_now and set(hv.drawn) <= set(hv.tiles)
     assert table.drawable == st.drawable
     assert table.scores == tuple(st.scores) and table.pot == st.pot
 
@@ -71,7 +72,7 @@ async def test_a_full_match_views_and_results(svc):
     assert row.seed is not None and row.deadline_at == svc.clock() + 60  # §1.17 turn_timeout
     actions = 0
     while res.status == Status.PLAYING:
-        _check_views(res)
+        await _check_views(svc, res)
         user, tile, end, version = random_move(res, rng)
         res = await svc.act(res.match_id, user, tile, end, version)
         assert res.ok, res.detail
@@ -84,7 +85,7 @@ async def test_a_full_match_views_and_results(svc):
     assert any(p.goat for p in final.players)
     assert all(p.score >= 101 for p in final.players if p.goat)  # RULES.md §1.15
     assert all((p.rating == 0) == p.goat for p in final.players)  # §1.16: goat gets 0
-    rows = await svc.db.read(repo.list_results, res.match_id)
+    rows = await svc.db.read(kit.list_results, res.match_id)
     assert [(r.user_id, r.final_score, r.goat, r.rating, r.outs, r.fish) for r in rows] == [
         (p.user_id, p.score, p.goat, p.rating, p.outs, p.fish) for p in final.players]
     assert sum(r.outs for r in rows) + sum(r.fish for r in rows) >= len(res.rounds)
@@ -163,7 +164,8 @@ async def test_two_processes_on_one_database_one_press_wins(tmp_path):
         assert await _log_len(a, res.match_id) == 6
         # The loser's cache healed: both see the same state.
         va, vb = await a.view(res.match_id), await b.view(res.match_id)
-        assert va.state == vb.state and va.version == vb.version == res.version
+        assert va.table == vb.table and va.hands == vb.hands
+        assert va.version == vb.version == res.version
         # Worker a plays on; b's cache falls behind. A press carrying the newer version
         # reaches b: b reloads from the database instead of calling it stale.
         res, _ = await play_random(a, res, rng, max_actions=3)
@@ -200,7 +202,7 @@ async def test_replayed_state_equals_live_state(tmp_path):
     try:
         for mid, res in live.items():
             again = await fresh.view(mid)
-            assert again.state == res.state
+            assert again.closed == res.closed
             assert again.version == res.version
             assert again.table == res.table
             assert again.hands == res.hands  # incl. the tiles drawn in the last action
@@ -220,8 +222,8 @@ async def test_statistics_equal_recomputation_from_results(tmp_path):
                                     rules={"match_limit": 41})
             res, _ = await play_random(svc, res, rng)
             assert res.status == Status.FINISHED
-        rows = await svc.db.read(repo.list_results)
-        assert await svc.db.read(repo.all_stats) == await svc.db.read(repo.recompute_stats)
+        rows = await svc.db.read(kit.list_results)
+        assert await svc.db.read(kit.all_stats) == await svc.db.read(kit.recompute_stats)
         for chat in (None, -100, -101):
             board = await svc.leaderboard(chat, limit=50)
             mine = [r for r in rows if chat is None or r.chat_id == chat]

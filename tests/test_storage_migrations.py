@@ -17,8 +17,13 @@ from sqlalchemy import text
 from storage import Database, alembic_config, open_database
 from storage import repository as repo
 from storage.models import GLOBAL_SCOPE, Base
+from tests import storagekit as kit
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+#: The newest revision.
+HEAD = "0004"
 
 
 def _diff(sync_conn):
@@ -29,15 +34,15 @@ def _diff(sync_conn):
 def test_revisions_form_one_line_of_at_least_two():
     script = ScriptDirectory.from_config(alembic_config())
     heads = script.get_heads()
-    assert heads == ["0003"]
+    assert heads == [HEAD]
     chain = [rev.revision for rev in script.walk_revisions()]
-    assert chain == ["0003", "0002", "0001"]
+    assert chain == ["0004", "0003", "0002", "0001"]
 
 
 async def test_upgrade_from_empty_matches_models(tmp_path):
     db = await open_database(tmp_path / "kozel.sqlite3")
     try:
-        assert await db.current_revision() == "0003"
+        assert await db.current_revision() == HEAD
         assert await db.read(_diff) == []
 
         def pragmas(conn):
@@ -48,7 +53,7 @@ async def test_upgrade_from_empty_matches_models(tmp_path):
         assert await db.write(pragmas) == ("wal", 1, 1)
         # Running the start-up migration again is a no-op.
         await db.migrate()
-        assert await db.current_revision() == "0003"
+        assert await db.current_revision() == HEAD
     finally:
         await db.dispose()
 
@@ -65,11 +70,11 @@ async def test_upgrade_from_previous_revision_keeps_data_and_backfills_stats(tmp
         repo.upsert_chat(conn, -200, now=1.0)
         mid = repo.insert_match(
             conn, chat_id=-100, thread_id=None, creator_id=1, rules={},
-            seats=repo.seat_list([(1, "A"), (2, "B")]), now=1.0, deadline_at=None,
+            seats=kit.seat_list([(1, "A"), (2, "B")]), now=1.0, deadline_at=None,
         )
         mid2 = repo.insert_match(
             conn, chat_id=-200, thread_id=7, creator_id=1, rules={},
-            seats=repo.seat_list([(1, "A"), (2, "B")]), now=1.0, deadline_at=None,
+            seats=kit.seat_list([(1, "A"), (2, "B")]), now=1.0, deadline_at=None,
         )
         repo.append_action(conn, mid, 1, seat=0, decision={"tile": "1-1", "end": None},
                            at=2.0, user_id=1)
@@ -94,12 +99,12 @@ async def test_upgrade_from_previous_revision_keeps_data_and_backfills_stats(tmp
 
     db = await open_database(path)  # start-up path: upgrades 0001 -> head
     try:
-        assert await db.current_revision() == "0003"
+        assert await db.current_revision() == HEAD
         assert await db.read(_diff) == []
         log = await db.read(repo.list_actions, mid)
         assert [a.decision for a in log] == [{"tile": "1-1", "end": None}]
-        stats = await db.read(repo.all_stats)
-        assert stats == await db.read(repo.recompute_stats)
+        stats = await db.read(kit.all_stats)
+        assert stats == await db.read(kit.recompute_stats)
         assert stats[(GLOBAL_SCOPE, 1)] == {
             "matches": 2, "goats": 1, "rating": 9, "outs": 6, "fish": 3, "score_sum": 130,
         }
@@ -119,7 +124,7 @@ async def test_upgrade_from_0002_keeps_results_as_human_and_adds_bot_stats(tmp_p
         repo.upsert_chat(conn, -100, now=1.0)
         mid = repo.insert_match(
             conn, chat_id=-100, thread_id=None, creator_id=1, rules={},
-            seats=repo.seat_list([(1, "A"), (2, "B")]), now=1.0, deadline_at=None,
+            seats=kit.seat_list([(1, "A"), (2, "B")]), now=1.0, deadline_at=None,
         )
         conn.execute(text(
             "INSERT INTO match_results (match_id, seat, user_id, name, chat_id, final_score, "
@@ -134,17 +139,17 @@ async def test_upgrade_from_0002_keeps_results_as_human_and_adds_bot_stats(tmp_p
     await db.dispose()
     db = await open_database(path)
     try:
-        assert await db.current_revision() == "0003"
+        assert await db.current_revision() == HEAD
         assert await db.read(_diff) == []
-        rows = await db.read(repo.list_results, mid)
+        rows = await db.read(kit.list_results, mid)
         assert [(r.user_id, r.bot) for r in rows] == [(1, None)]
         bot_row = repo.ResultRow(
             match_id=mid, seat=1, user_id=-1, name="Бот", chat_id=-100, final_score=101,
             goat=True, rating=0, outs=0, fish=0, timed_out=False, ended_by="limit",
             finished_at=4.0, bot="normal")
         await db.write(repo.record_results, [bot_row])
-        assert await db.read(repo.all_stats) == await db.read(repo.recompute_stats)
-        assert (GLOBAL_SCOPE, -1) not in await db.read(repo.all_stats)
+        assert await db.read(kit.all_stats) == await db.read(kit.recompute_stats)
+        assert (GLOBAL_SCOPE, -1) not in await db.read(kit.all_stats)
         [bs] = await db.read(repo.bot_stats)
         assert (bs.strength, bs.matches, bs.goats, bs.score_sum) == ("normal", 1, 1, 101)
         await db.downgrade("0002")
@@ -189,7 +194,7 @@ def test_start_up_migration_works_from_any_working_directory(tmp_path):
         timeout=60,
     )
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "0003"
+    assert out.stdout.strip() == HEAD
     assert db_path.exists()
 
 
@@ -208,10 +213,34 @@ async def test_the_same_migrations_run_through_an_async_driver(tmp_path):
     """The schema path taken by asyncpg later: Alembic on AsyncConnection.run_sync."""
     db = await open_database(f"sqlite+aiosqlite:///{tmp_path / 'async.sqlite3'}")
     try:
-        assert db.is_async and await db.current_revision() == "0003"
+        assert db.is_async and await db.current_revision() == HEAD
         assert await db.read(_diff) == []
         await db.downgrade("0001")
         await db.migrate()
-        assert await db.current_revision() == "0003"
+        assert await db.current_revision() == HEAD
+    finally:
+        await db.dispose()
+
+
+async def test_upgrade_from_0003_adds_the_group_send_log(tmp_path):
+    """Revision 0004 (issue 11): the recent sends per group, kept across restarts; nothing
+    before it changes, and a downgrade drops the table alone."""
+    path = tmp_path / "v3.sqlite3"
+    db = Database(path)
+    await db.migrate("0003")
+    await db.write(lambda conn: repo.upsert_chat(conn, -100, now=1.0))
+    await db.dispose()
+    db = await open_database(path)
+    try:
+        assert await db.current_revision() == HEAD
+        assert await db.read(_diff) == []
+        await db.write(repo.record_group_send, -100, 10.0)
+        await db.write(lambda c: repo.record_group_send(c, -100, 75.0, forget_before=15.0))
+        assert await db.read(repo.recent_group_sends, 0.0) == [(-100, 75.0)]
+        assert (await db.read(repo.get_chat, -100)) is not None
+        await db.downgrade("0003")
+        names = await db.read(lambda c: c.exec_driver_sql(
+            "SELECT name FROM sqlite_master WHERE type='table'").scalars().all())
+        assert "group_sends" not in names and "chats" in names
     finally:
         await db.dispose()

@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 import engine
 from ui.callbacks import (
-    CALLBACK_VERSION,
     LOBBY_ACTIONS,
     MAX_CALLBACK_BYTES,
-    SETTINGS_KEYS,
+    SETTINGS_MENU,
+    VERSIONS,
     BadCallback,
     LangCb,
     LobbyCb,
@@ -27,6 +27,9 @@ from ui.callbacks import (
     tile_halves,
     tile_id,
 )
+from ui.settings import SETTINGS
+
+SETTINGS_KEYS = tuple(s.key for s in SETTINGS) + SETTINGS_MENU
 
 ids = st.integers(min_value=0, max_value=2**63 - 1)
 
@@ -80,7 +83,7 @@ def test_forged_variants_of_valid_data_never_escape_as_other_errors(cb, pos, jun
         "m1:01:2:3:l", "m1:+1:2:3:l", "m1: 1:2:3:l", "m1:1:2:-1:l", "m1:1:2:3:left",
         "m1:9223372036854775808:1:1:l", "m1:1_0:2:3:l", "m0:1:2:3:l", "m2:1:2:3:l",
         "l1:join:-5", "l1:JOIN:5", "l1:steal:5", "x1:5:true", "x1:5:yes", "x1:5:2",
-        "s1:bogus:", "s1:lang:RU", "s1:lang:a:b", "g1:de", "m1:１:2:3:l", "x" * 65,
+        "s1:bogus:", "s2:lang:RU", "s2:lang:a:b", "s2:BOGUS:", "g1:de", "m1:１:2:3:l", "x" * 65,
     ],
 )
 def test_known_forgeries_raise_bad_callback(data):
@@ -101,10 +104,23 @@ def test_bad_callback_is_a_value_error_so_aiogram_filters_skip_it():
     }
 
 
-def test_prefixes_carry_the_version():
-    for cls in (MoveCb, LobbyCb, SettingsCb, StopCb, LangCb):
-        assert cls.__prefix__.endswith(str(CALLBACK_VERSION))
-    assert len({cls.__prefix__ for cls in (MoveCb, LobbyCb, SettingsCb, StopCb, LangCb)}) == 5
+def test_prefixes_carry_each_factorys_version():
+    factories = (MoveCb, LobbyCb, SettingsCb, StopCb, LangCb)
+    for cls in factories:
+        letter = cls.__prefix__[0]
+        assert cls.__prefix__ == f"{letter}{VERSIONS[letter]}"
+    assert len({cls.__prefix__[0] for cls in factories}) == 5
+
+
+def test_settings_buttons_of_before_the_teams_option_are_stale():
+    """The option that switches teams was called ``variant`` (its values ``classic`` and
+    ``teams``); it is ``teams`` now, so the settings factory's version went up and an old
+    button parses as nothing (the handlers answer it as outdated)."""
+    assert SettingsCb.__prefix__ == "s2"
+    for old in ("s1:variant:teams", "s1:variant:", "s1:menu:", "s1:done:"):
+        with pytest.raises(BadCallback):
+            parse_callback(old)
+    assert parse_callback("s2:teams:1") == SettingsCb(key="teams", value="1")
 
 
 def test_tile_ids_match_the_engine_order():

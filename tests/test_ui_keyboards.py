@@ -9,11 +9,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
+from service.views import ChatInfo
 from ui import keyboards as kb
 from ui.callbacks import LangCb, LobbyCb, MoveCb, SettingsCb, StopCb, parse_callback
 from ui.commands import GROUP_COMMANDS, PRIVATE_COMMANDS, bot_commands
 from ui.i18n import SUPPORTED_LOCALES, Translator
 from ui.render import render_settings
+from ui.settings import SETTINGS, SettingsPatch, setting
 
 TR = Translator(strict=True)
 
@@ -100,43 +102,65 @@ def test_stop_and_dm_and_lang_keyboards():
     assert [b.text for b in langs] == ["Русский", "✓ Українська", "English"]
 
 
-def test_every_settings_choice_makes_valid_rules():
-    for key, values in kb.SETTINGS_CHOICES.items():
-        for value in values:
-            patch = kb.rules_patch(key, value)
-            base = {"teams": False}
-            rules = engine.Rules.from_json({**base, **patch})
-            if key != "lang":
-                assert kb.settings_value(rules, key) == value
-    assert kb.rules_patch("variant", "teams") == {"teams": True}
-    assert kb.rules_patch("fish_without_double", "0") == {"fish_without_double": False}
-    assert kb.rules_patch("lang", "uk") == {}
-    for key, value in [("variant", "donkey"), ("match_limit", "7"), ("menu", ""), ("x", "1")]:
+def _chat(rules: dict | None = None, language: str | None = None) -> ChatInfo:
+    rules = dict(rules or {})
+    return ChatInfo(-1, "Стол", language, False, None, rules, True,
+                    engine.Rules.from_json(rules).to_json(), {})
+
+
+def test_every_setting_choice_reads_back_and_makes_valid_rules():
+    """One spec per setting: each choice patches valid rules (RULES.md §1) and reads back as
+    itself; /rules has a line for every rule setting."""
+    for spec in SETTINGS:
+        for value in spec.choices:
+            patch = spec.parse(value)
+            if spec.key == "lang":
+                assert patch.language == value and not patch.rules
+                assert spec.read(_chat(language=value)) == value
+                assert spec.describe is None
+                continue
+            rules = engine.Rules.from_json(patch.rules).to_json()
+            assert spec.read(_chat(rules)) == value
+            assert spec.describe(TR, "en", rules)
+            assert spec.value_label(TR, "uk", value)
+    assert setting("teams").parse("1") == SettingsPatch(rules={"teams": True})
+    assert setting("fish_without_double").parse("0").rules == {"fish_without_double": False}
+    assert setting("match_limit").parse("51").rules == {"match_limit": 51}
+    for key, value in [("teams", "teams"), ("match_limit", "7"), ("lang", "de"),
+                       ("turn_timeout", "")]:
         with pytest.raises(ValueError):
-            kb.rules_patch(key, value)
+            setting(key).parse(value)
+    for key in ("variant", "menu", "done", "x"):
+        with pytest.raises(KeyError):
+            setting(key)
 
 
 def test_settings_menu_shows_current_values_and_choices_mark_one():
-    rules = engine.Rules(bazar_reserve=1, fish_scoring="each_own", turn_timeout=90)
-    markup = kb.settings_keyboard("ru", rules, "uk", tr=TR)
+    chat = _chat({"bazar_reserve": 1, "fish_scoring": "each_own", "turn_timeout": 90}, "uk")
+    markup = kb.settings_keyboard("ru", chat, tr=TR)
     texts = [b.text for b in buttons(markup)]
+    assert "Команды: Каждый за себя" in texts
     assert "Базар: Без одного" in texts
     assert "Рыба: Рыба на всех" in texts
     assert "Время на ход: 90 с" in texts
     assert "Язык: Українська" in texts
     assert "Партия до: 101" in texts
     cbs = [parse_callback(b.callback_data) for b in buttons(markup)]
-    assert [c.key for c in cbs] == [*kb.SETTINGS_ORDER, "done"]
+    assert [c.key for c in cbs] == [*(spec.key for spec in SETTINGS), "done"]
     assert all(isinstance(c, SettingsCb) and c.value == "" for c in cbs)
+    assert "Язык: —" in [b.text for b in buttons(kb.settings_keyboard("ru", _chat(), tr=TR))]
 
-    choices = kb.settings_choices_keyboard("en", "bazar_reserve", "1", tr=TR)
+    choices = kb.settings_choices_keyboard("en", setting("bazar_reserve"), "1", tr=TR)
     texts = [b.text for b in buttons(choices)]
     assert texts == ["All", "✓ All but one", "All but two", "← Back"]
     assert parse_callback(buttons(choices)[1].callback_data) == SettingsCb(
         key="bazar_reserve", value="1")
     assert parse_callback(buttons(choices)[-1].callback_data) == SettingsCb(key="menu")
-    text = render_settings("en", rules, choosing="Boneyard", tr=TR)
+    teams = kb.settings_choices_keyboard("ru", setting("teams"), "1", tr=TR)
+    assert [b.text for b in buttons(teams)] == ["Каждый за себя", "✓ Командный", "← Назад"]
+    text = render_settings("en", chat.full_rules, choosing="Boneyard", tr=TR)
     assert "Changes apply from the next match." in text and "<b>Boneyard</b>" in text
+    assert "every player for themselves" in text and "90 seconds" in text
 
 
 @pytest.mark.parametrize("locale", SUPPORTED_LOCALES)

@@ -220,13 +220,36 @@ async def test_a_busy_group_still_ends_on_the_latest_table():
     assert notices == [f"notice {i}" for i in range(3, 301, 3)]
 
 
-async def test_private_chats_are_limited_per_second_only(bot, clock):
+async def test_private_chats_take_a_burst_then_one_a_second(bot, clock):
+    """A token bucket per private chat: the first ``private_burst`` (3) messages go at once,
+    then one a second (the long-run rate); an idle chat's bucket fills up again."""
     box = make(bot, clock)
     for i in range(30):
         box.send(USER, f"m{i}")
     await box.drain()
     times = [t for _, _, t in bot.calls]
-    assert times[-1] - times[0] == pytest.approx(29.0)
+    assert times[:3] == [times[0]] * 3
+    assert [b - a for a, b in zip(times[2:], times[3:], strict=False)] == pytest.approx(
+        [1.0] * 27)
+    for i in range(len(times)):  # never more than 3 + n in any n seconds
+        for j in range(i, len(times)):
+            assert j - i + 1 <= 3 + (times[j] - times[i]) + 1e-9
+    await clock.sleep(10.0)  # idle: the bucket is full again
+    start = clock.now
+    for i in range(4):
+        box.send(USER, f"again {i}")
+    await box.drain()
+    again = [t for _, _, t in bot.calls[30:]]
+    assert again[:3] == [start] * 3 and again[3] == pytest.approx(start + 1.0)
+
+
+async def test_a_burst_of_one_keeps_private_chats_at_one_a_second(bot, clock):
+    box = make(bot, clock, private_burst=1)
+    for i in range(5):
+        box.send(USER, f"m{i}")
+    await box.drain()
+    times = [t for _, _, t in bot.calls]
+    assert [b - a for a, b in zip(times, times[1:], strict=False)] == pytest.approx([1.0] * 4)
 
 
 async def test_global_limit_across_chats(bot, clock):
@@ -413,3 +436,112 @@ async def test_direct_requests_wait_out_flood_control_but_outbox_requests_do_not
     with pytest.raises(TelegramRetryAfter):
         await middleware(always_busy, None, METHOD)
     assert waits == [3]
+
+
+async def test_an_edit_of_a_message_still_being_sent_follows_its_send(bot, clock):
+    """The publisher never waits for a send: it edits the message by the future of its send,
+    and the edit goes out after the send, to the message it made (or not at all when the
+    send failed)."""
+    box = make(bot, clock)
+    sent = box.send(USER, "your turn")
+    edited = box.edit_text(USER, sent, "taken away")
+    merged = box.edit_markup(USER, sent, None)
+    assert not sent.done()
+    message = await sent
+    assert await edited is True and await merged is True
+    calls = [(m, kw.get("message_id")) for m, kw, _ in bot.calls]
+    assert calls == [("send_message", None), ("edit_message_text", message.message_id),
+                     ("edit_message_reply_markup", message.message_id)]
+    bot.failures.append((any_call("send_message"),
+                         TelegramForbiddenError(METHOD, "Forbidden: bot was blocked by the user")))
+    lost = box.send(USER, "never arrives")
+    orphan = box.edit_text(USER, lost, "nothing to edit")
+    assert await lost is None and await orphan is None
+    assert len(bot.calls) == 4  # the failed send only
+
+
+async def test_edits_of_one_pending_message_coalesce(bot, clock):
+    box = make(bot, clock)
+    first = box.send(GROUP, "table")
+    later = [box.edit_text(GROUP, first, f"table {i}") for i in range(5)]
+    await box.drain()
+    assert [kw["text"] for m, kw, _ in bot.calls] == ["table", "table 4"]
+    assert all(f.done() for f in later)
+
+
+class SendLog:
+    """An in-memory stand-in for ``service.messages.SendLog`` (Unix seconds)."""
+
+    def __init__(self) -> None:
+        self.sends: list[tuple[int, float]] = []
+
+    async def record(self, chat_id, at):
+        self.sends.append((chat_id, at))
+
+    async def recent(self):
+        out: dict[int, list[float]] = {}
+        for chat_id, at in self.sends:
+            out.setdefault(chat_id, []).append(at)
+        return out
+
+
+async def test_a_restarted_outbox_goes_on_counting_the_groups_last_minute():
+    """Issue 11: 20 requests a minute per group hold across a restart: every group request is
+    recorded before it is made, and the next process starts its windows from the record."""
+    clock = FakeClock()
+    wall = FakeClock()  # Unix seconds, on another origin than the monotonic clock
+    wall.now = 1_700_000_000.0
+    log = SendLog()
+    bot = FakeBot(clock)
+    first = Outbox(bot, clock=clock, sleep=clock.sleep, wall=wall, send_log=log)
+    for i in range(15):
+        first.send(GROUP, f"before {i}")
+        first.send(USER, f"dm {i}")
+    await first.drain()
+    await first.close()
+    assert [c for c, _ in log.sends] == [GROUP] * 15  # groups only
+    # the process dies and a new one starts 10 s later, with new clocks
+    gap = 10.0
+    clock.now += gap
+    wall.now += gap
+    second = Outbox(bot, clock=clock, sleep=clock.sleep, wall=wall, send_log=log)
+    assert await second.restore() == 15
+    for i in range(30):
+        second.send(GROUP, f"after {i}")
+    await second.drain()
+    times = [t for m, kw, t in bot.calls if kw["chat_id"] == GROUP]
+    assert len(times) == 45
+    for i in range(20, len(times)):
+        assert times[i] - times[i - 20] >= 60.0 - 1e-9
+
+
+async def test_a_failing_send_log_does_not_stop_the_group(bot, clock):
+    class Broken(SendLog):
+        async def record(self, chat_id, at):
+            raise RuntimeError("disk full")
+
+    box = make(bot, clock, send_log=Broken())
+    assert (await box.send(GROUP, "still sent")) is not None
+
+
+async def test_a_group_request_counts_from_its_answer(clock):
+    """Telegram counts a request when it receives it, some time after the outbox starts it:
+    the minute and the second are counted from the answer, so a slow request cannot let the
+    21st of a minute (or the next of a second) arrive early."""
+
+    class SlowBot(FakeBot):
+        async def _do(self, method, kwargs):
+            result = await super()._do(method, kwargs)
+            self.clock.now += 0.5  # the request took half a second
+            return result
+
+    bot = SlowBot(clock)
+    box = make(bot, clock)
+    for i in range(25):
+        box.send(GROUP, f"m{i}")
+    await box.drain()
+    starts = [t for _, _, t in bot.calls]
+    answers = [t + 0.5 for t in starts]
+    for i in range(20, len(starts)):
+        assert starts[i] >= answers[i - 20] + 60.0 - 1e-9
+    assert all(b >= a + 1.0 - 1e-9 for a, b in zip(answers, starts[1:], strict=False))

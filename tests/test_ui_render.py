@@ -1,25 +1,36 @@
-"""ui.render: texts from real engine matches -- hidden information, length, words, escaping."""
+"""ui.render: texts from the service's views of real engine matches -- hidden information,
+length, words, escaping -- and from hand-built views (the cross of RULES.md §2.0.2).
+
+The views come from the service's view builder (:class:`service.live.LiveMatch`) stepped
+through whole matches; what the texts may show is checked against the engine's own state."""
 
 from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 
 import pytest
 
 import engine
-from engine.events import (
-    Dealt,
-    Drew,
-    Fish,
-    HostMoved,
-    Knocked,
-    Led,
-    MatchEnded,
-    Played,
-    RoundScored,
-    WentOut,
+from service.live import LiveMatch, result_of
+from service.views import (
+    ActionNote,
+    EndReason,
+    EndView,
+    HandView,
+    LaidTile,
+    LayoutView,
+    LobbyView,
+    MatchEnd,
+    PlayerRef,
+    PlayerResult,
+    RoundSummary,
+    SeatView,
+    Status,
+    TableView,
 )
+from storage.repository import MatchRow
 from ui import render
 from ui.i18n import SUPPORTED_LOCALES, Translator
 
@@ -35,28 +46,46 @@ def tiles_in(text: str) -> set[tuple[int, int]]:
 def norm(tiles) -> set[tuple[int, int]]:
     out = set()
     for t in tiles:
-        a, b = (t.a, t.b) if hasattr(t, "a") else t
+        a, b = (t.a, t.b) if hasattr(t, "a") else (map(int, t.split("-")) if isinstance(t, str)
+                                                  else t)
         out.add((min(a, b), max(a, b)))
     return out
 
 
-def play_match(players=3, seed=1, rules=None, host_every=0, max_steps=5000):
-    """Yield (state_before, state_after, events_of_step, all_events) through a whole match."""
-    rules = rules or engine.Rules()
-    state, events = engine.new_match(rules, players, seed)
-    history = list(events)
+def new_live(players: int, seed: int, rules: engine.Rules | None = None,
+             names: list[str] | None = None) -> LiveMatch:
+    names = names or [f"P{i}" for i in range(players)]
+    row = MatchRow(id=1, chat_id=-100, thread_id=None, status="playing", end_reason=None,
+                   rules=(rules or engine.Rules()).to_json(),
+                   seats=[{"user_id": i + 1, "name": names[i]} for i in range(players)],
+                   seed=seed, version=0, messages={}, deadline_at=None, creator_id=1,
+                   rematch_of=None, created_at=0.0, updated_at=0.0, started_at=0.0,
+                   finished_at=None)
+    return LiveMatch.from_row(row)
+
+
+def play_match(players=3, seed=1, rules=None, host_every=0, names=None, max_steps=5000):
+    """Yield ``(result, step)`` through a whole match: the service's views after each
+    decision (random legal moves, every ``host_every``-th a host move) and the engine's step
+    (None for the deal)."""
+    live = new_live(players, seed, rules, names)
+    yield result_of(live), None
     rnd = random.Random(seed)
-    yield None, state, list(events), list(history)
-    for step in range(max_steps):
-        if state.finished:
+    for n in range(max_steps):
+        if live.status != Status.PLAYING:
             return
-        before = state
-        if host_every and step % host_every == host_every - 1:
-            state, events = engine.apply_host_move(state)
+        if host_every and n % host_every == host_every - 1:
+            step = live.host_step()
         else:
-            state, events = engine.apply(state, state.to_act, rnd.choice(engine.legal_moves(state)))
-        history += events
-        yield before, state, list(events), list(history)
+            hand = next(h for h in live.hand_views() if h.your_turn)
+            move = rnd.choice(hand.legal)
+            step = live.step(hand.seat, move.tile, move.end)
+        nxt = live.next(float(n))
+        rounds = nxt.take(step)
+        if step.ended is not None:
+            nxt.set(status=Status.FINISHED, end_reason=step.ended)
+        live = nxt
+        yield result_of(live, events=step.events, rounds=rounds), step
 
 
 MATCHES = [
@@ -69,94 +98,93 @@ MATCHES = [
 
 @pytest.mark.parametrize("match", MATCHES)
 def test_group_table_never_shows_a_hand_or_the_bazar(match):
-    """Issue 4: no hand (nor a drawn tile) in a group text before the round ends."""
+    """No hand (nor a drawn tile) in a group text before the round ends: the table shows
+    the engine's chain and nothing else; the closed table of a round shows that round's
+    chain and, in its summary, the hands as they were at its end."""
     names = EVIL[: match["players"]]
-    checked = 0
-    for before, state, step_events, history in play_match(**match):
+    checked = closed = 0
+    for res, step in play_match(**match, names=names):
         locale = SUPPORTED_LOCALES[checked % 3]
-        if not state.finished:
-            text = render.render_table(locale, state, names, history, tr=TR)
-            shown = tiles_in(text)
-            assert shown <= norm(state.chain), (shown - norm(state.chain), text)
-            score = render.render_score(locale, state, names, tr=TR)
-            assert tiles_in(score) == set()
-        if before is not None and any(e.kind == "round_scored" for e in step_events):
-            # The closed table of the round that just ended: only that round's chain.
-            text = render.render_table(locale, state, names, history,
-                                       round_no=before.round_no, tr=TR)
-            round_chain = render.chain_from_events(
-                render.events_by_round(history)[before.round_no])
-            assert tiles_in(text) <= norm(round_chain)
-            assert TR.t(locale, "table-round-over") in text or TR.t(
-                locale, "table-match-over") in text
+        state = step.state if step is not None else None
+        text = render.render_table(locale, res.table, tr=TR)
+        if res.table.summary is None:
+            chain = norm(res.table.layout.chain)
+            if state is not None:
+                assert chain == norm(state.chain)
+            assert tiles_in(text) <= chain, (tiles_in(text) - chain, text)
+            assert tiles_in(render.render_score(locale, res.table, tr=TR)) == set()
+        if step is not None and step.closed is not None:
+            # the closed table of the round that just ended: its chain and its hands
+            table = res.closed
+            assert table.round_no == step.closed.round_no and table.summary is not None
+            hands = {t for h in step.closed.hands for t in h}
+            shown = tiles_in(render.render_table(locale, table, tr=TR))
+            assert shown <= norm(step.closed.chain) | norm(hands)
+            assert norm(table.layout.chain) == norm(step.closed.chain)
+            closed += 1
         checked += 1
-    assert checked > 20
-
-
-def test_closed_table_rebuilds_the_chain_that_was_on_the_table():
-    for before, state, step_events, history in play_match(players=2, seed=21):
-        if before is None:
-            continue
-        scored = [e for e in step_events if e.kind == "round_scored"]
-        rounds = render.events_by_round(history)
-        if not scored:
-            # Mid-round: rebuilding from events gives exactly the engine's chain.
-            assert render.chain_from_events(rounds[state.round_no]) == list(state.chain)
+    assert checked > 20 and closed >= 1
 
 
 def test_tables_stay_within_telegram_limit_in_a_long_match_with_long_names():
     names = ["&<>" * 40, "<i>" * 40, "Ж" * 300, "🐐" * 100]
     longest = 0
-    for _before, state, _ev, history in play_match(players=4, seed=99, host_every=7):
-        if state.finished:
-            break
+    for res, _step in play_match(players=4, seed=99, host_every=7, names=names):
         for locale in SUPPORTED_LOCALES:
             # Ask for the whole log: the renderer must cut it to fit.
-            text = render.render_table(locale, state, names, history, log_lines=10_000, tr=TR)
+            text = render.render_table(locale, res.table, log_lines=10_000, tr=TR)
             assert render.text_length(text) <= render.MAX_TEXT
             longest = max(longest, render.text_length(text))
+            for hand in res.hands:
+                assert render.text_length(render.render_hand(locale, hand, res.table,
+                                                             tr=TR)) <= render.MAX_TEXT
     assert longest > 1500
 
 
-def test_closed_table_with_summary_carries_the_round_summary_and_stays_within_the_limit():
-    """Issue 5: a round's table, closed, ends with that round's summary (RULES.md §1.11–§1.12)
-    in place of "see the summary below"; a live table is the same with or without
-    ``summary``; the match's last table also says the match is over; long names still fit."""
+def test_closed_table_carries_the_round_summary_and_stays_within_the_limit():
+    """Issue 5: a round's table, closed, ends with that round's summary (RULES.md
+    §1.11–§1.12); the match's last table also says the match is over; long names fit."""
     names = ["&<>" * 40, "<i>" * 40, "Ж" * 300, "🐐" * 100]
     closed = 0
-    for _before, state, step_events, history in play_match(players=4, seed=99, host_every=7):
-        for ev in step_events:
-            if ev.kind != "round_scored":
-                continue
+    for res, step in play_match(players=4, seed=99, host_every=7, names=names):
+        tables = [t for t in (res.closed if step and step.closed is not None else None,
+                              res.table if res.table.summary else None) if t is not None]
+        for table in tables:
             for locale in SUPPORTED_LOCALES:
-                text = render.render_table(locale, state, names, history, round_no=ev.round_no,
-                                           log_lines=10_000, summary=True, tr=TR)
+                text = render.render_table(locale, table, log_lines=10_000, tr=TR)
                 assert render.text_length(text) <= render.MAX_TEXT
-                summary = render.render_round_summary(locale, ev, names, state.rules, tr=TR)
+                summary = render.render_round_summary(
+                    locale, table.summary, [s.name for s in table.seats], tr=TR)
                 assert text.split(summary)[0].endswith("\n\n")  # after the closed table
-                assert TR.t(locale, "table-round-over") not in text
-                assert text.endswith(summary) != state.finished
-                if state.finished:
-                    assert text.endswith(TR.t(locale, "table-match-over"))
-                plain = render.render_table(locale, state, names, history,
-                                            round_no=ev.round_no, log_lines=10_000, tr=TR)
-                assert summary not in plain and TR.t(locale, "table-round-over" if not
-                                                     state.finished else "table-match-over") \
-                    in plain
+                over = TR.t(locale, "table-match-over")
+                if table.final is not None:
+                    assert text.endswith(summary + "\n\n" + over)
+                else:
+                    assert text.endswith(summary) and over not in text
             closed += 1
-        if not state.finished and state.round.end is None:
-            assert render.render_table("ru", state, names, history, summary=True, tr=TR) == \
-                render.render_table("ru", state, names, history, tr=TR)
     assert closed >= 2
 
 
+def _table(**changes) -> TableView:
+    """A table view to draw, by hand: two seats, nothing played."""
+    seats = (SeatView(0, 1, "Оля", 7, 0, 0, 0, True, 0), SeatView(1, 2, "Петя", 7, 1, 0, 0,
+                                                                  False, 0))
+    base = TableView(match_id=1, chat_id=-1, thread_id=None, version=3,
+                     status=Status.PLAYING, round_no=1, teams=False, chain=(), ends=(),
+                     drawable=14, reserve=0, seats=seats, scores=(0, 0), remembered=(0, 0),
+                     pot=0, to_act=0, to_act_user_id=1, deadline_at=None, match_limit=101,
+                     notes=(), final=None)
+    return replace(base, **changes)
+
+
 def test_overlong_log_keeps_the_newest_lines_and_says_how_many_were_cut():
-    state, _ = engine.new_match(engine.Rules(), 2, seed=1)
-    seat_names = ["&" * 32, "B"]
-    led = Led(state.to_act, state.hand(state.to_act)[0])
-    filler = [HostMoved(0, 1), Knocked(1)] * 400
-    events = [Dealt(1, 0, None, 14, 0), led, *filler, Knocked(0)]
-    text = render.render_table("ru", state, seat_names, events, log_lines=10_000, tr=TR)
+    seats = (SeatView(0, 1, "&" * 32, 7, 0, 0, 0, True, 0),
+             SeatView(1, 2, "B", 7, 1, 0, 0, False, 0))
+    notes = [ActionNote("dealt", 0, 1), ActionNote("led", 0, 1, tile="1-1")]
+    notes += [ActionNote("host_moved", 0, 1), ActionNote("knocked", 1, 1)] * 400
+    notes.append(ActionNote("knocked", 0, 1))
+    text = render.render_table("ru", _table(seats=seats, notes=tuple(notes)),
+                               log_lines=10_000, tr=TR)
     assert render.text_length(text) <= render.MAX_TEXT
     assert text.rstrip().endswith(TR.t("ru", "log-knocked", name="&" * 32))
     assert "… и ещё" in text
@@ -164,17 +192,16 @@ def test_overlong_log_keeps_the_newest_lines_and_says_how_many_were_cut():
 
 def test_action_log_words():
     names = ["Оля", "Петя", "Маша"]
-    t25, t13, t66 = engine.Tile.of(2, 5), engine.Tile.of(1, 3), engine.Tile.of(6, 6)
-    events = [
-        Dealt(2, 0, None, 7, 0),
-        Led(0, t66),
-        Played(0, t25, "right"),
-        Drew(1, t13), Drew(1, t25), Drew(1, t66), Knocked(1),
-        Drew(2, t13), Played(2, t13, "left"),
-        HostMoved(0, 1), Played(0, t25, "left"),
-        Drew(1, t13), Drew(1, t66),
+    notes = [
+        ActionNote("dealt", 0, 2),
+        ActionNote("led", 0, 2, tile="6-6"),
+        ActionNote("played", 0, 2, tile="2-5", end="right"),
+        ActionNote("drew", 1, 2, count=3), ActionNote("knocked", 1, 2),
+        ActionNote("drew", 2, 2, count=1), ActionNote("played", 2, 2, tile="1-3", end="left"),
+        ActionNote("host_moved", 0, 2), ActionNote("played", 0, 2, tile="2-5", end="left"),
+        ActionNote("drew", 1, 2, count=2),
     ]
-    assert render.action_log(events, names, "ru", tr=TR) == [
+    assert render.action_log(notes, names, "ru", tr=TR) == [
         "Раздача, заходит Оля.",
         "Оля: заход [6|6]",
         "Оля: [2|5] справа",
@@ -184,23 +211,32 @@ def test_action_log_words():
         "Оля: [2|5] слева",
         "Петя взял 2 из базара",
     ]
-    uk = render.action_log(events, names, "uk", tr=TR)
+    uk = render.action_log(notes, names, "uk", tr=TR)
     assert uk[3] == "Петя витягнув 3 з базару і постукав"
-    en = render.action_log([Played(0, t25, "left"), Fish(1, "blocked"), WentOut(2)], names,
-                           "en", tr=TR)
+    en = render.action_log([ActionNote("played", 0, 1, tile="2-5", end="left"),
+                            ActionNote("fish", 1, 1), ActionNote("went_out", 2, 1)],
+                           names, "en", tr=TR)
     assert en == ["Оля: [2|5] on the left", "🐟 Fish! The fisher is Петя.", "🏁 Маша went out!"]
+    misdeal = render.action_log([ActionNote("misdeal", 1, 3, reason="doubles")], names, "ru",
+                                tr=TR)
+    assert misdeal == ["Пересдача: у Петя слишком много дублей."]
 
 
-def test_drawn_tiles_are_never_named_in_the_group_log():
-    drawn = engine.Tile.of(4, 6)
-    lines = render.action_log([Drew(1, drawn), Drew(1, drawn), Knocked(1)], ["A", "B"], "ru",
-                              tr=TR)
-    assert tiles_in("\n".join(lines)) == set()
+def test_the_service_notes_of_a_real_round_read_as_the_moves_were_made():
+    """The notes the service keeps for the table are the round's decisions in order: every
+    tile of the chain appears once in the log, draws only as counts."""
+    for res, step in play_match(players=2, seed=17):
+        if step is None or step.closed is not None or res.table.summary is not None:
+            continue
+        log = "\n".join(render.action_log(res.table.notes, ["A", "B"], "ru", tr=TR))
+        assert tiles_in(log) == norm(res.table.layout.chain)
+        assert log.count("[") == len(res.table.layout.line)
 
 
 def test_names_are_escaped_and_cleaned():
-    state, events = engine.new_match(engine.Rules(), 2, seed=4)
-    text = render.render_table("ru", state, ["<b>x</b>", "a&b\nc"], events, tr=TR)
+    seats = (SeatView(0, 1, "<b>x</b>", 7, 0, 0, 0, True, 0),
+             SeatView(1, 2, "a&b\nc", 7, 1, 0, 0, False, 0))
+    text = render.render_table("ru", _table(seats=seats), tr=TR)
     assert "<b>x</b>" not in text and "&lt;b&gt;x&lt;/b&gt;" in text
     assert "a&amp;b c" in text
     assert render.clean_name("  a \n\t b  ") == "a b"
@@ -210,12 +246,13 @@ def test_names_are_escaped_and_cleaned():
 
 
 def test_table_content():
-    rules = engine.Rules(bazar_reserve=1)
-    state, events = engine.new_match(rules, 2, seed=7)
+    live = new_live(2, 7, engine.Rules(bazar_reserve=1), ["Оля", "Петя"])
+    first = live.to_act
+    hand = live.hand_views()[first]
+    step = live.step(first, hand.legal[0].tile, hand.legal[0].end)
+    live.take(step)
+    text = render.render_table("ru", live.table_view(), tr=TR)
     names = ["Оля", "Петя"]
-    first = state.to_act
-    state2, ev2 = engine.apply(state, first, engine.legal_moves(state)[0])
-    text = render.render_table("ru", state2, names, events + ev2, tr=TR)
     assert "<b>Раунд 1</b>" in text
     assert "Цепь: [1|1]" in text
     assert "Концы: <b>1</b> и <b>1</b>" in text
@@ -230,71 +267,144 @@ def test_scores_show_remembered_points_and_the_pot():
     assert render.format_score(0, 7) == "+7"
     assert render.format_score(20, 0) == "20"
     assert render.format_score(0, 0) == "0"
-    state, events = engine.new_match(engine.Rules(), 3, seed=2)
-    state = state._replace(scores=(0, 20, 0), remembered=(7, 0, 0), pot=12)
-    text = render.render_table("ru", state, ["A", "B", "C"], events, tr=TR)
+    seats = tuple(SeatView(i, i + 1, n, 7, i, s, r, i == 0, 0)
+                  for i, (n, s, r) in enumerate([("A", 0, 7), ("B", 20, 0), ("C", 0, 0)]))
+    table = _table(seats=seats, scores=(0, 20, 0), remembered=(7, 0, 0), pot=12)
+    text = render.render_table("ru", table, tr=TR)
     assert "A — 7 костей, счёт +7" in text
     assert "B — 7 костей, счёт 20" in text
     assert "🥚 Яйца: 12 очков" in text
-    score = render.render_score("uk", state, ["A", "B", "C"], tr=TR)
+    score = render.render_score("uk", table, tr=TR)
     assert "A: +7" in score and "B: 20" in score and "У яйцях" not in score
     assert "🥚 Яйця: 12 очок" in score
 
 
 def test_team_table_lists_team_scores():
-    state, events = engine.new_match(engine.Rules(teams=True), 4, seed=5)
-    state = state._replace(scores=(30, 0), remembered=(0, 5))
-    text = render.render_table("en", state, ["A", "B", "C", "D"], events, tr=TR)
+    seats = tuple(SeatView(i, i + 1, n, 7, i % 2, (30, 0)[i % 2], (0, 5)[i % 2], i == 0, 0)
+                  for i, n in enumerate("ABCD"))
+    table = _table(seats=seats, teams=True, scores=(30, 0), remembered=(0, 5))
+    text = render.render_table("en", table, tr=TR)
     assert "Team 1 (A + C): score 30" in text
     assert "Team 2 (B + D): score +5" in text
     assert "B — 7 tiles, score +5" in text
 
 
+def test_a_cross_is_drawn_arm_by_arm_with_the_spinner_and_closed_ends():
+    """RULES.md §2.0.2–§2.0.3 as text: the line through the spinner (marked), each arm on a
+    line of its own, every end with its number, closed ones 🔒 -- from a hand-built view
+    (no variant of the engine lays a cross yet)."""
+    layout = LayoutView(
+        kind="cross",
+        line=(LaidTile(1, 5), LaidTile(5, 5, "across"), LaidTile(5, 2)),
+        spinner=1,
+        up=(LaidTile(5, 3), LaidTile(3, 3, "closed")),
+        down=(LaidTile(5, 0),),
+        ends=(EndView("left", 1), EndView("right", 2), EndView("up", None, closed=True),
+              EndView("down", 0)),
+    )
+    text = render.render_table("ru", _table(layout=layout, chain=layout.chain, ends=(1, 2)),
+                               tr=TR)
+    lines = text.splitlines()
+    assert "Цепь: [1|5]✳[5|5][5|2]" in lines
+    assert "↑ Вверх: [5|3][3|3]🔒" in lines
+    assert "↓ Вниз: [5|0]" in lines
+    assert "Концы: ←<b>1</b> →<b>2</b> ↑🔒 ↓<b>0</b>" in lines
+    assert tiles_in(text) == {(1, 5), (5, 5), (2, 5), (3, 5), (3, 3), (0, 5)}
+    hand = HandView(1, 3, 0, 1, "Оля", ("0-6", "4-4"), True, (), (), None)
+    private = render.render_hand("en", hand, _table(layout=layout), tr=TR)
+    assert "↑ Up: [5|3][3|3]🔒" in private and "Open ends: ←<b>1</b>" in private
+    # a line with a closed end lists its ends the same way
+    line = LayoutView("line", (LaidTile(2, 2, "closed"), LaidTile(2, 6)),
+                      ends=(EndView("left", None, closed=True), EndView("right", 6)))
+    assert "Концы: ←🔒 →<b>6</b>" in render.render_table("ru", _table(layout=line), tr=TR)
+    for locale in SUPPORTED_LOCALES:
+        for table in (_table(layout=layout), _table(layout=line)):
+            assert render.render_table(locale, table, tr=TR)
+
+
 def test_hand_message_shows_own_sorted_hand_and_just_drawn_tiles():
-    names = ["Оля", "Петя"]
-    seen_draw = False
-    for _before, state, step_events, _history in play_match(players=2, seed=17):
-        if state.finished:
+    seen_draw = 0
+    for res, step in play_match(players=2, seed=17, names=["Оля", "Петя"]):
+        if res.status != Status.PLAYING:
             break
-        seat = state.to_act
-        text = render.render_hand("ru", state, seat, names, step_events, tr=TR)
-        hand = state.hand(seat)
-        assert render.format_tiles(hand) in text
+        seat = res.table.to_act
+        hand = res.hands[seat]
+        text = render.render_hand("ru", hand, res.table, tr=TR)
+        state = step.state if step else None
+        if state is not None:
+            assert norm(hand.tiles) == norm(state.hand(seat))
+        assert render.format_tiles(hand.tiles) in text
         # Nothing of the other seat or the bazar.
-        assert tiles_in(text) <= norm(hand) | norm(state.chain)
+        assert tiles_in(text) <= norm(hand.tiles) | norm(res.table.layout.chain)
         assert "Ваш ход!" in text
-        drawn = [e.tile for e in step_events if e.kind == "drew" and e.seat == seat]
+        drawn = [e for e in (step.events if step else []) if e.kind == "drew"
+                 and e.seat == seat]
         if drawn:
-            seen_draw = True
-            assert TR.t("ru", "hand-drew", tiles=render.format_tiles(drawn)) in text
-        other = render.render_hand("ru", state, 1 - seat, names, step_events, tr=TR)
-        assert f"Ходит {names[seat]}." in other
-        assert "Из базара" not in other or any(
-            e.kind == "drew" and e.seat == 1 - seat for e in step_events)
+            seen_draw += 1
+            assert TR.t("ru", "hand-drew", tiles=render.format_tiles(
+                [f"{e.tile.a}-{e.tile.b}" for e in drawn])) in text
+        other = render.render_hand("ru", res.hands[1 - seat], res.table, tr=TR)
+        assert f"Ходит {res.table.seats[seat].name}." in other
     assert seen_draw
 
 
 def test_hand_message_for_the_forced_first_lead_and_a_knock():
-    state, events = engine.new_match(engine.Rules(), 4, seed=3)
-    seat = state.to_act
-    text = render.render_hand("en", state, seat, ["A", "B", "C", "D"], events, tr=TR)
+    live = new_live(4, 3, names=list("ABCD"))
+    res = result_of(live)
+    seat = res.table.to_act
+    text = render.render_hand("en", res.hands[seat], res.table, tr=TR)
     assert "Your lead: [1|1] — the match's first lead." in text
-    knock = render.render_hand("ru", state, (seat + 1) % 4, ["A", "B", "C", "D"],
-                               [Drew((seat + 1) % 4, engine.Tile.of(0, 0)),
-                                Knocked((seat + 1) % 4)], tr=TR)
+    knocked = replace(res.hands[(seat + 1) % 4], drawn=("0-0",), knocked=True)
+    knock = render.render_hand("ru", knocked, res.table, tr=TR)
     assert "Из базара: [0|0]" in knock and "вы постучали" in knock
+    host = render.render_hand("ru", replace(res.hands[seat], host_moved=True), res.table,
+                              tr=TR)
+    assert "походил бот" in host
+
+
+def test_hand_notices_follow_the_seats_own_decisions_through_a_match():
+    """A knock (with the tiles drawn before it) is reported until the seat's next turn, draws
+    for the current turn are shown, and a host move is reported until the seat places a tile
+    itself (RULES.md §1.8, §1.17) -- as the service's views record them."""
+    knocks = draws = hosts = 0
+    for res, step in (x for players, seed in ((2, 29), (3, 4), (4, 6))
+                      for x in play_match(players=players, seed=seed, host_every=5)):
+        if step is None or res.status != Status.PLAYING or step.closed is not None:
+            continue  # (a new round starts with nothing to report)
+        for hand in res.hands:
+            text = render.render_hand("ru", hand, res.table, tr=TR)
+            mine = [e for e in step.events if getattr(e, "seat", None) == hand.seat]
+            if any(e.kind == "knocked" for e in mine) and not hand.your_turn:
+                knocks += 1
+                assert hand.knocked and "вы постучали" in text
+                drew = [e for e in mine if e.kind == "drew"]
+                assert len(hand.drawn) == len(drew)
+            if hand.your_turn:
+                assert not hand.knocked and "постучали" not in text
+                drew = [e for e in mine if e.kind == "drew"]
+                if drew:
+                    draws += 1
+                    assert len(hand.drawn) == len(drew)
+            if any(e.kind == "host_moved" for e in mine):
+                hosts += 1
+                assert hand.host_moved and "походил бот" in text
+            placed = [e for e in mine if e.kind in ("led", "played")]
+            if placed and not any(e.kind == "host_moved" for e in mine):
+                assert not hand.host_moved
+    assert knocks and draws and hosts
+
+
+def _summary(**changes) -> RoundSummary:
+    base = RoundSummary(
+        round_no=4, end="fish", by=1, hands=(("0-0",), ("2-5", "6-6"), ("0-1",)),
+        hand_values=(10, 19, 1), recorded=(0, 42, 0), scores=(0, 42, 15),
+        remembered=(0, 0, 0), pot_won=12, pot=0, seat_values=(10, 19, 1))
+    return replace(base, **changes)
 
 
 def test_round_summary_reveals_hands_values_and_records():
-    scored = RoundScored(
-        round_no=4, end="fish", by=1,
-        hands=((engine.Tile.of(0, 0),), (engine.Tile.of(2, 5), engine.Tile.of(6, 6)),
-               (engine.Tile.of(0, 1),)),
-        hand_values=(10, 19, 1), recorded=(0, 42, 0), scores=(0, 42, 15),
-        remembered=(0, 0, 0), pot_won=12, pot=0,
-    )
-    text = render.render_round_summary("ru", scored, ["Оля", "Петя", "Маша"],
-                                       engine.Rules(), tr=TR)
+    names = ["Оля", "Петя", "Маша"]
+    text = render.render_round_summary("ru", _summary(), names, tr=TR)
     assert "<b>Раунд 4 окончен</b>" in text
     assert "🐟 Рыба! Рыбак — Петя." in text
     assert "Оля: [0|0] = 10 очков" in text          # RULES.md §1.11 lone [0|0]
@@ -304,33 +414,50 @@ def test_round_summary_reveals_hands_values_and_records():
     assert "Маша: ничего → 15" in text
     assert "🥚 Петя забирает яйца: 12 очков." in text
 
-    out = scored._replace(end="out", by=0, hands=((),) + scored.hands[1:],
-                          recorded=(0, 7, 1), scores=(0, 0, 15), remembered=(0, 7, 0),
-                          pot_won=0, pot=3)
-    text = render.render_round_summary("uk", out, ["Оля", "Петя", "Маша"], engine.Rules(), tr=TR)
+    out = _summary(end="out", by=0, hands=((), ("2-5", "6-6"), ("0-1",)), recorded=(0, 7, 1),
+                   scores=(0, 0, 15), remembered=(0, 7, 0), pot_won=0, pot=3,
+                   seat_values=(0, 19, 1))
+    text = render.render_round_summary("uk", out, names, tr=TR)
     assert "🏁 Вийшов Оля." in text
     assert "Оля: порожньо" in text
     assert "Петя: +7 запам'ятовано → <b>+7</b>" in text
     assert "🥚 У яйцях: 3 очки." in text
 
 
-def test_round_summary_of_every_round_in_a_team_match():
+def test_round_summaries_of_a_team_match_show_each_seats_own_hand_value():
+    """RULES.md §1.11, §1.14: the hand values are the engine's, per seat; the records are the
+    teams'."""
     names = ["A", "B", "C", "D"]
     rounds = 0
-    for _b, state, step_events, _h in play_match(players=4, seed=31,
-                                                 rules=engine.Rules(teams=True)):
-        for e in step_events:
-            if e.kind == "round_scored":
-                rounds += 1
-                text = render.render_round_summary("en", e, names, state.rules, tr=TR)
-                assert norm(t for h in e.hands for t in h) == tiles_in(text)
-                assert "A + C:" in text and "B + D:" in text
+    for res, step in play_match(players=4, seed=31, rules=engine.Rules(teams=True)):
+        for summary in res.rounds:
+            rounds += 1
+            text = render.render_round_summary("en", summary, names, tr=TR)
+            scored = next(e for e in step.events if e.kind == "round_scored")
+            assert norm(t for h in scored.hands for t in h) == tiles_in(text)
+            assert "A + C:" in text and "B + D:" in text
+            for seat, hand in enumerate(scored.hands):
+                value = sum(t.a + t.b for t in hand)
+                if [(t.a, t.b) for t in hand] == [(0, 0)]:
+                    value = 10
+                assert summary.seat_values[seat] == value
+            assert [summary.seat_values[0] + summary.seat_values[2],
+                    summary.seat_values[1] + summary.seat_values[3]] == list(
+                        summary.hand_values)
     assert rounds >= 2
 
 
+def _end(reason, lines, rated=True) -> MatchEnd:
+    players = tuple(PlayerResult(seat=i, user_id=i + 1, name=n, score=s, goat=g, rating=r,
+                                 outs=0, fish=0, timed_out=t, side=side)
+                    for i, (n, s, g, r, t, side) in enumerate(lines))
+    return MatchEnd(EndReason(reason), rated, players)
+
+
 def test_match_end_goat_table_and_rating():
-    result = MatchEnded("limit", (2,), (8, 1, 0), None, (25, 95, 104))
-    text = render.render_match_end("ru", result, result.scores, ["Оля", "Петя", "Маша"], tr=TR)
+    end = _end("limit", [("Оля", 25, False, 8, False, 0), ("Петя", 95, False, 1, False, 1),
+                         ("Маша", 104, True, 0, False, 2)])
+    text = render.render_match_end("ru", end, tr=TR)
     assert "🐐 Козёл: <b>Маша</b>" in text
     lines = text.splitlines()
     i = lines.index("<b>Итоговый счёт:</b>")
@@ -339,34 +466,42 @@ def test_match_end_goat_table_and_rating():
         "2. Петя — 95, рейтинг +1",
         "3. 🐐 Маша — 104, рейтинг +0",
     ]
-    two = MatchEnded("limit", (0, 1), (0, 0, 5), None, (110, 101, 40))
-    uk = render.render_match_end("uk", two, two.scores, ["A", "B", "C"], tr=TR)
-    assert "🐐 Козли: <b>A, B</b>" in uk
-    timeout = MatchEnded("timeout", (), (0, 2), 0, (32, 13))
-    en = render.render_match_end("en", timeout, timeout.scores, ["A", "B"], rematch_hint=False,
-                                 tr=TR)
+    two = _end("limit", [("A", 110, True, 0, False, 0), ("B", 101, True, 0, False, 1),
+                         ("C", 40, False, 5, False, 2)])
+    assert "🐐 Козли: <b>A, B</b>" in render.render_match_end("uk", two, tr=TR)
+    timeout = _end("timeout", [("A", 32, False, 0, True, 0), ("B", 13, False, 2, False, 1)])
+    en = render.render_match_end("en", timeout, rematch_hint=False, tr=TR)
     assert "stopped by timeout: A" in en and "goat" not in en.lower()
     assert "Rematch" not in en
+    teams = _end("limit", [("A", 104, True, 0, False, 0), ("B", 60, False, 4, False, 1),
+                           ("C", 104, True, 0, False, 0), ("D", 60, False, 4, False, 1)])
+    text = render.render_match_end("en", teams, tr=TR)
+    assert "A + C" in text and "1. B + D — 60, rating +4" in text
 
 
 def test_match_end_from_a_real_match():
-    *_, (_b, state, _e, _h) = play_match(players=3, seed=12)
-    assert state.finished
-    text = render.render_match_end("ru", state.result, state.scores, ["A", "B", "C"], tr=TR)
-    for side, gain in enumerate(state.result.rating):
-        assert f"{'ABC'[side]} — {state.scores[side]}, рейтинг +{gain}" in text
+    *_, (res, step) = play_match(players=3, seed=12, names=["A", "B", "C"])
+    assert step.state.finished and res.final.rated
+    text = render.render_match_end("ru", res.final, tr=TR)
+    for side, gain in enumerate(step.state.result.rating):
+        assert f"{'ABC'[side]} — {step.state.scores[side]}, рейтинг +{gain}" in text
 
 
 def test_lobby_text():
-    text = render.render_lobby("ru", ["Оля", "<Бот>"], engine.Rules(teams=True), creator="Оля",
-                               bots=[1], expires_minutes=2, tr=TR)
+    lobby = LobbyView(match_id=1, chat_id=-1, thread_id=None, version=0, status=Status.LOBBY,
+                      creator_id=1, players=(PlayerRef(1, "Оля"), PlayerRef(-1, "<Бот>",
+                                                                            "normal")),
+                      rules=engine.Rules(teams=True).to_json(), min_players=4, max_players=4,
+                      deadline_at=None, rematch_of=None)
+    text = render.render_lobby("ru", lobby, expires_minutes=2, tr=TR)
     assert "Игроки (2 из 4):" in text
     assert "1. Оля" in text and "2. 🤖 &lt;Бот&gt;" in text
     assert "3. —" in text and "4. —" in text
     assert "Командный козёл" in text and "Партия до 101 очка" in text
-    assert "через 2 минуты" in text
-    en = render.render_lobby("en", [], engine.Rules(bazar_reserve=2, turn_timeout=1 * 30),
-                             tr=TR)
+    assert "Набор открыл: Оля" in text and "через 2 минуты" in text
+    empty = replace(lobby, players=(), max_players=4,
+                    rules=engine.Rules(bazar_reserve=2, turn_timeout=30).to_json())
+    en = render.render_lobby("en", empty, tr=TR)
     assert "last two tiles kept back" in en and "30 seconds" in en and "opened by" not in en
 
 
@@ -387,68 +522,10 @@ def test_top_and_stats():
                                                  outs=0, fish=0, average=None, tr=TR)
 
 
-def test_events_by_round_splits_at_deals():
-    history = []
-    for _b, _s, _e, h in play_match(players=2, seed=40):
-        history = h
-    rounds = render.events_by_round(history)
-    assert sorted(rounds) == list(range(1, len(rounds) + 1))
-    for no, evs in rounds.items():
-        assert evs[0].kind in ("dealt", "misdeal")
-        scored = [e for e in evs if e.kind == "round_scored"]
-        assert len(scored) <= 1 and all(e.round_no == no for e in scored)
-
-
-def test_events_of_a_single_apply_are_put_in_the_right_round():
-    t = engine.Tile.of(2, 5)
-    mid = [Played(0, t, "left"), Drew(1, t), Knocked(1)]
-    assert render.events_by_round(mid, 6) == {6: mid}
-    scored = RoundScored(5, "out", 0, ((), (t,)), (0, 7), (0, 7), (0, 0), (0, 7), 0, 0)
-    end = [Played(0, t, "left"), WentOut(0), scored, Dealt(6, 0, None, 14, 0)]
-    assert render.events_by_round(end, 6) == {5: end[:3], 6: end[3:]}
-
-
-def test_table_from_only_the_latest_events_mid_match():
-    for before, state, step_events, _history in play_match(players=2, seed=23):
-        if before is not None and state.round_no >= 2 and not any(
-                e.kind in ("dealt", "round_scored") for e in step_events):
-            text = render.render_table("ru", state, ["A", "B"], step_events, tr=TR)
-            assert f"<b>Раунд {state.round_no}</b>" in text
-            assert render.action_log(step_events, ["A", "B"], "ru", tr=TR)[-1] in text
-            return
-    raise AssertionError("match ended before round 2")
-
-
-def test_service_views_with_tile_codes_render_the_same():
-    """The service's RoundSummary carries hands as "a-b" codes; the text must not change."""
-    tiles = ((engine.Tile.of(0, 0),), (engine.Tile.of(2, 5), engine.Tile.of(6, 6)))
-    scored = RoundScored(3, "out", 0, tiles, (10, 19), (0, 19), (0, 19), (0, 0), 0, 0)
-    as_codes = scored._replace(hands=tuple(tuple(t.code() for t in h) for h in tiles))
-    names = ["A", "B"]
-    assert render.render_round_summary("ru", as_codes, names, engine.Rules(), tr=TR) == \
-        render.render_round_summary("ru", scored, names, engine.Rules(), tr=TR)
-    assert render.format_tile("5-2") == "[2|5]" and render.format_tiles(["6-6", "1-0"]) == \
-        "[0|1] [6|6]"
-
-
-def test_hand_notices_are_about_the_seats_latest_decision_only():
-    state, _ = engine.new_match(engine.Rules(), 2, seed=3)
-    seat = state.to_act
-    other = 1 - seat
-    t = engine.Tile.of(0, 0)
-    knock = [Drew(seat, t), Drew(seat, t), Knocked(seat)]
-    waiting = render.render_hand("ru", state, other, ["A", "B"], [
-        Drew(other, t), Knocked(other)], tr=TR)
-    assert "вы постучали" in waiting and "Из базара: [0|0]" in waiting
-    # The same knock in the log is not repeated once the seat's next turn has come.
-    again = render.render_hand("ru", state, seat, ["A", "B"], knock, tr=TR)
-    assert "постучали" not in again and "Из базара" not in again
-    # Draws for the current turn are shown, older ones are not.
-    now = render.render_hand("ru", state, seat, ["A", "B"],
-                             [*knock, Drew(seat, engine.Tile.of(1, 6))], tr=TR)
-    assert "Из базара: [1|6]" in now and "[0|0]" not in now.split("Из базара")[1]
-    # A host move is reported until the seat places a tile itself.
-    host = [HostMoved(seat, 1), Played(seat, t, "left")]
-    assert "походил бот" in render.render_hand("ru", state, seat, ["A", "B"], host, tr=TR)
-    own = [*host, Played(seat, t, "right")]
-    assert "походил бот" not in render.render_hand("ru", state, seat, ["A", "B"], own, tr=TR)
+def test_tile_notation():
+    assert render.format_tile("5-2") == "[2|5]"
+    assert render.format_tile((5, 2)) == "[5|2]"  # oriented as laid
+    assert render.format_tile(LaidTile(6, 3)) == "[6|3]"
+    assert render.format_tiles(["6-6", "1-0"]) == "[0|1] [6|6]"
+    assert render.format_chain([(1, 1), (1, 5), (5, 3)]) == "[1|1][1|5][5|3]"
+    assert render.format_chain([(i, i) for i in range(7)], 4) == "[0|0][1|1]…[5|5][6|6]"

@@ -1,9 +1,10 @@
 """Every inline button's callback_data, in one small versioned module.
 
 Telegram gives a button at most 64 bytes of callback_data (issue 4, "Hands in private").  Each
-factory here is an aiogram :class:`~aiogram.filters.callback_data.CallbackData` whose prefix
-ends with :data:`CALLBACK_VERSION`; bumping the version makes every old button unparseable, so
-handlers answer it as stale instead of misreading it.
+factory here is an aiogram :class:`~aiogram.filters.callback_data.CallbackData` whose prefix is
+a letter and the factory's version (:data:`VERSIONS`); bumping a factory's version when its
+fields or their values change makes its old buttons unparseable, so handlers answer them as
+stale instead of misreading them.
 
 Unpacking is strict: a string is accepted only in the exact canonical form that ``pack()``
 produces (no ``"007"``, no ``"true"`` for a bool), and every failure -- wrong prefix, wrong
@@ -24,7 +25,7 @@ from aiogram.filters.callback_data import CallbackData
 from pydantic import Field
 
 __all__ = [
-    "CALLBACK_VERSION",
+    "VERSIONS",
     "MAX_CALLBACK_BYTES",
     "BadCallback",
     "MoveCb",
@@ -33,7 +34,7 @@ __all__ = [
     "StopCb",
     "LangCb",
     "LOBBY_ACTIONS",
-    "SETTINGS_KEYS",
+    "SETTINGS_MENU",
     "tile_id",
     "tile_halves",
     "end_code",
@@ -41,8 +42,10 @@ __all__ = [
     "parse_callback",
 ]
 
-#: Bumped whenever a factory's fields change; part of every prefix.
-CALLBACK_VERSION = 1
+#: Each factory's version, the digits of its prefix: bumped when its fields or values change.
+#: Settings are at 2 since the option that switches teams is called ``teams`` (it was
+#: ``variant``, a name now kept for the variants of RULES.md §2).
+VERSIONS = {"m": 1, "l": 1, "s": 2, "x": 1, "g": 1}
 #: Telegram's limit on callback_data, in bytes.
 MAX_CALLBACK_BYTES = 64
 _MAX_ID = 2**63 - 1  # database ids and versions are signed 64-bit integers
@@ -53,16 +56,9 @@ Id = Annotated[int, Field(ge=0, le=_MAX_ID)]
 LOBBY_ACTIONS = ("join", "leave", "start", "cancel", "addbot", "rmbot", "rematch")
 LobbyAction = Literal["join", "leave", "start", "cancel", "addbot", "rmbot", "rematch"]
 
-#: Settings menu entries (RULES.md §1.4, §1.10, §1.13, §1.14, §1.15, §1.17 and the language);
-#: ``menu`` goes back to the main menu, ``done`` closes it.
-SETTINGS_KEYS = (
-    "variant", "fish_scoring", "fish_without_double", "bazar_reserve", "match_limit",
-    "turn_timeout", "lang", "menu", "done",
-)
-SettingsKey = Literal[
-    "variant", "fish_scoring", "fish_without_double", "bazar_reserve", "match_limit",
-    "turn_timeout", "lang", "menu", "done",
-]
+#: Settings menu keys besides the settings of :data:`ui.settings.SETTINGS`: ``menu`` goes back
+#: to the main menu, ``done`` closes it.
+SETTINGS_MENU = ("menu", "done")
 
 _TILES: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(7) for b in range(a, 7))
 _TILE_ID: dict[tuple[int, int], int] = {t: i for i, t in enumerate(_TILES)}
@@ -93,7 +89,7 @@ class _Strict:
         return obj
 
 
-class MoveCb(_Strict, CallbackData, prefix=f"m{CALLBACK_VERSION}"):
+class MoveCb(_Strict, CallbackData, prefix=f"m{VERSIONS['m']}"):
     """A move button in a hand message (RULES.md §1.7; issue 4, "Hands in private").
 
     ``game``: the match id; ``ver``: ``MatchState.version`` when the keyboard was built (a
@@ -117,34 +113,35 @@ class MoveCb(_Strict, CallbackData, prefix=f"m{CALLBACK_VERSION}"):
         return _CODE_END[self.end]
 
 
-class LobbyCb(_Strict, CallbackData, prefix=f"l{CALLBACK_VERSION}"):
+class LobbyCb(_Strict, CallbackData, prefix=f"l{VERSIONS['l']}"):
     """A lobby button: ``action`` (one of :data:`LOBBY_ACTIONS`) on lobby ``lobby``."""
 
     action: LobbyAction
     lobby: Id
 
 
-class SettingsCb(_Strict, CallbackData, prefix=f"s{CALLBACK_VERSION}"):
+class SettingsCb(_Strict, CallbackData, prefix=f"s{VERSIONS['s']}"):
     """A settings menu button (issue 4, "Settings, languages").
 
-    ``key`` is one of :data:`SETTINGS_KEYS`; ``value`` is ``""`` to open that option's
-    choices, else the chosen value as text: ``classic``/``teams``, ``each_own``/
-    ``all_to_max``/``own_to_max``, ``1``/``0``, ``0``/``1``/``2``, a number, ``ru``/``uk``/
-    ``en`` (lower-case letters, digits and ``_``, at most 16).
+    ``key`` is a setting's key (:data:`ui.settings.SETTINGS`) or one of
+    :data:`SETTINGS_MENU`; ``value`` is ``""`` to open that setting's choices, else the
+    chosen value as its ``Setting.choices`` spell it (lower-case letters, digits and ``_``,
+    at most 16).  A key or value no setting offers parses, and the handler answers it as
+    stale.
     """
 
-    key: SettingsKey
+    key: Annotated[str, Field(pattern=r"^[a-z_]{1,24}$")]
     value: Annotated[str, Field(pattern=r"^[a-z0-9_]{0,16}$")] = ""
 
 
-class StopCb(_Strict, CallbackData, prefix=f"x{CALLBACK_VERSION}"):
+class StopCb(_Strict, CallbackData, prefix=f"x{VERSIONS['x']}"):
     """The /stopgame confirmation: ``confirm`` True stops match ``match``, False keeps it."""
 
     match: Id
     confirm: bool
 
 
-class LangCb(_Strict, CallbackData, prefix=f"g{CALLBACK_VERSION}"):
+class LangCb(_Strict, CallbackData, prefix=f"g{VERSIONS['g']}"):
     """A language button of /lang: ``code`` is ``ru``, ``uk`` or ``en``."""
 
     code: Literal["ru", "uk", "en"]
@@ -196,8 +193,8 @@ def move_callback(game_id: int, version: int, tile: Any, end: str | None) -> str
 def parse_callback(data: str | None) -> MoveCb | LobbyCb | SettingsCb | StopCb | LangCb:
     """Unpack any of this module's callback_data strings.
 
-    Raises :class:`BadCallback` for None, an unknown prefix (including another
-    :data:`CALLBACK_VERSION`) or anything not in canonical form.
+    Raises :class:`BadCallback` for None, an unknown prefix (including another version of a
+    factory, :data:`VERSIONS`) or anything not in canonical form.
     """
     if not isinstance(data, str):
         raise BadCallback(f"no callback data: {data!r}")

@@ -1,4 +1,4 @@
-"""Inline keyboards of every bot message, and the settings options they edit.
+"""Inline keyboards of every bot message.
 
 Button labels come from ``locales/`` (plain text); callback data from :mod:`ui.callbacks`.
 Every function is pure and returns an aiogram ``InlineKeyboardMarkup``.
@@ -12,6 +12,8 @@ from typing import Any
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
+from service.views import ChatInfo
+
 from .callbacks import (
     LangCb,
     LobbyCb,
@@ -22,11 +24,10 @@ from .callbacks import (
     tile_id,
 )
 from .i18n import SUPPORTED_LOCALES, Translator, get_translator
+from .settings import SETTINGS, Setting
 
 __all__ = [
     "MOVE_ROW",
-    "SETTINGS_CHOICES",
-    "SETTINGS_ORDER",
     "move_label",
     "hand_keyboard",
     "lobby_keyboard",
@@ -35,39 +36,14 @@ __all__ = [
     "dm_keyboard",
     "deep_link",
     "lang_keyboard",
-    "settings_value",
-    "settings_label",
     "settings_keyboard",
     "settings_choices_keyboard",
-    "rules_patch",
 ]
 
 #: Move buttons per keyboard row.
 MOVE_ROW = 3
 _ARROW = {"left": "←", "right": "→", None: ""}
 
-#: The values each settings entry offers, as carried in ``SettingsCb.value`` (RULES.md §1.4,
-#: §1.10 b, §1.13, §1.14, §1.15, §1.17; ``lang``: the chat language).
-SETTINGS_CHOICES: dict[str, tuple[str, ...]] = {
-    "variant": ("classic", "teams"),
-    "fish_scoring": ("all_to_max", "each_own", "own_to_max"),
-    "fish_without_double": ("1", "0"),
-    "bazar_reserve": ("0", "1", "2"),
-    "match_limit": ("51", "101", "125", "151", "201"),
-    "turn_timeout": ("30", "60", "90", "120", "300"),
-    "lang": SUPPORTED_LOCALES,
-}
-#: Menu order of the settings entries.
-SETTINGS_ORDER: tuple[str, ...] = tuple(SETTINGS_CHOICES)
-_SETTINGS_LABEL_KEY = {
-    "variant": "settings-variant",
-    "fish_scoring": "settings-fish-scoring",
-    "fish_without_double": "settings-fish-without-double",
-    "bazar_reserve": "settings-bazar-reserve",
-    "match_limit": "settings-match-limit",
-    "turn_timeout": "settings-turn-timeout",
-    "lang": "settings-language",
-}
 _PAYLOAD = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _USERNAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{3,31}$")
 
@@ -89,9 +65,9 @@ def move_label(tile: Any, end: str | None) -> str:
 
 
 def hand_keyboard(game_id: int, version: int, moves: Iterable[Any]) -> InlineKeyboardMarkup:
-    """Exactly one button per legal move (issue 4, "Hands in private"): ``moves`` are
-    ``engine.Move``-like (``tile``, ``end``), normally ``engine.legal_moves(state)`` for the
-    seat to act, and ``version`` is ``state.version``.  Buttons are ordered by tile, left end
+    """Exactly one button per legal move (issue 4, "Hands in private"): ``moves`` have a
+    ``tile`` (code ``"a-b"``) and an ``end``, normally ``HandView.legal`` of the seat to act,
+    and ``version`` is the view's version.  Buttons are ordered by tile, left end
     first, :data:`MOVE_ROW` per row.  Raises ``ValueError`` for a duplicate move."""
     items = []
     seen = set()
@@ -195,96 +171,35 @@ def lang_keyboard(current: str | None = None, *, tr: Translator | None = None
     return InlineKeyboardMarkup(inline_keyboard=[buttons])
 
 
-def settings_value(rules: Any, key: str, chat_locale: str | None = None) -> str:
-    """The current value of settings entry ``key`` in :data:`SETTINGS_CHOICES` spelling,
-    read from an ``engine.Rules`` (``lang`` from ``chat_locale``).  ``KeyError`` for an
-    unknown key."""
-    if key == "variant":
-        return "teams" if rules.teams else "classic"
-    if key == "fish_scoring":
-        return str(rules.fish_scoring)
-    if key == "fish_without_double":
-        return "1" if rules.fish_without_double else "0"
-    if key == "bazar_reserve":
-        return str(rules.bazar_reserve)
-    if key == "match_limit":
-        return str(rules.match_limit)
-    if key == "turn_timeout":
-        return str(rules.turn_timeout)
-    if key == "lang":
-        return chat_locale or ""
-    raise KeyError(key)
-
-
-def settings_label(locale: str, key: str, value: str, *, tr: Translator | None = None) -> str:
-    """Plain-text label of one value of settings entry ``key`` (e.g. ``"Без одного"``)."""
-    tr = _tr(tr)
-    if key == "variant":
-        return tr.plain(locale, "opt-variant", value=value)
-    if key == "fish_scoring":
-        return tr.plain(locale, "opt-fish-scoring", value=value)
-    if key == "fish_without_double":
-        return tr.plain(locale, "opt-yes-no", value="yes" if value == "1" else "no")
-    if key == "bazar_reserve":
-        return tr.plain(locale, "opt-bazar-reserve", value=int(value))
-    if key == "turn_timeout":
-        return tr.plain(locale, "opt-seconds", value=int(value))
-    if key == "lang":
-        return tr.plain(value if value in SUPPORTED_LOCALES else locale, "lang-name",
-                        code=value)
-    return value
-
-
-def settings_keyboard(
-    locale: str, rules: Any, chat_locale: str | None = None, *, tr: Translator | None = None
-) -> InlineKeyboardMarkup:
-    """The /settings main menu: one button per entry, "Label: current value", opening that
-    entry's choices; then "done"."""
+def settings_keyboard(locale: str, chat: ChatInfo, *, tr: Translator | None = None
+                      ) -> InlineKeyboardMarkup:
+    """The /settings main menu: one button per setting (:data:`ui.settings.SETTINGS`),
+    "Label: current value", opening that setting's choices; then "done"."""
     tr = _tr(tr)
     rows = []
-    for key in SETTINGS_ORDER:
-        value = settings_value(rules, key, chat_locale)
-        text = tr.plain(locale, "settings-item", label=tr.plain(locale, _SETTINGS_LABEL_KEY[key]),
-                        value=settings_label(locale, key, value, tr=tr) if value else "—")
-        rows.append([InlineKeyboardButton(text=text,
-                                          callback_data=SettingsCb(key=key, value="").pack())])
+    for spec in SETTINGS:
+        value = spec.read(chat)
+        text = tr.plain(locale, "settings-item", label=tr.plain(locale, spec.label),
+                        value=spec.value_label(tr, locale, value) if value else "—")
+        rows.append([InlineKeyboardButton(
+            text=text, callback_data=SettingsCb(key=spec.key, value="").pack())])
     rows.append([InlineKeyboardButton(text=tr.plain(locale, "btn-done"),
                                       callback_data=SettingsCb(key="done").pack())])
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
-def settings_choices_keyboard(
-    locale: str, key: str, current: str | None = None, *, tr: Translator | None = None
-) -> InlineKeyboardMarkup:
-    """The choices of one settings entry (✓ on ``current``) and "back" to the menu.
-    ``KeyError`` for an unknown key."""
+def settings_choices_keyboard(locale: str, spec: Setting, current: str | None = None, *,
+                              tr: Translator | None = None) -> InlineKeyboardMarkup:
+    """The choices of one setting (✓ on ``current``) and "back" to the menu."""
     tr = _tr(tr)
     buttons = []
-    for value in SETTINGS_CHOICES[key]:
-        label = settings_label(locale, key, value, tr=tr)
+    for value in spec.choices:
+        label = spec.value_label(tr, locale, value)
         if value == current:
             label = "✓ " + label
         buttons.append(InlineKeyboardButton(
-            text=label, callback_data=SettingsCb(key=key, value=value).pack()))
-    rows = _rows(buttons, 1 if key == "fish_scoring" else 3)
+            text=label, callback_data=SettingsCb(key=spec.key, value=value).pack()))
+    rows = _rows(buttons, spec.width)
     rows.append([InlineKeyboardButton(text=tr.plain(locale, "btn-back"),
                                       callback_data=SettingsCb(key="menu").pack())])
     return InlineKeyboardMarkup(inline_keyboard=rows)
-
-
-def rules_patch(key: str, value: str) -> dict[str, Any]:
-    """The ``engine.Rules.from_json`` fields that a chosen settings value sets, e.g.
-    ``rules_patch("variant", "teams") == {"teams": True}``; ``{}`` for ``lang`` (a chat
-    setting, not a rule).  Raises ``ValueError`` for a key or value not in
-    :data:`SETTINGS_CHOICES` (a forged button)."""
-    if key not in SETTINGS_CHOICES or value not in SETTINGS_CHOICES[key]:
-        raise ValueError(f"not a settings choice: {key}={value!r}")
-    if key == "variant":
-        return {"teams": value == "teams"}
-    if key == "fish_scoring":
-        return {"fish_scoring": value}
-    if key == "fish_without_double":
-        return {"fish_without_double": value == "1"}
-    if key in ("bazar_reserve", "match_limit", "turn_timeout"):
-        return {key: int(value)}
-    return {}

@@ -6,9 +6,15 @@ Issue 4 ("The table in the group", "Timeouts, absence, failures"):
 - edits of the same message coalesce: an edit that finds an earlier edit of that message still
   waiting in the queue replaces its content (and takes its place), so only the latest text is
   sent and the latest state is always shown in the end;
-- at most ``group_per_minute`` (20) requests per 60 s per group chat (negative chat id),
-  one per ``chat_interval`` (1 s) per chat, and ``global_per_second`` (30) over all chats --
-  sliding windows on an injectable clock;
+- in a group chat (negative chat id), at most ``group_per_minute`` (20) requests per 60 s and
+  one per ``chat_interval`` (1 s); in a private chat, a token bucket: a burst of
+  ``private_burst`` (3) requests, refilled at one per ``chat_interval``, so a player's two or
+  three messages of one move arrive at once and the long-run rate stays one a second; and
+  ``global_per_second`` (30) over all chats -- sliding windows on an injectable clock;
+- the group windows survive a restart: with a ``send_log`` (``record(chat_id, at)`` and
+  ``recent()``, Unix seconds; :class:`service.messages.SendLog`) every group request is
+  recorded before it is made, and :meth:`Outbox.restore` starts each group's window with the
+  sends of the last minute, so no group gets more than 20 in any minute, a restart included;
 - ``TelegramRetryAfter`` (429) is waited out (``retry_after`` seconds, on that chat) and the
   same request retried, never dropped; network and 5xx errors are retried a few times;
 - "message is not modified" counts as success, and so does deleting a message that is gone;
@@ -20,15 +26,18 @@ Issue 4 ("The table in the group", "Timeouts, absence, failures"):
   send to the old id; an edit or delete of the old group's messages cannot be done there and
   resolves to None (the migration handler shows the table anew in the supergroup).
 
-Requests that handlers make directly (a reply to a command, an alert, a settings menu edited in
-place) do not go through the queues; :class:`RetryAfterMiddleware` on the bot's session waits
-out flood control for them, so such a reply is delayed, not lost.
+Handlers send their replies through the outbox too (``handlers.common.reply``), so a group's
+count holds every message the bot writes there.  Only the answers to button presses
+(``answerCallbackQuery``, no chat message) go directly; :class:`RetryAfterMiddleware` on the
+bot's session waits out flood control for any direct request, so it is delayed, not lost.
 
 Every method returns an ``asyncio.Future`` at once; await it for the result (the ``Message``
-of a send, ``True``/``Message`` of an edit) or ignore it.  A failed request resolves to None
-(never raises), so an unawaited future never logs "exception was never retrieved".  Do not
-await these futures while holding a database transaction: rate limits can delay them for
-minutes.
+of a send, ``True``/``Message`` of an edit) or ignore it.  An edit may name its message by
+the future of the send that makes it (a message still waiting in the queue): the edit runs
+after that send, on its message, and resolves to None when the send failed.  A failed
+request resolves to None (never raises), so an unawaited future never logs "exception was
+never retrieved".  Do not await these futures while holding a database transaction: rate
+limits can delay them for minutes.
 """
 
 from __future__ import annotations
@@ -53,9 +62,13 @@ from aiogram.exceptions import (
     TelegramServerError,
 )
 
-__all__ = ["Outbox", "RetryAfterMiddleware", "is_group_chat"]
+__all__ = ["MessageRef", "Outbox", "RetryAfterMiddleware", "is_group_chat", "ref_id"]
 
 log = logging.getLogger(__name__)
+
+#: Seconds by which a restored group send counts later than it was recorded: the record is
+#: made before the request, which reached Telegram within that time (or failed).
+RESTORE_SLACK = 1.0
 
 #: True while an outbox worker makes a request: the outbox waits out 429 itself.
 _IN_OUTBOX: ContextVar[bool] = ContextVar("kozel_in_outbox", default=False)
@@ -69,11 +82,32 @@ def is_group_chat(chat_id: int) -> bool:
     return chat_id < 0
 
 
+#: A message: its id, or the future of the send that makes it (resolving to the ``Message``).
+MessageRef = int | asyncio.Future
+
+
+def ref_id(ref: MessageRef | None) -> int | None:
+    """The message id of ``ref``: the id itself, the sent message's id once its send is
+    done, else None (still waiting, or failed)."""
+    if ref is None or isinstance(ref, int):
+        return ref
+    if ref.done() and not ref.cancelled() and ref.result() is not None:
+        return ref.result().message_id
+    return None
+
+
+def _same(a: MessageRef | None, b: MessageRef | None) -> bool:
+    """Whether two references name one message (ids by value, pending sends by identity)."""
+    if isinstance(a, int) and isinstance(b, int):
+        return a == b
+    return a is b
+
+
 @dataclass
 class _Op:
     kind: str  # "send" | "edit_text" | "edit_markup" | "delete"
     chat_id: int
-    message_id: int | None
+    message_id: MessageRef | None
     kwargs: dict[str, Any]
     futures: list[asyncio.Future] = field(default_factory=list)
     started: bool = False
@@ -87,6 +121,7 @@ class _Chat:
     last: float | None = None
     window: deque[float] = field(default_factory=deque)
     blocked_until: float = 0.0
+    tokens: float | None = None  # a private chat's bucket; None: full
 
 
 class Outbox:
@@ -95,8 +130,9 @@ class Outbox:
     ``bot`` is an aiogram ``Bot`` or any object with async ``send_message``,
     ``edit_message_text``, ``edit_message_reply_markup`` and ``delete_message`` taking the Bot
     API's keyword arguments.  ``clock()`` returns seconds (monotonic); ``sleep(seconds)`` is
-    awaited to wait -- both injectable for tests.  ``on_forbidden`` / ``on_error`` may be plain
-    functions or coroutines; their exceptions are logged and swallowed.
+    awaited to wait; ``wall()`` returns Unix seconds (for ``send_log``) -- all injectable for
+    tests.  ``on_forbidden`` / ``on_error`` may be plain functions or coroutines; their
+    exceptions are logged and swallowed.
     """
 
     def __init__(
@@ -107,7 +143,10 @@ class Outbox:
         sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
         group_per_minute: int = 20,
         chat_interval: float = 1.0,
+        private_burst: int = 3,
         global_per_second: int = 30,
+        send_log: Any = None,
+        wall: Callable[[], float] = time.time,
         on_forbidden: Callable[[int, Exception], Any] | None = None,
         on_error: Callable[[int, str, Exception], Any] | None = None,
         max_attempts: int = 5,
@@ -118,7 +157,10 @@ class Outbox:
         self.sleep = sleep
         self.group_per_minute = group_per_minute
         self.chat_interval = chat_interval
+        self.private_burst = max(1, int(private_burst))
         self.global_per_second = global_per_second
+        self.send_log = send_log
+        self.wall = wall
         self.on_forbidden = on_forbidden
         self.on_error = on_error
         self.max_attempts = max_attempts
@@ -138,7 +180,7 @@ class Outbox:
         kwargs.setdefault("parse_mode", self.parse_mode)
         return self._enqueue(_Op("send", chat_id, None, {"text": text, **kwargs}))
 
-    def edit_text(self, chat_id: int, message_id: int, text: str, **kwargs: Any
+    def edit_text(self, chat_id: int, message_id: MessageRef, text: str, **kwargs: Any
                   ) -> asyncio.Future:
         """Queue ``edit_message_text``; coalesces with a waiting text edit of the same message
         (the newest text and ``reply_markup`` win).  Omitting ``reply_markup`` removes the
@@ -147,14 +189,14 @@ class Outbox:
         kwargs.setdefault("parse_mode", self.parse_mode)
         return self._enqueue(_Op("edit_text", chat_id, message_id, {"text": text, **kwargs}))
 
-    def edit_markup(self, chat_id: int, message_id: int, reply_markup: Any = None
+    def edit_markup(self, chat_id: int, message_id: MessageRef, reply_markup: Any = None
                     ) -> asyncio.Future:
         """Queue ``edit_message_reply_markup`` (None removes the keyboard, e.g. from the
         previous hand message); coalesces like :meth:`edit_text`."""
         return self._enqueue(
             _Op("edit_markup", chat_id, message_id, {"reply_markup": reply_markup}))
 
-    def delete(self, chat_id: int, message_id: int) -> asyncio.Future:
+    def delete(self, chat_id: int, message_id: MessageRef) -> asyncio.Future:
         """Queue ``delete_message``; a message already gone counts as deleted (True)."""
         return self._enqueue(_Op("delete", chat_id, message_id, {}))
 
@@ -162,6 +204,25 @@ class Outbox:
         """Requests waiting (not yet sent) for one chat, or for all chats."""
         chats = [self._chats.get(chat_id)] if chat_id is not None else self._chats.values()
         return sum(len(c.ops) for c in chats if c is not None)
+
+    async def restore(self) -> int:
+        """Start every group's window with its sends of the last minute, as ``send_log``
+        recorded them (before the first request after a restart).  Returns how many."""
+        if self.send_log is None:
+            return 0
+        recent = await self.send_log.recent()
+        now, wall = self.clock(), self.wall()
+        count = 0
+        for chat_id, times in recent.items():
+            chat = self._chats.setdefault(chat_id, _Chat())
+            # a recorded time is a request's start; Telegram got it up to RESTORE_SLACK later
+            merged = sorted([now - (wall - t) + RESTORE_SLACK for t in times]
+                            + list(chat.window))
+            chat.window = deque(merged)
+            if merged:
+                chat.last = max(chat.last or merged[-1], merged[-1])
+            count += len(times)
+        return count
 
     async def drain(self) -> None:
         """Wait until every queue is empty (e.g. before shutdown or in tests)."""
@@ -216,7 +277,7 @@ class Outbox:
         if op.kind not in ("edit_text", "edit_markup"):
             return None
         for queued in reversed(chat.ops):
-            if queued.message_id == op.message_id and queued.kind != "send":
+            if _same(queued.message_id, op.message_id) and queued.kind != "send":
                 if queued.kind == op.kind and not queued.started:
                     return queued
                 return None
@@ -224,16 +285,28 @@ class Outbox:
 
     # -- rate limits -----------------------------------------------------------------------------
 
+    def _tokens(self, chat: _Chat, now: float) -> float:
+        """A private chat's bucket now: ``private_burst`` when full, refilled at one token
+        per ``chat_interval`` since its last request."""
+        if chat.tokens is None or chat.last is None or self.chat_interval <= 0:
+            return float(self.private_burst)
+        refill = (now - chat.last) / self.chat_interval
+        return min(float(self.private_burst), chat.tokens + refill)
+
     def _wait_time(self, chat_id: int, chat: _Chat) -> float:
         now = self.clock()
         wait = chat.blocked_until - now
-        if chat.last is not None:
-            wait = max(wait, chat.last + self.chat_interval - now)
         if is_group_chat(chat_id):
+            if chat.last is not None:
+                wait = max(wait, chat.last + self.chat_interval - now)
             while chat.window and chat.window[0] <= now - 60.0:
                 chat.window.popleft()
             if len(chat.window) >= self.group_per_minute:
                 wait = max(wait, chat.window[0] + 60.0 - now)
+        else:
+            tokens = self._tokens(chat, now)
+            if tokens < 1.0:
+                wait = max(wait, (1.0 - tokens) * self.chat_interval)
         while self._global and self._global[0] <= now - 1.0:
             self._global.popleft()
         if len(self._global) >= self.global_per_second:
@@ -242,10 +315,31 @@ class Outbox:
 
     def _record(self, chat_id: int, chat: _Chat) -> None:
         now = self.clock()
-        chat.last = now
         if is_group_chat(chat_id):
             chat.window.append(now)
+        else:
+            chat.tokens = self._tokens(chat, now) - 1.0
+        chat.last = now
         self._global.append(now)
+
+    def _answered(self, chat_id: int, chat: _Chat) -> None:
+        """A request came back: Telegram received it at some moment before now, so it counts
+        from now on (a limit counted from the request's start could let the 21st request of a
+        minute reach Telegram a few milliseconds too early)."""
+        now = self.clock()
+        chat.last = now
+        if is_group_chat(chat_id) and chat.window:
+            chat.window[-1] = now
+
+    async def _log_send(self, chat_id: int) -> None:
+        """Record a group request in ``send_log`` before it is made (a failure to record is
+        logged; the request goes out all the same)."""
+        if self.send_log is None or not is_group_chat(chat_id):
+            return
+        try:
+            await self.send_log.record(chat_id, self.wall())
+        except Exception:
+            log.warning("chat %s: the send could not be recorded", chat_id, exc_info=True)
 
     # -- the worker ------------------------------------------------------------------------------
 
@@ -256,11 +350,19 @@ class Outbox:
             if wait > 0:
                 await self.sleep(wait)
                 continue
+            if not await self._resolve_target(op):
+                chat.ops.popleft()
+                self._resolve(op, None)  # the message it edits was never sent
+                continue
             self._record(chat_id, chat)
             op.started = True
             op.attempts += 1
+            await self._log_send(chat_id)
             try:
-                result = await self._call(op)
+                try:
+                    result = await self._call(op)
+                finally:
+                    self._answered(chat_id, chat)
             except TelegramRetryAfter as exc:
                 op.started = False
                 op.attempts -= 1  # flood control is waited out, never counted as a failure
@@ -304,6 +406,19 @@ class Outbox:
                 result = None
             chat.ops.popleft()
             self._resolve(op, result)
+
+    @staticmethod
+    async def _resolve_target(op: _Op) -> bool:
+        """Turn an edit's message reference into its id (waiting for its send); False when
+        that send failed."""
+        ref = op.message_id
+        if ref is None or isinstance(ref, int):
+            return True
+        sent = await asyncio.shield(ref) if not ref.done() else ref.result()
+        if sent is None:
+            return False
+        op.message_id = sent.message_id
+        return True
 
     def _redirect(self, op: _Op, chat_id: int) -> None:
         """Queue a send again for the supergroup ``chat_id``; its futures go with it."""

@@ -1,21 +1,19 @@
 """Turn the service's results into Telegram messages: the lobby, the table, the hands.
 
-Every message goes through :class:`ui.outbox.Outbox`.  The publisher is *idempotent*: given
-the newest :class:`service.Result` of a match it makes the chats show that state (editing
-what exists, sending what is missing) and stores the message ids with the match
-(``GameService.update_messages``), so re-publishing after a crash or a restart heals a
-half-sent change.  One-shot messages — a round's summary, the match end, a host-move notice —
-are sent only for the change that produced them.
+The publisher takes the service's views only (``Result.lobby``/``table``/``hands``/
+``rounds``/``final``/``closed``): the group's texts are rendered from the group's views, each
+hand message from that seat's :class:`~service.views.HandView`.  Every message goes through
+:class:`ui.outbox.Outbox`, and the publisher never waits for Telegram: it queues what a change
+needs and keeps, per match, what it sent (:class:`ui.bookkeeping.MatchMessages`; a message
+still in the queue is known by the future of its send, and a later edit of it queues behind
+that send).  So a player's keyboard never waits for the group's rate limit.
 
-Message bookkeeping (the match's ``messages`` dict):
-
-- ``lobby``: id of the lobby message in the group;
-- ``table`` / ``table_round`` / ``table_chat``: id of the current round's table message, its
-  round, and the chat it is in (a send to a group that just became a supergroup lands in the
-  supergroup; ``lobby_chat`` likewise); ``table_closed``: the round whose table was edited
-  into its closed form with the summary;
-- ``hand:<user_id>``: ``[message_id, version, round_no, live]`` — the last hand message sent
-  to that player in private, the match version it shows, and whether its keyboard is live.
+The publisher is *idempotent*: given the newest :class:`service.Result` of a match it makes
+the chats show that state (editing what exists, sending what is missing), and stores the
+message ids with the match once they are known (``GameService.save_messages``), so
+re-publishing after a crash or a restart heals a half-sent change.  One-shot messages — a
+round's summary without a table message, the match end, a stopped match — are sent only for
+the change that produced them.
 
 Per accepted move this costs three Bot API calls besides the answer to the press: the table
 edit, the mover's hand message losing its keyboard, and a new DM (with a notification) to the
@@ -33,17 +31,23 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from service import GameService, Result, Status
+from service.views import SeatView, TableView
 from ui import render
+from ui.bookkeeping import HandMessage, MatchMessages
 from ui.i18n import DEFAULT_LOCALE, Translator, choose_locale
 from ui.keyboards import deep_link, dm_keyboard, hand_keyboard, lobby_keyboard, rematch_keyboard
+from ui.outbox import ref_id
 
 __all__ = ["Publisher"]
 
 log = logging.getLogger(__name__)
+
+#: Seconds after which a finished match's end counts as long announced (start-up looks no
+#: further back for a match end a crash kept from being shown).
+END_LOOKBACK = 86_400.0
 
 
 class Publisher:
@@ -65,6 +69,11 @@ class Publisher:
         self._user_locale = user_locale or (lambda _uid: None)
         self._locks: dict[int, asyncio.Lock] = {}
         self._published: dict[int, int] = {}
+        self._books: dict[int, MatchMessages] = {}
+        self._saving: dict[int, asyncio.Task] = {}
+        self._dirty: set[int] = set()
+        self._closed: set[int] = set()
+        self._tasks: set[asyncio.Task] = set()
         #: Users whose DM answered 403 since they last pressed Start (set by the outbox hook).
         self.forbidden: set[int] = set()
 
@@ -88,262 +97,295 @@ class Publisher:
         """Deep link into the bot's private chat, e.g. ``link("j12")``."""
         return deep_link(self.bot_username, payload)
 
+    # -- bookkeeping -------------------------------------------------------------------------
+
+    async def messages(self, match_id: int) -> MatchMessages:
+        """What was sent for a match (read from the database the first time)."""
+        books = self._books.get(match_id)
+        if books is None:
+            books = MatchMessages.from_json(await self.service.load_messages(match_id))
+            books = self._books.setdefault(match_id, books)
+        return books
+
+    def _changed(self, match_id: int) -> None:
+        """Store the match's message ids once its sends in flight are done."""
+        self._dirty.add(match_id)
+        if match_id not in self._saving:
+            self._saving[match_id] = self._spawn(self._save(match_id))
+
+    async def _save(self, match_id: int) -> None:
+        try:
+            while match_id in self._dirty:
+                books = self._books.get(match_id)
+                if books is None:
+                    return
+                pending = books.pending()
+                if pending:
+                    await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+                books.settle()
+                if not books.pending():
+                    self._dirty.discard(match_id)
+                try:
+                    await self.service.save_messages(match_id, books.to_json())
+                except Exception:
+                    log.exception("storing the message ids of match %s failed", match_id)
+                    return
+        finally:
+            self._saving.pop(match_id, None)
+            if match_id in self._closed and match_id not in self._dirty:
+                self._forget(match_id)
+
+    def _forget(self, match_id: int) -> None:
+        self._books.pop(match_id, None)
+        self._closed.discard(match_id)
+        self._published.pop(match_id, None)
+        self._locks.pop(match_id, None)
+
+    def _spawn(self, coro: Any) -> asyncio.Task:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def settled(self) -> None:
+        """Wait until every message id in flight is stored (tests, shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
     # -- entry points ----------------------------------------------------------------------
 
     async def publish(self, result: Result, *, fresh: bool = True) -> None:
         """Show ``result`` (an accepted change, or a view when ``fresh`` is False) in the
-        group and in the players' private chats.  Never raises for Telegram errors."""
+        group and in the players' private chats.  Never raises for Telegram errors and never
+        waits for Telegram."""
         if result.match_id is None:
             return
-        lock = self._locks.setdefault(result.match_id, asyncio.Lock())
-        async with lock:
-            try:
-                await self._publish(result, fresh)
-            finally:
-                if result.status not in (Status.LOBBY, Status.PLAYING):
-                    self._locks.pop(result.match_id, None)
-
-    async def _publish(self, result: Result, fresh: bool) -> None:
         match_id = result.match_id
-        # The result's message ids are those of when it was made: a player who pressed the
-        # keyboard of the previous publish before that publish stored its ids would otherwise
-        # keep that keyboard (or get a second lobby message).  Read the stored ones now.
-        stored = await self.service.stored_messages(match_id)
-        if stored is not None:
-            result = replace(result, messages=stored)
+        lock = self._locks.setdefault(match_id, asyncio.Lock())
+        async with lock:
+            books = await self.messages(match_id)
+            await self._publish(result, books, fresh)
+            if result.status not in (Status.LOBBY, Status.PLAYING):
+                self._closed.add(match_id)
+            self._changed(match_id)
+
+    async def _publish(self, result: Result, books: MatchMessages, fresh: bool) -> None:
+        match_id = result.match_id
         version = result.version or 0
-        newest = self._published.get(match_id, -1)
-        await self._one_shots(result, fresh)
-        if version < newest:
+        await self._one_shots(result, books, fresh)
+        if version < self._published.get(match_id, -1):
             return  # a newer state was already shown; only the one-shots of this change count
         self._published[match_id] = version
-        if result.lobby is not None and result.status in (Status.LOBBY, Status.EXPIRED,
-                                                          Status.STOPPED) \
-                and result.table is None:
-            await self._lobby(result)
+        if result.lobby is not None and result.table is None:
+            await self._lobby(result, books)
             return
-        if result.table is not None and result.state is not None:
-            await self._table(result)
-            await self._hands(result)
-        if result.status not in (Status.LOBBY, Status.PLAYING):
-            self._published.pop(match_id, None)
+        if result.table is not None:
+            await self._table(result, books)
+            await self._hands(result, books)
 
     # -- lobby -----------------------------------------------------------------------------
 
-    async def _lobby(self, result: Result) -> None:
+    async def _lobby(self, result: Result, books: MatchMessages) -> None:
         lobby = result.lobby
         locale = await self.chat_locale(lobby.chat_id)
-        names = [p.name for p in lobby.players]
         if lobby.status == Status.LOBBY:
             ttl = None
             if lobby.deadline_at is not None:
                 ttl = max(1, round((lobby.deadline_at - self.service.clock()) / 60))
-            bots = [i for i, p in enumerate(lobby.players) if p.bot]
-            text = render.render_lobby(locale, names, _rules(lobby.rules),
-                                       creator=names[0] if names else None, bots=bots,
-                                       max_players=lobby.max_players, expires_minutes=ttl,
-                                       tr=self.tr)
+            text = render.render_lobby(locale, lobby, expires_minutes=ttl, tr=self.tr)
             markup = lobby_keyboard(locale, lobby.match_id, allow_bots=True,
-                                    has_bots=bool(bots), tr=self.tr)
+                                    has_bots=any(p.bot for p in lobby.players), tr=self.tr)
         else:
             key = "lobby-expired" if lobby.status == Status.EXPIRED else "lobby-cancelled"
             text = self.tr.t(locale, key)
             markup = None
-        mid = result.messages.get("lobby")
-        if mid:
-            self.outbox.edit_text(lobby.chat_id, mid, text, reply_markup=markup)
+        if books.lobby:
+            self.outbox.edit_text(lobby.chat_id, books.lobby, text, reply_markup=markup)
         elif lobby.status == Status.LOBBY:
-            msg = await self.outbox.send(lobby.chat_id, text, reply_markup=markup,
-                                         **_thread(lobby.thread_id))
-            if msg is not None:
-                await self.service.update_messages(lobby.match_id,
-                                                   {"lobby": msg.message_id,
-                                                    "lobby_chat": msg.chat.id})
+            books.lobby = self.outbox.send(lobby.chat_id, text, reply_markup=markup,
+                                           **_thread(lobby.thread_id))
+            books.lobby_chat = lobby.chat_id
         else:
             self.outbox.send(lobby.chat_id, text, **_thread(lobby.thread_id))
 
     # -- the table in the group ------------------------------------------------------------
 
-    async def _table(self, result: Result) -> None:
+    async def _table(self, result: Result, books: MatchMessages) -> None:
         table = result.table
-        state = result.state
         locale = await self.chat_locale(table.chat_id)
-        names = [s.name for s in table.seats]
-        messages = result.messages
-        log_events = list(result.log)
-        lobby_mid = messages.get("lobby")
-        changes: dict[str, Any] = {}
-        if lobby_mid and not messages.get("lobby_closed"):
-            self.outbox.edit_text(table.chat_id, lobby_mid,
+        if books.lobby and not books.lobby_closed:
+            self.outbox.edit_text(table.chat_id, books.lobby,
                                   self.tr.t(locale, "lobby-started"), reply_markup=None)
-            changes["lobby_closed"] = 1
-        mid = messages.get("table")
-        shown_round = messages.get("table_round")
-        if mid and shown_round is not None and shown_round != state.round_no:
+            books.lobby_closed = True
+        shown = books.table_round
+        if books.table and shown is not None and shown != table.round_no:
             # the round on that message is over: show it closed, with its summary
-            if messages.get("table_closed") != shown_round:
-                self.outbox.edit_text(table.chat_id, mid, render.render_table(
-                    locale, state, names, log_events, round_no=shown_round, summary=True,
-                    tr=self.tr))
-                changes["table_closed"] = shown_round
-            if not state.chain:
+            closed = result.closed
+            if books.table_closed != shown and closed is not None and closed.round_no == shown:
+                self.outbox.edit_text(table.chat_id, books.table,
+                                      render.render_table(locale, closed, tr=self.tr))
+                books.table_closed = shown
+            if not table.layout.line:
                 # the new round opens its table with the lead; until then the closed table
                 # is the group's last word (the leader has their keyboard already)
-                if changes:
-                    await self.service.update_messages(table.match_id, changes)
                 return
-            mid = None
-        text = render.render_table(locale, state, names, log_events, summary=True, tr=self.tr)
-        if mid:
-            self.outbox.edit_text(table.chat_id, mid, text)
+            books.table = None
+        text = render.render_table(locale, table, tr=self.tr)
+        if books.table:
+            self.outbox.edit_text(table.chat_id, books.table, text)
         else:
-            msg = await self.outbox.send(table.chat_id, text, **_thread(table.thread_id))
-            if msg is not None:
-                changes["table"] = msg.message_id
-                changes["table_round"] = state.round_no
-                changes["table_chat"] = msg.chat.id
-        if changes:
-            await self.service.update_messages(table.match_id, changes)
+            books.table = self.outbox.send(table.chat_id, text, **_thread(table.thread_id))
+            books.table_round = table.round_no
+            books.table_chat = table.chat_id
 
-    async def _one_shots(self, result: Result, fresh: bool) -> None:
-        """The match end as a new group message, once (``end_shown`` records it, so a publish
+    async def _one_shots(self, result: Result, books: MatchMessages, fresh: bool) -> None:
+        """The match end as a new group message, once (``books.end`` records it, so a publish
         repeated after a restart sends it if and only if it was not sent); for a ``fresh``
         change also a round summary when no table message of that round exists (normally the
         table, closed, carries it) and the notice of a stopped match."""
         table = result.table
-        state = result.state
-        if table is None or state is None:
+        if table is None:
             return
         locale = await self.chat_locale(table.chat_id)
         names = [s.name for s in table.seats]
         thread = _thread(table.thread_id)
-        messages = result.messages
-        for ev in result.engine_events if fresh else ():
-            if ev.kind == "round_scored" and not (messages.get("table")
-                                                  and messages.get("table_round") == ev.round_no):
+        for summary in result.rounds if fresh else ():
+            if not (books.table and books.table_round == summary.round_no):
                 self.outbox.send(table.chat_id, render.render_round_summary(
-                    locale, ev, names, state.rules, tr=self.tr), **thread)
-        if state.result and result.status == Status.FINISHED and not messages.get("end_shown"):
-            # recorded once sent: a crash in between shows it twice rather than never
-            sent = await self.outbox.send(table.chat_id, render.render_match_end(
-                locale, state.result, state.scores, names, tr=self.tr),
+                    locale, summary, names, tr=self.tr), **thread)
+        final = result.final
+        if result.status == Status.FINISHED and final is not None and books.end is None:
+            books.end = self.outbox.send(
+                table.chat_id, render.render_match_end(locale, final, tr=self.tr),
                 reply_markup=rematch_keyboard(locale, table.match_id, tr=self.tr), **thread)
-            if sent is not None:
-                await self.service.update_messages(table.match_id, {"end_shown": 1})
         elif fresh and result.status == Status.STOPPED:
             self.outbox.send(table.chat_id, self.tr.t(locale, "match-stopped"), **thread)
 
     # -- hands in private ------------------------------------------------------------------
 
-    async def _hands(self, result: Result) -> None:
+    async def _hands(self, result: Result, books: MatchMessages) -> None:
         table = result.table
-        state = result.state
-        names = [s.name for s in table.seats]
         version = table.version
-        changes: dict[str, Any] = {}
-        this_change = list(result.engine_events)
-        touched = {getattr(e, "seat", None) for e in this_change
-                   if e.kind in ("drew", "knocked", "host_moved")}
+        round_no = table.round_no
+        events = result.events
+        touched = {e.get("seat") for e in events if e["kind"] in ("drew", "knocked",
+                                                                   "host_moved")}
         # seats that placed a tile of this change by their own press (not the host, §1.17)
-        pressed = {e.seat for e in this_change if e.kind in ("led", "played")} - {
-            e.seat for e in this_change if e.kind == "host_moved"}
-        log_events = list(result.log)
-        for seat in table.seats:
+        pressed = {e["seat"] for e in events if e["kind"] in ("led", "played")} - {
+            e["seat"] for e in events if e["kind"] == "host_moved"}
+        finished = result.status == Status.FINISHED
+        for seat, hand in zip(table.seats, result.hands, strict=True):
             uid = seat.user_id
             if uid <= 0:
                 continue  # computer players have no private chat
-            key = f"hand:{uid}"
-            old = result.messages.get(key)
-            mid, old_version, old_round, live = (old + [0, 0, 0, 0])[:4] if old else (0, -1,
-                                                                                     0, 0)
+            old = books.hands.get(uid)
             locale = await self.user_locale(uid)
-            my_turn = result.status == Status.PLAYING and state.to_act == seat.seat
-            text = render.render_hand(locale, state, seat.seat, names, log_events, tr=self.tr)
-            if my_turn:
-                if mid and old_version == version and live:
+            text = render.render_hand(locale, hand, table, tr=self.tr)
+            if hand.your_turn:
+                if old and old.version == version and old.live:
                     continue  # already holds the keyboard for this version
-                markup = hand_keyboard(table.match_id, version, _moves(state))
-                if mid and live and seat.seat in pressed:
+                markup = hand_keyboard(table.match_id, version, hand.legal)
+                if old and old.live and seat.seat in pressed:
                     # the player is looking at the message they just pressed: their next turn
                     # (everyone else knocked, or they lead the new round, §1.6) goes there
-                    self.outbox.edit_text(uid, mid, text, reply_markup=markup)
-                    changes[key] = [mid, version, state.round_no, 1]
+                    self.outbox.edit_text(uid, old.message, text, reply_markup=markup)
+                    books.hands[uid] = HandMessage(old.message, version, round_no, True)
                     continue
-                if mid and live:
-                    self.outbox.edit_markup(uid, mid, None)
-                msg = await self.outbox.send(uid, text, reply_markup=markup)
-                if msg is None:
-                    await self._dm_closed(result, seat, locale)
-                    continue
-                changes[key] = [msg.message_id, version, state.round_no, 1]
-            elif mid and live:
-                self.outbox.edit_text(uid, mid, text, reply_markup=None)
-                changes[key] = [mid, version, state.round_no, 0]
-            elif not mid:
-                msg = await self.outbox.send(uid, text)
-                if msg is None:
-                    await self._dm_closed(result, seat, locale)
-                    continue
-                changes[key] = [msg.message_id, version, state.round_no, 0]
-            elif (old_round != state.round_no or seat.seat in touched
-                  or state.result is not None):
+                if old and old.live:
+                    self.outbox.edit_markup(uid, old.message, None)
+                self._send_hand(books, table, seat, text, markup, version, live=True)
+            elif old and old.live:
+                self.outbox.edit_text(uid, old.message, text, reply_markup=None)
+                books.hands[uid] = HandMessage(old.message, version, round_no, False)
+            elif not old:
+                self._send_hand(books, table, seat, text, None, version, live=False)
+            elif old.round_no != round_no or seat.seat in touched or finished:
                 # a new round's hand replaces the last one in place: no notification while
                 # it is not this player's turn
-                self.outbox.edit_text(uid, mid, text, reply_markup=None)
-                changes[key] = [mid, version, state.round_no, 0]
-        if changes:
-            await self.service.update_messages(table.match_id, changes)
+                self.outbox.edit_text(uid, old.message, text, reply_markup=None)
+                books.hands[uid] = HandMessage(old.message, version, round_no, False)
 
-    async def _dm_closed(self, result: Result, seat: Any, locale: str) -> None:
-        """A player's DM is closed (403): tell the group, with a button that opens it."""
-        table = result.table
-        if result.messages.get(f"dm_notice:{seat.user_id}") == table.round_no:
+    def _send_hand(self, books: MatchMessages, table: TableView, seat: SeatView, text: str,
+                   markup: Any, version: int, *, live: bool) -> None:
+        """A new hand message; if the player's DM turns out closed (403), the group is told."""
+        sent = self.outbox.send(seat.user_id, text, reply_markup=markup)
+        books.hands[seat.user_id] = HandMessage(sent, version, table.round_no, live)
+
+        def done(future: asyncio.Future) -> None:
+            if not future.cancelled() and future.result() is None:
+                self._spawn(self._dm_closed(table, seat))
+
+        sent.add_done_callback(done)
+
+    async def _dm_closed(self, table: TableView, seat: SeatView) -> None:
+        """A player's DM is closed (403): tell the group, with a button that opens it (once
+        per round)."""
+        if seat.user_id not in self.forbidden:
             return
-        group_locale = await self.chat_locale(table.chat_id)
+        books = await self.messages(table.match_id)
+        if books.dm_notices.get(seat.user_id) == table.round_no:
+            return
+        locale = await self.chat_locale(table.chat_id)
         url = self.link(f"h{table.match_id}")
-        self.outbox.send(table.chat_id,
-                         self.tr.t(group_locale, "notice-dm-closed", name=seat.name),
-                         reply_markup=dm_keyboard(group_locale, url, tr=self.tr),
+        self.outbox.send(table.chat_id, self.tr.t(locale, "notice-dm-closed", name=seat.name),
+                         reply_markup=dm_keyboard(locale, url, tr=self.tr),
                          **_thread(table.thread_id))
-        await self.service.update_messages(table.match_id,
-                                           {f"dm_notice:{seat.user_id}": table.round_no})
+        books.dm_notices[seat.user_id] = table.round_no
+        self._changed(table.match_id)
+
+    # -- start-up, private chats, stale buttons, migrations ----------------------------------
 
     async def heal(self) -> None:
         """Start-up: show every open match as it is and announce the end of any match that
         finished without its end message, so a crash between a commit and its publish heals
         itself."""
-        for res in (await self.service.open_matches()
-                    + await self.service.unannounced_ends()):
+        for res in await self.service.open_matches():
             await self.publish(res, fresh=False)
+        for match_id, stored in await self.service.recently_finished(END_LOOKBACK):
+            books = self._books.get(match_id) or MatchMessages.from_json(stored)
+            if books.table and books.end is None:
+                await self.publish(await self.service.view(match_id), fresh=False)
 
     async def resend_hand(self, result: Result, user_id: int) -> bool:
         """/hand or a Start pressed after a 403: a fresh hand message for ``user_id`` (with the
         keyboard when it is their turn), the old keyboard removed.  False if not seated."""
-        if result.table is None or result.state is None:
+        if result.table is None or result.hand_for(user_id) is None:
             return False
-        seat = next((s for s in result.table.seats if s.user_id == user_id), None)
-        if seat is None:
-            return False
-        key = f"hand:{user_id}"
-        old = result.messages.get(key)
-        if old and old[3]:
-            self.outbox.edit_markup(user_id, old[0], None)
-        await self.service.update_messages(result.match_id, {key: None})
-        fresh = await self.service.view(result.match_id)
-        await self.publish(fresh, fresh=False)
+        async with self._locks.setdefault(result.match_id, asyncio.Lock()):
+            books = await self.messages(result.match_id)
+            old = books.hands.pop(user_id, None)
+            if old is not None and old.live:
+                self.outbox.edit_markup(user_id, old.message, None)
+        await self.publish(await self.service.view(result.match_id), fresh=False)
         return True
 
+    async def refused(self, result: Result, user_id: int, chat_id: int,
+                      message_id: int) -> None:
+        """A press on ``message_id`` was refused as outdated or out of turn: unless that
+        message holds the player's live keyboard, take its keyboard away, so only the live
+        one remains."""
+        if result.status != Status.PLAYING or result.hand_for(user_id) is None:
+            return
+        books = await self.messages(result.match_id)
+        live = books.hands.get(user_id)
+        if not (live and live.live and ref_id(live.message) == message_id):
+            self.outbox.edit_markup(chat_id, message_id, None)
 
-def _moves(state: Any) -> tuple:
-    import engine
-
-    return engine.legal_moves(state)
-
-
-def _rules(rules_json: dict) -> Any:
-    import engine
-
-    return engine.Rules.from_json(rules_json)
+    async def chat_migrated(self, match_id: int, new_chat_id: int) -> None:
+        """The match's group became the supergroup ``new_chat_id``: the old group's messages
+        cannot be edited there, so the lobby and the table are shown anew (a message the
+        outbox already sent to the supergroup is kept)."""
+        async with self._locks.setdefault(match_id, asyncio.Lock()):
+            books = await self.messages(match_id)
+            books.settle()
+            if books.table_chat != new_chat_id:
+                books.table = books.table_round = books.table_chat = None
+            if books.lobby_chat != new_chat_id:
+                books.lobby, books.lobby_closed, books.lobby_chat = None, False, None
+            self._changed(match_id)
+        res = await self.service.view(match_id)
+        if res.ok:
+            await self.publish(res, fresh=False)
 
 
 def _thread(thread_id: int | None) -> dict[str, Any]:

@@ -1,28 +1,36 @@
-"""Message texts: pure functions from engine values, display names and events to Telegram HTML.
+"""Message texts: pure functions from the service's views to Telegram HTML.
 
-Nothing here sends, awaits or reads a database.  Every function takes the reader's ``locale``
-and an optional :class:`ui.i18n.Translator` (``tr``; default :func:`ui.i18n.get_translator`),
-and returns text for ``parse_mode="HTML"`` of at most :data:`MAX_TEXT` characters.
+Nothing here sends, awaits, reads a database or knows the engine: every function takes views
+of :mod:`service.views` (or plain values), the reader's ``locale`` and an optional
+:class:`ui.i18n.Translator` (``tr``; default :func:`ui.i18n.get_translator`), and returns text
+for ``parse_mode="HTML"`` of at most :data:`MAX_TEXT` characters.
 
 Player names are user input: they are cleaned by :func:`clean_name` (one line, at most
-:data:`NAME_LIMIT` characters) and HTML-escaped by the translator.  ``names`` is always a
-sequence of display names in seat order (seat 0 first).
+:data:`NAME_LIMIT` characters) and HTML-escaped by the translator.
 
-Hidden information (RULES.md §1.8 and issue 4): the group texts (:func:`render_table`,
-:func:`render_score`) never contain a hand or a drawn tile -- only counts; hands appear in the
-group only in :func:`render_round_summary`, after the round.  :func:`render_hand` is for the
-seat's own private chat.
-
-Events are the engine's (``engine.events``): ``dealt``, ``misdeal``, ``led``, ``played``,
-``host_moved``, ``drew``, ``knocked``, ``went_out``, ``fish``, ``round_scored``,
-``match_ended``; any object with a ``kind`` and the engine's field names works.
+Hidden information (RULES.md §1.8): the group's texts (:func:`render_table`,
+:func:`render_score`) are drawn from a :class:`~service.views.TableView`, which holds no hand
+-- only how many tiles each seat has; the hands appear in the group only in a round's
+:class:`~service.views.RoundSummary`, after the round.  :func:`render_hand` is for the seat's
+own private chat and is the only text that receives a :class:`~service.views.HandView`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
+
+from service.views import (
+    ActionNote,
+    HandView,
+    LaidTile,
+    LayoutView,
+    LobbyView,
+    MatchEnd,
+    RoundSummary,
+    TableView,
+)
 
 from .callbacks import tile_halves, tile_id
 from .i18n import Markup, Translator, get_translator
@@ -38,9 +46,8 @@ __all__ = [
     "format_chain",
     "format_score",
     "side_names",
-    "events_by_round",
-    "chain_from_events",
     "action_log",
+    "layout_lines",
     "render_rules",
     "render_lobby",
     "render_table",
@@ -60,6 +67,13 @@ MAX_TEXT = 4096
 NAME_LIMIT = 32
 #: Action-log lines shown on the table by default.
 LOG_LINES = 10
+#: Tiles of the line shown in a private hand message (both ends stay visible).
+HAND_CHAIN_TILES = 16
+
+#: Marks of the text table (RULES.md §2.0.2–§2.0.3): the spinner, a closed end or double.
+SPINNER = "✳"
+CLOSED = "🔒"
+_ARROWS = {"left": "←", "right": "→", "up": "↑", "down": "↓", "gap": "⋯"}
 
 _WS = re.compile(r"\s+")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
@@ -87,18 +101,18 @@ def clean_name(name: object, limit: int = NAME_LIMIT) -> str:
 
 
 def _pair(tile: Any) -> tuple[int, int]:
-    """``(a, b)`` as given from an ``engine.Tile``, a pair or a code ``"a-b"``."""
-    if hasattr(tile, "a"):
-        return int(tile.a), int(tile.b)
+    """``(a, b)`` as given: a code ``"a-b"``, a :class:`~service.views.LaidTile` or a pair."""
     if isinstance(tile, str):
         return tile_halves(tile_id(tile))
+    if isinstance(tile, LaidTile):
+        return tile.a, tile.b
     a, b = tile
     return int(a), int(b)
 
 
 def format_tile(tile: Any) -> str:
-    """``[a|b]`` as given (RULES.md §0): an ``engine.Tile``, an oriented ``(a, b)`` pair or a
-    code ``"a-b"``."""
+    """``[a|b]`` as given (RULES.md §0): a code ``"a-b"`` (written ``a <= b``), an oriented
+    ``(a, b)`` pair or a :class:`~service.views.LaidTile`."""
     a, b = _pair(tile)
     return f"[{a}|{b}]"
 
@@ -109,11 +123,23 @@ def format_tiles(tiles: Iterable[Any], sep: str = " ") -> str:
     return sep.join(format_tile(p) for p in norm)
 
 
-def format_chain(chain: Sequence[Any], max_tiles: int | None = None) -> str:
-    """The chain as oriented ``[a|b]`` pairs left to right, e.g. ``[1|1][1|5][5|3]``
-    (RULES.md §0).  With ``max_tiles`` a longer chain keeps its first and last tiles around
-    "…", so both open ends stay visible."""
-    parts = [format_tile(p) for p in chain]
+def _laid(tile: Any, spinner: bool = False) -> str:
+    text = format_tile(tile)
+    if isinstance(tile, LaidTile) and tile.lay == "closed":
+        text += CLOSED
+    return SPINNER + text if spinner else text
+
+
+def format_chain(chain: Sequence[Any], max_tiles: int | None = None, *,
+                 spinner: int | None = None, gap: int | None = None) -> str:
+    """Tiles on the table as oriented ``[a|b]`` pairs in a row, e.g. ``[1|1][1|5][5|3]``
+    (RULES.md §0); ``spinner`` marks the tile at that index with :data:`SPINNER` (§2.0.2), a
+    closed double is followed by :data:`CLOSED` (§2.0.3), ``gap`` shows the extraordinary
+    lead's gap before that index (§2.1).  With ``max_tiles`` a longer row keeps its first
+    and last tiles around "…", so both ends stay visible."""
+    parts = [_laid(t, i == spinner) for i, t in enumerate(chain)]
+    if gap is not None and 0 <= gap <= len(parts):
+        parts.insert(gap, " " + _ARROWS["gap"] + " ")
     if max_tiles is not None and len(parts) > max_tiles:
         head = max(1, max_tiles // 2)
         tail = max(1, max_tiles - head)
@@ -146,160 +172,124 @@ def _name(names: Sequence[str], seat: int | None) -> str:
     return clean_name(names[seat]) if seat < len(names) else f"#{seat + 1}"
 
 
-# -- events ----------------------------------------------------------------------------------
+# -- the action log ----------------------------------------------------------------------------
 
 
-def events_by_round(events: Iterable[Any], default_round: int = 1) -> dict[int, list[Any]]:
-    """Split a stretch of a match's event stream by round number.
+def action_log(notes: Iterable[ActionNote], names: Sequence[str], locale: str, *,
+               tr: Translator | None = None) -> list[str]:
+    """The public moves of ``notes`` (a round's :class:`~service.views.ActionNote`) as lines
+    of words, oldest first (HTML).
 
-    A round's events start with its ``misdeal``/``dealt`` events and run to its
-    ``round_scored`` (and ``match_ended``).  Events before the first such marker belong to the
-    marker's round (``round_scored``) or the one before it (``misdeal``/``dealt``); with no
-    marker at all, to ``default_round`` -- so the events of a single ``apply`` can be passed.
-    """
-    events = list(events)
-    first = next((e for e in events if e.kind in ("misdeal", "dealt", "round_scored")), None)
-    if first is None:
-        current = default_round
-    elif first.kind == "round_scored":
-        current = first.round_no
-    else:
-        current = first.round_no - 1
-    out: dict[int, list[Any]] = {}
-    closed = False
-    for ev in events:
-        kind = ev.kind
-        if kind in ("misdeal", "dealt"):
-            current = ev.round_no
-            closed = False
-        elif kind == "round_scored":
-            current = ev.round_no
-            closed = True
-        elif closed and kind != "match_ended":
-            # Stray events after a round was scored belong to the next one.
-            current += 1
-            closed = False
-        out.setdefault(current, []).append(ev)
-    return out
-
-
-def chain_from_events(events: Iterable[Any]) -> list[tuple[int, int]]:
-    """Rebuild a round's chain (oriented pairs, left to right) from its ``led`` and ``played``
-    events, the way the engine lays tiles (RULES.md §0, §1.7)."""
-    chain: list[tuple[int, int]] = []
-    for ev in events:
-        if ev.kind == "led":
-            chain = [_pair(ev.tile)]
-        elif ev.kind == "played" and chain:
-            a, b = _pair(ev.tile)
-            if ev.end == "left":
-                left = chain[0][0]
-                chain.insert(0, (b if a == left else a, left))
-            else:
-                right = chain[-1][1]
-                chain.append((right, b if a == right else a))
-    return chain
-
-
-def action_log(
-    events: Iterable[Any], names: Sequence[str], locale: str, *, tr: Translator | None = None
-) -> list[str]:
-    """The public moves of ``events`` as lines of words, oldest first (HTML).
-
-    Draws are counted, never shown: consecutive ``drew`` events of one seat merge with what
-    that seat does next («Петя взял 3 из базара и постучал», RULES.md §1.8).  A host move
-    (§1.17) gets its own line.  ``round_scored``/``match_ended`` are summarised elsewhere.
+    Draws are counted, never shown: a seat's draws merge with what that seat does next
+    («Петя взял 3 из базара и постучал», RULES.md §1.8).  A host move (§1.17) gets its own
+    line.
     """
     tr = _tr(tr)
     lines: list[str] = []
     pending: dict[int, int] = {}
-    for ev in events:
-        kind = ev.kind
+    for note in notes:
+        kind = note.kind
+        name = _name(names, note.seat)
         if kind == "drew":
-            pending[ev.seat] = pending.get(ev.seat, 0) + 1
-            continue
-        if kind == "dealt":
-            lines.append(tr.t(locale, "log-dealt", name=_name(names, ev.leader)))
+            pending[note.seat] = pending.get(note.seat, 0) + note.count
+        elif kind == "dealt":
+            lines.append(tr.t(locale, "log-dealt", name=name))
         elif kind == "misdeal":
-            lines.append(tr.t(locale, "log-misdeal", name=_name(names, ev.seat),
-                              reason=str(ev.reason)))
+            lines.append(tr.t(locale, "log-misdeal", name=name, reason=str(note.reason)))
         elif kind == "led":
-            lines.append(tr.t(locale, "log-led", name=_name(names, ev.seat),
-                              tile=format_tile(ev.tile)))
+            lines.append(tr.t(locale, "log-led", name=name, tile=format_tile(note.tile)))
         elif kind == "played":
-            n = pending.pop(ev.seat, 0)
-            args = {"name": _name(names, ev.seat), "tile": format_tile(ev.tile),
-                    "end": str(ev.end)}
-            if n:
-                lines.append(tr.t(locale, "log-drew-played", count=n, **args))
-            else:
-                lines.append(tr.t(locale, "log-played", **args))
+            n = pending.pop(note.seat, 0)
+            args = {"name": name, "tile": format_tile(note.tile), "end": str(note.end)}
+            lines.append(tr.t(locale, "log-drew-played", count=n, **args) if n
+                         else tr.t(locale, "log-played", **args))
         elif kind == "knocked":
-            n = pending.pop(ev.seat, 0)
-            if n:
-                lines.append(tr.t(locale, "log-drew-knocked", name=_name(names, ev.seat),
-                                  count=n))
-            else:
-                lines.append(tr.t(locale, "log-knocked", name=_name(names, ev.seat)))
+            n = pending.pop(note.seat, 0)
+            lines.append(tr.t(locale, "log-drew-knocked", name=name, count=n) if n
+                         else tr.t(locale, "log-knocked", name=name))
         elif kind == "host_moved":
-            lines.append(tr.t(locale, "log-host-moved", name=_name(names, ev.seat)))
+            lines.append(tr.t(locale, "log-host-moved", name=name))
         elif kind == "went_out":
-            lines.append(tr.t(locale, "log-went-out", name=_name(names, ev.seat)))
+            lines.append(tr.t(locale, "log-went-out", name=name))
         elif kind == "fish":
-            lines.append(tr.t(locale, "log-fish", name=_name(names, ev.seat)))
+            lines.append(tr.t(locale, "log-fish", name=name))
     for seat, n in pending.items():
         lines.append(tr.t(locale, "log-drew", name=_name(names, seat), count=n))
+    return lines
+
+
+# -- the layout ------------------------------------------------------------------------------------
+
+
+def _end_text(end: Any) -> str:
+    value = CLOSED if end.closed or end.number is None else f"<b>{end.number}</b>"
+    return _ARROWS.get(end.name, end.name) + value
+
+
+def layout_lines(locale: str, layout: LayoutView, *, max_tiles: int | None = None,
+                 hand: bool = False, tr: Translator | None = None) -> list[str]:
+    """The tiles on the table as lines (RULES.md §2.0): a line is one row of tiles and its two
+    open ends; a cross is its line (the spinner marked :data:`SPINNER`) and each arm, up and
+    down, on a line of its own, then every end with its number or :data:`CLOSED`.  ``hand``:
+    the private hand message's wording.  Nothing but tiles on the table."""
+    tr = _tr(tr)
+    prefix = "hand" if hand else "table"
+    if not layout.line:
+        return [] if hand else [tr.t(locale, "table-chain-empty")]
+    row = format_chain(layout.line, max_tiles, spinner=layout.spinner, gap=layout.gap)
+    lines = [tr.t(locale, f"{prefix}-chain", chain=Markup(row))]
+    if layout.kind == "cross":
+        for arm in ("up", "down"):
+            tiles = getattr(layout, arm)
+            if tiles:
+                lines.append(tr.t(locale, f"table-arm-{arm}",
+                                  chain=Markup(format_chain(tiles, max_tiles))))
+        ends = " ".join(_end_text(e) for e in layout.ends)
+        lines.append(tr.t(locale, "table-ends-all", ends=Markup(ends)))
+        return lines
+    by_name = {e.name: e for e in layout.ends}
+    if "left" in by_name and "right" in by_name and not any(e.closed for e in layout.ends):
+        lines.append(tr.t(locale, f"{prefix}-ends", left=by_name["left"].number,
+                          right=by_name["right"].number))
+    elif layout.ends:
+        lines.append(tr.t(locale, "table-ends-all",
+                          ends=Markup(" ".join(_end_text(e) for e in layout.ends))))
     return lines
 
 
 # -- rules and lobby ---------------------------------------------------------------------------
 
 
-def render_rules(locale: str, rules: Any, *, tr: Translator | None = None) -> str:
-    """The chat's rule options as lines (RULES.md §1.4, §1.10 b, §1.13–§1.15, §1.17).
+def render_rules(locale: str, rules: Mapping[str, Any], *, tr: Translator | None = None) -> str:
+    """The rule options as lines, one per setting (:data:`ui.settings.SETTINGS`: teams
+    RULES.md §1.14, match limit §1.15, fish scoring §1.13, fish without a double §1.10 b, the
+    reserve §1.4, the turn time §1.17).  ``rules``: every option by its RULES.md name
+    (``ChatInfo.full_rules``, ``LobbyView.rules``)."""
+    from .settings import SETTINGS
 
-    ``rules`` is an ``engine.Rules`` (fields ``teams``, ``match_limit``, ``fish_scoring``,
-    ``fish_without_double``, ``bazar_reserve``, ``turn_timeout``).
-    """
     tr = _tr(tr)
-    return "\n".join([
-        tr.t(locale, "rules-variant", variant="teams" if rules.teams else "classic"),
-        tr.t(locale, "rules-limit", limit=rules.match_limit),
-        tr.t(locale, "rules-fish-scoring", mode=rules.fish_scoring),
-        tr.t(locale, "rules-fish-without-double",
-             enabled="yes" if rules.fish_without_double else "no"),
-        tr.t(locale, "rules-reserve", reserve=rules.bazar_reserve),
-        tr.t(locale, "rules-timeout", count=rules.turn_timeout),
-    ])
+    return "\n".join(s.describe(tr, locale, rules) for s in SETTINGS if s.describe)
 
 
-def render_lobby(
-    locale: str,
-    players: Sequence[str],
-    rules: Any,
-    *,
-    creator: str | None = None,
-    bots: Iterable[int] = (),
-    max_players: int = 4,
-    expires_minutes: int | None = None,
-    tr: Translator | None = None,
-) -> str:
-    """The lobby message (issue 4, "The lobby"): seats 1..``max_players`` with the seated
-    ``players`` in order (indexes in ``bots`` marked as bots), who opened it, the rule summary
-    (:func:`render_rules`) and the hint; ``expires_minutes`` adds when it closes."""
+def render_lobby(locale: str, lobby: LobbyView, *, expires_minutes: int | None = None,
+                 tr: Translator | None = None) -> str:
+    """The lobby message: seats 1..``max_players`` with the seated players in order
+    (computer players marked), who opened it, the rules (:func:`render_rules`) and the hint;
+    ``expires_minutes`` adds when it closes."""
     tr = _tr(tr)
-    bot_seats = set(bots)
+    players = lobby.players
     lines = [tr.t(locale, "lobby-title"), "",
-             tr.t(locale, "lobby-players", count=len(players), max=max_players)]
-    for i in range(max_players):
+             tr.t(locale, "lobby-players", count=len(players), max=lobby.max_players)]
+    for i in range(lobby.max_players):
         if i < len(players):
-            key = "lobby-seat-bot" if i in bot_seats else "lobby-seat"
-            lines.append(tr.t(locale, key, seat=i + 1, name=clean_name(players[i])))
+            key = "lobby-seat-bot" if players[i].bot else "lobby-seat"
+            lines.append(tr.t(locale, key, seat=i + 1, name=clean_name(players[i].name)))
         else:
             lines.append(tr.t(locale, "lobby-seat-empty", seat=i + 1))
-    if creator is not None:
-        lines.append(tr.t(locale, "lobby-creator", name=clean_name(creator)))
-    lines += ["", tr.t(locale, "lobby-rules"), render_rules(locale, rules, tr=tr), "",
+    if players:
+        creator = next((p for p in players if p.user_id == lobby.creator_id), players[0])
+        lines.append(tr.t(locale, "lobby-creator", name=clean_name(creator.name)))
+    lines += ["", tr.t(locale, "lobby-rules"), render_rules(locale, lobby.rules, tr=tr), "",
               tr.t(locale, "lobby-hint")]
     if expires_minutes:
         lines.append(tr.t(locale, "lobby-expires", minutes=expires_minutes))
@@ -309,15 +299,15 @@ def render_lobby(
 # -- the table -------------------------------------------------------------------------------
 
 
-def _fit(build, log: list[str], chain_len: int) -> str:
+def _fit(build: Callable[[list[str], int | None], str], log: list[str], tiles: int) -> str:
     """Build the text with as much of the log (newest kept) as fits in MAX_TEXT; if even an
-    empty log does not fit, shorten the chain around its middle."""
+    empty log does not fit, shorten the rows of tiles around their middle."""
     keep = len(log)
     text = build(log, None)
     while text_length(text) > MAX_TEXT and keep > 0:
         keep = keep // 2 if keep > 4 else keep - 1
         text = build(log[len(log) - keep:] if keep else [], None)
-    max_tiles = chain_len
+    max_tiles = tiles
     while text_length(text) > MAX_TEXT and max_tiles > 2:
         max_tiles //= 2
         text = build([], max_tiles)
@@ -326,106 +316,61 @@ def _fit(build, log: list[str], chain_len: int) -> str:
     return text
 
 
-def _side_lines(tr, locale, names, sizes, scores, remembered, players, marker_seat):
+def _names(table: TableView) -> list[str]:
+    return [s.name for s in table.seats]
+
+
+def _seat_lines(tr: Translator, locale: str, table: TableView) -> list[str]:
+    names = _names(table)
     lines = []
-    sides = len(scores)
-    for seat in range(players):
-        marker = "▶️ " if seat == marker_seat else "▫️ "
-        if sides == players:
-            score = format_score(scores[seat], remembered[seat])
-        else:
-            score = format_score(scores[seat % sides], remembered[seat % sides])
-        lines.append(marker + tr.t(locale, "table-player", name=_name(names, seat),
-                                   count=sizes[seat], score=score))
-    if sides != players:
-        for side, label in enumerate(side_names(names, sides, players)):
+    for s in table.seats:
+        marker = "▶️ " if s.to_act else "▫️ "
+        lines.append(marker + tr.t(locale, "table-player", name=_name(names, s.seat),
+                                   count=s.tiles, score=format_score(s.score, s.remembered)))
+    sides = len(table.scores)
+    if sides != len(table.seats):
+        for side, label in enumerate(side_names(names, sides, len(table.seats))):
             lines.append(tr.t(locale, "table-team", team=side + 1, names=label,
-                              score=format_score(scores[side], remembered[side])))
+                              score=format_score(table.scores[side], table.remembered[side])))
     return lines
 
 
-def render_table(
-    locale: str,
-    state: Any,
-    names: Sequence[str],
-    events: Iterable[Any] = (),
-    *,
-    round_no: int | None = None,
-    log_lines: int = LOG_LINES,
-    summary: bool = False,
-    tr: Translator | None = None,
-) -> str:
-    """The group's table message for one round (issue 4, "The table in the group").
+def render_table(locale: str, table: TableView, *, log_lines: int = LOG_LINES,
+                 tr: Translator | None = None) -> str:
+    """The group's table message for one round: the layout (:func:`layout_lines`), the bazar
+    as drawable (+ reserve) (RULES.md §1.4), each seat's name, tiles left and score (``+N`` =
+    remembered, §1.12; teams §1.14), whose turn, the pot (§1.13) and the round's last
+    ``log_lines`` actions in words.
 
-    ``state`` is an ``engine.MatchState``; ``events`` any stretch of the match's events that
-    includes this round's (others are ignored).  The text shows the chain in ``[a|b]``
-    notation with its open ends, the bazar as drawable (+ reserve) (RULES.md §1.4), each
-    seat's name, tiles left and score (``+N`` = remembered, §1.12; teams §1.14), whose turn,
-    the pot (§1.13) and the last ``log_lines`` actions in words.
-
-    ``round_no`` defaults to ``state.round_no``.  For an earlier round -- or one whose
-    ``round_scored`` is among the events, e.g. right after the ``apply`` that ended it and
-    dealt the next -- the closed table of that round is rendered from its events (chain
-    rebuilt by :func:`chain_from_events`, scores from ``round_scored``), ending with
-    "the round is over".  With ``summary`` a scored round's table ends with its
-    :func:`render_round_summary` instead (so one message, edited, closes the round: the hands
-    are revealed only then, RULES.md §1.11).  Otherwise never contains a hand or a drawn tile.
-    At most ``MAX_TEXT`` characters: the oldest log lines go first, then the chain's middle.
+    A closed table (``table.summary`` set: the round was scored) ends with the round's
+    summary (:func:`render_round_summary`: the hands revealed, what was recorded), and once
+    the match finished with "the match is over".  At most ``MAX_TEXT`` characters: the
+    oldest log lines go first, then the middle of the rows of tiles.
     """
     tr = _tr(tr)
-    rnd = state.round_no if round_no is None else round_no
-    round_events = events_by_round(events, rnd).get(rnd, [])
-    scored = next((e for e in round_events if e.kind == "round_scored"), None)
-    ended = next((e for e in round_events if e.kind == "match_ended"), None)
-    players = state.players
-    live = scored is None and rnd == state.round_no and getattr(state.round, "end", None) is None
-
-    if live:
-        chain = list(state.chain)
-        ends = tuple(state.ends)
-        sizes = state.hand_sizes()
-        scores, remembered, pot = state.scores, state.remembered, state.pot
-        drawable, reserve = state.drawable, state.reserve
-        to_act = state.to_act
-    else:
-        if round_events:
-            chain = chain_from_events(round_events)
-        else:
-            chain = list(state.chain) if rnd == state.round_no else []
-        ends = (chain[0][0], chain[-1][1]) if chain else ()
-        if scored is not None:
-            sizes = tuple(len(h) for h in scored.hands)
-            scores, remembered, pot = scored.scores, scored.remembered, scored.pot
-        else:
-            sizes = state.hand_sizes()
-            scores, remembered, pot = state.scores, state.remembered, state.pot
-        drawable, reserve = _bazar_after(round_events, state)
-        to_act = None
-
-    tail = (render_round_summary(locale, scored, names, state.rules, tr=tr)
-            if summary and scored is not None else None)
-    log = action_log(round_events, names, locale, tr=tr)
+    names = _names(table)
+    tail = (render_round_summary(locale, table.summary, names, tr=tr)
+            if table.summary is not None else None)
+    log = action_log(table.notes, names, locale, tr=tr)
     hidden = max(0, len(log) - log_lines)
     log = log[hidden:]
+    layout = table.layout
+    finished = table.final is not None and table.final.rated
 
     def build(log_part: list[str], max_tiles: int | None) -> str:
-        lines = [tr.t(locale, "table-title", round=rnd)]
-        if chain:
-            lines.append(tr.t(locale, "table-chain",
-                              chain=Markup(format_chain(chain, max_tiles))))
-            lines.append(tr.t(locale, "table-ends", left=ends[0], right=ends[1]))
+        lines = [tr.t(locale, "table-title", round=table.round_no)]
+        lines += layout_lines(locale, layout, max_tiles=max_tiles, tr=tr)
+        if table.reserve:
+            lines.append(tr.t(locale, "table-bazar-reserve", drawable=table.drawable,
+                              reserve=table.reserve))
         else:
-            lines.append(tr.t(locale, "table-chain-empty"))
-        if reserve:
-            lines.append(tr.t(locale, "table-bazar-reserve", drawable=drawable, reserve=reserve))
-        else:
-            lines.append(tr.t(locale, "table-bazar", drawable=drawable))
+            lines.append(tr.t(locale, "table-bazar", drawable=table.drawable))
         lines.append("")
-        lines += _side_lines(tr, locale, names, sizes, scores, remembered, players, to_act)
-        if pot:
-            lines.append(tr.t(locale, "table-pot", count=pot))
-        if to_act is not None:
-            lines.append(tr.t(locale, "table-turn", name=_name(names, to_act)))
+        lines += _seat_lines(tr, locale, table)
+        if table.pot:
+            lines.append(tr.t(locale, "table-pot", count=table.pot))
+        if table.to_act is not None:
+            lines.append(tr.t(locale, "table-turn", name=_name(names, table.to_act)))
         if log_part:
             lines += ["", tr.t(locale, "table-log-title")]
             dropped = hidden + (len(log) - len(log_part))
@@ -434,176 +379,95 @@ def render_table(
             lines += log_part
         if tail is not None:
             lines += ["", tail]
-            if ended:
-                lines += ["", tr.t(locale, "table-match-over")]
-        elif not live:
-            lines += ["", tr.t(locale, "table-match-over" if ended else "table-round-over")]
+        if finished:
+            lines += ["", tr.t(locale, "table-match-over")]
         return "\n".join(lines)
 
-    return _fit(build, log, len(chain))
+    return _fit(build, log, max(layout.tiles, len(layout.line)))
 
 
-def _bazar_after(round_events: Sequence[Any], state: Any) -> tuple[int, int]:
-    """Drawable and reserve bazar counts at the end of a past round, from its events."""
-    dealt = next((e for e in round_events if e.kind == "dealt"), None)
-    if dealt is None:
-        return state.drawable, state.reserve
-    drawn = sum(1 for e in round_events if e.kind == "drew")
-    return max(0, dealt.drawable - drawn), dealt.reserve
-
-
-def render_score(
-    locale: str, state: Any, names: Sequence[str], *, tr: Translator | None = None
-) -> str:
+def render_score(locale: str, table: TableView, *, tr: Translator | None = None) -> str:
     """/score: the match table now -- each side's score (``+N`` remembered, RULES.md §1.12),
     the pot (§1.13), the round number and the match limit (§1.15).  No hands."""
     tr = _tr(tr)
-    lines = [tr.t(locale, "match-score-title"), tr.t(locale, "table-title", round=state.round_no)]
-    labels = side_names(names, len(state.scores), state.players)
+    lines = [tr.t(locale, "match-score-title"), tr.t(locale, "table-title", round=table.round_no)]
+    labels = side_names(_names(table), len(table.scores), len(table.seats))
     for side, label in enumerate(labels):
         lines.append(tr.t(locale, "score-line", name=label,
-                          score=format_score(state.scores[side], state.remembered[side])))
-    if state.pot:
-        lines.append(tr.t(locale, "table-pot", count=state.pot))
-    lines.append(tr.t(locale, "rules-limit", limit=state.rules.match_limit))
+                          score=format_score(table.scores[side], table.remembered[side])))
+    if table.pot:
+        lines.append(tr.t(locale, "table-pot", count=table.pot))
+    lines.append(tr.t(locale, "rules-limit", limit=table.match_limit))
     return "\n".join(lines)
 
 
 # -- the hand --------------------------------------------------------------------------------
 
 
-def _recent_for_seat(events: Sequence[Any], seat: int, to_act: bool) -> tuple[list, bool]:
-    """What the hand message should report about ``seat``'s own recent events.
+def render_hand(locale: str, hand: HandView, table: TableView, *,
+                tr: Translator | None = None) -> str:
+    """The private hand message of ``hand``'s seat on ``table`` (its match's table).
 
-    Returns ``(events, host_moved)``: the seat's draws since its last decision (a tile or a
-    knock); if there are none and the seat is not to act, the draws and the knock of its last
-    knock (RULES.md §1.8).  ``host_moved``: its last tile was placed by the host (§1.17).
-    A stale knock is not repeated on the seat's next turn.
-    """
-    current: list[Any] = []
-    knock: list[Any] = []
-    host_pending = False
-    host_moved = False
-    for ev in events:
-        if getattr(ev, "seat", None) != seat:
-            continue
-        if ev.kind in ("led", "played"):
-            current, knock = [], []
-            host_moved, host_pending = host_pending, False
-        elif ev.kind == "knocked":
-            knock, current = current + [ev], []
-            host_moved, host_pending = host_pending, False
-        elif ev.kind == "host_moved":
-            host_pending = True
-        else:
-            current.append(ev)
-    if current:
-        return current, host_moved
-    return (knock if not to_act else []), host_moved
-
-
-def render_hand(
-    locale: str,
-    state: Any,
-    seat: int,
-    names: Sequence[str],
-    events: Iterable[Any] = (),
-    *,
-    tr: Translator | None = None,
-) -> str:
-    """The private hand message of ``seat`` (issue 4, "Hands in private").
-
-    Shows the hand sorted in ``[a|b]`` notation, the chain and its open ends, the tiles this
-    seat drew since its last decision (RULES.md §1.8), its last knock (not once its next turn
-    has come), "the bot moved for you" when its last tile was a host move (§1.17), and either
-    "your move" (when ``state.to_act == seat``; the keyboard comes from
-    :func:`ui.keyboards.hand_keyboard`) or who is to move.  ``events`` may be this change's
-    events or the whole round's log.  Private: send to ``seat`` only.
+    Shows the hand sorted in ``[a|b]`` notation, the tiles on the table with the open ends,
+    the tiles the seat drew since its last decision (RULES.md §1.8), its last knock (until its
+    next turn), "the host moved for you" when its last tile was a host move (§1.17), and
+    either "your move" (the keyboard comes from :func:`ui.keyboards.hand_keyboard`), whose
+    turn it is, or that the round or the match is over.  Private: send to ``hand.user_id``
+    only.
     """
     tr = _tr(tr)
-    evs = [e for e in events if getattr(e, "kind", None) not in ("round_scored", "match_ended")]
-    # Only the current round's events concern the hand on the table.
-    evs = events_by_round(evs, state.round_no).get(state.round_no, [])
-    mine, host_moved = _recent_for_seat(evs, seat, state.to_act == seat)
-    hand = state.hand(seat)
-    lines = [tr.t(locale, "hand-title", round=state.round_no)]
-    lines.append(format_tiles(hand) if hand else tr.t(locale, "hand-empty"))
-    if state.chain:
-        lines.append(tr.t(locale, "hand-chain", chain=Markup(format_chain(state.chain, 16))))
-        left, right = state.ends
-        lines.append(tr.t(locale, "hand-ends", left=left, right=right))
-    drawn = [e.tile for e in mine if e.kind == "drew"]
-    if host_moved:
+    lines = [tr.t(locale, "hand-title", round=table.round_no)]
+    lines.append(format_tiles(hand.tiles) if hand.tiles else tr.t(locale, "hand-empty"))
+    lines += layout_lines(locale, table.layout, max_tiles=HAND_CHAIN_TILES, hand=True, tr=tr)
+    if hand.host_moved:
         lines.append(tr.t(locale, "hand-host-moved"))
-    if drawn:
-        lines.append(tr.t(locale, "hand-drew", tiles=format_tiles(drawn)))
-    if any(e.kind == "knocked" for e in mine):
+    if hand.drawn:
+        lines.append(tr.t(locale, "hand-drew", tiles=format_tiles(hand.drawn)))
+    if hand.knocked:
         lines.append(tr.t(locale, "hand-knocked"))
     lines.append("")
-    if state.finished:
+    if table.final is not None:
         lines.append(tr.t(locale, "hand-match-over"))
-    elif state.to_act is None:
-        lines.append(tr.t(locale, "hand-round-over"))
-    elif state.to_act == seat:
-        if not state.chain:
-            lead = next((e.lead_tile for e in evs if e.kind == "dealt"), None)
-            lead_id = getattr(getattr(state, "round", None), "lead_id", -1)
-            if lead is None and lead_id is not None and lead_id >= 0:
-                lead = tile_halves(lead_id)
-            if lead is not None:
-                lines.append(tr.t(locale, "hand-lead-forced", tile=format_tile(lead)))
+    elif hand.your_turn:
+        if not table.layout.line:
+            if hand.lead is not None:
+                lines.append(tr.t(locale, "hand-lead-forced", tile=format_tile(hand.lead)))
             else:
                 lines.append(tr.t(locale, "hand-lead-any"))
         lines.append(tr.t(locale, "hand-your-turn"))
+    elif table.to_act is not None:
+        lines.append(tr.t(locale, "hand-waiting", name=_name(_names(table), table.to_act)))
     else:
-        lines.append(tr.t(locale, "hand-waiting", name=_name(names, state.to_act)))
+        lines.append(tr.t(locale, "hand-round-over"))
     return "\n".join(lines)
 
 
 # -- round and match end -----------------------------------------------------------------------
 
 
-def _seat_value(hand: Sequence[Any], rules: Any) -> int:
-    """RULES.md §1.11: pips; the lone [0|0] counts ``rules.lone_zero_double_value``."""
-    pairs = [_pair(t) for t in hand]
-    if pairs == [(0, 0)]:
-        return int(getattr(rules, "lone_zero_double_value", 10))
-    return sum(a + b for a, b in pairs)
-
-
-def render_round_summary(
-    locale: str,
-    scored: Any,
-    names: Sequence[str],
-    rules: Any,
-    *,
-    tr: Translator | None = None,
-) -> str:
-    """The round-end message (issue 4): out or fish 🐟 and by whom, every hand revealed with
-    its value (RULES.md §1.11), what each side recorded or remembered (§1.12–§1.14) and the
-    pot (§1.13).
-
-    ``scored`` is the ``round_scored`` event; ``rules`` the match's ``engine.Rules``.
-    """
+def render_round_summary(locale: str, summary: RoundSummary, names: Sequence[str], *,
+                         tr: Translator | None = None) -> str:
+    """The end of a round: out or fish 🐟 and by whom, every hand revealed with its value
+    (RULES.md §1.11), what each side recorded or remembered (§1.12–§1.14) and the pot
+    (§1.13).  ``names``: the players in seat order."""
     tr = _tr(tr)
-    players = len(scored.hands)
-    sides = len(scored.scores)
+    players = len(summary.hands)
+    sides = len(summary.scores)
     labels = side_names(names, sides, players)
-    lines = [tr.t(locale, "round-title", round=scored.round_no)]
-    key = "round-fish" if scored.end == "fish" else "round-out"
-    lines.append(tr.t(locale, key, name=_name(names, scored.by)))
+    lines = [tr.t(locale, "round-title", round=summary.round_no)]
+    key = "round-fish" if summary.end == "fish" else "round-out"
+    lines.append(tr.t(locale, key, name=_name(names, summary.by)))
     lines += ["", tr.t(locale, "round-hands-title")]
-    for seat, hand in enumerate(scored.hands):
+    for seat, hand in enumerate(summary.hands):
         if hand:
             lines.append(tr.t(locale, "round-hand", name=_name(names, seat),
-                              tiles=format_tiles(hand),
-                              count=_seat_value(hand, rules)))
+                              tiles=format_tiles(hand), count=summary.seat_values[seat]))
         else:
             lines.append(tr.t(locale, "round-hand-empty", name=_name(names, seat)))
     lines += ["", tr.t(locale, "round-records-title")]
     for side in range(sides):
-        rec = scored.recorded[side]
-        score, rem = scored.scores[side], scored.remembered[side]
+        rec = summary.recorded[side]
+        score, rem = summary.scores[side], summary.remembered[side]
         if rec and score > 0:
             lines.append(tr.t(locale, "round-side-score", name=labels[side], recorded=rec,
                               score=score))
@@ -613,49 +477,39 @@ def render_round_summary(
         else:
             lines.append(tr.t(locale, "round-side-nothing", name=labels[side],
                               total=format_score(score, rem)))
-    if scored.pot_won:
-        top = max(scored.recorded)
-        winner = scored.recorded.index(top)
-        lines.append(tr.t(locale, "round-pot-won", name=labels[winner], count=scored.pot_won))
-    if scored.pot:
-        lines.append(tr.t(locale, "round-pot", count=scored.pot))
+    if summary.pot_won:
+        winner = summary.recorded.index(max(summary.recorded))
+        lines.append(tr.t(locale, "round-pot-won", name=labels[winner], count=summary.pot_won))
+    if summary.pot:
+        lines.append(tr.t(locale, "round-pot", count=summary.pot))
     return "\n".join(lines)
 
 
-def render_match_end(
-    locale: str,
-    result: Any,
-    scores: Sequence[int],
-    names: Sequence[str],
-    *,
-    players: int | None = None,
-    rematch_hint: bool = True,
-    tr: Translator | None = None,
-) -> str:
+def render_match_end(locale: str, end: MatchEnd, *, rematch_hint: bool = True,
+                     tr: Translator | None = None) -> str:
     """The match-end message: the goat(s) 🐐 «козёл» (RULES.md §1.15) or the timed-out
     player (§1.17), the final table ordered best first, and each side's rating gain (§1.16).
-
-    ``result`` is ``MatchState.result`` or the ``match_ended`` event (fields ``reason``,
-    ``goats``, ``rating``, ``timed_out``); ``scores`` the final open scores per side;
-    ``players`` defaults to ``len(names)``.
-    """
+    ``end``: the match's :class:`~service.views.MatchEnd`."""
     tr = _tr(tr)
-    players = len(names) if players is None else players
-    sides = len(scores)
-    labels = side_names(names, sides, players)
-    goats = set(result.goats)
+    names = [p.name for p in end.players]
+    sides: dict[int, Any] = {}
+    for p in end.players:
+        sides.setdefault(p.side, p)
+    labels = side_names(names, len(sides), len(names))
+    goats = sorted(s for s, p in sides.items() if p.goat)
     lines = [tr.t(locale, "match-title")]
-    if result.reason == "timeout" and result.timed_out is not None:
-        lines.append(tr.t(locale, "match-timeout", name=_name(names, result.timed_out)))
+    timed_out = next((p for p in end.players if p.timed_out), None)
+    if end.reason == "timeout" and timed_out is not None:
+        lines.append(tr.t(locale, "match-timeout", name=_name(names, timed_out.seat)))
     if goats:
         lines.append(tr.t(locale, "match-goat", count=len(goats),
-                          names=", ".join(labels[s] for s in sorted(goats))))
+                          names=", ".join(labels[s] for s in goats)))
     lines += ["", tr.t(locale, "match-final-title")]
-    order = sorted(range(sides), key=lambda s: (s in goats, scores[s], s))
+    order = sorted(sides, key=lambda s: (s in goats, sides[s].score, s))
     for place, side in enumerate(order, start=1):
         key = "match-line-goat" if side in goats else "match-line"
-        lines.append(tr.t(locale, key, place=place, name=labels[side], score=scores[side],
-                          gain=result.rating[side]))
+        lines.append(tr.t(locale, key, place=place, name=labels[side], score=sides[side].score,
+                          gain=sides[side].rating))
     if rematch_hint:
         lines += ["", tr.t(locale, "match-rematch")]
     return "\n".join(lines)
@@ -722,9 +576,8 @@ def render_stats(
 # -- settings and help -----------------------------------------------------------------------
 
 
-def render_settings(
-    locale: str, rules: Any, *, choosing: str | None = None, tr: Translator | None = None
-) -> str:
+def render_settings(locale: str, rules: Mapping[str, Any], *, choosing: str | None = None,
+                    tr: Translator | None = None) -> str:
     """/settings text: title, "changes apply from the next match", the current rules
     (:func:`render_rules`); with ``choosing`` (a settings label, plain text) the prompt to
     pick its value.  The buttons come from :func:`ui.keyboards.settings_keyboard`."""

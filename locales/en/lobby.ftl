@@ -18,9 +18,9 @@ lobby-started = ▶️ The match has started! Tiles were sent privately.
 
 ## The chat's rules in short (RULES.md).
 rules-title = <b>This chat's rules:</b>
-rules-variant = { $variant ->
-    [teams] Team Kozel: seats 1 and 3 against 2 and 4
-   *[classic] Classic Kozel: every player for themselves
+rules-teams = { $enabled ->
+    [yes] Team Kozel: seats 1 and 3 against 2 and 4
+   *[no] Classic Kozel: every player for themselves
 }
 rules-limit = Match to { $limit ->
     [one] { $limit } point
@@ -51,7 +51,7 @@ settings-title = <b>⚙️ Chat settings</b>
 settings-hint = Changes apply from the next match.
 settings-choose = <b>{ $option }</b> — choose a value:
 settings-item = { $label }: { $value }
-settings-variant = Variant
+settings-teams = Teams
 settings-fish-scoring = Fish scoring
 settings-fish-without-double = Fish without double
 settings-bazar-reserve = Boneyard
@@ -59,9 +59,9 @@ settings-match-limit = Match to
 settings-turn-timeout = Time per move
 settings-language = Language
 settings-saved = Saved. It applies from the next match.
-opt-variant = { $value ->
-    [teams] Teams
-   *[classic] Classic
+opt-teams = { $value ->
+    [yes] Teams
+   *[no] Every player for themselves
 }
 opt-fish-scoring = { $value ->
     [each_own] Each own

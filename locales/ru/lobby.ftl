@@ -19,9 +19,9 @@ lobby-started = ▶️ Партия началась! Кости разосла�
 
 ## Краткое описание правил чата (RULES.md).
 rules-title = <b>Правила этого чата:</b>
-rules-variant = { $variant ->
-    [teams] Командный козёл: места 1 и 3 против 2 и 4
-   *[classic] Классический козёл: каждый за себя
+rules-teams = { $enabled ->
+    [yes] Командный козёл: места 1 и 3 против 2 и 4
+   *[no] Классический козёл: каждый за себя
 }
 rules-limit = Партия до { $limit ->
     [one] { $limit } очка
@@ -52,7 +52,7 @@ settings-title = <b>⚙️ Настройки чата</b>
 settings-hint = Изменения действуют со следующей партии.
 settings-choose = <b>{ $option }</b> — выберите значение:
 settings-item = { $label }: { $value }
-settings-variant = Вариант
+settings-teams = Команды
 settings-fish-scoring = Рыба
 settings-fish-without-double = Рыба без дубля
 settings-bazar-reserve = Базар
@@ -60,9 +60,9 @@ settings-match-limit = Партия до
 settings-turn-timeout = Время на ход
 settings-language = Язык
 settings-saved = Сохранено. Действует со следующей партии.
-opt-variant = { $value ->
-    [teams] Командный
-   *[classic] Классика
+opt-teams = { $value ->
+    [yes] Командный
+   *[no] Каждый за себя
 }
 opt-fish-scoring = { $value ->
     [each_own] Рыба на всех

@@ -19,9 +19,9 @@ lobby-started = ▶️ Партія почалася! Кістки надісл�
 
 ## Короткий опис правил чату (RULES.md).
 rules-title = <b>Правила цього чату:</b>
-rules-variant = { $variant ->
-    [teams] Командний козел: місця 1 і 3 проти 2 і 4
-   *[classic] Класичний козел: кожен сам за себе
+rules-teams = { $enabled ->
+    [yes] Командний козел: місця 1 і 3 проти 2 і 4
+   *[no] Класичний козел: кожен сам за себе
 }
 rules-limit = Партія до { $limit ->
     [one] { $limit } очка
@@ -52,7 +52,7 @@ settings-title = <b>⚙️ Налаштування чату</b>
 settings-hint = Зміни діють з наступної партії.
 settings-choose = <b>{ $option }</b> — оберіть значення:
 settings-item = { $label }: { $value }
-settings-variant = Варіант
+settings-teams = Команди
 settings-fish-scoring = Риба
 settings-fish-without-double = Риба без дубля
 settings-bazar-reserve = Базар
@@ -60,9 +60,9 @@ settings-match-limit = Партія до
 settings-turn-timeout = Час на хід
 settings-language = Мова
 settings-saved = Збережено. Діє з наступної партії.
-opt-variant = { $value ->
-    [teams] Командний
-   *[classic] Класика
+opt-teams = { $value ->
+    [yes] Командний
+   *[no] Кожен сам за себе
 }
 opt-fish-scoring = { $value ->
     [each_own] Свої

@@ -32,6 +32,8 @@ from typing import Any
 from sqlalchemy import create_engine, text
 
 import engine
+from service.live import LiveMatch
+from service.views import EndReason, MatchEnd, PlayerResult, RoundSummary
 from storage import repository as repo
 from tests.e2e.players import move_buttons, parse_move_data
 from tests.emulator import ChatMessage
@@ -125,7 +127,7 @@ class Replay:
 
     def rounds(self) -> dict[int, list[Any]]:
         """The events of each round."""
-        return render.events_by_round(self.all_events)
+        return events_by_round(self.all_events)
 
     def chains(self, round_no: int) -> list[tuple[tuple[int, int], ...]]:
         """Every chain round ``round_no`` showed, from empty to its last tile."""
@@ -133,12 +135,73 @@ class Replay:
         out = [()]
         for i, e in enumerate(evs):
             if e.kind in ("led", "played"):
-                out.append(tuple(render.chain_from_events(evs[:i + 1])))
+                out.append(tuple(chain_from_events(evs[:i + 1])))
         return out
 
     def scored(self) -> list[Any]:
         """The ``round_scored`` events in order."""
         return [e for e in self.all_events if e.kind == "round_scored"]
+
+
+def events_by_round(events: Iterable[Any]) -> dict[int, list[Any]]:
+    """A match's event stream split by round: a round's events run from its ``misdeal``/
+    ``dealt`` events to its ``round_scored`` (and ``match_ended``)."""
+    out: dict[int, list[Any]] = {}
+    current = 1
+    for ev in events:
+        if ev.kind in ("misdeal", "dealt", "round_scored"):
+            current = ev.round_no
+        out.setdefault(current, []).append(ev)
+    return out
+
+
+def chain_from_events(events: Iterable[Any]) -> list[tuple[int, int]]:
+    """A round's chain (oriented pairs, left to right) rebuilt from its ``led`` and ``played``
+    events -- the checker's own reading of RULES.md §0 and §1.7, apart from the bot's."""
+    chain: list[tuple[int, int]] = []
+    for ev in events:
+        if ev.kind == "led":
+            chain = [(ev.tile.a, ev.tile.b)]
+        elif ev.kind == "played" and chain:
+            a, b = ev.tile.a, ev.tile.b
+            if ev.end == "left":
+                left = chain[0][0]
+                chain.insert(0, (b if a == left else a, left))
+            else:
+                right = chain[-1][1]
+                chain.append((right, b if a == right else a))
+    return chain
+
+
+def _hand_value(hand: Sequence[Any], rules: Any) -> int:
+    """RULES.md §1.11: the pips; the lone [0|0] counts ``lone_zero_double_value``."""
+    if [(t.a, t.b) for t in hand] == [(0, 0)]:
+        return rules.lone_zero_double_value
+    return sum(t.a + t.b for t in hand)
+
+
+def summary_of(ev: Any, rules: Any) -> RoundSummary:
+    """The group's summary of a ``round_scored`` event, as the engine scored it."""
+    return RoundSummary(
+        round_no=ev.round_no, end=ev.end, by=ev.by,
+        hands=tuple(tuple(f"{t.a}-{t.b}" for t in h) for h in ev.hands),
+        hand_values=tuple(ev.hand_values), recorded=tuple(ev.recorded), scores=tuple(ev.scores),
+        remembered=tuple(ev.remembered), pot_won=ev.pot_won, pot=ev.pot,
+        seat_values=tuple(_hand_value(h, rules) for h in ev.hands))
+
+
+def end_of(replay: Replay) -> MatchEnd:
+    """The match end of a finished replay, as the engine rated it (RULES.md §1.15–§1.16)."""
+    final = replay.final
+    result = final.result
+    lines = []
+    for seat, name in enumerate(replay.names):
+        side = seat % 2 if replay.rules.teams else seat
+        lines.append(PlayerResult(seat=seat, user_id=0, name=name, score=final.scores[side],
+                                  goat=side in result.goats, rating=result.rating[side],
+                                  outs=0, fish=0, timed_out=result.timed_out == seat,
+                                  side=side))
+    return MatchEnd(EndReason(result.reason), True, tuple(lines))
 
 
 def match_ids(database: Path, chat_id: int | None = None) -> list[int]:
@@ -353,16 +416,16 @@ def check_results(replay: Replay, messages: Sequence[ChatMessage]) -> None:
     sources = [m.source or "" for m in messages if m.from_bot]
     rules, names = replay.rules, replay.names
     for ev in replay.scored():
-        expected = render.render_round_summary(LOCALE, ev, names, rules)
+        expected = render.render_round_summary(LOCALE, summary_of(ev, rules), names)
         assert any(expected in source for source in sources), \
             f"match {replay.match_id}: no summary of round {ev.round_no}:\n{expected}"
         in_hands = [t for h in ev.hands for t in _norm(h)]
-        chain = render.chain_from_events(replay.rounds()[ev.round_no])
+        chain = chain_from_events(replay.rounds()[ev.round_no])
         assert len(set(in_hands) | _norm(chain)) == len(in_hands) + len(chain)
     final = replay.final
     if final.result is None:
         return
-    expected = render.render_match_end(LOCALE, final.result, final.scores, names)
+    expected = render.render_match_end(LOCALE, end_of(replay))
     ends = [m for m in messages if m.from_bot and m.source == expected]
     assert ends, f"match {replay.match_id}: no match-end message\n{expected}\n" \
                  f"group showed: {[m.text for m in messages if m.text and '🐐' in m.text]}"
@@ -378,10 +441,10 @@ def check_results(replay: Replay, messages: Sequence[ChatMessage]) -> None:
 
 
 def check_latest_table(replay: Replay, messages: Sequence[ChatMessage]) -> None:
-    """The newest table message of the group shows the match's latest state, exactly as the
-    bot renders it from the engine's state."""
-    final = replay.final
-    expected = render.render_table(LOCALE, final, replay.names, replay.all_events, summary=True)
+    """The newest table message of the group shows the match's latest state: the table of
+    the match rebuilt from the database, as the bot renders it."""
+    expected = render.render_table(LOCALE, LiveMatch.from_row(replay.row,
+                                                              replay.actions).table_view())
     tables = [m for m in messages if m.from_bot and m.text
               and _TABLE_TITLE.match(m.text.splitlines()[0])]
     assert tables, "no table message"

@@ -218,18 +218,18 @@ class Table:
 
     async def configure(self, **choices: str) -> None:
         """Change this chat's /settings as the admin through the menu buttons, e.g.
-        ``configure(match_limit="51", fish_scoring="each_own", variant="teams")``."""
+        ``configure(match_limit="51", fish_scoring="each_own", teams="1")``."""
         admin = self.players[0]
         sent = await self.command(admin, "/settings")
         menu = await self.client.wait_message(
             self.chat_id, lambda m: m.from_bot and m.reply_to == sent["message_id"]
             and m.buttons, timeout=10)
         for key, value in choices.items():
-            await self._press_and_wait(admin, menu, f"s1:{key}:")
+            await self._press_and_wait(admin, menu, f"s2:{key}:")
             menu = await self.client.message(self.chat_id, menu.message_id)
-            answer = await self._press_and_wait(admin, menu, f"s1:{key}:{value}")
+            answer = await self._press_and_wait(admin, menu, f"s2:{key}:{value}")
             assert not answer.get("show_alert"), answer
-        await self._press_and_wait(admin, menu, "s1:done:")
+        await self._press_and_wait(admin, menu, "s2:done:")
 
     async def _press_and_wait(self, person: Person, msg: ChatMessage, data: str) -> dict:
         before = await self.client.message(msg.chat_id, msg.message_id)

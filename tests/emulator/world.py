@@ -72,13 +72,16 @@ class FloodLimits:
 
     Counted are sends and edits (``sendMessage``, ``editMessageText``,
     ``editMessageReplyMarkup``) that succeed.  ``chat_interval``: at most one per that many
-    seconds in any chat; ``group_per_minute``: at most that many per 60 s in a group or
-    supergroup; ``global_per_second``: at most that many per second over all chats (None: no
-    limit).  ``enabled=False`` switches flood control off for fast tests.
+    seconds in a group; a private chat takes a short burst of ``private_burst`` and then one
+    per ``chat_interval`` (a token bucket, as Telegram allows "short bursts" over one a
+    second); ``group_per_minute``: at most that many per 60 s in a group or supergroup;
+    ``global_per_second``: at most that many per second over all chats (None: no limit).
+    ``enabled=False`` switches flood control off for fast tests.
     """
 
     enabled: bool = True
     chat_interval: float = 1.0
+    private_burst: int = 3
     group_per_minute: int = 20
     global_per_second: int | None = 30
 
@@ -166,6 +169,7 @@ class Chat:
     pinned: int | None = None
     last_counted: float | None = None
     window: deque = field(default_factory=deque)
+    tokens: float | None = None  # a private chat's flood bucket (None: full)
 
 
 @dataclass
@@ -763,7 +767,11 @@ class World:
             return
         now = self.clock()
         wait = 0.0
-        if chat.last_counted is not None and now - chat.last_counted < limits.chat_interval:
+        if chat.type not in _GROUPS:
+            tokens = self._tokens(chat, now)
+            if tokens < 1.0:
+                wait = (1.0 - tokens) * limits.chat_interval
+        elif chat.last_counted is not None and now - chat.last_counted < limits.chat_interval:
             wait = chat.last_counted + limits.chat_interval - now
         if chat.type in _GROUPS:
             while chat.window and chat.window[0] <= now - 60.0:
@@ -779,9 +787,19 @@ class World:
             retry = max(1, math.ceil(wait))
             raise ApiError(429, f"Too Many Requests: retry after {retry}", retry_after=retry)
 
+    def _tokens(self, chat: Chat, now: float) -> float:
+        """A private chat's bucket: full at ``private_burst``, one more per interval."""
+        limits = self.config.flood
+        burst = float(max(1, limits.private_burst))
+        if chat.tokens is None or chat.last_counted is None or limits.chat_interval <= 0:
+            return burst
+        return min(burst, chat.tokens + (now - chat.last_counted) / limits.chat_interval)
+
     def flood_count(self, chat: Chat) -> None:
         """Count one successful send or edit in ``chat``."""
         now = self.clock()
+        if chat.type not in _GROUPS:
+            chat.tokens = self._tokens(chat, now) - 1.0
         chat.last_counted = now
         if chat.type in _GROUPS:
             chat.window.append(now)

@@ -1,14 +1,19 @@
-"""Helpers for tests and benchmarks of the service: a settable clock and a random player.
-
-Not used by the bot itself.
+"""Helpers for tests and benchmarks of the service: a settable clock, an executor that runs
+computer players' decisions in place, a random player, and the engine state of a match
+rebuilt from the database (so that tests check the service's views against the engine itself,
+not against the service's own cache).
 """
 
 from __future__ import annotations
 
 import random
+from concurrent.futures import Executor, Future
+from typing import Any
 
+import engine
 from service.game import GameService
 from service.views import Result, Status
+from storage import repository as repo
 
 
 class FakeClock:
@@ -24,6 +29,19 @@ class FakeClock:
         """Move forward by ``seconds``; returns the new time."""
         self.now += seconds
         return self.now
+
+
+class InlineExecutor(Executor):
+    """Runs each submitted call at once, in the caller's thread (computer players' decisions
+    with a few samples, without worker processes)."""
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future:
+        future: Future = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as exc:  # noqa: BLE001 - handed to the awaiting caller
+            future.set_exception(exc)
+        return future
 
 
 async def start_match(
@@ -66,3 +84,31 @@ async def play_random(
         assert res.ok, (res.error, res.detail)
         n += 1
     return res, n
+
+
+def replay(row: repo.MatchRow, actions: list[repo.ActionRow]) -> Any:
+    """The ``engine.MatchState`` of a stored match: its seed and action log through the
+    engine (None before the deal)."""
+    if row.seed is None:
+        return None
+    state, _ = engine.new_match(engine.Rules.from_json(row.rules), len(row.seats), row.seed)
+    for a in actions:
+        d = a.decision
+        if d.get("host"):
+            state, _ = engine.apply_host_move(state)
+        else:
+            state, _ = engine.apply(state, a.seat, engine.Move(engine.Tile.parse(d["tile"]),
+                                                               d.get("end")))
+    return state
+
+
+async def engine_state(svc: GameService, match_id: int) -> Any:
+    """The engine state of match ``match_id`` as the database holds it (see :func:`replay`)."""
+
+    def read(conn: Any) -> tuple[Any, list]:
+        row = repo.get_match(conn, match_id)
+        return row, repo.list_actions(conn, match_id) if row is not None else []
+
+    row, actions = await svc.db.read(read)
+    assert row is not None, f"no match {match_id}"
+    return replay(row, actions)

@@ -1,0 +1,21 @@
+"""/help in any chat: the group's command list or the private one."""
+
+from __future__ import annotations
+
+from aiogram import Router
+from aiogram.filters import Command
+from aiogram.types import Message
+
+from handlers.common import App, reply
+from ui import render
+
+
+async def cmd_help(message: Message, app: App, locale: str) -> None:
+    reply(app, message, render.render_help(locale, is_group=message.chat.id < 0, tr=app.tr))
+
+
+def create_router() -> Router:
+    """The /help router."""
+    router = Router(name="help")
+    router.message.register(cmd_help, Command("help"))
+    return router

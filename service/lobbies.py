@@ -1,0 +1,338 @@
+"""Lobbies: open, join, leave, computer players in seats, start, stop, expire, rematch.
+
+Every operation returns a :class:`~service.views.Result`; a refused one changes nothing.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from service import bots
+from service.live import OPEN, LiveMatch, full_rules, result_of, rules_players
+from service.people import People, ensure_user
+from service.store import MatchStore, Refused, answers, refusal, refuse
+from service.views import EndReason, ErrorCode, Result, Status
+from storage import repository as repo
+
+__all__ = ["DEFAULT_LOBBY_TTL", "Lobbies"]
+
+#: Seconds a lobby waits for its start after the last join (then it expires).
+DEFAULT_LOBBY_TTL = 600.0
+
+
+class Lobbies:
+    """The lobby operations over the match ``store``.
+
+    ``people``: the users-and-chats room (new seats create users, a lobby re-activates its
+    chat); ``clock``: Unix seconds; ``seed_source``: the deal seed of a new match;
+    ``lobby_ttl``: seconds an idle lobby lives; ``turn_deadline(live, now)``: when the first
+    turn of a dealt match falls due, and ``armed(live)`` is called after a commit that may
+    have given a computer player the turn (both from the play room).
+    """
+
+    def __init__(self, store: MatchStore, people: People, *, clock: Callable[[], float],
+                 lobby_ttl: float = DEFAULT_LOBBY_TTL,
+                 seed_source: Callable[[], int] | None = None,
+                 turn_deadline: Callable[[LiveMatch, float], float],
+                 armed: Callable[[LiveMatch], None]) -> None:
+        self.store = store
+        self.people = people
+        self.clock = clock
+        self.lobby_ttl = float(lobby_ttl)
+        self.seed_source = seed_source or (lambda: secrets.randbits(63))
+        self.turn_deadline = turn_deadline
+        self.armed = armed
+
+    # ------------------------------------------------------------------ opening a lobby
+
+    async def open_lobby(
+        self,
+        chat_id: int,
+        thread_id: int | None,
+        user_id: int,
+        name: str,
+        rules: Mapping[str, Any] | None = None,
+        *,
+        rematch_of: int | None = None,
+        players: list[tuple[int, str]] | None = None,
+    ) -> Result:
+        """Open a lobby in a chat topic; the opener takes seat 0 and is its creator.
+
+        ``rules``: options on top of the chat's defaults (RULES.md §1); ``players`` seats
+        several players at once, opener included. Errors: ``already_open`` (the topic has an
+        open lobby or match; the result carries it), ``bad_rules``.
+        """
+        seats = [{"user_id": int(u), "name": str(n)} for u, n in players] \
+            if players is not None else [{"user_id": int(user_id), "name": str(name)}]
+        return await self._open(chat_id, thread_id, user_id, seats, rules, rematch_of)
+
+    @answers
+    async def _open(self, chat_id: int, thread_id: int | None, user_id: int,
+                    seats: list[dict[str, Any]], rules: Mapping[str, Any] | None,
+                    rematch_of: int | None) -> Result:
+        """Insert a lobby with ``seats`` (seat JSON dicts, bots included)."""
+        now = self.clock()
+
+        def txn(conn: Any) -> repo.MatchRow:
+            chat = repo.upsert_chat(conn, chat_id, now=now, active=True)
+            merged = {**chat.settings.get("rules", {}), **dict(rules or {})}
+            try:
+                rules_json = full_rules(merged)
+            except (ValueError, TypeError) as exc:
+                raise Refused(refusal(ErrorCode.BAD_RULES, str(exc))) from exc
+            for seat in seats:
+                ensure_user(conn, int(seat["user_id"]), str(seat["name"]), now)
+            mid = repo.insert_match(
+                conn, chat_id=chat_id, thread_id=thread_id, creator_id=user_id,
+                rules=rules_json, seats=[dict(x) for x in seats], now=now,
+                deadline_at=now + self.lobby_ttl, rematch_of=rematch_of,
+            )
+            return repo.get_match(conn, mid)
+
+        try:
+            try:
+                row = await self.store.db.write(txn)
+            finally:  # the chat and the seated users may be new or changed
+                self.people.forget(users=[int(x["user_id"]) for x in seats], chats=(chat_id,))
+        except repo.ActiveMatchExists:
+            existing = await self.store.find_open(chat_id, thread_id)
+            return replace(existing, ok=False, error=ErrorCode.ALREADY_OPEN,
+                           detail="this chat topic already has an open lobby or match")
+        live = LiveMatch.from_row(row)
+        self.store.keep(live)
+        return result_of(live)
+
+    # ------------------------------------------------------------------ seats
+
+    @answers
+    async def join(self, match_id: int, user_id: int, name: str) -> Result:
+        """Take the next free seat of a lobby (RULES.md §1.1: seat order = join order) and
+        extend the lobby's deadline. Errors: ``not_found``, ``wrong_status`` (started or
+        closed), ``already_joined``, ``lobby_full``, ``stale`` (changed by another process)."""
+        async with self.store.opening(match_id, status=Status.LOBBY,
+                                      closed="the lobby is closed") as live:
+            if live.seat_of(user_id) is not None:
+                refuse(ErrorCode.ALREADY_JOINED, "already in this lobby", live)
+            self._has_room(live)
+            now = self.clock()
+            values = {"seats": [*live.row.seats, {"user_id": int(user_id), "name": str(name)}],
+                      "deadline_at": now + self.lobby_ttl}
+            try:
+                nxt = await self.store.write(
+                    live, live.next(now, **values), values,
+                    also=lambda conn: ensure_user(conn, user_id, name, now),
+                    stale="the lobby changed; try again")
+            finally:
+                self.people.forget(users=(user_id,))
+            return result_of(nxt)
+
+    @answers
+    async def leave(self, match_id: int, user_id: int) -> Result:
+        """Give up a lobby seat. The creator's role passes to the next seated player; the
+        last person leaving closes the lobby (status ``stopped``; computer players alone are
+        no table). A started match cannot be left (a silent player is replaced by host moves,
+        RULES.md §1.17). Errors: ``not_found``, ``wrong_status``, ``not_in_game``, ``stale``."""
+        async with self.store.opening(match_id, status=Status.LOBBY,
+                                      closed="only a lobby can be left") as live:
+            if live.seat_of(user_id) is None:
+                refuse(ErrorCode.NOT_IN_GAME, "not in this lobby", live)
+            now = self.clock()
+            seats = [s for s in live.row.seats if s["user_id"] != user_id]
+            humans = [s for s in seats if not bots.is_bot(s)]
+            values: dict[str, Any] = {"seats": seats}
+            if not humans:
+                values.update(status=Status.STOPPED, end_reason=EndReason.STOPPED,
+                              deadline_at=None, finished_at=now)
+            elif live.row.creator_id == user_id:
+                values["creator_id"] = humans[0]["user_id"]
+            return result_of(await self._write(live, now, values))
+
+    @answers
+    async def add_bot(self, match_id: int, user_id: int,
+                      strength: str = bots.DEFAULT_STRENGTH, *, force: bool = False) -> Result:
+        """Seat a computer player of ``strength`` (``easy``, ``normal``, ``hard``) in the next
+        free seat of a lobby (RULES.md §1.1) and extend the lobby's deadline; it gets the
+        first free persona (:mod:`service.bots`).  Who may: a person seated in the lobby, or
+        anyone with ``force`` (a chat admin, checked by the caller). Errors: ``not_found``,
+        ``wrong_status``, ``not_in_game``, ``lobby_full``, ``bad_strength``, ``stale``."""
+        if strength not in bots.STRENGTHS:
+            refuse(ErrorCode.BAD_STRENGTH,
+                   f"strength must be one of {', '.join(bots.STRENGTHS)}")
+        async with self.store.opening(match_id, status=Status.LOBBY,
+                                      closed="the lobby is closed") as live:
+            self._may_seat_bots(live, user_id, force, "add")
+            self._has_room(live)
+            now = self.clock()
+            values = {"seats": [*live.row.seats, bots.new_bot_seat(live.row.seats, strength)],
+                      "deadline_at": now + self.lobby_ttl}
+            return result_of(await self._write(live, now, values))
+
+    @answers
+    async def remove_bot(self, match_id: int, user_id: int, bot_id: int | None = None, *,
+                         force: bool = False) -> Result:
+        """Free a computer player's lobby seat: the bot with user id ``bot_id``, or (None) the
+        last one seated; the seats after it move up. Who may: as :meth:`add_bot`. Errors:
+        ``not_found``, ``wrong_status``, ``not_in_game`` (the caller is not seated, or there
+        is no such bot), ``stale``."""
+        async with self.store.opening(match_id, status=Status.LOBBY,
+                                      closed="the lobby is closed") as live:
+            self._may_seat_bots(live, user_id, force, "remove")
+            found = [i for i, x in enumerate(live.row.seats) if bots.is_bot(x)
+                     and (bot_id is None or int(x["user_id"]) == bot_id)]
+            if not found:
+                refuse(ErrorCode.NOT_IN_GAME, "no such computer player", live)
+            values = {"seats": [x for i, x in enumerate(live.row.seats) if i != found[-1]]}
+            return result_of(await self._write(live, self.clock(), values))
+
+    @staticmethod
+    def _has_room(live: LiveMatch) -> None:
+        if len(live.row.seats) >= rules_players(live.rules)[1]:
+            refuse(ErrorCode.LOBBY_FULL, "every seat is taken", live)
+
+    @staticmethod
+    def _may_seat_bots(live: LiveMatch, user_id: int, force: bool, what: str) -> None:
+        if not force and (live.seat_of(user_id) is None or user_id <= 0):
+            refuse(ErrorCode.NOT_IN_GAME, f"only a seated player can {what} a bot", live)
+
+    async def _write(self, live: LiveMatch, now: float, values: dict[str, Any]) -> LiveMatch:
+        """Commit a change of the row alone (seats, status)."""
+        return await self.store.write(live, live.next(now, **values), values,
+                                      stale="the lobby changed; try again")
+
+    # ------------------------------------------------------------------ start, stop, expire
+
+    @answers
+    async def start(self, match_id: int, user_id: int, *, force: bool = False) -> Result:
+        """Deal the match (RULES.md §1.2–§1.5) with a fresh random seed stored in the row.
+
+        Only the creator may start, or anyone with ``force`` (a chat admin, checked by the
+        caller). Needs 2..4 players, exactly 4 with teams (§1.1, §1.14), one of them a person.
+        The first turn falls due after ``rules.turn_timeout`` seconds (§1.17), or
+        ``bot_move_delay`` for a computer player. Errors: ``not_found``, ``wrong_status``,
+        ``not_creator``, ``not_enough_players``, ``stale``."""
+        async with self.store.opening(match_id, status=Status.LOBBY,
+                                      closed="already started or closed") as live:
+            if not force and live.row.creator_id != user_id:
+                refuse(ErrorCode.NOT_CREATOR, "only the creator can start", live)
+            lo, hi = rules_players(live.rules)
+            if not lo <= len(live.row.seats) <= hi:
+                refuse(ErrorCode.NOT_ENOUGH_PLAYERS,
+                       f"needs {lo}..{hi} players (RULES.md §1.1, §1.14)", live)
+            if not live.humans():
+                refuse(ErrorCode.NOT_ENOUGH_PLAYERS, "a match needs at least one person", live)
+            now = self.clock()
+            seed = int(self.seed_source())
+            values: dict[str, Any] = {"status": Status.PLAYING, "seed": seed, "started_at": now}
+            nxt = live.next(now, **values)
+            events = nxt.deal(seed)
+            values["deadline_at"] = self.turn_deadline(nxt, now)
+            nxt.set(deadline_at=values["deadline_at"])
+            nxt = await self.store.write(live, nxt, values, stale="the lobby changed; try again")
+            self.armed(nxt)
+            return result_of(nxt, events=events)
+
+    async def stop(self, match_id: int, user_id: int, *, force: bool = False) -> Result:
+        """Stop an open lobby or a running match (status ``stopped``, not rated, no results).
+        Only the creator may, or anyone with ``force`` (a chat admin, checked by the caller).
+        Errors: ``not_found``, ``wrong_status`` (already closed), ``not_creator``, ``stale``."""
+        return await self.close(match_id, EndReason.STOPPED, None if force else user_id)
+
+    @answers
+    async def close(self, match_id: int, reason: EndReason, creator: int | None = None
+                    ) -> Result:
+        """Close an open lobby or match with ``reason`` (status ``stopped``); with ``creator``
+        only if that user created it."""
+        async with self.store.opening(match_id, status=OPEN, closed="already closed") as live:
+            if creator is not None and live.row.creator_id != creator:
+                refuse(ErrorCode.NOT_CREATOR, "only the creator can stop", live)
+            return await self.close_locked(live, reason)
+
+    async def close_locked(self, live: LiveMatch, reason: EndReason) -> Result:
+        """Close an open match (status ``stopped``); the caller holds the match's lock.
+        Raises :class:`~service.store.Refused` (stale)."""
+        now = self.clock()
+        values = {"status": Status.STOPPED, "end_reason": reason, "deadline_at": None,
+                  "finished_at": now}
+        return result_of(await self.store.write(live, live.next(now, **values), values))
+
+    @answers
+    async def expire(self, match_id: int, expected_version: int | None = None) -> Result:
+        """Close a lobby nobody started (status ``expired``). ``expected_version``: expire only
+        that version (the sweeper's guard against a join that came first). Errors:
+        ``not_found``, ``wrong_status``, ``stale``."""
+        async with self.store.opening(match_id, status=Status.LOBBY, closed="not a lobby",
+                                      version=expected_version) as live:
+            now = self.clock()
+            values = {"status": Status.EXPIRED, "end_reason": EndReason.EXPIRED,
+                      "deadline_at": None, "finished_at": now}
+            return result_of(await self.store.write(live, live.next(now, **values), values,
+                                                    stale="the lobby changed"))
+
+    # ------------------------------------------------------------------ solo and rematch
+
+    async def open_solo(self, user_id: int, name: str, bots_count: int = 1,
+                        strength: str | Sequence[str] = "normal",
+                        rules: Mapping[str, Any] | None = None) -> Result:
+        """Start a match in the user's private chat (chat id = ``user_id``) against
+        ``bots_count`` (1..3) computer players of ``strength`` (one for all, or one per bot).
+        The seats are the user (seat 0, the creator) and then the bots; the rules are the
+        private chat's settings plus ``rules`` (RULES.md §1; ``teams`` needs 3 bots, §1.14).
+        The match is dealt at once (§1.2–§1.5) and played like a group match.
+
+        Errors: ``already_open`` (a lobby or match is open in that chat; the result carries
+        it), ``bad_strength``, ``bad_rules``, ``not_enough_players`` (not 1..3 bots, or not 3
+        with teams)."""
+        strengths = [strength] * bots_count if isinstance(strength, str) else list(strength)
+        if len(strengths) != bots_count or not 1 <= bots_count <= 3:
+            return refusal(ErrorCode.NOT_ENOUGH_PLAYERS,
+                           "a solo match has 1 to 3 computer players")
+        if any(x not in bots.STRENGTHS for x in strengths):
+            return refusal(ErrorCode.BAD_STRENGTH,
+                           f"strength must be one of {', '.join(bots.STRENGTHS)}")
+        seats: list[dict[str, Any]] = [{"user_id": int(user_id), "name": str(name)}]
+        for x in strengths:
+            seats.append(bots.new_bot_seat(seats, x))
+        res = await self._open(user_id, None, user_id, seats, rules, None)
+        if not res.ok:
+            return res
+        started = await self.start(res.match_id, user_id)
+        if not started.ok:  # e.g. teams with too few bots: do not leave the lobby behind
+            await self.close(res.match_id, EndReason.STOPPED)
+        return started
+
+    async def rematch(self, match_id: int, user_id: int) -> Result:
+        """Open a new lobby in the same chat topic with the same rules and the same players
+        in the same seats (computer players too); the asking player (who must have played) is
+        its creator. A second press returns the lobby already opened for this rematch (ok).
+        Errors: ``not_found``, ``wrong_status`` (the match was never played or is still
+        open), ``not_in_game``, ``already_open`` (another lobby/match is open in the topic),
+        ``chat_inactive``."""
+        row, chat = await self.store.db.read(_match_and_chat, match_id)
+        if row is None:
+            return refusal(ErrorCode.NOT_FOUND, "no such match")
+        old = LiveMatch(row, None)
+        if row.status not in (Status.FINISHED, Status.STOPPED) or row.seed is None:
+            return Result(ok=False, error=ErrorCode.WRONG_STATUS,
+                          detail="only a played match can be replayed", match_id=match_id,
+                          status=Status(row.status), version=row.version)
+        if old.seat_of(user_id) is None:
+            return Result(ok=False, error=ErrorCode.NOT_IN_GAME,
+                          detail="only its players can ask for a rematch", match_id=match_id,
+                          status=Status(row.status), version=row.version)
+        if chat is not None and not chat.active:
+            return Result(ok=False, error=ErrorCode.CHAT_INACTIVE, detail="bot removed",
+                          match_id=match_id)
+        res = await self._open(row.chat_id, row.thread_id, user_id,
+                               [dict(s) for s in row.seats], row.rules, match_id)
+        if res.error == ErrorCode.ALREADY_OPEN and res.lobby is not None and \
+                res.lobby.rematch_of == match_id:
+            return replace(res, ok=True, error=None, detail="rematch lobby already open")
+        return res
+
+
+def _match_and_chat(conn: Any, match_id: int) -> tuple[Any, Any]:
+    row = repo.get_match(conn, match_id)
+    return row, (repo.get_chat(conn, row.chat_id) if row else None)

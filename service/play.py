@@ -1,0 +1,186 @@
+"""Play: a person's move, the host's move on a timeout, a computer player's move.
+
+Every accepted decision is committed in one transaction — the action row, the version bump,
+the next deadline, and at the end of a match its results — before the call returns, so a
+caller only ever sends messages about committed state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from service import bots
+from service.bots import Thinkers
+from service.live import BadMove, LiveMatch, Step, result_of
+from service.store import MatchStore, answers, refuse
+from service.views import EndReason, ErrorCode, Result, Status
+from storage import repository as repo
+
+__all__ = ["DEFAULT_BOT_MOVE_DELAY", "Play"]
+
+log = logging.getLogger(__name__)
+
+#: Seconds a computer player waits before its move, so that people can follow the table.
+DEFAULT_BOT_MOVE_DELAY = 1.5
+
+
+class Play:
+    """Moves over the match ``store``: ``clock`` gives Unix seconds; ``bot_move_delay``
+    seconds after a computer player's turn began its deadline falls due (then it moves, see
+    :meth:`bot_move`); ``thinkers`` make its decisions.  ``close_locked(live, reason)``
+    closes a match whose last person is gone (the lobby room's)."""
+
+    def __init__(self, store: MatchStore, *, clock: Callable[[], float],
+                 thinkers: Thinkers, bot_move_delay: float = DEFAULT_BOT_MOVE_DELAY,
+                 close_locked: Callable[[LiveMatch, EndReason], Any]) -> None:
+        self.store = store
+        self.clock = clock
+        self.thinkers = thinkers
+        self.bot_move_delay = float(bot_move_delay)
+        self.close_locked = close_locked
+        #: Set after a commit that gave a computer player the turn: wakes the sweeper.
+        self.wake = asyncio.Event()
+
+    # ------------------------------------------------------------------ deadlines of turns
+
+    def turn_deadline(self, live: LiveMatch, now: float) -> float:
+        """When the turn of the seat to act falls due: ``bot_move_delay`` seconds away for a
+        computer player (then it moves), ``rules.turn_timeout`` for a person (then the host
+        moves for them, RULES.md §1.17)."""
+        seat = live.to_act
+        if seat is not None and bots.is_bot(live.row.seats[seat]):
+            return now + self.bot_move_delay
+        return now + float(live.rules.turn_timeout)
+
+    def armed(self, live: LiveMatch) -> None:
+        """After a commit: wake the sweeper when a computer player is to act (it may be
+        asleep for longer than ``bot_move_delay``)."""
+        seat = live.to_act
+        if seat is not None and live.status == Status.PLAYING \
+                and bots.is_bot(live.row.seats[seat]):
+            self.wake.set()
+
+    # ------------------------------------------------------------------ the moves
+
+    @answers
+    async def act(self, match_id: int, user_id: int, tile: str, end: str | None,
+                  expected_version: int) -> Result:
+        """Play ``tile`` (``"2-5"`` or ``"[2|5]"``) at ``end`` (``"left"``, ``"right"``, or
+        None on a lead / where it fits one way) for the user's seat (RULES.md §1.5–§1.7). The
+        engine then performs the forced draws and knocks (§1.8), scores a finished round
+        (§1.11–§1.14) and deals the next one; a goat ends the match (§1.15) and its results
+        are recorded in the same transaction.
+
+        ``expected_version``: the version of the view the user pressed; any other → ``stale``.
+        Errors (nothing changes): ``not_found``, ``wrong_status``, ``not_in_game``, ``stale``,
+        ``not_your_turn``, ``bad_move`` (malformed or illegal; ``detail`` names the rule).
+        """
+        async with self.store.opening(match_id, status=Status.PLAYING,
+                                      seen=expected_version) as live:
+            seat = live.seat_of(user_id)
+            if seat is None:
+                refuse(ErrorCode.NOT_IN_GAME, "not a player of this match", live)
+            if live.version != expected_version:
+                refuse(ErrorCode.STALE,
+                       f"version {expected_version} is not current ({live.version})", live)
+            if live.to_act != seat:
+                refuse(ErrorCode.NOT_YOUR_TURN, "not your turn (RULES.md §1.1)", live)
+            try:
+                step = live.step(seat, tile, end)
+            except BadMove as exc:
+                refuse(exc.code, str(exc), live)
+            return await self._commit(live, step, user_id)
+
+    @answers
+    async def host_move(self, match_id: int, expected_version: int | None = None) -> Result:
+        """The turn timed out: the host moves for the seat to act (RULES.md §1.17: the
+        playable tile with the most pips; drawing and knocking are forced). After
+        ``rules.afk_limit`` host moves in a row for one seat the match ends by timeout and is
+        rated with the timeout rating (§1.16). Logged as ``{"host": true}``.
+        ``expected_version``: act only on that version (the sweeper passes the version whose
+        deadline fired, so a move that beat the deadline wins). Errors: ``not_found``,
+        ``wrong_status``, ``stale``."""
+        async with self.store.opening(match_id, status=Status.PLAYING,
+                                      version=expected_version) as live:
+            return await self._commit(live, live.host_step(), None)
+
+    @answers
+    async def bot_move(self, match_id: int, expected_version: int | None = None) -> Result:
+        """The computer player to act makes its move (the sweeper calls this when the bot's
+        deadline falls due). Its decision sees only what its seat may know
+        (``LiveMatch.observation``), runs in :class:`~service.bots.Thinkers` off the event
+        loop, and goes through the same path as a person's :meth:`act`: checked by the
+        engine, logged as ``{"tile", "end", "bot"}``, committed with the version check, the
+        next deadline armed. A failing decision falls back to the host's move (RULES.md
+        §1.17) for the bot, logged as the bot's own move. A running match with no person left
+        is stopped instead. Errors: ``not_found``, ``wrong_status``, ``stale`` (the version
+        moved on), ``not_your_turn`` (the seat to act is not a computer player)."""
+        async with self.store.opening(match_id, status=Status.PLAYING,
+                                      version=expected_version) as live:
+            seat = live.to_act
+            holder = live.row.seats[seat]
+            if not bots.is_bot(holder):
+                refuse(ErrorCode.NOT_YOUR_TURN, "a person is to act", live)
+            if not live.humans():
+                return await self.close_locked(live, EndReason.STOPPED)
+            strength = bots.strength_of(holder)
+            seed = f"{live.row.seed}:{live.seq}:{seat}"
+            try:
+                move = await self.thinkers.decide(live.observation(seat), strength, seed)
+                step = live.bot_step(seat, move, strength)
+            except Exception:
+                log.exception("computer player of match %s failed; the host moves for it",
+                              match_id)
+                step = live.bot_step(seat, None, strength)
+            return await self._commit(live, step, int(holder["user_id"]))
+
+    async def bot_to_act(self, match_id: int, version: int) -> bool:
+        """Whether a computer player is to act in that version of the match (the move itself
+        re-checks under the match's lock)."""
+        live = await self.store.live(match_id, version)
+        if live is None or live.to_act is None:
+            return False
+        return bots.is_bot(live.row.seats[live.to_act])
+
+    async def _commit(self, live: LiveMatch, step: Step, user_id: int | None) -> Result:
+        """One transaction: bump the version (checked), append the action, set the next
+        deadline; at the match's end also its status and results. Then swap the cache."""
+        now = self.clock()
+        nxt = live.next(now)
+        rounds = nxt.take(step)
+        if step.ended is None:
+            values: dict[str, Any] = {"deadline_at": self.turn_deadline(nxt, now)}
+        else:
+            values = {"status": Status.FINISHED, "end_reason": step.ended,
+                      "deadline_at": None, "finished_at": now}
+        nxt.set(**values)
+        results = _result_rows(nxt, now) if step.ended is not None else None
+
+        def also(conn: Any) -> None:
+            repo.append_action(conn, live.match_id, live.seq + 1, seat=step.seat,
+                               decision=step.decision, at=now, user_id=user_id)
+            if results:
+                repo.record_results(conn, results)
+
+        nxt = await self.store.write(live, nxt, values, also=also,
+                                     stale="another action was applied first")
+        self.armed(nxt)
+        return result_of(nxt, events=step.events, rounds=rounds)
+
+
+def _result_rows(live: LiveMatch, now: float) -> list[repo.ResultRow]:
+    """The ``match_results`` rows of a match the engine just finished (RULES.md §1.15-1.17)."""
+    final = live.final()
+    assert final is not None and final.rated
+    return [
+        repo.ResultRow(
+            match_id=live.match_id, seat=p.seat, user_id=p.user_id, name=p.name,
+            chat_id=live.row.chat_id, final_score=p.score, goat=p.goat, rating=p.rating,
+            outs=p.outs, fish=p.fish, timed_out=p.timed_out, ended_by=str(final.reason),
+            finished_at=now, bot=p.bot,
+        )
+        for p in final.players
+    ]

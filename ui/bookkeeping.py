@@ -1,0 +1,173 @@
+"""What the publisher knows of the messages it sent for one match, typed.
+
+The publisher keeps a :class:`MatchMessages` per match in memory, the truth while the bot
+runs, and stores it with the match (``GameService.save_messages``) so that a restarted bot
+edits the same messages.  A message still waiting in the outbox is held as the future of its
+send (:data:`ui.outbox.MessageRef`); only message ids that are known are stored.
+
+The stored JSON object (``matches.messages``)::
+
+    {"lobby": 12, "lobby_chat": -100, "lobby_closed": 1,
+     "table": 13, "table_round": 2, "table_chat": -100, "table_closed": 1,
+     "end_shown": 1,
+     "hand:21": {"id": 14, "version": 7, "round": 2, "live": 1},
+     "dm_notice:22": 2}
+
+``hand:<user id>`` was written ``[id, version, round, live]`` before; both forms are read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from .outbox import MessageRef, ref_id
+
+__all__ = ["HandMessage", "MatchMessages"]
+
+
+@dataclass(slots=True)
+class HandMessage:
+    """The last hand message of one player in their private chat: ``message`` (its id or
+    the future of its send), the match ``version`` and ``round_no`` it shows, and whether
+    its keyboard is ``live`` (the player's turn)."""
+
+    message: MessageRef
+    version: int
+    round_no: int
+    live: bool
+
+    @classmethod
+    def from_json(cls, value: Any) -> HandMessage | None:
+        """Read ``{"id", "version", "round", "live"}`` or the older ``[id, version, round,
+        live]``; None for anything else."""
+        if isinstance(value, dict) and isinstance(value.get("id"), int):
+            return cls(value["id"], int(value.get("version", -1)), int(value.get("round", 0)),
+                       bool(value.get("live")))
+        if isinstance(value, list) and value and isinstance(value[0], int):
+            mid, version, round_no, live = (list(value) + [-1, 0, 0])[:4]
+            return cls(mid, int(version), int(round_no), bool(live))
+        return None
+
+    def to_json(self) -> dict[str, int] | None:
+        """The stored form, None while the message is still being sent."""
+        mid = ref_id(self.message)
+        if mid is None:
+            return None
+        return {"id": mid, "version": self.version, "round": self.round_no,
+                "live": int(self.live)}
+
+
+@dataclass(slots=True)
+class MatchMessages:
+    """The messages of one match.
+
+    - ``lobby`` / ``lobby_chat``: the lobby message in the group, and the chat it is in (a
+      send to a group that just became a supergroup lands in the supergroup);
+      ``lobby_closed``: it says the match started;
+    - ``table`` / ``table_round`` / ``table_chat``: the current round's table message, its
+      round, its chat; ``table_closed``: the round whose table was edited into its closed
+      form with the summary;
+    - ``end``: the match-end message (sent once; a crash before it was recorded shows it
+      twice rather than never);
+    - ``hands``: per user id, the last hand message (:class:`HandMessage`);
+    - ``dm_notices``: per user id, the round in which the group was told the DM is closed.
+    """
+
+    lobby: MessageRef | None = None
+    lobby_chat: int | None = None
+    lobby_closed: bool = False
+    table: MessageRef | None = None
+    table_round: int | None = None
+    table_chat: int | None = None
+    table_closed: int | None = None
+    end: MessageRef | None = None
+    hands: dict[int, HandMessage] = field(default_factory=dict)
+    dm_notices: dict[int, int] = field(default_factory=dict)
+
+    # ------------------------------------------------------------------ stored form
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any] | None) -> MatchMessages:
+        """Read the stored object (unknown keys are ignored)."""
+        data = data or {}
+        books = cls(
+            lobby=_int(data.get("lobby")), lobby_chat=_int(data.get("lobby_chat")),
+            lobby_closed=bool(data.get("lobby_closed")),
+            table=_int(data.get("table")), table_round=_int(data.get("table_round")),
+            table_chat=_int(data.get("table_chat")), table_closed=_int(data.get("table_closed")),
+            end=1 if data.get("end_shown") else None,
+        )
+        for key, value in data.items():
+            kind, _, uid = key.partition(":")
+            if not uid.lstrip("-").isdigit():
+                continue
+            if kind == "hand":
+                hand = HandMessage.from_json(value)
+                if hand is not None:
+                    books.hands[int(uid)] = hand
+            elif kind == "dm_notice" and isinstance(value, int):
+                books.dm_notices[int(uid)] = value
+        return books
+
+    def to_json(self) -> dict[str, Any]:
+        """The stored form: what is known now (messages still being sent are left out)."""
+        out: dict[str, Any] = {}
+        lobby, table = ref_id(self.lobby), ref_id(self.table)
+        if lobby is not None:
+            out.update(lobby=lobby, lobby_chat=self.lobby_chat)
+        if self.lobby_closed:
+            out["lobby_closed"] = 1
+        if table is not None:
+            out.update(table=table, table_round=self.table_round, table_chat=self.table_chat)
+        if self.table_closed is not None:
+            out["table_closed"] = self.table_closed
+        if ref_id(self.end) is not None:
+            out["end_shown"] = 1
+        for uid, hand in self.hands.items():
+            stored = hand.to_json()
+            if stored is not None:
+                out[f"hand:{uid}"] = stored
+        for uid, round_no in self.dm_notices.items():
+            out[f"dm_notice:{uid}"] = round_no
+        return {k: v for k, v in out.items() if v is not None}
+
+    # ------------------------------------------------------------------ sends in flight
+
+    def pending(self) -> list[asyncio.Future]:
+        """The sends still waiting in the outbox."""
+        refs = [self.lobby, self.table, self.end, *(h.message for h in self.hands.values())]
+        return [r for r in refs if isinstance(r, asyncio.Future) and not r.done()]
+
+    def settle(self) -> None:
+        """Replace finished sends by their message ids; forget the failed ones (the next
+        publish sends them again)."""
+        self.lobby, chat = _settled(self.lobby)
+        if chat is not None:
+            self.lobby_chat = chat
+        self.table, chat = _settled(self.table)
+        if chat is not None:
+            self.table_chat = chat
+        self.end, _ = _settled(self.end)
+        for uid, hand in list(self.hands.items()):
+            message, _ = _settled(hand.message)
+            if message is None:
+                del self.hands[uid]
+            else:
+                hand.message = message
+
+
+def _settled(ref: MessageRef | None) -> tuple[MessageRef | None, int | None]:
+    """A finished send as ``(message id, chat id)`` (None, None when it failed); anything
+    else as it is."""
+    if not isinstance(ref, asyncio.Future) or not ref.done():
+        return ref, None
+    sent = None if ref.cancelled() else ref.result()
+    if sent is None:
+        return None, None
+    return sent.message_id, getattr(getattr(sent, "chat", None), "id", None)
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
