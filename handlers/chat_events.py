@@ -17,18 +17,23 @@ from handlers.common import App
 log = logging.getLogger(__name__)
 
 
-async def on_migrate(message: Message, app: App) -> None:
-    """The old group's last service message names the new supergroup id."""
-    new_id = message.migrate_to_chat_id
-    moved = await app.service.migrate_chat(message.chat.id, new_id)
-    log.info("chat %s migrated to %s (%d matches moved)", message.chat.id, new_id, len(moved))
-    for match_id in moved:
+async def _migrated(app: App, old_id: int, new_id: int) -> None:
+    """Move the chat's matches to the supergroup and show them there (both service messages
+    do it, whichever comes first; the second changes nothing)."""
+    matches = await app.service.migrate_chat(old_id, new_id)
+    log.info("chat %s migrated to %s (%d open matches)", old_id, new_id, len(matches))
+    for match_id in matches:
         await app.publisher.chat_migrated(match_id, new_id)
 
 
+async def on_migrate(message: Message, app: App) -> None:
+    """The old group's last service message names the new supergroup id."""
+    await _migrated(app, message.chat.id, message.migrate_to_chat_id)
+
+
 async def on_migrate_from(message: Message, app: App) -> None:
-    """The new supergroup's first service message: the same move, idempotent."""
-    await app.service.migrate_chat(message.migrate_from_chat_id, message.chat.id)
+    """The new supergroup's first service message names the old group."""
+    await _migrated(app, message.migrate_from_chat_id, message.chat.id)
 
 
 async def on_my_member(update: ChatMemberUpdated, app: App) -> None:

@@ -48,6 +48,7 @@ from service.views import (
     UserInfo,
 )
 from storage import Database, open_database
+from storage import repository as repo
 
 __all__ = ["DEFAULT_BOT_MOVE_DELAY", "DEFAULT_LOBBY_TTL", "GameService"]
 
@@ -133,13 +134,15 @@ class GameService:
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> tuple[int, ...]:
         """Telegram turned a group into a supergroup (``migrate_to_chat_id``): move the chat's
-        settings, lobbies, matches, results and per-chat statistics to the new id. Idempotent.
-        Returns the moved match ids."""
+        settings, lobbies, matches, results and per-chat statistics to the new id.
+        Idempotent: Telegram sends the news twice (to the old group and to the new one), in
+        either order.  Returns the open matches of the new chat, moved now or before."""
         moved = await self.people.move_chat(old_chat_id, new_chat_id)
         for mid in moved:
             async with self.store.lock(mid):
                 self.store.forget(mid)
-        return moved
+        rows = await self.db.read(repo.list_open_matches, new_chat_id)
+        return tuple(r.id for r in rows)
 
     async def bot_removed(self, chat_id: int) -> list[Result]:
         """The bot was removed from (or left) the chat: every open lobby and match there

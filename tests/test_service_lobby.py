@@ -149,9 +149,11 @@ async def test_chat_migration_moves_lobby_match_and_stats(svc):
     running = await start_match(svc, -5, 2, thread_id=None)
     running, _ = await play_random(svc, running, rng, max_actions=3)
     before = await svc.leaderboard(-5)
-    moved = await svc.migrate_chat(-5, -1005)
-    assert set(moved) == {done.match_id, running.match_id}
-    assert await svc.migrate_chat(-5, -1005) == ()  # the second service message
+    assert await svc.migrate_chat(-5, -1005) == (running.match_id,)  # its open matches
+    # the second service message, in either order, moves nothing and names the same
+    assert await svc.migrate_chat(-5, -1005) == (running.match_id,)
+    assert await svc.db.read(repo.get_match, done.match_id) is not None
+    assert (await svc.view(done.match_id)).table.chat_id == -1005  # finished ones move too
     assert await svc.leaderboard(-5) == ()
     assert await svc.leaderboard(-1005) == before
     view = await svc.find_open(-1005, None)

@@ -154,7 +154,8 @@ def test_closed_table_carries_the_round_summary_and_stays_within_the_limit():
                 text = render.render_table(locale, table, log_lines=10_000, tr=TR)
                 assert render.text_length(text) <= render.MAX_TEXT
                 summary = render.render_round_summary(
-                    locale, table.summary, [s.name for s in table.seats], tr=TR)
+                    locale, table.summary, [s.name for s in table.seats],
+                    [s.side for s in table.seats], tr=TR)
                 assert text.split(summary)[0].endswith("\n\n")  # after the closed table
                 over = TR.t(locale, "table-match-over")
                 if table.final is not None:
@@ -404,7 +405,7 @@ def _summary(**changes) -> RoundSummary:
 
 def test_round_summary_reveals_hands_values_and_records():
     names = ["Оля", "Петя", "Маша"]
-    text = render.render_round_summary("ru", _summary(), names, tr=TR)
+    text = render.render_round_summary("ru", _summary(), names, [0, 1, 2], tr=TR)
     assert "<b>Раунд 4 окончен</b>" in text
     assert "🐟 Рыба! Рыбак — Петя." in text
     assert "Оля: [0|0] = 10 очков" in text          # RULES.md §1.11 lone [0|0]
@@ -417,7 +418,7 @@ def test_round_summary_reveals_hands_values_and_records():
     out = _summary(end="out", by=0, hands=((), ("2-5", "6-6"), ("0-1",)), recorded=(0, 7, 1),
                    scores=(0, 0, 15), remembered=(0, 7, 0), pot_won=0, pot=3,
                    seat_values=(0, 19, 1))
-    text = render.render_round_summary("uk", out, names, tr=TR)
+    text = render.render_round_summary("uk", out, names, [0, 1, 2], tr=TR)
     assert "🏁 Вийшов Оля." in text
     assert "Оля: порожньо" in text
     assert "Петя: +7 запам'ятовано → <b>+7</b>" in text
@@ -432,7 +433,8 @@ def test_round_summaries_of_a_team_match_show_each_seats_own_hand_value():
     for res, step in play_match(players=4, seed=31, rules=engine.Rules(teams=True)):
         for summary in res.rounds:
             rounds += 1
-            text = render.render_round_summary("en", summary, names, tr=TR)
+            text = render.render_round_summary("en", summary, names,
+                                               [s.side for s in res.table.seats], tr=TR)
             scored = next(e for e in step.events if e.kind == "round_scored")
             assert norm(t for h in scored.hands for t in h) == tiles_in(text)
             assert "A + C:" in text and "B + D:" in text

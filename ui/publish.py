@@ -248,11 +248,12 @@ class Publisher:
             return
         locale = await self.chat_locale(table.chat_id)
         names = [s.name for s in table.seats]
+        sides = [s.side for s in table.seats]
         thread = _thread(table.thread_id)
         for summary in result.rounds if fresh else ():
             if not (books.table and books.table_round == summary.round_no):
                 self.outbox.send(table.chat_id, render.render_round_summary(
-                    locale, summary, names, tr=self.tr), **thread)
+                    locale, summary, names, sides, tr=self.tr), **thread)
         final = result.final
         if result.status == Status.FINISHED and final is not None and books.end is None:
             books.end = self.outbox.send(

@@ -155,15 +155,14 @@ def format_score(score: int, remembered: int) -> str:
     return f"+{remembered}" if remembered else "0"
 
 
-def side_names(names: Sequence[str], sides: int, players: int) -> list[str]:
-    """Display name of each scoring side: the player, or ``"A + C"`` for a team of seats
-    ``s`` and ``s + 2`` (RULES.md §1.14)."""
-    if sides == players:
-        return [clean_name(n) for n in names[:players]]
-    return [
-        " + ".join(clean_name(names[s]) for s in range(players) if s % sides == side)
-        for side in range(sides)
-    ]
+def side_names(names: Sequence[str], sides: Sequence[int]) -> list[str]:
+    """Display name of each scoring side, side 0 first: the player, or ``"A + C"`` for a
+    team (RULES.md §1.14).  ``names`` and ``sides`` per seat (``SeatView.side``,
+    ``PlayerResult.side``)."""
+    labels: dict[int, list[str]] = {}
+    for name, side in zip(names, sides, strict=True):
+        labels.setdefault(side, []).append(clean_name(name))
+    return [" + ".join(labels[side]) for side in sorted(labels)]
 
 
 def _name(names: Sequence[str], seat: int | None) -> str:
@@ -327,9 +326,8 @@ def _seat_lines(tr: Translator, locale: str, table: TableView) -> list[str]:
         marker = "▶️ " if s.to_act else "▫️ "
         lines.append(marker + tr.t(locale, "table-player", name=_name(names, s.seat),
                                    count=s.tiles, score=format_score(s.score, s.remembered)))
-    sides = len(table.scores)
-    if sides != len(table.seats):
-        for side, label in enumerate(side_names(names, sides, len(table.seats))):
+    if len(table.scores) != len(table.seats):
+        for side, label in enumerate(side_names(names, [s.side for s in table.seats])):
             lines.append(tr.t(locale, "table-team", team=side + 1, names=label,
                               score=format_score(table.scores[side], table.remembered[side])))
     return lines
@@ -349,8 +347,8 @@ def render_table(locale: str, table: TableView, *, log_lines: int = LOG_LINES,
     """
     tr = _tr(tr)
     names = _names(table)
-    tail = (render_round_summary(locale, table.summary, names, tr=tr)
-            if table.summary is not None else None)
+    tail = (render_round_summary(locale, table.summary, names, [s.side for s in table.seats],
+                                 tr=tr) if table.summary is not None else None)
     log = action_log(table.notes, names, locale, tr=tr)
     hidden = max(0, len(log) - log_lines)
     log = log[hidden:]
@@ -391,7 +389,7 @@ def render_score(locale: str, table: TableView, *, tr: Translator | None = None)
     the pot (§1.13), the round number and the match limit (§1.15).  No hands."""
     tr = _tr(tr)
     lines = [tr.t(locale, "match-score-title"), tr.t(locale, "table-title", round=table.round_no)]
-    labels = side_names(_names(table), len(table.scores), len(table.seats))
+    labels = side_names(_names(table), [s.side for s in table.seats])
     for side, label in enumerate(labels):
         lines.append(tr.t(locale, "score-line", name=label,
                           score=format_score(table.scores[side], table.remembered[side])))
@@ -445,15 +443,14 @@ def render_hand(locale: str, hand: HandView, table: TableView, *,
 # -- round and match end -----------------------------------------------------------------------
 
 
-def render_round_summary(locale: str, summary: RoundSummary, names: Sequence[str], *,
-                         tr: Translator | None = None) -> str:
+def render_round_summary(locale: str, summary: RoundSummary, names: Sequence[str],
+                         sides: Sequence[int], *, tr: Translator | None = None) -> str:
     """The end of a round: out or fish 🐟 and by whom, every hand revealed with its value
     (RULES.md §1.11), what each side recorded or remembered (§1.12–§1.14) and the pot
-    (§1.13).  ``names``: the players in seat order."""
+    (§1.13).  ``names`` and ``sides`` (``SeatView.side``) of the players in seat order."""
     tr = _tr(tr)
-    players = len(summary.hands)
-    sides = len(summary.scores)
-    labels = side_names(names, sides, players)
+    sides_count = len(summary.scores)
+    labels = side_names(names, sides)
     lines = [tr.t(locale, "round-title", round=summary.round_no)]
     key = "round-fish" if summary.end == "fish" else "round-out"
     lines.append(tr.t(locale, key, name=_name(names, summary.by)))
@@ -465,7 +462,7 @@ def render_round_summary(locale: str, summary: RoundSummary, names: Sequence[str
         else:
             lines.append(tr.t(locale, "round-hand-empty", name=_name(names, seat)))
     lines += ["", tr.t(locale, "round-records-title")]
-    for side in range(sides):
+    for side in range(sides_count):
         rec = summary.recorded[side]
         score, rem = summary.scores[side], summary.remembered[side]
         if rec and score > 0:
@@ -495,7 +492,7 @@ def render_match_end(locale: str, end: MatchEnd, *, rematch_hint: bool = True,
     sides: dict[int, Any] = {}
     for p in end.players:
         sides.setdefault(p.side, p)
-    labels = side_names(names, len(sides), len(names))
+    labels = side_names(names, [p.side for p in end.players])
     goats = sorted(s for s, p in sides.items() if p.goat)
     lines = [tr.t(locale, "match-title")]
     timed_out = next((p for p in end.players if p.timed_out), None)

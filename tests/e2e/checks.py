@@ -415,8 +415,9 @@ def check_results(replay: Replay, messages: Sequence[ChatMessage]) -> None:
     rating."""
     sources = [m.source or "" for m in messages if m.from_bot]
     rules, names = replay.rules, replay.names
+    sides = [seat % 2 if rules.teams else seat for seat in range(len(names))]  # §1.14
     for ev in replay.scored():
-        expected = render.render_round_summary(LOCALE, summary_of(ev, rules), names)
+        expected = render.render_round_summary(LOCALE, summary_of(ev, rules), names, sides)
         assert any(expected in source for source in sources), \
             f"match {replay.match_id}: no summary of round {ev.round_no}:\n{expected}"
         in_hands = [t for h in ev.hands for t in _norm(h)]
@@ -430,7 +431,9 @@ def check_results(replay: Replay, messages: Sequence[ChatMessage]) -> None:
     assert ends, f"match {replay.match_id}: no match-end message\n{expected}\n" \
                  f"group showed: {[m.text for m in messages if m.text and '🐐' in m.text]}"
     # read the numbers back from the text, independently of the renderer
-    labels = render.side_names(names, len(final.scores), final.players)
+    clean = [render.clean_name(n) for n in names]
+    labels = ([f"{clean[0]} + {clean[2]}", f"{clean[1]} + {clean[3]}"] if rules.teams
+              else clean)
     shown = {}
     for line in ends[-1].text.splitlines():
         if (m := _END_LINE.match(line)) is not None:
