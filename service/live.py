@@ -35,6 +35,7 @@ from service.views import (
     LobbyView,
     MatchEnd,
     MoveOption,
+    PlacementOption,
     PlayerRef,
     PlayerResult,
     Result,
@@ -92,17 +93,21 @@ def full_rules(options: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def rules_overrides(options: Mapping[str, Any]) -> dict[str, Any]:
-    """The options of ``options`` that differ from the defaults (validated as
-    :func:`full_rules`), as a chat stores them."""
-    defaults = engine.Rules().to_json()
-    return {k: v for k, v in full_rules(options).items() if defaults.get(k) != v}
+    """The options of ``options`` that differ from their variant's defaults (validated as
+    :func:`full_rules`), as a chat stores them; a variant other than classic is kept."""
+    full = full_rules(options)
+    defaults = engine.Rules(variant=full["variant"]).to_json()
+    return {k: v for k, v in full.items() if defaults.get(k) != v or
+            (k == "variant" and v != "classic")}
 
 
 def rules_players(rules: Mapping[str, Any] | Any) -> tuple[int, int]:
-    """(min, max) players the rules allow (RULES.md §1.1; exactly 4 with teams, §1.14);
-    ``rules`` is the rules JSON or an ``engine.Rules``."""
-    teams = rules.get("teams") if isinstance(rules, Mapping) else rules.teams
-    return (4, 4) if teams else (MIN_PLAYERS, MAX_PLAYERS)
+    """(min, max) players the rules allow (RULES.md §1.1; exactly 4 with teams, §1.14, and
+    the variant's own count, e.g. 4 in sport domino §2.7); ``rules`` is the rules JSON or an
+    ``engine.Rules``."""
+    if isinstance(rules, Mapping):
+        rules = engine.Rules.from_json(dict(rules))
+    return rules.spec.players_range(rules)
 
 
 # -- tiles, moves and events -----------------------------------------------------------------------
@@ -116,14 +121,52 @@ def tile_code(tile: Any) -> str:
     return code if code is not None else f"{tile.a}-{tile.b}"
 
 
-def _parse_move(tile: Any, end: Any) -> Any:
-    if end not in (None, "left", "right"):
-        raise ValueError(f"unknown end {end!r}")
-    return engine.Move(engine.Tile.parse(tile), end)
+def move_of(option: MoveOption) -> Any:
+    """The ``engine.Move`` of a :class:`MoveOption` (one placement, or several in
+    ``option.more``, RULES.md §2.0.4).  Raises ``ValueError`` for a tile that is not a tile
+    of the set or an unknown end."""
+    placements = []
+    for p in option.placements:
+        if p.end is not None and p.end not in engine.END_NAMES:
+            raise ValueError(f"unknown end {p.end!r}")
+        placements.append(engine.Placement(engine.Tile.parse(p.tile), p.end, bool(p.closed),
+                                           bool(p.along)))
+    return engine.Move.of(placements)
+
+
+def option_of(move: Any) -> MoveOption:
+    """The :class:`MoveOption` of an ``engine.Move``."""
+    first, *more = move
+    return MoveOption(tile_code(first.tile), first.end, first.closed, first.along,
+                      tuple(PlacementOption(tile_code(p.tile), p.end, p.closed, p.along)
+                            for p in more))
+
+
+def _decision_move(d: Mapping[str, Any]) -> Any:
+    """The ``engine.Move`` of a logged decision: ``{"tile", "end"}`` (with ``closed`` /
+    ``along`` where set) or ``{"tiles": [...]}`` (RULES.md §2.0.4)."""
+    from engine.records import ReplayError as RecordError
+    from engine.records import parse_decision
+
+    try:
+        return parse_decision({k: v for k, v in d.items() if k != "bot"})[0]
+    except RecordError as exc:
+        raise ValueError(str(exc)) from exc
 
 
 def _decision(move: Any, **extra: Any) -> dict[str, Any]:
-    return {"tile": tile_code(move.tile), "end": move.end, **extra}
+    """The action-log entry of a move: ``{"tile": "2-5", "end": "left"}`` for one tile (as
+    before the variants; ``closed``/``along`` only where set), ``{"tiles": [...]}`` for
+    several (the record form of RULES.md §2.0.4)."""
+    if len(move) > 1:
+        return {**move.to_dict(), **extra}
+    p = move[0]
+    out = {"tile": p.code(), "end": p.end}
+    if p.closed:
+        out["closed"] = True
+    if p.along:
+        out["along"] = True
+    return {**out, **extra}
 
 
 def _event_dict(event: Any) -> dict[str, Any]:
@@ -143,11 +186,23 @@ def public_events(events: Iterable[Any]) -> tuple[dict[str, Any], ...]:
     return tuple(out)
 
 
-def line_layout(chain: Sequence[tuple[int, int]], ends: Sequence[int]) -> LayoutView:
-    """The :class:`LayoutView` of a line (RULES.md §2.0.1): doubles lie across."""
-    line = tuple(LaidTile(a, b, "across" if a == b else "") for a, b in chain)
-    return LayoutView("line", line, ends=tuple(
-        EndView(name, n) for name, n in zip(("left", "right"), ends, strict=False)))
+def layout_view(lay: Any, count: int | None = None) -> LayoutView:
+    """The :class:`LayoutView` of an engine ``LayoutState`` (RULES.md §2.0): the line, the
+    spinner and its arms, the gap, every open or closed end, the count (§2.0.6) and where the
+    last move's tiles lie."""
+    def laid(tiles: Sequence[tuple[int, int, str]]) -> tuple[LaidTile, ...]:
+        return tuple(LaidTile(a, b, how) for a, b, how in tiles)
+
+    ends = []
+    for name, value in zip(engine.END_NAMES, lay.ends, strict=True):
+        if value == -1:
+            continue  # no such end (yet)
+        ends.append(EndView(name, value if 0 <= value <= 6 else None, value == -2))
+    return LayoutView(
+        kind="cross" if lay.cross else "line", line=laid(lay.line),
+        spinner=lay.spin_at if lay.spinner >= 0 else None, up=laid(lay.up),
+        down=laid(lay.down), gap=lay.gap_at if lay.gap_at >= 0 else None,
+        ends=tuple(ends), count=count, last=lay.last)
 
 
 def decide(obs: Any, strength: str, seed: str, samples: int) -> Any:
@@ -262,11 +317,15 @@ class LiveMatch:
 
     # ------------------------------------------------------------------ steps
 
-    def step(self, seat: int, tile: Any, end: Any) -> Step:
-        """A person's move: ``tile`` (``"2-5"`` or ``"[2|5]"``) at ``end`` (``"left"``,
-        ``"right"`` or None) for ``seat`` (RULES.md §1.5–§1.7). Raises :class:`BadMove`."""
+    def step(self, seat: int, option: MoveOption | str | Any, end: str | None = None) -> Step:
+        """A person's move for ``seat``: a :class:`MoveOption` (one placement, or several,
+        RULES.md §1.5–§1.7, §2.0.4), a tile code such as ``"2-5"`` placed at ``end``
+        (``"left"``, ``"right"``, ``"up"``, ``"down"``, ``"gap"`` or None), or an
+        ``engine.Move``.  Raises :class:`BadMove`."""
         try:
-            move = _parse_move(tile, end)
+            if isinstance(option, str):
+                option = MoveOption(option, end)
+            move = option if isinstance(option, engine.Move) else move_of(option)
             state, events = engine.apply(self.state, seat, move)
         except engine.NotYourTurn as exc:
             raise BadMove(str(exc), ErrorCode.NOT_YOUR_TURN) from exc
@@ -302,9 +361,8 @@ class LiveMatch:
                                   f"but seat {self.state.to_act} was to act")
             return self.host_step()
         if d.get("bot"):
-            return self.bot_step(action.seat, _parse_move(d.get("tile"), d.get("end")),
-                                 str(d["bot"]))
-        return self.step(action.seat, d.get("tile"), d.get("end"))
+            return self.bot_step(action.seat, _decision_move(d), str(d["bot"]))
+        return self.step(action.seat, _decision_move(d))
 
     def _made(self, seat: int, decision: dict, state: Any, events: list, closing) -> Step:
         closed = None
@@ -342,6 +400,7 @@ class LiveMatch:
         outs, fish = list(self.outs), list(self.fish)
         scored: list[RoundSummary] = []
         round_no = self._round
+        forced = 0  # tiles still to come of a draw-two (RULES.md §2.8 rule 5)
         for ev in events:
             kind = ev.kind
             if kind in ("misdeal", "dealt") and ev.round_no != round_no:
@@ -359,19 +418,48 @@ class LiveMatch:
                 r = recent[seat]
                 recent[seat] = r._replace(drawn=r.drawn + (tile_code(ev.tile),))
                 last = notes[-1] if notes else None
-                if last is not None and last.kind == "drew" and last.seat == seat:
+                if forced:  # drawn by the 7's rule, counted in its note
+                    forced -= 1
+                elif last is not None and last.kind == "drew" and last.seat == seat:
                     notes[-1] = replace(last, count=last.count + 1)
                 else:
                     notes.append(ActionNote("drew", seat, round_no, count=1))
             elif kind in ("led", "played"):
-                r = recent[seat]
-                recent[seat] = _Recent(host_moved=r.host_pending)
-                notes.append(ActionNote(kind, seat, round_no, tile=tile_code(ev.tile),
-                                        end=getattr(ev, "end", None)))
-            elif kind == "knocked":
+                last = notes[-1] if notes else None
+                if getattr(ev, "part", 0) and last is not None and last.seat == seat and \
+                        last.kind in ("led", "played"):
+                    # a later tile of a move of several (RULES.md §2.0.4): the same note
+                    notes[-1] = replace(last, tiles=last.tiles + (
+                        (tile_code(ev.tile), ev.end, ev.closed, ev.along),))
+                else:
+                    r = recent[seat]
+                    recent[seat] = _Recent(host_moved=r.host_pending)
+                    notes.append(ActionNote(kind, seat, round_no, tile=tile_code(ev.tile),
+                                            end=getattr(ev, "end", None),
+                                            closed=getattr(ev, "closed", False),
+                                            along=getattr(ev, "along", False)))
+            elif kind in ("knocked", "passed"):
                 r = recent[seat]
                 recent[seat] = _Recent(knock=r.drawn, host_moved=r.host_pending)
                 notes.append(ActionNote(kind, seat, round_no))
+            elif kind == "scored":  # points on the count, for the move just made (§2.0.6)
+                for k in range(len(notes) - 1, -1, -1):
+                    if notes[k].kind in ("led", "played") and notes[k].seat == seat:
+                        notes[k] = replace(notes[k], points=ev.points, total=ev.count)
+                        break
+            elif kind == "draw_two":  # Семёрка §2.8 rule 5: its draws are not a stuck draw
+                forced = ev.drawn
+                notes.append(ActionNote(kind, seat, round_no, count=ev.drawn + ev.taken,
+                                        taken=ev.taken))
+            elif kind == "took":
+                r = recent[seat]
+                recent[seat] = r._replace(drawn=r.drawn + tuple(tile_code(t) for t in ev.tiles))
+            elif kind in ("again", "void", "stick"):
+                notes.append(ActionNote(kind, seat, round_no))
+            elif kind == "left_match":
+                notes.append(ActionNote("left", seat, round_no))
+            elif kind == "special":
+                notes.append(ActionNote(kind, seat, round_no, reason=str(ev.rule)))
             elif kind == "host_moved":
                 recent[seat] = recent[seat]._replace(host_pending=True)
                 notes.append(ActionNote(kind, seat, round_no))
@@ -396,15 +484,25 @@ class LiveMatch:
 
     def _summary(self, ev: Any, closed: Any) -> RoundSummary:
         """The ``round_scored`` event as a :class:`RoundSummary` with the table it closed and
-        each seat's own hand value (RULES.md §1.11–§1.14)."""
+        each seat's own hand value (RULES.md §1.11–§1.14) and what the variant reports
+        (RULES.md §2: points on the count, losers, sticks, lost rounds, a general, the fast
+        lead)."""
+        extra = ev.extra or {}
+        rules = self.rules
+        lay = ev.layout if ev.layout is not None else closed.round.layout
         return RoundSummary(
             round_no=ev.round_no, end=ev.end, by=ev.by,
             hands=tuple(tuple(tile_code(t) for t in h) for h in ev.hands),
             hand_values=tuple(ev.hand_values), recorded=tuple(ev.recorded),
             scores=tuple(ev.scores), remembered=tuple(ev.remembered),
             pot_won=ev.pot_won, pot=ev.pot,
-            layout=line_layout(closed.chain, closed.ends),
-            seat_values=tuple(engine.hand_value(mask, self.rules) for mask in closed.round.hands),
+            play_points=tuple(ev.play_points) if any(ev.play_points) else (),
+            losers=tuple(ev.losers), sticks=tuple(extra.get("sticks", ())),
+            left=tuple(extra.get("left", ())), losses=tuple(extra.get("losses", ())),
+            general=bool(extra.get("general")), fast=extra.get("fast"),
+            layout=layout_view(lay, closed.round.count),
+            seat_values=tuple(rules.spec.hand_value(mask, rules)
+                              for mask in closed.round.hands),
         )
 
     # ------------------------------------------------------------------ reading
@@ -456,7 +554,7 @@ class LiveMatch:
 
     def side_of(self, seat: int) -> int:
         """Scoring side of a seat (RULES.md §1.14: seats 0+2 vs 1+3 with teams)."""
-        return seat % 2 if self.rules.teams else seat
+        return self.rules.spec.side_of(seat, self.rules)
 
     def lobby_view(self) -> LobbyView:
         lo, hi = rules_players(self.rules)
@@ -470,26 +568,41 @@ class LiveMatch:
 
     def final(self) -> MatchEnd | None:
         """The closing lines once the match closed, else None. Rated results come from the
-        engine's ``MatchResult`` (RULES.md §1.15–§1.17)."""
+        engine's ``MatchResult`` (RULES.md §1.15–§1.17, §2): the goats with the variant's
+        title, the winners of a race, a draw; each player's place (by the rating gained,
+        then by how close the side was to losing)."""
         r = self.row
         if r.status in OPEN or self.state is None:
             return None
         result = self.state.result
         scores = self.state.scores
         rated = r.status == Status.FINISHED and result is not None
+        spec = self.rules.spec
+        standing = spec.standing(self.state)
+        sides = len(scores)
+        order = sorted(range(sides), key=lambda side: (
+            -(result.rating[side] if rated else 0), side in (result.goats if rated else ()),
+            standing[side]))
+        place, last = {}, None
+        for k, side in enumerate(order):
+            key = ((result.rating[side] if rated else 0), standing[side])
+            place[side] = place[order[k - 1]] if key == last else k + 1
+            last = key
         lines = []
         for i, p in enumerate(self.players()):
             side = self.side_of(i)
+            goat = rated and side in result.goats
             lines.append(PlayerResult(
                 seat=i, user_id=p.user_id, name=p.name, score=scores[side],
-                goat=rated and side in result.goats,
-                rating=int(result.rating[side]) if rated else 0,
+                goat=goat, rating=int(result.rating[side]) if rated else 0,
                 outs=self.outs[i], fish=self.fish[i],
                 timed_out=rated and result.timed_out == i, bot=p.bot, side=side,
+                place=place[side], title=result.title if goat else None,
             ))
         if rated:
             return MatchEnd(EndReason(result.reason), True, tuple(lines),
-                            variant=self.rules.variant)
+                            variant=self.rules.variant, title=result.title,
+                            winners=tuple(result.winners), draw=bool(result.draw))
         return MatchEnd(EndReason(r.end_reason or EndReason.STOPPED), False, tuple(lines),
                         variant=self.rules.variant)
 
@@ -511,20 +624,25 @@ class LiveMatch:
         teams = bool(self.rules.teams)
         scores, remembered = tuple(st.scores), tuple(st.remembered)
         sizes = st.hand_sizes()
-        seats = tuple(
-            SeatView(
-                seat=i, user_id=p.user_id, name=p.name, tiles=sizes[i],
-                side=i % 2 if teams else i, score=scores[i % 2 if teams else i],
-                remembered=remembered[i % 2 if teams else i], to_act=to_act == i,
+        sticks, departed, losses = st.sticks, st.departed, st.losses
+        seats = []
+        for i, p in enumerate(self.players()):
+            side = self.side_of(i)
+            seats.append(SeatView(
+                seat=i, user_id=p.user_id, name=p.name, tiles=sizes[i], side=side,
+                score=scores[side], remembered=remembered[side], to_act=to_act == i,
                 host_moves=int(afk[i]), bot=p.bot,
-            )
-            for i, p in enumerate(self.players())
-        )
+                sticks=sticks[i] if sticks else 0, left=i in departed,
+                losses=losses[side] if losses else 0,
+            ))
+        seats = tuple(seats)
+        rs = st.round
+        lay = rs.layout
         return TableView(
             match_id=r.id, chat_id=r.chat_id, thread_id=r.thread_id,
             version=r.version if version is None else version,
             status=status, round_no=st.round_no, teams=teams,
-            chain=tuple(st.chain), ends=tuple(st.ends),
+            chain=tuple(lay.chain), ends=tuple(st.ends),
             drawable=st.drawable, reserve=st.reserve,
             seats=seats, scores=scores, remembered=remembered,
             pot=st.pot, to_act=to_act,
@@ -532,8 +650,9 @@ class LiveMatch:
             deadline_at=r.deadline_at if to_act is not None else None,
             match_limit=self.rules.match_limit, notes=notes,
             final=self.final() if version is None else None,
-            variant=self.rules.variant, layout=line_layout(st.chain, st.ends),
-            turn_seconds=int(self.rules.turn_timeout), summary=summary,
+            variant=self.rules.variant, layout=layout_view(lay, rs.count),
+            deals=self.rules.deals, turn_seconds=int(self.rules.turn_timeout),
+            fast=rs.fast, two_tiles=rs.phase == 2, summary=summary,
         )
 
     def hand_views(self) -> tuple[HandView, ...]:
@@ -544,8 +663,8 @@ class LiveMatch:
         to_act = st.to_act if r.status == Status.PLAYING else None
         legal = ()
         if to_act is not None:
-            legal = tuple(MoveOption(tile_code(m.tile), m.end) for m in engine.legal_moves(st))
-        lead = self.lead if to_act is not None and not st.chain else None
+            legal = tuple(option_of(m) for m in engine.legal_moves(st))
+        lead = self.lead if to_act is not None and not st.round.layout.line else None
         views = []
         for i, p in enumerate(self.players()):
             mine = to_act == i

@@ -16,7 +16,7 @@ from service import bots
 from service.bots import Thinkers
 from service.live import BadMove, LiveMatch, Step, result_of
 from service.store import MatchStore, answers, refuse
-from service.views import EndReason, ErrorCode, Result, Status
+from service.views import EndReason, ErrorCode, MoveOption, Result, Status
 from storage import repository as repo
 
 __all__ = ["DEFAULT_BOT_MOVE_DELAY", "Play"]
@@ -66,13 +66,16 @@ class Play:
     # ------------------------------------------------------------------ the moves
 
     @answers
-    async def act(self, match_id: int, user_id: int, tile: str, end: str | None,
-                  expected_version: int) -> Result:
-        """Play ``tile`` (``"2-5"`` or ``"[2|5]"``) at ``end`` (``"left"``, ``"right"``, or
-        None on a lead / where it fits one way) for the user's seat (RULES.md §1.5–§1.7). The
-        engine then performs the forced draws and knocks (§1.8), scores a finished round
-        (§1.11–§1.14) and deals the next one; a goat ends the match (§1.15) and its results
-        are recorded in the same transaction.
+    async def act(self, match_id: int, user_id: int, tile: str | MoveOption,
+                  end: str | None, expected_version: int) -> Result:
+        """Play ``tile`` (``"2-5"`` or ``"[2|5]"``) at ``end`` (``"left"``, ``"right"``,
+        ``"up"``, ``"down"``, ``"gap"``, or None on a lead / where it fits one way) for the
+        user's seat (RULES.md §1.5–§1.7) — or, with a :class:`~service.views.MoveOption` as
+        ``tile`` (``end`` ignored), a move of one or several placements, closed or laid along
+        where the variant allows (RULES.md §2.0.4). The engine then performs the forced
+        steps (draws and knocks §1.8, the variant's effects), scores a finished round and
+        deals the next one; the match's end (§1.15, §2) and its results are recorded in the
+        same transaction.
 
         ``expected_version``: the version of the view the user pressed; any other → ``stale``.
         Errors (nothing changes): ``not_found``, ``wrong_status``, ``not_in_game``, ``stale``,
@@ -88,8 +91,9 @@ class Play:
                        f"version {expected_version} is not current ({live.version})", live)
             if live.to_act != seat:
                 refuse(ErrorCode.NOT_YOUR_TURN, "not your turn (RULES.md §1.1)", live)
+            option = tile if isinstance(tile, MoveOption) else MoveOption(str(tile), end)
             try:
-                step = live.step(seat, tile, end)
+                step = live.step(seat, option)
             except BadMove as exc:
                 refuse(exc.code, str(exc), live)
             return await self._commit(live, step, user_id)
