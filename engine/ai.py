@@ -355,7 +355,8 @@ class Beliefs:
       is ``()``, as is a seat with no tiles (one that left the match, §2.8 rule 8).
     - ``undealt``: tiles the round's forced lead shows were in no hand at the deal (§1.5: the
       lead is the first tile of the order that some hand holds).
-    - ``voids``: per seat, a 7-bit mask of the numbers the seat is known to hold no tile of.
+    - ``voids``: per seat, a 7-bit mask of the numbers the seat is known to hold no tile of
+      (none of its groups may hold an unseen tile showing it).
 
     Whatever of ``unseen`` no group holds is in the bazar (``obs.drawable + obs.reserve``
     tiles, in an unknown order).
@@ -483,6 +484,8 @@ def beliefs(obs: Observation) -> Beliefs:
             merged[0] -= moved
             groups[src] = [merged] if merged[0] > 0 else []
             groups[s].append([moved, merged[1] or ALL_MASK])
+    seen = obs.round.hands[obs.seat] | obs.round.layout.mask
+    unseen = ALL_MASK & ~seen
     out_groups = []
     voids = []
     for s in range(players):
@@ -497,11 +500,10 @@ def beliefs(obs: Observation) -> Beliefs:
         v = 0
         if g:
             for n in range(7):
-                if not any(m & SUIT_MASK[n] for _, m in g):
+                if not any(m & unseen & SUIT_MASK[n] for _, m in g):
                     v |= 1 << n
         voids.append(v)
-    seen = obs.round.hands[obs.seat] | obs.round.layout.mask
-    return Beliefs(ALL_MASK & ~seen, tuple(out_groups), undealt, tuple(voids))
+    return Beliefs(unseen, tuple(out_groups), undealt, tuple(voids))
 
 
 def sample_deal(obs: Observation, bel: Beliefs, rng: random.Random
