@@ -27,7 +27,8 @@ from four-``normal`` matches, are replayed in a fresh process for each engine �
 this tree and the one checked out at ``--old-engine`` (commit 98f9371, whose hard player ran
 on its own playout kernel) — and the hard player decides each with ``--speed-samples``
 sampled deals.  Sampled deals and playouts (one legal move played out in one deal) per
-second of CPU time are printed side by side, the two engines measured in turn twice.
+second of CPU time are printed side by side, the two engines measured in turn three
+times (the best run of each counts).
 
     python bench/ai_bench.py [--variant classic] [--matches-normal 1000]
                              [--matches-hard 160] [--hard-budget 0.1] [--timing-matches 20]
@@ -236,7 +237,7 @@ def speed_worker(path: str, samples: int) -> None:
 
 def measure_speed(count: int, samples: int, old: str | None, seed: int) -> list[str]:
     """Playouts per second of the hard player, this tree against ``old`` (if it exists),
-    each engine in its own process, measured in turn twice (best of the two)."""
+    each engine in its own process, measured in turn three times (the best run counts)."""
     positions = speed_positions(count, seed)
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(positions, f)
@@ -246,7 +247,7 @@ def measure_speed(count: int, samples: int, old: str | None, seed: int) -> list[
         engines.insert(0, ("98f9371", old))
     runs: dict[str, list[dict]] = {name: [] for name, _ in engines}
     try:
-        for _ in range(2):
+        for _ in range(3):
             for name, where in engines:
                 env = dict(os.environ, PYTHONPATH=where)
                 got = subprocess.run(
@@ -257,7 +258,7 @@ def measure_speed(count: int, samples: int, old: str | None, seed: int) -> list[
     finally:
         os.unlink(path)
     lines = [f"**hard player speed** — {len(positions)} positions, {samples} sampled deals "
-             "each, CPU time, best of two runs per engine",
+             "each, CPU time, best of three runs per engine",
              "",
              "| engine | sampled deals/s | playouts/s | runs (playouts/s) |",
              "|---|---|---|---|"]

@@ -772,9 +772,11 @@ def _settle(judge: _Judge, t: Table) -> list[float]:
     it for every side (:func:`_values`)."""
     v = judge.v
     ms = judge.state
-    st = ms._replace(round=t.state())
-    end = v.score_round(st, t)
-    st = MatchState(ms.rules, ms.players, ms.seed, ms.round_no, st.round, end.scores,
+    rs = t.state()
+    end = v.score_round(MatchState(ms.rules, ms.players, ms.seed, ms.round_no, rs, ms.scores,
+                                   ms.remembered, ms.pot, ms.afk, ms.version, None, ms.extra,
+                                   ms.sticks, ms.departed, ms.losses), t)
+    st = MatchState(ms.rules, ms.players, ms.seed, ms.round_no, rs, end.scores,
                     end.remembered, end.pot, ms.afk, ms.version, None,
                     end.extra if end.extra is not None else ms.extra,
                     end.sticks or ms.sticks, end.departed or ms.departed,
@@ -1139,18 +1141,25 @@ def _run(t: Table, know: _Know, judge: _Judge, first: Move | None = None
             return ended.get(m) if picked and ended else None
         picked = False
         codes = m._c
-        ends = t.layout.ends
-        for tid, e, closed, _, _ in codes:
-            if e < 0:
-                know.opened(seat, LOW[tid])
-                if HIGH[tid] != LOW[tid]:
-                    know.opened(seat, HIGH[tid])
-            elif not closed:
-                n = ends[e]
+        if len(codes) == 1 and codes[0][1] >= 0:  # one tile on an end: the common case
+            if not codes[0][2]:
+                n = t.layout.ends[codes[0][1]]
                 if 0 <= n <= 6:
                     for off, d in on_open[seat]:
                         bonus[off + n] -= d
-        size[seat] -= len(codes)
+            size[seat] -= 1
+        else:
+            ends = t.layout.ends
+            for tid, e, closed, _, _ in codes:
+                if e < 0:
+                    know.opened(seat, LOW[tid])
+                    if HIGH[tid] != LOW[tid]:
+                        know.opened(seat, HIGH[tid])
+                elif not closed:
+                    n = ends[e]
+                    if 0 <= n <= 6:
+                        know.opened(seat, n)
+            size[seat] -= len(codes)
         if t.to_act != nxt[seat] or t.drawn != drawn:
             _skipped(t, seat, know)
 

@@ -458,3 +458,18 @@ def test_a_seat_that_left_holds_nothing(variant):
         move = ai.decide(obs, ("easy", "normal", "hard")[len(history) % 3], rng, samples=3)
         state, evs = apply(state, state.to_act, move)
         history += evs
+
+
+# ------------------------------------------------------------------ the benchmark's variants
+
+
+@pytest.mark.parametrize("cls", [CrossDoubles, Effects])
+def test_the_benchmark_plays_any_registered_variant(variant, cls):
+    """``bench/ai_bench.py --variant V``: whole matches of normal against three easy players,
+    a loss counted for the side that loses the match (RULES.md §2.0.7)."""
+    from bench import ai_bench
+
+    rules = variant(cls)
+    stats = ai_bench.run_lineup("ne", "normal", "easy", 4, 1.0, 1, 1, rules.to_json())
+    assert stats["normal"]["n"] == 4 and stats["easy"]["n"] == 12
+    assert stats["normal"]["goats"] + stats["easy"]["goats"] >= 4  # every match has a loser
