@@ -18,9 +18,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import Move, Rules, Tile, ai, apply, legal_moves, start_match
+from engine import Move, Rules, Tile, ai, apply, legal_moves, new_match, start_match
 from engine import rules as rules_module
-from engine.events import Again, DrawTwo, Drew, Knocked, Passed, Scored, Took
+from engine.events import Again, Dealt, DrawTwo, Drew, Knocked, Passed, Scored, Took
 from engine.moves import GAP, several
 from engine.rules import CLASSIC_DEFAULTS
 from engine.table import Table
@@ -208,8 +208,6 @@ def scripted(rules: Rules, hands: list[str], script: list[list[tuple[str, str | 
     t = Table(rules, len(hands), [mask(h) for h in hands],
               tuple(TILE_ID[Tile.parse(x)] for x in bazar.split()), 0, leader)
     state = start_match(rules, len(hands), t.state(), "scripted")
-    from engine.events import Dealt
-
     history: list = [Dealt(1, leader, None, t.drawable, 0)]
     for placements in script:
         move = Move.of((Tile.parse(tile), end, closed) for tile, end, closed in placements)
@@ -238,8 +236,6 @@ def play(state, history, strengths, rng, limit=400):
 
 def random_match(rules: Rules, players: int, seed: int, steps: int):
     """A match of ``rules`` after up to ``steps`` random decisions: (state, round events)."""
-    from engine import new_match
-
     rng = random.Random(seed)
     state, events = new_match(rules, players, seed)
     history = list(events)
