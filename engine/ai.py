@@ -830,6 +830,21 @@ _N0, _N1, _N2, _N3 = (_chunk(k) for k in range(4))
 _VARIETY = tuple(W_VARIETY * m.bit_count() for m in range(128))
 
 
+def _line_row(i: int):
+    row = LINE_STEP[i]
+    if row is None:
+        return None
+    nl, nr, _, fit, nd = row
+    tid = i // 98
+    return (nl, nr, fit, nd, _BASE[tid], SUIT_MASK[nl], SUIT_MASK[nr] if nr != nl else 0)
+
+
+#: :data:`engine.layout.LINE_STEP` with what the heuristic reads of each step: ``(new left,
+#: new right, fit mask, fish (b) mask, the tile's base score, suit of the new left, suit of
+#: the new right or 0 when both ends show one number)``.
+_LINE = tuple(_line_row(i) for i in range(len(LINE_STEP)))
+
+
 def _nums(h: int) -> int:
     """7-bit mask of the numbers a hand shows (suit variety)."""
     return _N0[h & 127] | _N1[h >> 7 & 127] | _N2[h >> 14 & 127] | _N3[h >> 21]
@@ -1052,22 +1067,20 @@ def _pick(t: Table, seat: int, moves: tuple[Move, ...], know: _Know, judge: _Jud
             h2 = hand ^ bit
             if not h2:
                 return k  # going out (RULES.md §1.9)
-            nl, nr, _, fit2, nd = LINE_STEP[(tid * 49 + pos) * 2 + e]
+            nl, nr, fit2, nd, s, sl, sr = _LINE[(tid * 49 + pos) * 2 + e]
             mask2 = mask | bit
-            rest = ~(h2 | mask2)
             if not fit2 & ~mask2 or (nd and fwd and mask2 & nd == nd):
                 s = _end_score(t, seat, m, judge, deals)
             else:
-                s = _BASE[tid] + _FOLLOW[(h2 & fit2).bit_count()] + bonus[off + nl] + \
+                rest = ~(h2 | mask2)
+                s += _FOLLOW[(h2 & fit2).bit_count()] + bonus[off + nl] + \
                     _VARIETY[(_N0[h2 & 127] | _N1[h2 >> 7 & 127] | _N2[h2 >> 14 & 127]
                               | _N3[h2 >> 21])]
-                sm = SUIT_MASK[nl]
-                if sm & h2 and not sm & rest:
+                if sl & h2 and not sl & rest:
                     s += W_CONTROL
-                if nr != nl:
+                if sr:
                     s += bonus[off + nr]
-                    sm = SUIT_MASK[nr]
-                    if sm & h2 and not sm & rest:
+                    if sr & h2 and not sr & rest:
                         s += W_CONTROL
             if s > best_score:
                 best, best_score = k, s
