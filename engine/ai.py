@@ -31,8 +31,9 @@ Strengths:
   points on the count (§2.0.6), another turn, the next player forced to draw (§2.8), a fish or
   a void round (§2.0.5), a race won (§2.0.7) — is read from a preview of the move on a copy of
   the table whose hidden hands are replaced by every tile the mover cannot see; a move that
-  ends the round is valued with the variant's scoring against the round going on until
-  somebody goes out.  Plain lines of variants without move hooks take a table look-up
+  ends the round is scored with the variant's own scoring (on the playout's deal, or on a few
+  sampled deals at the observation) and taken when that is worth more than the match as it
+  stands.  Plain lines of variants without move hooks take a table look-up
   (:data:`engine.layout.LINE_STEP`) instead of a preview.
 - ``hard``: determinized sampling.  Deals of the unseen tiles consistent with everything
   observed (:func:`beliefs`, :func:`sample_deal`) are sampled; every legal move is played out

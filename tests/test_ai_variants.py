@@ -90,7 +90,8 @@ class Effects(Variant):
     middle of a round (§2.0.7); ends that sum to 6 give the mover another turn, to 7 make the
     next player draw two tiles — taken from the mover's hand when the bazar runs short — and
     lose the turn (§2.8 rules 4–5); a player who cannot move
-    draws one tile only and passes if it does not fit (§2.8 rule 6)."""
+    draws one tile only and passes if it does not fit (§2.8 rule 6); a blocked round is void
+    (§2.0.5, as §2.9 rule 2)."""
 
     name = "ai_test_effects"
     section = "§2.8"
@@ -157,7 +158,15 @@ class Effects(Variant):
             t.events.append(Passed(seat))
         return False
 
+    def blocked_end(self, t: Table, cause: str) -> str:
+        return "void"  # a blocked round is dealt again, nothing counted (as §2.9 rule 2)
+
     def score_round(self, state, t: Table) -> RoundEnd:
+        if t.end == "void":
+            scored = self.scored_event(state, t, (0,) * len(state.scores),
+                                       (0,) * len(state.scores), state.scores,
+                                       state.remembered, 0, 0)
+            return RoundEnd(state.scores, state.remembered, 0, scored)
         scores = [s + p for s, p in zip(state.scores, t.points, strict=True)]
         values = self.side_values(state, t)
         recorded = list(t.points)
