@@ -1098,8 +1098,8 @@ def _pick(t: Table, seat: int, moves: tuple[Move, ...], know: _Know, judge: _Jud
 def _skipped(t: Table, seat: int, know: _Know) -> None:
     """After ``seat``'s move the turn did not simply pass to the next seat, or somebody drew:
     the seats the turn skipped without a fitting tile lack the open numbers (RULES.md §1.8;
-    after drawing, only those), and a seat that drew and moves holds new tiles that may show
-    anything."""
+    after drawing, only those), and so will the seat that drew until a tile fitted once it
+    has placed that tile."""
     hands = t.hands
     size = know.size
     fit = t.layout.fit
@@ -1116,8 +1116,13 @@ def _skipped(t: Table, seat: int, know: _Know) -> None:
             know.set_void(s, 0)
         s = nxt[s]
         guard += 1
-    if to_act != seat and hands[to_act].bit_count() > size[to_act]:
-        know.set_void(to_act, 0)
+    if to_act != seat:
+        drew = hands[to_act].bit_count() - size[to_act]
+        if drew > 0:
+            # It drew until a tile fitted (§1.8): that tile goes next, and the others it drew
+            # do not fit either, so once it has moved it lacks the numbers open now — and,
+            # when it drew more than one, perhaps no longer the ones it lacked before.
+            know.set_void(to_act, nm if drew > 1 else know.voids[to_act] | nm)
     for o in t.seats:
         size[o] = hands[o].bit_count()
 
