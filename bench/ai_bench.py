@@ -30,10 +30,18 @@ sampled deals.  Sampled deals and playouts (one legal move played out in one dea
 second of CPU time are printed side by side, the two engines measured in turn three
 times (the best run of each counts).
 
+Head to head (``--versus-old MATCHES``, classic, off by default): the old engine's package is
+copied under the name ``oldengine`` so that both engines' players sit at one table; each
+match runs in both engines move for move (the same deal from the same seed), each player
+observing its own engine's state.  Lines: hard of either engine against the same three old
+normal players, and normal of either engine against three of the other's normal players;
+hard uses ``--versus-samples`` sampled deals and no clock, so the lines are reproducible.
+
     python bench/ai_bench.py [--variant classic] [--matches-normal 1000]
                              [--matches-hard 160] [--hard-budget 0.1] [--timing-matches 20]
                              [--speed-positions 300] [--speed-samples 20]
-                             [--old-engine /tmp/oldeng] [--jobs 2] [--seed 6]
+                             [--old-engine /tmp/oldeng] [--versus-old 0]
+                             [--versus-samples 30] [--jobs 2] [--seed 6]
 """
 
 from __future__ import annotations
@@ -44,6 +52,7 @@ import json
 import math
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -51,6 +60,7 @@ import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 if "--speed-worker" not in sys.argv:  # a worker imports whichever engine PYTHONPATH names
@@ -283,6 +293,101 @@ def measure_speed(count: int, samples: int, old: str | None, seed: int) -> list[
     return lines
 
 
+# ------------------------------------------------------------------ head to head, old players
+
+
+_OLD: Any = None  # the old engine, imported as the package ``oldengine`` in a worker
+
+
+def _old_worker(path: str) -> None:
+    """Pool initializer: make the copy of the old engine importable as ``oldengine``."""
+    global _OLD
+    sys.path.insert(0, path)
+    import oldengine  # noqa: F401 - the copy made by versus_old
+    from oldengine import ai as old_ai
+
+    _OLD = (sys.modules["oldengine"], old_ai)
+
+
+def versus_match(i: int, seed: int, strong: str, strong_impl: str, weak_impl: str,
+                 samples: int) -> tuple[bool, int]:
+    """Match ``i``: ``strong`` (of ``strong_impl``, "new" or "old") in seat ``i % 4`` against
+    three ``normal`` players of ``weak_impl``.  The match runs in this tree's engine and, move
+    for move, in the old one (the same deal from the same seed, RULES.md §1.2), so that each
+    player observes its own engine's state.  ``hard`` uses ``samples`` sampled deals (no clock).
+    Returns (the strong seat lost, its final score)."""
+    old, old_ai = _OLD
+    impl = [weak_impl] * 4
+    strength = ["normal"] * 4
+    impl[i % 4] = strong_impl
+    strength[i % 4] = strong
+    match_seed = f"{seed}-vs-{i}"
+    ns, evs = new_match(Rules(), 4, match_seed)
+    nh = list(evs)
+    os_, evs = old.new_match(old.Rules(), 4, match_seed)
+    oh = list(evs)
+    n = 0
+    while not ns.finished:
+        seat = ns.to_act
+        rng = random.Random(f"{match_seed}:{n}")
+        if impl[seat] == "new":
+            m = ai.decide(ai.observe(ns, seat, nh), strength[seat], rng, samples=samples)
+        else:
+            m = old_ai.decide(old_ai.observe(os_, seat, oh), strength[seat], rng,
+                              samples=samples)
+        tile, end = (m.tile.a, m.tile.b), m.end
+        ns, evs = apply(ns, seat, Move(Tile.of(*tile), end))
+        nh = _round_events(nh, evs)
+        os_, evs = old.apply(os_, seat, old.Move(old.Tile.of(*tile), end))
+        oh = _round_events(oh, evs)
+        n += 1
+    if os_.scores != ns.scores:  # pragma: no cover - the engines disagree on a rule
+        raise RuntimeError(f"match {i}: the engines scored it differently")
+    return (i % 4) in ns.result.goats, ns.scores[i % 4]
+
+
+def _round_events(history: list, events: list) -> list:
+    """The events of the current round: ``history`` and then ``events``, from the last
+    ``dealt`` on."""
+    out = list(history)
+    for ev in events:
+        if ev.kind == "dealt":
+            out = []
+        out.append(ev)
+    return out
+
+
+def _versus_job(args: tuple) -> tuple[bool, int]:
+    return versus_match(*args)
+
+
+def versus_old(matches: int, samples: int, old: str, seed: int, jobs: int) -> list[str]:
+    """Head to head with the players of the engine at ``old``: hard of either engine against
+    the same three old normal players (and the same deals), then normal of either engine
+    against three of the other's normal players."""
+    if not (Path(old) / "engine" / "ai.py").exists():
+        return [f"(no engine at {old}: no head-to-head)"]
+    lines = [f"**head to head with 98f9371** — {matches} matches per line, hard with "
+             f"{samples} sampled deals (no clock)", "",
+             "| strong player | against three normal of | strong's goat rate (95% CI) "
+             "| strong's avg final score (95% CI) |", "|---|---|---|---|"]
+    with tempfile.TemporaryDirectory() as tmp:
+        shutil.copytree(Path(old) / "engine", Path(tmp) / "oldengine",
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        with ProcessPoolExecutor(max(1, jobs), initializer=_old_worker,
+                                 initargs=(tmp,)) as pool:
+            for strong, si, wi in (("hard", "new", "old"), ("hard", "old", "old"),
+                                   ("normal", "new", "old"), ("normal", "old", "new")):
+                tasks = [(i, seed, strong, si, wi, samples) for i in range(matches)]
+                got = list(pool.map(_versus_job, tasks, chunksize=4))
+                p, lo, hi = wilson(sum(g for g, _ in got), len(got))
+                m, h = mean_ci([float(x) for _, x in got])
+                name = {"new": "this tree", "old": "98f9371"}
+                lines.append(f"| {strong} of {name[si]} | {name[wi]} | {100 * p:.1f}% "
+                             f"({100 * lo:.1f}–{100 * hi:.1f}) | {m:.1f} ± {h:.1f} |")
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--variant", default="classic",
@@ -297,6 +402,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--speed-samples", type=int, default=20)
     ap.add_argument("--old-engine", default="/tmp/oldeng",
                     help="a checkout of commit 98f9371 to compare the hard player's speed with")
+    ap.add_argument("--versus-old", type=int, default=0, metavar="MATCHES",
+                    help="head-to-head line-ups with the players of --old-engine (classic)")
+    ap.add_argument("--versus-samples", type=int, default=30)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=6)
     ap.add_argument("--speed-worker", help=argparse.SUPPRESS)
@@ -331,6 +439,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.speed_positions and args.variant == "classic":
         out += measure_speed(args.speed_positions, args.speed_samples, args.old_engine,
                              args.seed)
+        out.append("")
+    if args.versus_old and args.variant == "classic":
+        out += versus_old(args.versus_old, args.versus_samples, args.old_engine, args.seed,
+                          args.jobs)
         out.append("")
     out.append(f"wall time {time.perf_counter() - started:.0f} s, jobs {args.jobs}, "
                f"seed {args.seed}; targets {'met' if ok else 'NOT met'}")
