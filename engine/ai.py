@@ -733,7 +733,7 @@ def _values(v: Any, state: MatchState, result: Any) -> list[float]:
     """Each side's value of a match position after a round: −1 for a goat (the loser of the
     match, RULES.md §1.15, §2), a little for the rating when the match is over; else minus
     the estimated chance of losing it — a softmax of the variant's
-    :meth:`~engine.variant.Variant.standing` at its :attr:`standing_scale` — and a little
+    :meth:`~engine.variant.Variant.standing` at its :meth:`standing_scale` — and a little
     for standing far from losing."""
     if result is not None:
         goats = result.goats
@@ -741,7 +741,7 @@ def _values(v: Any, state: MatchState, result: Any) -> list[float]:
         return [-1.0 if s in goats else RATING_W * (r[s] if s < len(r) else 0)
                 for s in range(len(state.scores))]
     stand = v.standing(state)
-    scale = v.standing_scale
+    scale = v.standing_scale(state.rules)
     top = max(stand)
     ws = [math.exp((x - top) / scale) for x in stand]
     tot = sum(ws)
@@ -835,7 +835,7 @@ def _line_row(i: int):
     row = LINE_STEP[i]
     if row is None:
         return None
-    nl, nr, _, fit, nd = row
+    nl, nr, _, fit, nd, *_ = row
     tid = i // 98
     return (nl, nr, fit, nd, _BASE[tid], SUIT_MASK[nl], SUIT_MASK[nr] if nr != nl else 0)
 
@@ -1052,10 +1052,9 @@ def _pick(t: Table, seat: int, moves: tuple[Move, ...], know: _Know, judge: _Jud
     hand = t.hands[seat]
     best = 0
     best_score = -1e18
-    if lay.plain and t.simple and t.one_tile:
+    pos = lay.pos
+    if pos >= 0 and t.simple and t.one_tile:
         # A plain line without move hooks: the new ends from the precomputed step.
-        ends = lay.ends
-        pos = ends[0] * 7 + ends[1]
         mask = lay.mask
         fwd = t.fwd
         bonus = know.bonus
