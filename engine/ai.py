@@ -1,36 +1,48 @@
 """Computer players: what a seat may know, and three strengths that decide from it only.
 
-Issue 6.  Pure: no I/O, no clock except the optional time budget of the strong player.
+Pure: no I/O, no clock except the optional time budget of the strong player.  Every rule
+the players need — where a tile goes, the legal moves, what a move does, how a round is
+scored and when a match ends — is the engine's own: playouts run on the round core
+(:class:`engine.table.Table`), and a finished playout is scored by the variant's hooks
+(:meth:`engine.variant.Variant.score_round`, :meth:`~engine.variant.Variant.result`,
+:meth:`~engine.variant.Variant.standing`).  Nothing here knows which variant it plays.
 
-Information model (RULES.md §1.2, §1.8): a seat sees its own hand, the chain and its open
-ends, how many tiles every hand holds, how many bazar tiles may still be drawn (and how many
-are reserved, §1.4), the scores, remembered points and pot (§1.12, §1.13), and the public
-history of the round: who led or played which tile at which end, who drew how many tiles and
-who knocked, with the open ends they could not match.  It never sees another hand, the tiles
-another seat drew, or the bazar order.
+Information model (RULES.md §1.2, §1.8, §2.0): a seat sees its own hand, the layout on the
+table (public), how many tiles every hand holds, how many bazar tiles may still be drawn (and
+how many are reserved, §1.4), the match values (scores, remembered points, pot, sticks, …),
+the round's public values (play points, count, phase) and the public history of the round:
+who placed which tile where, who drew how many tiles, knocked or passed, with the open numbers
+they could not match, and the tiles moved between hands by a rule (Семёрка, §2.8 rule 5) —
+never which.  It never sees another hand, the tiles another seat drew or took, or the bazar
+order.
 
 - :func:`observe` builds an :class:`Observation` — the only input of a decision — from a
-  :class:`engine.MatchState` and the engine events of the current round, reading nothing
-  hidden from the state and dropping the tiles of other seats' ``drew`` events.
+  :class:`engine.MatchState` and the engine events of the current round.
 - :func:`decide` (or :func:`decide_easy` / :func:`decide_normal` / :func:`decide_hard`) maps
   an observation and a :class:`random.Random` to one legal :class:`engine.Move`.
 
 Strengths:
 
 - ``easy``: a uniformly random legal move.
-- ``normal``: a one-ply heuristic: shed heavy tiles and doubles early, keep follow-ups and suit
-  variety, open numbers that opponents knocked on (RULES.md §1.8), avoid numbers they showed
-  strength in, go out (§1.9) and take a fish (§1.10) when its scoring (§1.13) favours us.
+- ``normal``: a one-ply heuristic over the open ends after the move (any number of ends):
+  shed heavy tiles and doubles, keep follow-ups on the new ends and suit variety, open
+  numbers that opponents could not match (RULES.md §1.8) and avoid numbers they opened
+  themselves, keep control of a number, go out (§1.9).  What a move does in the variant —
+  points on the count (§2.0.6), another turn, the next player forced to draw (§2.8), a fish or
+  a void round (§2.0.5), a race won (§2.0.7) — is read from a preview of the move on a copy of
+  the table whose hidden hands are replaced by every tile the mover cannot see; a move that
+  ends the round is scored with the variant's own scoring (on the playout's deal, or on a few
+  sampled deals at the observation) and taken when that is worth more than the match as it
+  stands.  Plain lines of variants without move hooks take a table look-up
+  (:data:`engine.layout.LINE_STEP`) instead of a preview.
 - ``hard``: determinized sampling.  Deals of the unseen tiles consistent with everything
-  observed (:func:`beliefs`: hand sizes, suits a seat is known to lack from its knocks and
-  draws, tiles that the first lead of a match (§1.5) shows were dealt to nobody) are sampled;
-  every legal move is played out to the end of the round in each of them with the ``normal``
-  policy for all seats by a small mutable playout kernel (:class:`_Sim`, checked against the
-  engine by ``tests/test_ai.py``), the round is recorded with the engine's own scoring
-  (§1.11–§1.14), and the move with the best mean value in match terms wins: minus the
-  estimated probability of becoming the goat (§1.15), plus a little for the expected rating
-  (§1.16).  A time budget (default :data:`DEFAULT_BUDGET` seconds) or a fixed number of
-  samples (deterministic, for tests) bounds the search.
+  observed (:func:`beliefs`, :func:`sample_deal`) are sampled; every legal move is played out
+  on copies of the round core in the same deals, to the end of the round, with the ``normal``
+  policy for every seat; the finished round is scored by the variant and valued in match
+  terms: minus the estimated probability of losing the match (the goat, §1.15; a softmax of
+  :meth:`engine.variant.Variant.standing`), a little for the rating.  A time budget (default
+  :data:`DEFAULT_BUDGET` seconds) or a fixed number of samples (deterministic, for tests)
+  bounds the search.
 """
 
 from __future__ import annotations
@@ -38,28 +50,17 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .moves import END_NAMES, Move
+from . import errors
+from .layout import LINE_STEP, Layout
+from .match import MatchState, legal_moves
+from .moves import END_CODE, Move
 from .rules import Rules
-from .scoring import goats_of, record_round
-from .tiles import (
-    ALL_MASK,
-    HIGH,
-    LOW,
-    PIPS,
-    SUIT_MASK,
-    SUIT_NONDOUBLE_MASK,
-    TILE_ID,
-    TILES,
-    ZERO_DOUBLE_ID,
-    Tile,
-    ids_of,
-    mask_of,
-)
-from .variant import LEAD_ORDER as _LEAD_ORDER
+from .table import RoundState, Table
+from .tiles import ALL_MASK, DOUBLE_MASK, HIGH, LOW, PIPS, SUIT_MASK, TILE_ID, Tile, ids_of
 
 __all__ = [
     "STRENGTHS",
@@ -81,14 +82,23 @@ STRENGTHS = ("easy", "normal", "hard")
 #: Seconds the ``hard`` player may think per move by default.
 DEFAULT_BUDGET = 1.0
 
-LEFT, RIGHT = END_NAMES[0], END_NAMES[1]
 _BIT = tuple(1 << i for i in range(28))
-# _OTHER[tile_id][n]: the other half of the tile when it shows n, else -1.
-_OTHER = tuple(
-    tuple((t.b if t.a == n else t.a) if n in (t.a, t.b) else -1 for n in range(7))
-    for t in TILES
-)
-_END_NAME = (None, LEFT, RIGHT)  # kernel end codes: 0 lead, 1 left, 2 right
+
+
+def _numbers(ends) -> int:
+    """7-bit mask of the numbers shown by open ends (end values 0..6; the gap, closed and
+    missing ends show none)."""
+    m = 0
+    for v in ends:
+        if 0 <= v <= 6:
+            m |= 1 << v
+    return m
+
+
+def _open_numbers(ends) -> tuple[int, ...]:
+    """The distinct numbers shown by open ends, ascending."""
+    m = _numbers(ends)
+    return tuple(n for n in range(7) if m >> n & 1)
 
 
 # ====================================================================== observation
@@ -98,10 +108,16 @@ _END_NAME = (None, LEFT, RIGHT)  # kernel end codes: 0 lead, 1 left, 2 right
 class PublicAction:
     """One public step of the current round, in order.
 
-    - ``kind``: ``"led"``, ``"played"`` (``tile`` at ``end``), ``"drew"`` (``count`` tiles,
-      never which) or ``"knocked"`` (RULES.md §1.5–§1.8).
-    - ``ends``: the open ends (left, right) just before the step, ``()`` before the lead; for
-      ``drew`` and ``knocked`` these are the numbers the seat could not match.
+    - ``kind``: ``"led"`` / ``"played"`` (``tile`` on ``end``, ``closed``/``along`` as placed,
+      ``part`` its index in a move of several tiles, RULES.md §2.0.4; ``shown`` the number the
+      end showed, -1 for the lead and the gap); ``"drew"`` (``count`` tiles for want of a
+      move, never which, §1.8), ``"knocked"`` (§1.8), ``"passed"`` (drew one that did not fit,
+      §2.8 rule 6); ``"forced"`` (``count`` tiles drawn by a rule, not for want of a move:
+      §2.8 rule 5) and ``"took"`` (``count`` tiles moved blindly from seat ``source`` to
+      ``seat``, §2.8 rule 5).
+    - ``ends``: the distinct open numbers just before the step (any number of ends, §2.0),
+      ``()`` before the lead; ``fit``: the mask of the tiles that fitted an open end then.
+      For ``drew``, ``knocked`` and ``passed`` these are what the seat could not match.
     """
 
     kind: str
@@ -110,22 +126,30 @@ class PublicAction:
     end: str | None = None
     ends: tuple[int, ...] = ()
     count: int = 0
+    closed: bool = False
+    along: bool = False
+    part: int = 0
+    fit: int = 0
+    shown: int = -1
+    source: int = -1
 
 
 @dataclass(frozen=True, slots=True)
 class Observation:
-    """Everything ``seat`` may know when it decides, and nothing else.
+    """Everything ``seat`` may know when it decides, and nothing else.  Pickles.
 
     - ``seat``/``players``/``rules``/``round_no``: who observes, in which match and round.
     - ``hand``: the seat's own tiles, sorted (RULES.md §0).
-    - ``chain``: oriented ``(a, b)`` pairs left to right; ``ends``: ``()`` before the lead,
-      else the (left, right) open-end numbers.
+    - ``round``: the public part of the round (:class:`engine.table.RoundState`): the layout
+      (``round.layout``, RULES.md §2.0), the seats in play and their sides, play points and
+      count (§2.0.6), phase, leader, last mover; ``round.hands`` holds this seat's hand and 0
+      for every other seat, ``round.bazar`` is empty and ``round.reserve_mask`` 0.
     - ``hand_sizes``: tiles in every hand, per seat; ``drawable``/``reserve``: bazar tiles that
       may / may never be drawn (§1.4, §1.8).
-    - ``scores``/``remembered``: per side (player, or team with ``rules.teams``), points;
-      ``pot``: points carried by tied fish (§1.12–§1.14).
+    - ``scores``/``remembered``/``pot``: per side (player, or team, §1.14) [points];
+      ``extra``/``sticks``/``departed``/``losses``: the variant's match values (§2).
     - ``history``: the round's :class:`PublicAction` steps; ``lead_tile``: the tile the
-      first lead of the match had to be (§1.5), only in the match's first round, else None.
+      round's lead had to be (§1.5 and the variants' lead rules), else None.
     - ``to_act``: the seat whose decision is awaited (None once the round or match is over);
       ``legal``: this seat's legal moves when it is to act, in the engine's order, else ``()``.
     """
@@ -135,23 +159,41 @@ class Observation:
     rules: Rules
     round_no: int
     hand: tuple[Tile, ...]
-    chain: tuple[tuple[int, int], ...]
-    ends: tuple[int, ...]
+    round: RoundState
     hand_sizes: tuple[int, ...]
     drawable: int
     reserve: int
     scores: tuple[int, ...]
     remembered: tuple[int, ...]
     pot: int
+    extra: Any
+    sticks: tuple[int, ...]
+    departed: tuple[int, ...]
+    losses: tuple[int, ...]
     history: tuple[PublicAction, ...]
     lead_tile: Tile | None
     to_act: int | None
     legal: tuple[Move, ...]
 
     @property
+    def layout(self):
+        """The tiles on the table (:class:`engine.layout.LayoutState`, RULES.md §2.0)."""
+        return self.round.layout
+
+    @property
+    def chain(self) -> tuple[tuple[int, int], ...]:
+        """The line as oriented ``(a, b)`` pairs, left to right (RULES.md §0)."""
+        return self.round.layout.chain
+
+    @property
+    def ends(self) -> tuple[int, ...]:
+        """The distinct numbers the open ends show, ascending; ``()`` before the lead."""
+        return _open_numbers(self.round.layout.ends)
+
+    @property
     def side(self) -> int:
-        """The observer's scoring side (RULES.md §1.14)."""
-        return self.seat % 2 if self.rules.teams else self.seat
+        """The observer's scoring side (RULES.md §1.14, §2.0.7)."""
+        return self.round.sides[self.seat]
 
 
 def _field(ev: Any, name: str) -> Any:
@@ -164,16 +206,25 @@ def _tile(value: Any) -> Tile:
     return value if isinstance(value, Tile) else Tile.parse(value)
 
 
+def _public_round(rs: RoundState, seat: int) -> RoundState:
+    """``rs`` without what ``seat`` may not see: other hands, the bazar, the reserve."""
+    hands = tuple(h if s == seat else 0 for s, h in enumerate(rs.hands))
+    return rs._replace(hands=hands, bazar=(), reserve_mask=0)
+
+
 def observe(state: Any, seat: int, history: Iterable[Any]) -> Observation:
     """What ``seat`` knows of ``state`` (an :class:`engine.MatchState`).
 
     ``history``: the engine events of the match so far, or at least of the current round
-    (engine event objects, or their ``to_dict()`` forms); only those after the last
-    ``dealt`` event are read, and the tiles of ``drew`` events are dropped.  Reads from the
-    state only public values and ``seat``'s own hand — never another hand or the bazar.
+    (engine event objects, or their ``to_dict()`` forms); only those after the last ``dealt``
+    event are read.  The placements are laid again on an engine :class:`engine.layout.Layout`
+    (one ``lay`` per move, the placements of a move grouped by ``part``) to know the open ends
+    before every step; the result must be the state's layout.  The tiles of ``drew`` and
+    ``took`` events are dropped.  Reads from the state only public values and ``seat``'s own
+    hand — never another hand, the bazar or its reserve.
 
     Raises ``ValueError`` when ``seat`` is not a seat of the match, or when the history does
-    not account for the chain on the table (it does not cover the current round).
+    not account for the layout on the table (it does not cover the current round).
     """
     players = state.players
     if type(seat) is not int or not 0 <= seat < players:
@@ -191,87 +242,101 @@ def observe(state: Any, seat: int, history: Iterable[Any]) -> Observation:
     lead_tile = None
     if dealt is not None and _field(dealt, "lead_tile") is not None:
         lead_tile = _tile(_field(dealt, "lead_tile"))
+    rs = state.round
+    lay = Layout(rs.layout.cross)
     steps: list[PublicAction] = []
-    pairs: list[tuple[int, int]] = []
-    left = right = -1
+    move: list[tuple[int, int, bool, bool, bool]] = []
+    before: tuple[tuple[int, ...], int, list[int]] = ((), 0, [])
+    forced = [0] * players  # tiles still to come of a forced draw (§2.8 rule 5)
     over = False
     for ev in events[start:]:
         kind = _field(ev, "kind")
         if kind in ("led", "played"):
+            part = int(_field(ev, "part") or 0)
+            if kind == "led" or not part:
+                if move:
+                    lay.lay(tuple(move))
+                    move = []
+                before = (_open_numbers(lay.ends), lay.fit, list(lay.ends))
             s = int(_field(ev, "seat"))
             t = _tile(_field(ev, "tile"))
-            ends = () if left < 0 else (left, right)
-            end = _field(ev, "end") if kind == "played" else None
-            if left < 0:
-                left, right = t.a, t.b
-                pairs.append((t.a, t.b))
-            elif end == LEFT:
-                other = t.b if t.a == left else t.a
-                pairs.insert(0, (other, left))
-                left = other
-            else:
-                other = t.b if t.a == right else t.a
-                pairs.append((right, other))
-                right = other
-            steps.append(PublicAction(kind, s, t, end, ends))
-        elif kind == "drew":
+            tid = TILE_ID[t]
+            closed = bool(_field(ev, "closed"))
+            along = bool(_field(ev, "along"))
+            if kind == "led":
+                move.append((tid, -1, False, False, bool(_field(ev, "flip"))))
+                steps.append(PublicAction("led", s, t, None, before[0], 0, False, False, 0,
+                                          before[1]))
+                continue
+            end = _field(ev, "end")
+            code = END_CODE.get(end, -2) if isinstance(end, str) else -2
+            if code == -2:
+                raise ValueError(f"a played event names no end of the table: {end!r}")
+            if not before[2] or lay.empty and not move:
+                raise ValueError("the history places a tile before the lead")
+            shown = before[2][code]
+            if not 0 <= shown <= 6:
+                shown = t.a if t.is_double else -1  # a new arm of the spinner / the gap
+            move.append((tid, code, closed, along, False))
+            steps.append(PublicAction("played", s, t, end, before[0], 0, closed, along, part,
+                                      before[1], shown))
+            continue
+        if move:
+            lay.lay(tuple(move))
+            move = []
+        if kind == "drew":
             s = int(_field(ev, "seat"))
             last = steps[-1] if steps else None
-            if last is not None and last.kind == "drew" and last.seat == s:
-                steps[-1] = PublicAction("drew", s, None, None, last.ends, last.count + 1)
+            if forced[s]:
+                forced[s] -= 1
+                if last is not None and last.kind == "forced" and last.seat == s:
+                    steps[-1] = PublicAction("forced", s, count=last.count + 1,
+                                             source=last.source)
+                else:  # pragma: no cover - a draw_two event always comes first
+                    steps.append(PublicAction("forced", s, count=1))
+            elif last is not None and last.kind == "drew" and last.seat == s:
+                steps[-1] = PublicAction("drew", s, None, None, last.ends, last.count + 1,
+                                         fit=last.fit)
             else:
-                steps.append(PublicAction("drew", s, None, None, (left, right), 1))
-        elif kind == "knocked":
-            steps.append(PublicAction("knocked", int(_field(ev, "seat")), None, None,
-                                      (left, right)))
-        elif kind in ("went_out", "fish", "round_scored", "match_ended"):
+                steps.append(PublicAction("drew", s, None, None, _open_numbers(lay.ends), 1,
+                                          fit=lay.fit))
+        elif kind in ("knocked", "passed"):
+            steps.append(PublicAction(kind, int(_field(ev, "seat")), None, None,
+                                      _open_numbers(lay.ends), fit=lay.fit))
+        elif kind == "draw_two":
+            s = int(_field(ev, "seat"))
+            forced[s] = int(_field(ev, "drawn") or 0)
+            steps.append(PublicAction("forced", s, count=0,
+                                      source=int(_field(ev, "maker"))))
+        elif kind == "took":
+            steps.append(PublicAction("took", int(_field(ev, "seat")),
+                                      count=len(_field(ev, "tiles") or ()),
+                                      source=int(_field(ev, "maker"))))
+        elif kind in ("went_out", "fish", "void", "round_scored", "match_ended"):
             over = True
-    chain = tuple(state.chain)
-    if tuple(pairs) != chain:
-        raise ValueError("the history does not cover the current round's chain")
+    if move:
+        lay.lay(tuple(move))
+    if lay.state() != rs.layout:
+        raise ValueError("the history does not cover the current round's layout")
     to_act = None if over else state.to_act
-    hand = tuple(state.hand(seat))
-    ends = tuple(state.ends)
-    legal: tuple[Move, ...] = ()
-    if to_act == seat:
-        lead_id = TILE_ID[lead_tile] if (lead_tile is not None and not chain) else -1
-        legal = tuple(_to_move(m) for m in _moves(mask_of(hand), ends, lead_id))
+    legal: tuple[Move, ...] = legal_moves(state) if to_act == seat else ()
     return Observation(
-        seat=seat, players=players, rules=state.rules, round_no=state.round_no, hand=hand,
-        chain=chain, ends=ends, hand_sizes=tuple(state.hand_sizes()),
-        drawable=state.drawable, reserve=state.reserve, scores=tuple(state.scores),
-        remembered=tuple(state.remembered), pot=state.pot, history=tuple(steps),
-        lead_tile=lead_tile, to_act=to_act, legal=legal,
+        seat=seat, players=players, rules=state.rules, round_no=state.round_no,
+        hand=tuple(state.hand(seat)), round=_public_round(rs, seat),
+        hand_sizes=tuple(state.hand_sizes()), drawable=state.drawable, reserve=state.reserve,
+        scores=tuple(state.scores), remembered=tuple(state.remembered), pot=state.pot,
+        extra=state.extra, sticks=tuple(state.sticks), departed=tuple(state.departed),
+        losses=tuple(state.losses), history=tuple(steps), lead_tile=lead_tile,
+        to_act=to_act, legal=legal,
     )
 
 
-def _moves(hand: int, ends: Sequence[int], lead_id: int) -> list[tuple[int, int]]:
-    """Kernel moves ``(tile_id, end_code)`` in the engine's order (RULES.md §1.5–§1.7)."""
-    if not ends:
-        if lead_id >= 0:
-            return [(lead_id, 0)]
-        return [(i, 0) for i in ids_of(hand)]
-    left, right = ends
-    out = []
-    for i in ids_of(hand & (SUIT_MASK[left] | SUIT_MASK[right])):
-        fl = _OTHER[i][left] >= 0
-        fr = _OTHER[i][right] >= 0
-        if fl and fr and left == right:
-            out.append((i, 2))
-            continue
-        if fl:
-            out.append((i, 1))
-        if fr:
-            out.append((i, 2))
-    return out
-
-
-def _to_move(m: tuple[int, int]) -> Move:
-    return Move(TILES[m[0]], _END_NAME[m[1]])
-
-
-def _from_move(move: Move) -> tuple[int, int]:
-    return TILE_ID[move.tile], (0 if move.end is None else 1 if move.end == LEFT else 2)
+def _context(obs: Observation) -> MatchState:
+    """The match as far as ``obs`` shows it: public values only (no seed: it fixes the deals
+    to come), the round being :attr:`Observation.round`."""
+    return MatchState(obs.rules, obs.players, None, obs.round_no, obs.round, obs.scores,
+                      obs.remembered, obs.pot, (0,) * obs.players, 0, None, obs.extra,
+                      obs.sticks, obs.departed, obs.losses)
 
 
 # ====================================================================== beliefs
@@ -283,13 +348,16 @@ class Beliefs:
 
     - ``unseen``: mask of the tiles the observer cannot see (other hands and the bazar).
     - ``groups``: per seat, ``((count, allowed_mask), ...)``: the seat's hidden hand is made of
-      groups of ``count`` tiles, each tile of a group one of ``allowed_mask``.  A knock, or a
-      draw, on open ends (l, r) removes the suits l and r from every group the seat held then
-      (RULES.md §1.8); tiles drawn without fitting form a group of their own.  The observer's
-      own entry is ``()``.
-    - ``undealt``: tiles the first lead of the match shows were in no hand at the deal
-      (RULES.md §1.5: nobody held a tile earlier in the lead order).
-    - ``voids``: per seat, a 7-bit mask of the numbers the seat is known to hold no tile of.
+      groups of ``count`` tiles, each tile of a group one of ``allowed_mask``.  A knock, a draw
+      for want of a move or a pass on open ends that fit the tiles ``fit`` removes ``fit``
+      from every group the seat held then (RULES.md §1.8, §2.8 rule 6); tiles drawn without
+      fitting form a group of their own.  Tiles drawn or taken by a rule (§2.8 rule 5) form
+      a group that may hold anything the bazar (or the giver) may.  The observer's own entry
+      is ``()``, as is a seat with no tiles (one that left the match, §2.8 rule 8).
+    - ``undealt``: tiles the round's forced lead shows were in no hand at the deal (§1.5: the
+      lead is the first tile of the order that some hand holds).
+    - ``voids``: per seat, a 7-bit mask of the numbers the seat is known to hold no tile of
+      (none of its groups may hold an unseen tile showing it).
 
     Whatever of ``unseen`` no group holds is in the bazar (``obs.drawable + obs.reserve``
     tiles, in an unknown order).
@@ -301,90 +369,142 @@ class Beliefs:
     voids: tuple[int, ...]
 
 
+def _undealt(obs: Observation) -> int:
+    """Tiles that no hand held at the deal, by the variant's own lead rule: the lead had to be
+    ``obs.lead_tile``, so every tile that the rule prefers to it was in no hand.  Asks the
+    variant's :meth:`~engine.variant.Variant.lead` with two one-tile hands per candidate; a
+    rule that cannot answer such hands teaches nothing."""
+    if obs.lead_tile is None:
+        return 0
+    lead_id = TILE_ID[obs.lead_tile]
+    seats = obs.round.seats
+    if len(seats) < 2:
+        return 0
+    v = obs.rules.spec
+    ctx = _context(obs)
+    out = 0
+    for x in range(28):
+        if x == lead_id:
+            continue
+        hands = [0] * obs.players
+        hands[seats[0]] = _BIT[x]
+        hands[seats[1]] = _BIT[lead_id]
+        try:
+            got = v.lead(ctx, tuple(hands), obs.round_no)[1]
+        except Exception:  # noqa: BLE001 - a rule that needs full hands: no inference
+            got = -1
+        if got == x:
+            out |= _BIT[x]
+    return out
+
+
+def _next_of(history: tuple[PublicAction, ...], i: int) -> str | None:
+    """The kind of the first step after ``history[i]`` by the same seat (None: none yet)."""
+    s = history[i].seat
+    for a in history[i + 1:]:
+        if a.seat == s:
+            return a.kind
+    return None
+
+
+def _merge(g: list[list[int]]) -> list[int]:
+    """All groups of a seat as one: their counts added, their allowed masks joined."""
+    m = 0
+    for _, x in g:
+        m |= x
+    return [sum(c for c, _ in g), m]
+
+
 def beliefs(obs: Observation) -> Beliefs:
     """Derive the constraints on the hidden tiles from ``obs`` (see :class:`Beliefs`).
 
-    Sound by construction: the true deal always satisfies them.  Where a played tile could have
-    come from several groups, those groups are merged (their allowed masks joined), which
-    keeps the constraints true at the cost of some precision.
+    Sound by construction: the true deal always satisfies them.  Where a placed tile could
+    have come from several groups, those groups are merged (their allowed masks joined), and
+    tiles that moved between hands by a rule are forgotten the same way, which keeps the
+    constraints true at the cost of some precision.
     """
     players = obs.players
-    undealt = 0
-    if obs.round_no == 1 and obs.lead_tile is not None:
-        lead_id = TILE_ID[obs.lead_tile]
-        for i in _LEAD_ORDER:
-            if i == lead_id:
-                break
-            undealt |= _BIT[i]
+    undealt = _undealt(obs)
+    hist = obs.history
+    # Hand sizes at the deal, from the sizes now and what the history moved.
+    size = list(obs.hand_sizes)
+    for a in reversed(hist):
+        if a.kind in ("led", "played"):
+            size[a.seat] += 1
+        elif a.kind in ("drew", "forced"):
+            size[a.seat] -= a.count
+        elif a.kind == "took":
+            size[a.seat] -= a.count
+            size[a.source] += a.count
     dealt_allowed = ALL_MASK & ~undealt
-    groups: list[list[list[int]]] = [[[7, dealt_allowed]] for _ in range(players)]
-    pending = [0] * players  # allowed mask of a drawn tile that must be played next
-    for act in obs.history:
+    groups: list[list[list[int]]] = [[[max(0, n), dealt_allowed]] for n in size]
+    pending = [0] * players  # allowed mask of a drawn tile that must be placed next
+    for i, act in enumerate(hist):
         s = act.seat
-        g = groups[s]
-        if act.kind in ("led", "played"):
-            tid = TILE_ID[act.tile]
-            bit = _BIT[tid]
-            if pending[s]:
+        kind = act.kind
+        if kind in ("led", "played"):
+            bit = _BIT[TILE_ID[act.tile]]
+            if pending[s] & bit:
                 pending[s] = 0
                 continue
+            g = groups[s]
             holders = [x for x in g if x[0] > 0 and x[1] & bit]
             if len(holders) == 1:
                 holders[0][0] -= 1
             elif holders:
-                merged = [sum(x[0] for x in holders) - 1, 0]
-                for x in holders:
-                    merged[1] |= x[1]
+                merged = _merge(holders)
+                merged[0] -= 1
                 groups[s] = [x for x in g if x not in holders] + [merged]
             else:  # cannot happen with a true history; stay sound by forgetting
-                size = sum(x[0] for x in g) - 1
-                groups[s] = [[size, ALL_MASK]]
+                n = sum(x[0] for x in g) + (1 if pending[s] else 0) - 1
+                pending[s] = 0
+                groups[s] = [[n, ALL_MASK]]
             groups[s] = [x for x in groups[s] if x[0] > 0]
-        elif act.kind in ("drew", "knocked"):
-            lr = SUIT_MASK[act.ends[0]] | SUIT_MASK[act.ends[1]]
-            for x in g:
-                x[1] &= ~lr
-            if act.kind == "drew":
-                # The last drawn tile fits and is played next, unless the seat then knocks.
-                closing = _next_of(obs.history, act)
-                kept = act.count if closing == "knocked" else act.count - 1
+        elif kind in ("drew", "knocked", "passed"):
+            fit = act.fit
+            for x in groups[s]:
+                x[1] &= ~fit
+            if kind == "drew":
+                # The last drawn tile fits and is placed next, unless the seat then knocks
+                # or passes (§1.8, §2.8 rule 6).
+                closing = _next_of(hist, i)
+                kept = act.count if closing in ("knocked", "passed") else act.count - 1
                 if kept:
-                    g.append([kept, ALL_MASK & ~lr])
-                if closing != "knocked":
-                    pending[s] = lr
+                    groups[s].append([kept, ALL_MASK & ~fit])
+                if closing not in ("knocked", "passed"):
+                    pending[s] = fit
+        elif kind == "forced":
+            if act.count:
+                groups[s].append([act.count, ALL_MASK])
+        elif kind == "took":
+            src = act.source
+            g = groups[src] + ([[1, pending[src]]] if pending[src] else [])
+            pending[src] = 0
+            merged = _merge(g) if g else [0, 0]
+            moved = act.count
+            merged[0] -= moved
+            groups[src] = [merged] if merged[0] > 0 else []
+            groups[s].append([moved, merged[1] or ALL_MASK])
+    seen = obs.round.hands[obs.seat] | obs.round.layout.mask
+    unseen = ALL_MASK & ~seen
     out_groups = []
     voids = []
     for s in range(players):
         g = [(c, m) for c, m in groups[s] if c > 0]
         if pending[s]:
             g.append((1, pending[s]))
-        if s == obs.seat:
+        if s == obs.seat or not obs.hand_sizes[s]:
             g = []
         elif sum(c for c, _ in g) != obs.hand_sizes[s]:  # inconsistent: forget, stay sound
             g = [(obs.hand_sizes[s], ALL_MASK)]
         out_groups.append(tuple(g))
         v = 0
-        if s != obs.seat and g:
+        if g:
             for n in range(7):
-                if not any(m & SUIT_MASK[n] for _, m in g):
+                if not any(m & unseen & SUIT_MASK[n] for _, m in g):
                     v |= 1 << n
         voids.append(v)
-    seen = mask_of(obs.hand)
-    for a, b in obs.chain:
-        seen |= _BIT[TILE_ID[Tile.of(a, b)]]
-    unseen = ALL_MASK & ~seen
     return Beliefs(unseen, tuple(out_groups), undealt, tuple(voids))
-
-
-def _next_of(history: Sequence[PublicAction], act: PublicAction) -> str | None:
-    """The kind of the step right after ``act`` by the same seat (None: none yet)."""
-    seen = False
-    for a in history:
-        if seen and a.seat == act.seat:
-            return a.kind
-        if a is act:
-            seen = True
-    return None
 
 
 def sample_deal(obs: Observation, bel: Beliefs, rng: random.Random
@@ -392,428 +512,706 @@ def sample_deal(obs: Observation, bel: Beliefs, rng: random.Random
     """One deal of the unseen tiles consistent with ``bel``: ``(hands, bazar)``.
 
     ``hands``: a tile mask per seat (the observer's own hand included); ``bazar``: tile ids in
-    a random draw order, the last ``obs.reserve`` of them reserved (RULES.md §1.4).  A
-    randomised depth-first assignment, most constrained tile first; it always succeeds because
-    the true deal satisfies the constraints.  Raises ``ValueError`` if the counts do not add up.
+    a random draw order, the last ``obs.reserve`` of them reserved (RULES.md §1.4).  A group
+    that may hold exactly as many unseen tiles as it has room for takes them; of the rest, the
+    tiles that some group may not hold go first (fewest groups first), each to a group that
+    may hold it, chosen in proportion to the room left (tried again a few times from scratch
+    if one finds no room), and the others are shuffled into the room that is left.  Should
+    that fail, the tiles are placed one by one, each where a complete deal of the rest is
+    still possible (a matching check), which always succeeds because the true deal satisfies
+    the constraints.  Raises ``ValueError`` if the counts do not add up or no deal exists.
     """
-    slots: list[list[int]] = []  # [capacity, allowed, seat]  (seat -1: bazar)
-    for s in range(obs.players):
-        for count, allowed in bel.groups[s]:
-            slots.append([count, allowed, s])
-    nbazar = obs.drawable + obs.reserve
-    slots.append([nbazar, ALL_MASK, -1])
-    tiles = ids_of(bel.unseen)
-    if sum(x[0] for x in slots) != len(tiles):
-        raise ValueError("hand sizes and bazar do not add up to the unseen tiles")
-    options = []
-    for t in tiles:
-        bit = _BIT[t]
-        opts = [k for k, x in enumerate(slots) if x[1] & bit and x[0] > 0]
-        options.append((len(opts), rng.random(), t, opts))
-    options.sort()
-    caps = [x[0] for x in slots]
-    assign = [0] * len(options)
-    budget = [20000]
+    return _Sampler(obs, bel).deal(rng)
 
-    def place(k: int) -> bool:
-        if k == len(options):
-            return True
-        opts = options[k][3]
-        weights = [caps[j] for j in opts]
-        total = sum(weights)
-        if not total:
-            return False
-        order: list[int] = []
-        # Pick slots in random order weighted by remaining capacity (uniform without
-        # constraints), then try the rest.
-        ws = list(weights)
-        js = list(opts)
-        while total > 0:
-            r = rng.random() * total
-            pick = 0
-            for pick, w in enumerate(ws):  # noqa: B007 - ``pick`` is used after the loop
-                r -= w
-                if r < 0 and w > 0:
+
+class _Sampler:
+    """:func:`sample_deal` with the work that does not depend on the random draw done once
+    (the ``hard`` player samples hundreds of deals from one observation).
+
+    ``slots``: ``(room, allowed mask, seat)`` per group of :class:`Beliefs` (seat -1: the
+    bazar); ``fixed``: ``(slot, tile)`` forced by a group with no choice; ``caps``: the room
+    left after them; ``constrained``: ``(options, tile, slots)`` for the other tiles that some
+    slot with room may not hold; ``free``: the tiles every slot with room may hold."""
+
+    __slots__ = ("slots", "caps", "seat_of", "fixed", "constrained", "free", "rest",
+                 "players", "own", "seat")
+
+    def __init__(self, obs: Observation, bel: Beliefs) -> None:
+        slots: list[tuple[int, int, int]] = []
+        for s in range(obs.players):
+            for count, allowed in bel.groups[s]:
+                if count > 0:
+                    slots.append((count, allowed, s))
+        nbazar = obs.drawable + obs.reserve
+        if nbazar:
+            slots.append((nbazar, ALL_MASK, -1))
+        unseen = bel.unseen
+        if sum(x[0] for x in slots) != unseen.bit_count():
+            raise ValueError("hand sizes and bazar do not add up to the unseen tiles")
+        caps = [x[0] for x in slots]
+        fixed = []
+        avail = unseen
+        changed = True
+        while changed:  # a group with as many candidates as room takes them all
+            changed = False
+            for j, (_, allowed, _) in enumerate(slots):
+                cand = allowed & avail
+                if caps[j] and cand.bit_count() <= caps[j]:
+                    if cand.bit_count() < caps[j]:
+                        raise ValueError("no deal is consistent with the observation")
+                    fixed.extend((j, t) for t in ids_of(cand))
+                    avail &= ~cand
+                    caps[j] = 0
+                    changed = True
+        free = avail
+        for j, x in enumerate(slots):
+            if caps[j]:
+                free &= x[1]
+        opts = []
+        for t in ids_of(avail & ~free):
+            bit = _BIT[t]
+            js = tuple(j for j, x in enumerate(slots) if caps[j] and x[1] & bit)
+            opts.append((len(js), t, js))
+        self.slots = slots
+        self.caps = tuple(caps)
+        self.seat_of = tuple(x[2] for x in slots)
+        self.fixed = tuple(fixed)
+        self.constrained = opts
+        self.free = ids_of(free)
+        self.rest = ids_of(avail)
+        self.players = obs.players
+        self.own = obs.round.hands[obs.seat]
+        self.seat = obs.seat
+
+    def _start(self) -> tuple[list[int], list[int]]:
+        hands = [0] * self.players
+        hands[self.seat] = self.own
+        bazar: list[int] = []
+        seat_of = self.seat_of
+        for j, t in self.fixed:
+            if seat_of[j] < 0:
+                bazar.append(t)
+            else:
+                hands[seat_of[j]] |= _BIT[t]
+        return hands, bazar
+
+    def deal(self, rng: random.Random) -> tuple[list[int], list[int]]:
+        """One deal: ``(hands, bazar)`` (see :func:`sample_deal`)."""
+        rnd = rng.random
+        seat_of = self.seat_of
+        for _ in range(8):
+            caps = list(self.caps)
+            hands, bazar = self._start()
+            ok = True
+            for _, t, js in sorted(self.constrained, key=lambda o: (o[0], rnd())):
+                total = 0
+                for j in js:
+                    total += caps[j]
+                if not total:
+                    ok = False
                     break
-            order.append(js[pick])
-            total -= ws[pick]
-            ws[pick] = 0
-        for j in order:
-            budget[0] -= 1
-            if budget[0] < 0:
-                return False
-            caps[j] -= 1
-            assign[k] = j
-            if place(k + 1):
+                r = rnd() * total
+                for j in js:
+                    r -= caps[j]
+                    if r < 0 and caps[j]:
+                        break
+                else:  # rounding left r at 0: the last slot with room
+                    j = [j for j in js if caps[j]][-1]
+                caps[j] -= 1
+                if seat_of[j] < 0:
+                    bazar.append(t)
+                else:
+                    hands[seat_of[j]] |= _BIT[t]
+            if not ok:
+                continue
+            rest = [t for _, t in sorted([(rnd(), t) for t in self.free])]  # a random order
+            k = 0
+            for j, c in enumerate(caps):
+                if not c:
+                    continue
+                part = rest[k:k + c]
+                k += c
+                s = seat_of[j]
+                if s < 0:
+                    bazar.extend(part)
+                else:
+                    m = hands[s]
+                    for t in part:
+                        m |= _BIT[t]
+                    hands[s] = m
+            return hands, [t for _, t in sorted([(rnd(), t) for t in bazar])]
+        return self._search(rng)
+
+    def _search(self, rng: random.Random) -> tuple[list[int], list[int]]:
+        """Place the tiles one by one in a random order, each in a slot chosen in proportion
+        to its room among those that leave a complete deal of the rest possible."""
+        slots = self.slots
+        caps = list(self.caps)
+        tiles = list(self.rest)
+        rng.shuffle(tiles)
+        hands, bazar = self._start()
+        for i, t in enumerate(tiles):
+            bit = _BIT[t]
+            js = [j for j in range(len(slots)) if caps[j] and slots[j][1] & bit]
+            while js:
+                total = sum(caps[j] for j in js)
+                r = rng.random() * total
+                pick = js[-1]
+                for j in js:
+                    r -= caps[j]
+                    if r < 0:
+                        pick = j
+                        break
+                caps[pick] -= 1
+                if _complete(slots, caps, tiles[i + 1:]):
+                    break
+                caps[pick] += 1
+                js.remove(pick)
+            else:
+                raise ValueError("no deal is consistent with the observation")
+            if self.seat_of[pick] < 0:
+                bazar.append(t)
+            else:
+                hands[self.seat_of[pick]] |= bit
+        rng.shuffle(bazar)
+        return hands, bazar
+
+
+def _complete(slots, caps: list[int], tiles: list[int]) -> bool:
+    """Whether ``tiles`` can all be placed in ``slots`` with room ``caps`` (each tile in a
+    slot that allows it): a bipartite matching with capacities, by augmenting paths."""
+    load = [0] * len(slots)
+    held: list[list[int]] = [[] for _ in slots]
+
+    def place(t: int, seen: set[int]) -> bool:
+        bit = _BIT[t]
+        for j in range(len(slots)):
+            if j in seen or not caps[j] or not slots[j][1] & bit:
+                continue
+            seen.add(j)
+            if load[j] < caps[j]:
+                load[j] += 1
+                held[j].append(t)
                 return True
-            caps[j] += 1
+            for k, u in enumerate(held[j]):
+                if place(u, seen):
+                    held[j][k] = t
+                    return True
         return False
 
-    if not place(0):  # pragma: no cover - only for contradictory constraints
-        raise ValueError("no deal is consistent with the observation")
-    hands = [0] * obs.players
-    hands[obs.seat] = mask_of(obs.hand)
-    bazar: list[int] = []
-    for k, (_, _, t, _) in enumerate(options):
-        s = slots[assign[k]][2]
-        if s < 0:
-            bazar.append(t)
-        else:
-            hands[s] |= _BIT[t]
-    rng.shuffle(bazar)
-    return hands, bazar
+    return all(place(t, set()) for t in tiles)
 
 
-# ====================================================================== playout kernel
-
-
-class _Sim:
-    """Internal simulator: one round of classic Kozel on mutable bit masks.
-
-    Mirrors :func:`engine.round.round_apply` (RULES.md §1.7–§1.10) without its checks and
-    immutable copies, for fast playouts; ``tests/test_ai.py`` plays it side by side with the
-    engine.  Also carries the public knowledge each seat's ``normal`` policy reads: ``voids``
-    (7-bit masks of numbers a seat knocked or drew on) and ``strength`` (how often a seat
-    opened each number).  ``events`` (when a list) collects ``(kind, seat, tile_id, end)``.
-    """
-
-    __slots__ = ("players", "hands", "bazar", "reserve", "reserve_mask", "left", "right",
-                 "chain", "to_act", "lead_id", "fwd", "end", "last", "voids", "strength",
-                 "teams", "rules", "events")
-
-    def __init__(self, players: int, hands: list[int], bazar: list[int], reserve: int,
-                 left: int, right: int, chain: int, to_act: int, lead_id: int, rules: Rules,
-                 voids: list[int], strength: list[list[int]], events: list | None = None):
-        self.players = players
-        self.hands = hands
-        self.bazar = bazar
-        r = min(reserve, len(bazar))
-        self.reserve = r
-        rm = 0
-        for i in bazar[len(bazar) - r:]:
+def _deal_table(obs: Observation, hands: list[int], bazar: list[int],
+                template: Table | None = None) -> Table:
+    """The round core for one sampled deal of ``obs`` (``template``: a table of
+    ``obs.round`` to copy, which is quicker than building one)."""
+    rm = 0
+    if obs.reserve:
+        for i in bazar[len(bazar) - obs.reserve:]:
             rm |= _BIT[i]
-        self.reserve_mask = rm
-        self.left = left
-        self.right = right
-        self.chain = chain
-        self.to_act = to_act
-        self.lead_id = lead_id
-        self.fwd = rules.fish_without_double
-        self.rules = rules
-        self.teams = rules.teams
-        self.end: str | None = None
-        self.last = -1
-        self.voids = voids
-        self.strength = strength
-        self.events = events
+    if template is None:
+        return Table.from_state(obs.round._replace(hands=tuple(hands), bazar=tuple(bazar),
+                                                   reserve_mask=rm))
+    t = template.copy()
+    t.hands = hands
+    t.bazar = tuple(bazar)
+    t.drawn = 0
+    t.reserve_mask = rm
+    return t
 
-    def copy(self) -> _Sim:
-        """An independent copy (hands, bazar and knowledge are copied)."""
-        c = object.__new__(_Sim)
-        for name in _Sim.__slots__:
-            setattr(c, name, getattr(self, name))
-        c.hands = list(self.hands)
-        c.bazar = list(self.bazar)
-        c.voids = list(self.voids)
-        c.strength = [list(x) for x in self.strength]
-        c.events = None
-        return c
 
-    def moves(self) -> list[tuple[int, int]]:
-        """Legal kernel moves of the seat to act, in the engine's order."""
-        if self.left < 0:
-            return _moves(self.hands[self.to_act], (), self.lead_id)
-        return _moves(self.hands[self.to_act], (self.left, self.right), -1)
+# ====================================================================== value in match terms
 
-    def play(self, tid: int, end: int) -> None:
-        """Place ``tid`` at ``end`` (0 lead, 1 left, 2 right) for the seat to act, then the
-        forced draws and knocks (RULES.md §1.8), or the out (§1.9) / fish (§1.10)."""
-        seat = self.to_act
-        bit = _BIT[tid]
-        ev = self.events
-        st = self.strength[seat]
-        if self.left < 0:
-            left, right = LOW[tid], HIGH[tid]
-            st[left] += 1
-            st[right] += 1
-            if ev is not None:
-                ev.append(("led", seat, tid, None))
-        elif end == 1:
-            left = _OTHER[tid][self.left]
-            right = self.right
-            st[left] += 1
-            if ev is not None:
-                ev.append(("played", seat, tid, LEFT))
-        else:
-            left = self.left
-            right = _OTHER[tid][self.right]
-            st[right] += 1
-            if ev is not None:
-                ev.append(("played", seat, tid, RIGHT))
-        self.left = left
-        self.right = right
-        chain = self.chain | bit
-        self.chain = chain
-        hand = self.hands[seat] ^ bit
-        self.hands[seat] = hand
-        self.last = seat
-        self.lead_id = -1
-        if not hand:
-            self.end = "out"
-            self.to_act = -1
-            if ev is not None:
-                ev.append(("went_out", seat, -1, None))
-            return
-        open_mask = SUIT_MASK[left] | SUIT_MASK[right]
-        if not (open_mask & ~chain & ~self.reserve_mask) or (
-                left == right and self.fwd
-                and chain & SUIT_NONDOUBLE_MASK[left] == SUIT_NONDOUBLE_MASK[left]):
-            self.end = "fish"
-            self.to_act = -1
-            if ev is not None:
-                ev.append(("fish", seat, -1, None))
-            return
-        players = self.players
-        nxt = seat + 1 if seat + 1 < players else 0
-        hands = self.hands
-        lr = (1 << left) | (1 << right)
-        while not hands[nxt] & open_mask:
-            h = hands[nxt]
-            bazar = self.bazar
-            drawn = 0
-            fitted = False
-            while len(bazar) > self.reserve:
-                i = bazar.pop(0)
-                h |= _BIT[i]
-                drawn += 1
-                if ev is not None:
-                    ev.append(("drew", nxt, i, None))
-                if _BIT[i] & open_mask:
-                    fitted = True
-                    break
-            hands[nxt] = h
-            if drawn > 1 or (drawn == 1 and not fitted):
-                self.voids[nxt] = lr  # new unknown tiles: older voids no longer hold
-            else:
-                self.voids[nxt] |= lr
-            if fitted:
-                break
-            if ev is not None:
-                ev.append(("knocked", nxt, -1, None))
-            nxt = nxt + 1 if nxt + 1 < players else 0
-        self.to_act = nxt
+#: Weight of the observer's standing in the value of an unfinished match (a side far from
+#: losing prefers to stay far) and of the rating of a finished one (RULES.md §1.16).
+STAND_W = 0.004
+RATING_W = 0.002
 
-    def run(self) -> None:
-        """Play the round to its end with the ``normal`` policy for every seat."""
-        while self.end is None:
-            moves = self.moves()
-            if len(moves) == 1:
-                self.play(*moves[0])
-            else:
-                self.play(*moves[_normal_index(self, moves)])
+
+def _values(v: Any, state: MatchState, result: Any) -> list[float]:
+    """Each side's value of a match position after a round: −1 for a goat (the loser of the
+    match, RULES.md §1.15, §2), a little for the rating when the match is over; else minus
+    the estimated chance of losing it — a softmax of the variant's
+    :meth:`~engine.variant.Variant.standing` at its :meth:`standing_scale` — and a little
+    for standing far from losing."""
+    if result is not None:
+        goats = result.goats
+        r = result.rating
+        return [-1.0 if s in goats else RATING_W * (r[s] if s < len(r) else 0)
+                for s in range(len(state.scores))]
+    stand = v.standing(state)
+    scale = v.standing_scale(state.rules)
+    top = max(stand)
+    ws = [math.exp((x - top) / scale) for x in stand]
+    tot = sum(ws)
+    out = []
+    for w, x in zip(ws, stand, strict=True):
+        p = w / tot
+        out.append(-p - STAND_W * (1.0 - p) * x / scale)
+    return out
+
+
+class _Judge:
+    """Values finished rounds for one decision: the match as the observation shows it
+    (``state``, :func:`_context`), its variant ``v``, the value of the match as it stands
+    (``now``, per side), and ``ended``: the values of the round-ending moves the last
+    playout decision looked at, so that the playout need not score the same end twice."""
+
+    __slots__ = ("state", "v", "now", "ended")
+
+    def __init__(self, state: MatchState) -> None:
+        self.state = state
+        self.v = state.rules.spec
+        self.now = _values(self.v, state, None)
+        self.ended: dict[Move, list[float]] = {}
+
+
+def _settle(judge: _Judge, t: Table) -> list[float]:
+    """Score the finished round of ``t`` with the variant (``score_round`` then ``result``,
+    on a copy of the match values, as :func:`engine.match.apply` records a round) and value
+    it for every side (:func:`_values`)."""
+    v = judge.v
+    ms = judge.state
+    rs = t.state()
+    end = v.score_round(MatchState(ms.rules, ms.players, ms.seed, ms.round_no, rs, ms.scores,
+                                   ms.remembered, ms.pot, ms.afk, ms.version, None, ms.extra,
+                                   ms.sticks, ms.departed, ms.losses), t)
+    st = MatchState(ms.rules, ms.players, ms.seed, ms.round_no, rs, end.scores,
+                    end.remembered, end.pot, ms.afk, ms.version, None,
+                    end.extra if end.extra is not None else ms.extra,
+                    end.sticks or ms.sticks, end.departed or ms.departed,
+                    end.losses or ms.losses)
+    return _values(v, st, v.result(st, end))
 
 
 # ====================================================================== normal policy
 
-# Weights of the one-ply heuristic (tuned with bench/ai_bench.py).
+# Weights of the one-ply heuristic (tuned with bench/ai_bench.py).  Points and pips share a
+# unit: a pip kept in hand is a point recorded against us (RULES.md §1.11) or for an opponent
+# (§2.4 rule 3), a point on the count is ours (§2.0.6).
 W_PIPS = 1.0       # shed heavy tiles
 W_DOUBLE = 4.0     # doubles are hard to place later
 W_FOLLOW = 2.0     # keep a follow-up on the new ends
 W_STUCK = 3.0      # no tile of mine fits the new ends
 W_VARIETY = 1.0    # distinct numbers kept in hand
-W_VOID = 3.0       # an opponent knocked on a number we open
+W_VOID = 3.0       # an opponent could not match a number we open
 W_STRENGTH = 1.0   # an opponent opened this number before
 W_CONTROL = 1.5    # we hold the last unseen tiles of an open number
+W_POINTS = 1.0     # points scored on the count (per point)
+W_AGAIN = 6.0      # we move again
+W_FORCED = 3.0     # per tile an opponent must take
+#: A move that ends the round (fish, void round, race won), against the match values as they
+#: stand: ``±END_SCORE + W_END × (value difference)`` beyond ``END_EPS``, else just the
+#: second term (a round that changes nothing, e.g. a void one, is worth no more than a move).
+END_SCORE = 1e6
+W_END = 1e3
+END_EPS = 1e-9
+#: A move that empties the hand (RULES.md §1.9).
+OUT_SCORE = 1e9
+
+_BASE = tuple(W_PIPS * PIPS[t] + (W_DOUBLE if LOW[t] == HIGH[t] else 0.0) for t in range(28))
+_FOLLOW = (-W_STUCK, W_FOLLOW) + (2 * W_FOLLOW,) * 27
 
 
-def _hand_value(mask: int, lone_zero: int) -> int:
-    if mask == _BIT[ZERO_DOUBLE_ID]:
-        return lone_zero
-    v = 0
-    while mask:
-        low = mask & -mask
-        v += PIPS[low.bit_length() - 1]
-        mask ^= low
-    return v
+def _chunk(k: int) -> tuple[int, ...]:
+    out = []
+    for bits in range(128):
+        m = 0
+        for j in range(7):
+            if bits >> j & 1 and 7 * k + j < 28:
+                t = 7 * k + j
+                m |= (1 << LOW[t]) | (1 << HIGH[t])
+        out.append(m)
+    return tuple(out)
 
 
-def _normal_index(sim: _Sim, moves: list[tuple[int, int]]) -> int:
-    """Index of the ``normal`` choice among ``moves`` for ``sim.to_act``.
+_N0, _N1, _N2, _N3 = (_chunk(k) for k in range(4))
+#: W_VARIETY times the number of numbers in a 7-bit mask.
+_VARIETY = tuple(W_VARIETY * m.bit_count() for m in range(128))
 
-    Reads only what that seat may know: its own hand, the chain, hand sizes, the bazar
-    counts, and the public ``voids``/``strength``.
+
+def _line_row(i: int):
+    row = LINE_STEP[i]
+    if row is None:
+        return None
+    nl, nr, _, fit, nd, *_ = row
+    tid = i // 98
+    return (nl, nr, fit, nd, _BASE[tid], SUIT_MASK[nl], SUIT_MASK[nr] if nr != nl else 0)
+
+
+#: :data:`engine.layout.LINE_STEP` with what the heuristic reads of each step: ``(new left,
+#: new right, fit mask, fish (b) mask, the tile's base score, suit of the new left, suit of
+#: the new right or 0 when both ends show one number)``.
+_LINE = tuple(_line_row(i) for i in range(len(LINE_STEP)))
+
+
+def _nums(h: int) -> int:
+    """7-bit mask of the numbers a hand shows (suit variety)."""
+    return _N0[h & 127] | _N1[h >> 7 & 127] | _N2[h >> 14 & 127] | _N3[h >> 21]
+
+
+def _pips(h: int) -> int:
+    return sum(PIPS[i] for i in ids_of(h))
+
+
+class _Know:
+    """The public knowledge the ``normal`` policy reads, kept up to date during a playout.
+
+    ``voids[s]``: 7-bit mask of the numbers seat ``s`` is known to lack; ``bonus[7 * s + n]``:
+    what opening number ``n`` is worth to seat ``s`` for the others' voids and strengths
+    (W_VOID per opponent void, −W_STRENGTH per time an opponent opened it; the next seat at
+    full weight and the others at half, partners with the opposite sign: :func:`_weights`);
+    ``w[s][o]`` that weight of seat ``o`` for ``s``; ``size[s]`` the hand sizes the knowledge
+    was last updated at.  ``on_void[o]``/``on_open[o]``: ``(7 * s, weighted delta)`` for each
+    seat ``s`` that weighs ``o``.
     """
-    seat = sim.to_act
-    hand = sim.hands[seat]
-    chain = sim.chain
-    players = sim.players
-    teams = sim.teams
+
+    __slots__ = ("voids", "bonus", "w", "size", "on_void", "on_open")
+
+    def copy(self) -> _Know:
+        c = _Know.__new__(_Know)
+        c.voids = list(self.voids)
+        c.bonus = list(self.bonus)
+        c.w = self.w
+        c.size = list(self.size)
+        c.on_void = self.on_void
+        c.on_open = self.on_open
+        return c
+
+    def set_void(self, o: int, new: int) -> None:
+        """Seat ``o`` is now known to lack exactly the numbers of ``new``."""
+        old = self.voids[o]
+        if old == new:
+            return
+        self.voids[o] = new
+        changed = old ^ new
+        bonus = self.bonus
+        for n in range(7):
+            if changed >> n & 1:
+                up = new >> n & 1
+                for off, d in self.on_void[o]:
+                    bonus[off + n] += d if up else -d
+
+    def opened(self, o: int, n: int) -> None:
+        """Seat ``o`` opened number ``n`` (a strength, RULES.md §1.7)."""
+        bonus = self.bonus
+        for off, d in self.on_open[o]:
+            bonus[off + n] -= d
+
+
+def _weights(rs: RoundState, players: int) -> list[list[float]]:
+    """``w[s][o]``: 1 for the seat after ``s`` in turn order, ½ for the others, negative for a
+    partner (RULES.md §1.14), 0 for seats out of play."""
+    seats = rs.seats
+    w = [[0.0] * players for _ in range(players)]
+    for i, s in enumerate(seats):
+        for d in range(1, len(seats)):
+            o = seats[(i + d) % len(seats)]
+            x = 1.0 if d == 1 else 0.5
+            if rs.sides[o] == rs.sides[s]:
+                x = -x
+            w[s][o] = x
+    return w
+
+
+def _knowledge(obs: Observation, bel: Beliefs) -> _Know:
+    """The policy's knowledge at the observation: voids from :func:`beliefs`, strengths from
+    the numbers each seat opened (RULES.md §1.7)."""
+    k = _Know.__new__(_Know)
+    players = obs.players
+    w = k.w = _weights(obs.round, players)
+    k.on_void = tuple(tuple((7 * s, W_VOID * w[s][o]) for s in range(players) if w[s][o])
+                      for o in range(players))
+    k.on_open = tuple(tuple((7 * s, W_STRENGTH * w[s][o]) for s in range(players) if w[s][o])
+                      for o in range(players))
+    k.voids = [0] * players
+    k.bonus = [0.0] * (7 * players)
+    k.size = list(obs.hand_sizes)
+    for s in range(players):
+        k.set_void(s, bel.voids[s])
+    for act in obs.history:
+        if act.kind == "led":
+            k.opened(act.seat, act.tile.a)
+            if act.tile.b != act.tile.a:
+                k.opened(act.seat, act.tile.b)
+        elif act.kind == "played" and not act.closed and act.shown >= 0:
+            t = act.tile
+            k.opened(act.seat, t.b if t.a == act.shown else t.a)
+    return k
+
+
+class _Deals:
+    """Sampled deals for valuing a round-ending move where the other hands are not known
+    (the decision at the observation): a few tables from :func:`sample_deal`, made on first
+    use with a fixed generator, so that ``normal`` stays deterministic."""
+
+    COUNT = 8
+
+    def __init__(self, obs: Observation, bel: Beliefs) -> None:
+        self.obs = obs
+        self.bel = bel
+        self._tables: list[Table] | None = None
+
+    def tables(self) -> list[Table]:
+        if self._tables is None:
+            rng = random.Random(0x6B6F7A)
+            sampler = _Sampler(self.obs, self.bel)
+            self._tables = [_deal_table(self.obs, *sampler.deal(rng))
+                            for _ in range(self.COUNT)]
+        return self._tables
+
+
+def _end_score(t: Table, seat: int, m: Move, judge: _Judge, deals: _Deals | None) -> float:
+    """The policy's score of a move that ends the round (fish, void round, race won): the
+    variant's value of the round scored now (:func:`_settle`) against the match as it stands.
+    In a playout the hands are the playout's; at the observation they are :class:`_Deals`."""
+    side = t.sides[seat]
+    now = judge.now[side]
+    tables = [t] if deals is None else deals.tables()
+    total = 0.0
+    n = 0
+    for r in tables:
+        a = r.copy()
+        a.play(m)
+        if a.end is None:
+            continue
+        vals = _settle(judge, a)
+        if deals is None:
+            judge.ended[m] = vals
+        total += vals[side] - now
+        n += 1
+    if not n:
+        return 0.0
+    d = total / n
+    if d > END_EPS:
+        return END_SCORE + W_END * d
+    if d < -END_EPS:
+        return -END_SCORE + W_END * d
+    return W_END * d
+
+
+def _preview_score(t: Table, seat: int, m: Move, know: _Know, judge: _Judge,
+                   deals: _Deals | None) -> float:
+    """The policy's score of ``m`` from a preview on a copy of the table: the other seats
+    hold every tile the mover cannot see (so the preview shows what the rules make happen,
+    not what the hidden hands would), the move is played with the variant's hooks, and the
+    features are read off the result (see the module doc)."""
+    hand = t.hands[seat]
+    lay = t.layout
+    sup = ALL_MASK & ~hand & ~lay.mask
+    p = t.copy([])
+    p.hands = [hand if s == seat else (sup if h else 0) for s, h in enumerate(t.hands)]
+    try:
+        p.play(m)
+    except errors.InvalidDeal:  # nobody could move again: as good as a fish for the preview
+        return _end_score(t, seat, m, judge, deals)
+    if p.end is not None:
+        if p.end == "out":
+            return OUT_SCORE
+        return _end_score(t, seat, m, judge, deals)
+    h2 = p.hands[seat]
+    lay2 = p.layout
+    score = W_PIPS * (_pips(hand) - _pips(h2)) + W_DOUBLE * (
+        (hand & DOUBLE_MASK).bit_count() - (h2 & DOUBLE_MASK).bit_count())
+    score += _FOLLOW[(h2 & lay2.fit).bit_count()]
+    score += W_VARIETY * _nums(h2).bit_count()
+    bonus = know.bonus
+    off = 7 * seat
+    nm = _numbers(lay2.ends)
+    mask2 = lay2.mask
+    for n in range(7):
+        if nm >> n & 1:
+            score += bonus[off + n]
+            if SUIT_MASK[n] & h2 and not SUIT_MASK[n] & ~(h2 | mask2):
+                score += W_CONTROL
+    side = t.sides[seat]
+    got = p.points[side] - t.points[side]
+    others = sum(p.points) - sum(t.points) - got
+    score += W_POINTS * (got - others)
+    if p.to_act == seat:
+        score += W_AGAIN
+    w = know.w[seat]
+    for ev in p.events:
+        k = ev.kind
+        if k == "drew" and ev.seat != seat:
+            score += W_FORCED * w[ev.seat]
+        elif k == "took":
+            score += W_FORCED * w[ev.seat] * len(ev.tiles)
+    return score
+
+
+def _pick(t: Table, seat: int, moves: tuple[Move, ...], know: _Know, judge: _Judge,
+          deals: _Deals | None = None) -> int:
+    """Index of the ``normal`` choice among ``moves`` for ``seat`` on ``t``.
+
+    Reads only what that seat may know: its own hand, the layout, the public knowledge
+    ``know``; a preview replaces the other hands (:func:`_preview_score`), and a round-ending
+    move is valued on the playout's own deal (``deals`` None) or on sampled ones."""
+    lay = t.layout
+    hand = t.hands[seat]
     best = 0
     best_score = -1e18
-    for k, (tid, end) in enumerate(moves):
-        s = _score_move(sim, seat, hand, chain, players, teams, tid, end)
+    pos = lay.pos
+    if pos >= 0 and t.simple and t.one_tile:
+        # A plain line without move hooks: the new ends from the precomputed step.
+        mask = lay.mask
+        fwd = t.fwd
+        bonus = know.bonus
+        off = 7 * seat
+        k = -1
+        for m in moves:
+            k += 1
+            tid, e, _, _, _ = m._c[0]
+            bit = _BIT[tid]
+            h2 = hand ^ bit
+            if not h2:
+                return k  # going out (RULES.md §1.9)
+            nl, nr, fit2, nd, s, sl, sr = _LINE[(tid * 49 + pos) * 2 + e]
+            mask2 = mask | bit
+            if not fit2 & ~mask2 or (nd and fwd and mask2 & nd == nd):
+                s = _end_score(t, seat, m, judge, deals)
+            else:
+                rest = ~(h2 | mask2)
+                s += _FOLLOW[(h2 & fit2).bit_count()] + bonus[off + nl] + \
+                    _VARIETY[(_N0[h2 & 127] | _N1[h2 >> 7 & 127] | _N2[h2 >> 14 & 127]
+                              | _N3[h2 >> 21])]
+                if sl & h2 and not sl & rest:
+                    s += W_CONTROL
+                if sr:
+                    s += bonus[off + nr]
+                    if sr & h2 and not sr & rest:
+                        s += W_CONTROL
+            if s > best_score:
+                best, best_score = k, s
+        return best
+    for k, m in enumerate(moves):
+        s = _preview_score(t, seat, m, know, judge, deals)
+        if s >= OUT_SCORE:
+            return k
         if s > best_score:
             best, best_score = k, s
     return best
 
 
-def _score_move(sim: _Sim, seat: int, hand: int, chain: int, players: int, teams: bool,
-                tid: int, end: int) -> float:
-    bit = _BIT[tid]
-    h2 = hand ^ bit
-    if not h2:
-        return 1e9  # going out records 0 (RULES.md §1.9, §1.12)
-    if end == 0:
-        nl, nr = LOW[tid], HIGH[tid]
-    elif end == 1:
-        nl, nr = _OTHER[tid][sim.left], sim.right
-    else:
-        nl, nr = sim.left, _OTHER[tid][sim.right]
-    chain2 = chain | bit
-    open2 = SUIT_MASK[nl] | SUIT_MASK[nr]
-    unseen2 = ALL_MASK & ~h2 & ~chain2
-    if not (open2 & ~chain2) or (
-            nl == nr and sim.fwd
-            and chain2 & SUIT_NONDOUBLE_MASK[nl] == SUIT_NONDOUBLE_MASK[nl]):
-        return _fish_score(sim, seat, h2, unseen2)
-    score = W_PIPS * PIPS[tid]
-    if LOW[tid] == HIGH[tid]:
-        score += W_DOUBLE
-    mine = (h2 & open2).bit_count()
-    score += W_FOLLOW * (mine if mine < 2 else 2)
-    if not mine:
-        score -= W_STUCK
-    distinct = 0
-    for n in range(7):
-        if h2 & SUIT_MASK[n]:
-            distinct += 1
-    score += W_VARIETY * distinct
-    for n in (nl, nr) if nl != nr else (nl,):
-        if h2 & SUIT_MASK[n] and not (unseen2 & SUIT_MASK[n]):
-            score += W_CONTROL
-    voids = sim.voids
-    strength = sim.strength
-    nlr = (1 << nl) | (1 << nr)
-    for d in range(1, players):
-        o = (seat + d) % players
-        w = 1.0 if d == 1 else 0.5
-        if teams and (o - seat) % 2 == 0:
-            w = -w  # partner: help, not hinder
-        v = voids[o] & nlr
-        if v:
-            score += W_VOID * w * (v.bit_count())
-        so = strength[o]
-        score -= W_STRENGTH * w * (so[nl] + (so[nr] if nr != nl else 0))
-    return score
+def _skipped(t: Table, seat: int, know: _Know) -> None:
+    """After ``seat``'s move the turn did not simply pass to the next seat, or somebody drew:
+    the seats the turn skipped without a fitting tile lack the open numbers (RULES.md §1.8;
+    after drawing, only those), and so will the seat that drew until a tile fitted once it
+    has placed that tile."""
+    hands = t.hands
+    size = know.size
+    fit = t.layout.fit
+    nm = _numbers(t.layout.ends)
+    to_act = t.to_act
+    nxt = t.nxt
+    s = nxt[seat]
+    guard = 0
+    while s != to_act and guard < 8:
+        grew = hands[s].bit_count() > size[s]
+        if not hands[s] & fit:
+            know.set_void(s, nm if grew else know.voids[s] | nm)
+        elif grew:
+            know.set_void(s, 0)
+        s = nxt[s]
+        guard += 1
+    if to_act != seat:
+        drew = hands[to_act].bit_count() - size[to_act]
+        if drew > 0:
+            # It drew until a tile fitted (§1.8): that tile goes next, and the others it drew
+            # do not fit either, so once it has moved it lacks the numbers open now — and,
+            # when it drew more than one, perhaps no longer the ones it lacked before.
+            know.set_void(to_act, nm if drew > 1 else know.voids[to_act] | nm)
+    for o in t.seats:
+        size[o] = hands[o].bit_count()
 
 
-def _fish_score(sim: _Sim, seat: int, h2: int, unseen: int) -> float:
-    """Value of fishing now (RULES.md §1.10, §1.13) from expected hand values."""
-    rules = sim.rules
-    players = sim.players
-    lone = rules.lone_zero_double_value
-    mine = _hand_value(h2, lone)
-    n_unseen = unseen.bit_count()
-    avg = (_hand_value(unseen, 0) / n_unseen) if n_unseen else 0.0
-    # Other hands: only their sizes are read (expected pips per unseen tile).
-    if rules.teams:
-        mine += sim.hands[(seat + 2) % 4].bit_count() * avg
-        others = [(sim.hands[(seat + 1) % 4].bit_count()
-                   + sim.hands[(seat + 3) % 4].bit_count()) * avg]
-    else:
-        others = [sim.hands[o].bit_count() * avg for o in range(players) if o != seat]
-    total = mine + sum(others)
-    top = max(others) if others else 0.0
-    mode = rules.fish_scoring
-    if mode == "each_own":
-        return 6.0 + (sum(others) / max(1, len(others)) - mine)
-    if mine + 4 < top:
-        # Someone else is likely the highest hand: they take the points.
-        return 10.0 + (0.5 * total if mode == "all_to_max" else 0.5 * top)
-    if mine > top + 4:
-        return -2.0 * (total if mode == "all_to_max" else mine)
-    return -0.5 * total
-
-
-# ====================================================================== value in match terms
-
-#: Temperature of the goat-risk estimate [points].
-GOAT_T = 18.0
-
-
-def _goat_risk(rules: Rules, scores: Sequence[int], remembered: Sequence[int]) -> list[float]:
-    """Estimated probability of each side becoming the goat (RULES.md §1.15): a softmax of
-    the effective scores (remembered points at half weight: they may still be reset)."""
-    limit = rules.match_limit
-    eff = [s if s > 0 else 0.5 * r for s, r in zip(scores, remembered, strict=True)]
-    top = max(eff)
-    ws = [math.exp((e - top) / GOAT_T * (101 / limit)) for e in eff]
-    tot = sum(ws)
-    return [w / tot for w in ws]
-
-
-def _value(rules: Rules, side: int, scores: Sequence[int], remembered: Sequence[int],
-           goats: Sequence[int]) -> float:
-    """The observer's value of a recorded position: −P(goat) + 0.02 × expected rating/10."""
-    limit = rules.match_limit
-    if goats:
-        if side in goats:
-            return -1.0
-        return 0.02 * max(1, (limit - 1 - scores[side] + 5) // 10) / 10
-    p = _goat_risk(rules, scores, remembered)[side]
-    eff = scores[side] if scores[side] > 0 else remembered[side]
-    return -p + 0.02 * (1 - p) * max(1.0, (limit - 1 - eff) / 10) / 10
-
-
-def _outcome(sim: _Sim, obs: Observation) -> float:
-    """Record the finished round of ``sim`` with the engine's scoring (§1.11–§1.14)."""
-    rules = obs.rules
-    lone = rules.lone_zero_double_value
-    teams = rules.teams
-    n = 2 if teams else obs.players
-    values = [0] * n
-    for s, h in enumerate(sim.hands):
-        values[s % 2 if teams else s] += _hand_value(h, lone)
-    by = sim.last % 2 if teams else sim.last
-    rec = record_round(rules, obs.scores, obs.remembered, obs.pot, tuple(values), sim.end, by)
-    return _value(rules, obs.side, rec.scores, rec.remembered, goats_of(rules, rec.scores))
+def _run(t: Table, know: _Know, judge: _Judge, first: Move | None = None
+         ) -> list[float] | None:
+    """Play the round of ``t`` to its end (``first`` first, if given) with the ``normal``
+    policy for every seat, keeping ``know`` up to date: the numbers each seat opens
+    (strength) and the seats the turn skips (:func:`_skipped`).  Returns the values per side
+    of the finished round when the policy already scored it (a round-ending move it chose),
+    else None."""
+    size = know.size
+    bonus = know.bonus
+    on_open = know.on_open
+    nxt = t.nxt
+    ended = judge.ended
+    picked = False
+    while t.end is None:
+        seat = t.to_act
+        if first is not None:
+            m = first
+            first = None
+        else:
+            moves = t.moves()
+            if len(moves) == 1:
+                m = moves[0]
+            else:
+                if ended:
+                    ended.clear()
+                m = moves[_pick(t, seat, moves, know, judge)]
+                picked = True
+        drawn = t.drawn
+        t.play(m)
+        if t.end is not None:
+            return ended.get(m) if picked and ended else None
+        picked = False
+        codes = m._c
+        if len(codes) == 1 and codes[0][1] >= 0:  # one tile on an end: the common case
+            if not codes[0][2]:
+                n = t.layout.ends[codes[0][1]]
+                if 0 <= n <= 6:
+                    for off, d in on_open[seat]:
+                        bonus[off + n] -= d
+            size[seat] -= 1
+        else:
+            ends = t.layout.ends
+            for tid, e, closed, _, _ in codes:
+                if e < 0:
+                    know.opened(seat, LOW[tid])
+                    if HIGH[tid] != LOW[tid]:
+                        know.opened(seat, HIGH[tid])
+                elif not closed:
+                    n = ends[e]
+                    if 0 <= n <= 6:
+                        know.opened(seat, n)
+            size[seat] -= len(codes)
+        if t.to_act != nxt[seat] or t.drawn != drawn:
+            _skipped(t, seat, know)
 
 
 # ====================================================================== decisions
 
 
-def _knowledge(obs: Observation, bel: Beliefs) -> tuple[list[int], list[list[int]]]:
-    strength = [[0] * 7 for _ in range(obs.players)]
-    for act in obs.history:
-        if act.kind == "led":
-            strength[act.seat][act.tile.a] += 1
-            strength[act.seat][act.tile.b] += 1
-        elif act.kind == "played":
-            n = act.ends[0] if act.end == LEFT else act.ends[1]
-            strength[act.seat][act.tile.b if act.tile.a == n else act.tile.a] += 1
-    return list(bel.voids), strength
-
-
-def _obs_sim(obs: Observation, hands: list[int], bazar: list[int], bel: Beliefs) -> _Sim:
-    voids, strength = _knowledge(obs, bel)
-    left, right = obs.ends if obs.ends else (-1, -1)
-    chain = 0
-    for a, b in obs.chain:
-        chain |= _BIT[TILE_ID[Tile.of(a, b)]]
-    lead_id = TILE_ID[obs.lead_tile] if (obs.lead_tile is not None and not obs.chain) else -1
-    return _Sim(obs.players, hands, bazar, obs.reserve, left, right, chain, obs.seat,
-                lead_id, obs.rules, voids, strength)
-
-
 def _check(obs: Observation) -> None:
     if obs.to_act != obs.seat or not obs.legal:
         raise ValueError(f"seat {obs.seat} has no decision to make")
+    for m in obs.legal:
+        m.codes  # noqa: B018 - kept with the move (an unpickled move has not computed it)
+
+
+def _public_table(obs: Observation) -> Table:
+    """A table of the observation for previews: the other seats in play hold every unseen
+    tile at once, the bazar is any of them (its size right), nothing is reserved."""
+    own = obs.round.hands[obs.seat]
+    sup = ALL_MASK & ~own & ~obs.round.layout.mask
+    hands = tuple(own if s == obs.seat else (sup if obs.hand_sizes[s] else 0)
+                  for s in range(obs.players))
+    bazar = tuple(ids_of(sup)[:obs.drawable + obs.reserve])
+    return Table.from_state(obs.round._replace(hands=hands, bazar=bazar))
 
 
 def decide_easy(obs: Observation, rng: random.Random) -> Move:
     """A uniformly random legal move.  Raises ``ValueError`` when ``obs.seat`` is not to act."""
     _check(obs)
     return obs.legal[rng.randrange(len(obs.legal))]
+
+
+def _normal(obs: Observation, bel: Beliefs, know: _Know, judge: _Judge) -> Move:
+    t = _public_table(obs)
+    return obs.legal[_pick(t, obs.seat, obs.legal, know, judge, _Deals(obs, bel))]
 
 
 def decide_normal(obs: Observation, rng: random.Random | None = None) -> Move:
@@ -824,13 +1222,7 @@ def decide_normal(obs: Observation, rng: random.Random | None = None) -> Move:
     if len(obs.legal) == 1:
         return obs.legal[0]
     bel = beliefs(obs)
-    # Other hands are unknown: the policy reads only their sizes, so they are placeholders
-    # of the right size (tiles 0..n-1), not tiles the seat could not see.
-    hands = [(1 << n) - 1 for n in obs.hand_sizes]
-    hands[obs.seat] = mask_of(obs.hand)
-    sim = _obs_sim(obs, hands, [], bel)
-    moves = [_from_move(m) for m in obs.legal]
-    return obs.legal[_normal_index(sim, moves)]
+    return _normal(obs, bel, _knowledge(obs, bel), _Judge(_context(obs)))
 
 
 def decide_hard(obs: Observation, rng: random.Random, *, budget: float | None = DEFAULT_BUDGET,
@@ -842,9 +1234,9 @@ def decide_hard(obs: Observation, rng: random.Random, *, budget: float | None = 
     deal (at least one deal), or until the best move is settled: after at least
     :data:`EARLY_MIN` deals, its lead over the runner-up, paired deal by deal, exceeds
     :data:`EARLY_Z` standard errors (or the two never differed) — a clear choice spends no
-    more of the budget.  Every legal move is played out in the same deals; ties go to the
-    ``normal`` choice.  Raises ``ValueError`` when ``obs.seat`` is not to act or neither
-    bound is given.
+    more of the budget.  Every legal move is played out in the same deals, on copies of the
+    round core; ties go to the ``normal`` choice.  Raises ``ValueError`` when ``obs.seat`` is
+    not to act or neither bound is given.
     """
     _check(obs)
     if len(obs.legal) == 1:
@@ -853,21 +1245,24 @@ def decide_hard(obs: Observation, rng: random.Random, *, budget: float | None = 
         raise ValueError("give a time budget or a number of samples")
     start = clock()
     bel = beliefs(obs)
-    moves = [_from_move(m) for m in obs.legal]
-    prior = _from_move(decide_normal(obs))
+    know = _knowledge(obs, bel)
+    judge = _Judge(_context(obs))
+    side = obs.side
+    moves = obs.legal
+    prior = _normal(obs, bel, know, judge)
+    template = Table.from_state(obs.round)
+    sampler = _Sampler(obs, bel)
     totals = [0.0] * len(moves)
     per: list[list[float]] = [[] for _ in moves]
     n = 0
     slowest = 0.0
     while True:
         t0 = clock()
-        hands, bazar = sample_deal(obs, bel, rng)
-        base = _obs_sim(obs, hands, bazar, bel)
+        base = _deal_table(obs, *sampler.deal(rng), template)
         for k, m in enumerate(moves):
-            sim = base.copy()
-            sim.play(*m)
-            sim.run()
-            u = _outcome(sim, obs)
+            t = base.copy()
+            vals = _run(t, know.copy(), judge, m)
+            u = (vals or _settle(judge, t))[side]
             totals[k] += u
             per[k].append(u)
         n += 1
@@ -882,7 +1277,7 @@ def decide_hard(obs: Observation, rng: random.Random, *, budget: float | None = 
             break
     best = max(range(len(moves)),
                key=lambda k: (round(totals[k] / n, 9), moves[k] == prior))
-    return obs.legal[best]
+    return moves[best]
 
 
 #: Fewest sampled deals before the hard player may stop early.

@@ -1,12 +1,15 @@
-"""Computer players (issue 6, engine/ai.py): what a seat may know, the three strengths, the
-playout kernel against the engine.
+"""Computer players (engine/ai.py) in classic Kozel: what a seat may know, the beliefs it
+draws, and the three strengths, all on the engine's own round core.
 
 RULES.md §1.8 (drawn tiles are private), §1.5–§1.10 (moves, draws, knocks, out, fish),
-§1.11–§1.15 (scoring, goats).
+§1.11–§1.15 (scoring, goats).  The variants' side (cross layouts, several doubles, effects of
+a move) is tests/test_ai_variants.py.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import pickle
 import random
 import time
 
@@ -14,9 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import Move, Rules, Tile, ai, apply, legal_moves, new_match
+from engine import Move, Rules, Tile, ai, apply, legal_moves, new_match, start_match, to_dict
 from engine.events import Drew
 from engine.tiles import ALL_MASK, SUIT_MASK, TILE_ID, TILES, ids_of, mask_of
+from tests.enginekit import mid_round
 
 SETTINGS = settings(max_examples=100, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -26,6 +30,12 @@ rules_strategy = st.builds(
     bazar_reserve=st.integers(0, 2),
     fish_without_double=st.booleans(),
     fish_scoring=st.sampled_from(["all_to_max", "each_own", "own_to_max"]),
+)
+# 2–4 players free-for-all, or four in two teams (RULES.md §1.1, §1.14).
+setup = st.one_of(
+    st.tuples(rules_strategy, st.integers(2, 4)),
+    st.tuples(rules_strategy.map(lambda r: Rules(**{**r.to_json(), "teams": True})),
+              st.just(4)),
 )
 
 
@@ -38,8 +48,7 @@ def play_to(rules: Rules, players: int, seed: object, steps: int, rng: random.Ra
             break
         state, evs = apply(state, state.to_act, rng.choice(legal_moves(state)))
         for ev in evs:
-            if ev.kind in ("dealt", "misdeal") and history and history[-1].kind not in (
-                    "dealt", "misdeal"):
+            if ev.kind == "dealt":
                 history = []
             history.append(ev)
     return state, history
@@ -75,9 +84,9 @@ def other_draws(history, seat: int, rng: random.Random):
 
 
 @SETTINGS
-@given(rules=rules_strategy, players=st.integers(2, 4), seed=st.integers(0, 10**6),
-       steps=st.integers(0, 60))
-def test_legal_moves_of_the_observation_are_the_engines(rules, players, seed, steps):
+@given(setup=setup, seed=st.integers(0, 10**6), steps=st.integers(0, 60))
+def test_legal_moves_of_the_observation_are_the_engines(setup, seed, steps):
+    rules, players = setup
     state, history = play_to(rules, players, seed, steps, random.Random(seed))
     if state.finished:
         return
@@ -86,17 +95,21 @@ def test_legal_moves_of_the_observation_are_the_engines(rules, players, seed, st
     assert obs.legal == legal_moves(state)  # RULES.md §1.5–§1.7, same order
     assert obs.hand == state.hand(seat)
     assert obs.hand_sizes == state.hand_sizes()
+    assert obs.layout == state.round.layout
+    assert obs.ends == tuple(sorted(set(state.ends)))
     other = (seat + 1) % players
     assert ai.observe(state, other, history).legal == ()
 
 
 @SETTINGS
-@given(rules=rules_strategy, players=st.integers(2, 4), seed=st.integers(0, 10**6),
-       steps=st.integers(0, 60), shuffle_seed=st.integers(0, 10**6))
-def test_decisions_cannot_see_hidden_tiles(rules, players, seed, steps, shuffle_seed):
+@given(setup=setup, seed=st.integers(0, 10**6), steps=st.integers(0, 60),
+       shuffle_seed=st.integers(0, 10**6))
+def test_observations_and_decisions_cannot_see_hidden_tiles(setup, seed, steps, shuffle_seed):
     """Two states that differ only in tiles the seat cannot see — the other hands, the bazar
-    order, the tiles other seats drew (RULES.md §1.8) — give equal observations and equal
-    decisions of every strength with the same random seed."""
+    and its order, the reserve, the tiles other seats drew (RULES.md §1.4, §1.8) — give equal
+    observations and equal decisions of every strength with the same random seed, and every
+    decision is a legal move."""
+    rules, players = setup
     state, history = play_to(rules, players, seed, steps, random.Random(seed))
     if state.finished:
         return
@@ -106,11 +119,25 @@ def test_decisions_cannot_see_hidden_tiles(rules, players, seed, steps, shuffle_
     twin_history = other_draws(history, seat, rng)
     obs = ai.observe(state, seat, history)
     assert ai.observe(twin, seat, twin_history) == obs
+    # What the observation holds of the round: this seat's hand and nothing hidden.
+    assert obs.round.hands == tuple(h if s == seat else 0
+                                    for s, h in enumerate(state.round.hands))
+    assert obs.round.bazar == () and obs.round.reserve_mask == 0
     for strength in ai.STRENGTHS:
         a = ai.decide(obs, strength, random.Random(7), samples=3)
         b = ai.decide(ai.observe(twin, seat, twin_history), strength, random.Random(7),
                       samples=3)
         assert a == b and a in legal_moves(state)
+
+
+def test_observation_pickles_and_decides_after_pickling():
+    """The bot sends observations to a process pool."""
+    state, history = play_to(Rules(bazar_reserve=1), 3, 5, 6, random.Random(5))
+    obs = ai.observe(state, state.to_act, history)
+    back = pickle.loads(pickle.dumps(obs))
+    assert back == obs
+    for strength in ai.STRENGTHS:
+        assert ai.decide(back, strength, random.Random(1), samples=2) in legal_moves(state)
 
 
 def test_observation_drops_drawn_tiles_and_merges_draws():
@@ -126,20 +153,38 @@ def test_observation_drops_drawn_tiles_and_merges_draws():
     drew = [a for a in obs.history if a.kind == "drew"]
     assert drew and all(a.tile is None for a in drew)
     assert sum(a.count for a in drew) == len(draws)
-    assert all(len(a.ends) == 2 for a in drew)  # the numbers the seat could not match
+    for a in drew:  # the numbers and the tiles the seat could not match
+        assert a.ends and a.fit == _or(SUIT_MASK[n] for n in a.ends)
 
 
-def test_observe_refuses_a_history_that_misses_the_chain():
+def _or(masks) -> int:
+    out = 0
+    for m in masks:
+        out |= m
+    return out
+
+
+def test_public_actions_carry_the_open_numbers_before_each_step():
+    state, history = play_to(Rules(), 4, 9, 6, random.Random(9))
+    obs = ai.observe(state, state.to_act, history)
+    steps = [a for a in obs.history if a.kind in ("led", "played")]
+    assert steps[0].kind == "led" and steps[0].ends == () and steps[0].shown == -1
+    for a in steps[1:]:
+        assert a.shown in a.ends and a.shown in (a.tile.a, a.tile.b)
+        assert a.fit == _or(SUIT_MASK[n] for n in a.ends)
+
+
+def test_observe_refuses_a_history_that_misses_the_layout():
     state, history = play_to(Rules(), 4, 3, 5, random.Random(3))
     with pytest.raises(ValueError):
         ai.observe(state, state.to_act, [])
+    with pytest.raises(ValueError):
+        ai.observe(state, state.to_act, history[:-2])
     with pytest.raises(ValueError):
         ai.observe(state, 4, history)
 
 
 def test_observe_accepts_event_dicts():
-    from engine import to_dict
-
     state, history = play_to(Rules(), 3, 11, 9, random.Random(11))
     seat = state.to_act
     assert ai.observe(state, seat, [to_dict(e) for e in history]) == ai.observe(
@@ -149,21 +194,16 @@ def test_observe_accepts_event_dicts():
 # ------------------------------------------------------------------ beliefs and sampling
 
 
-@SETTINGS
-@given(rules=rules_strategy, players=st.integers(2, 4), seed=st.integers(0, 10**6),
-       steps=st.integers(1, 60))
-def test_beliefs_hold_for_the_true_deal_and_samples_respect_them(rules, players, seed,
-                                                                 steps):
-    state, history = play_to(rules, players, seed, steps, random.Random(seed))
-    if state.finished:
-        return
-    seat = state.to_act
-    obs = ai.observe(state, seat, history)
+def check_beliefs(state, obs, seed: int) -> None:
+    """The true deal satisfies the beliefs; a sampled deal satisfies them and the sizes."""
+    seat = obs.seat
     bel = ai.beliefs(obs)
-    hands = state.round.hands
-    assert bel.unseen == ALL_MASK & ~hands[seat] & ~state.round.chain_mask
-    for s in range(players):
+    rs = state.round
+    hands = rs.hands
+    assert bel.unseen == ALL_MASK & ~hands[seat] & ~rs.layout.mask
+    for s in range(state.players):
         if s == seat:
+            assert bel.groups[s] == ()
             continue
         assert sum(c for c, _ in bel.groups[s]) == hands[s].bit_count()
         for n in range(7):  # a known void is true (RULES.md §1.8: knocks and draws)
@@ -173,23 +213,39 @@ def test_beliefs_hold_for_the_true_deal_and_samples_respect_them(rules, players,
         for _, m in bel.groups[s]:
             allowed |= m
         assert hands[s] & ~allowed == 0
-    sampled, bazar = ai.sample_deal(obs, bel, random.Random(seed))
-    assert sampled[seat] == hands[seat]
-    assert len(bazar) == len(state.round.bazar)
-    total = mask_of(TILES[i] for i in bazar) | state.round.chain_mask
-    for s in range(players):
-        assert sampled[s].bit_count() == hands[s].bit_count()
-        assert not total & sampled[s]
-        total |= sampled[s]
-        if s != seat:
-            for n in range(7):
-                if bel.voids[s] >> n & 1:
-                    assert not sampled[s] & SUIT_MASK[n]
-    assert total == ALL_MASK
+    for k in range(3):
+        sampled, bazar = ai.sample_deal(obs, bel, random.Random(seed + k))
+        assert sampled[seat] == hands[seat]
+        assert len(bazar) == len(rs.bazar)
+        total = mask_of(TILES[i] for i in bazar) | rs.layout.mask
+        assert len(set(bazar)) == len(bazar)
+        for s in range(state.players):
+            assert sampled[s].bit_count() == hands[s].bit_count()
+            assert not total & sampled[s]
+            total |= sampled[s]
+            if s != seat:
+                for n in range(7):
+                    if bel.voids[s] >> n & 1:
+                        assert not sampled[s] & SUIT_MASK[n]
+        assert total == ALL_MASK
+
+
+@SETTINGS
+@given(setup=setup, seed=st.integers(0, 10**6), steps=st.integers(1, 60),
+       observer=st.integers(0, 3))
+def test_beliefs_hold_for_the_true_deal_and_samples_respect_them(setup, seed, steps,
+                                                                 observer):
+    rules, players = setup
+    state, history = play_to(rules, players, seed, steps, random.Random(seed))
+    if state.finished:
+        return
+    obs = ai.observe(state, observer % players, history)
+    check_beliefs(state, obs, seed)
 
 
 def test_first_lead_shows_tiles_that_nobody_was_dealt():
-    """RULES.md §1.5: when [2|2] opens the match, nobody held [1|1]: it is in the bazar."""
+    """RULES.md §1.5: when [2|2] opens the match, nobody held [1|1]: it is in the bazar.  The
+    lead rule is asked of the variant, not written out again."""
     for seed in range(500):
         state, events = new_match(Rules(), 2, seed)
         lead = next(e for e in events if e.kind == "dealt").lead_tile
@@ -204,119 +260,71 @@ def test_first_lead_shows_tiles_that_nobody_was_dealt():
     for k in range(20):
         hands, bazar = ai.sample_deal(obs, bel, random.Random(k))
         assert TILE_ID[Tile(1, 1)] in bazar
+    # A later round's lead is free (§1.6): nothing is learned from it.
+    assert ai.beliefs(dataclasses.replace(obs, lead_tile=None)).undealt == 0
 
 
-# ------------------------------------------------------------------ the playout kernel
-
-
-def kernel_of(state) -> ai._Sim:
-    rs = state.round
-    left, right = (rs.line.left, rs.line.right)
-    return ai._Sim(state.players, list(rs.hands), list(rs.bazar), rs.reserve, left, right,
-                   rs.chain_mask, rs.to_act, rs.lead_id, state.rules,
-                   [0] * state.players, [[0] * 7 for _ in range(state.players)], events=[])
-
-
-def kernel_events(evs) -> list[tuple]:
-    out = []
-    for ev in evs:
-        if ev.kind in ("led", "played"):
-            out.append((ev.kind, ev.seat, TILE_ID[ev.tile], getattr(ev, "end", None)))
-        elif ev.kind == "drew":
-            out.append(("drew", ev.seat, TILE_ID[ev.tile], None))
-        elif ev.kind in ("knocked", "went_out", "fish"):
-            out.append((ev.kind, ev.seat, -1, None))
-    return out
-
-
-@SETTINGS
-@given(rules=rules_strategy, players=st.integers(2, 4), seed=st.integers(0, 10**6),
-       teams=st.booleans())
-def test_playout_kernel_plays_rounds_exactly_like_the_engine(rules, players, seed, teams):
-    """The internal simulator of the hard player, move by move against engine.apply:
-    the same legal moves, draws, knocks, chain, hands, out or fish (RULES.md §1.5–§1.10)
-    and, recorded the way the hard player records it, the same scores (§1.11–§1.14)."""
-    from engine.scoring import record_round
-
-    if teams:  # RULES.md §1.14: four players in two teams
-        rules, players = Rules(**{**rules.to_json(), "teams": True}), 4
-    rng = random.Random(seed)
-    state, _ = new_match(rules, players, seed)
-    for _ in range(3):  # the first round (fixed lead, §1.5) and two later ones (§1.6)
-        sim = kernel_of(state)
-        before = state
-        while True:
-            moves = legal_moves(state)
-            assert [ai._to_move(m) for m in sim.moves()] == list(moves)
-            move = rng.choice(moves)
-            sim.events.clear()
-            state, evs = apply(state, state.to_act, move)
-            sim.play(*ai._from_move(move))
-            assert sim.events == kernel_events(evs)
-            scored = [ev for ev in evs if ev.kind == "round_scored"]
-            if scored:
-                ev = scored[0]
-                assert (sim.end, sim.last) == (ev.end, ev.by)
-                assert [mask_of(h) for h in ev.hands] == sim.hands
-                sides = 2 if rules.teams else players
-                values = [0] * sides
-                for s, h in enumerate(sim.hands):
-                    values[s % sides if rules.teams else s] += ai._hand_value(
-                        h, rules.lone_zero_double_value)
-                by = sim.last % 2 if rules.teams else sim.last
-                rec = record_round(rules, before.scores, before.remembered, before.pot,
-                                   tuple(values), sim.end, by)
-                assert (rec.scores, rec.remembered, rec.pot) == (ev.scores, ev.remembered,
-                                                                 ev.pot)
-                break
-            rs = state.round
-            assert (sim.hands, sim.bazar, sim.chain) == (list(rs.hands), list(rs.bazar),
-                                                         rs.chain_mask)
-            assert (sim.left, sim.right, sim.to_act) == (rs.line.left, rs.line.right,
-                                                         rs.to_act)
-        if state.finished:
-            return
+def test_a_knock_makes_a_void_and_a_draw_forms_its_own_group():
+    """RULES.md §1.8: seat 1 drew two tiles on open numbers 5 and 3 and then played the
+    second: the first does not fit 5 or 3, its older tiles do not either."""
+    fit = SUIT_MASK[5] | SUIT_MASK[3]
+    hist = (ai.PublicAction("led", 0, Tile(3, 5), None, (), fit=0),
+            ai.PublicAction("drew", 1, None, None, (3, 5), 2, fit=fit),
+            ai.PublicAction("played", 1, Tile(5, 6), "right", (3, 5), fit=fit, shown=5))
+    obs = position(["0-1 0-2", "1-1 1-2 1-4 1-6 2-4 2-6 6-6 4-4", "0-0 0-3 0-4 0-5 0-6"],
+                   [(3, 5), (5, 6)], history=hist, seat=0)
+    bel = ai.beliefs(obs)
+    assert sorted(bel.groups[1]) == sorted([(7, ALL_MASK & ~fit), (1, ALL_MASK & ~fit)])
+    assert bel.voids[1] == (1 << 3) | (1 << 5)
 
 
 # ------------------------------------------------------------------ the strengths
 
 
-def observation(hand: str, chain: list[tuple[int, int]], sizes: tuple[int, ...],
-                history=(), rules: Rules | None = None, scores=None, remembered=None,
-                drawable: int = 0) -> ai.Observation:
-    """An observation of seat 0, to act, in a later round (RULES.md §1.6)."""
+def position(hands: list[str], chain: list[tuple[int, int]], *, seat: int = 0, history=(),
+             rules: Rules | None = None, scores=None, remembered=None):
+    """The observation of ``seat``, to act, in a later round (RULES.md §1.6): ``hands`` per
+    seat, the line ``chain``; the tiles named nowhere lie reserved in the bazar, so they can
+    never be drawn.  ``history`` is given by hand (its steps need not lay the chain)."""
     rules = rules or Rules()
-    tiles = tuple(sorted(Tile.parse(t) for t in hand.split()))
-    players = len(sizes)
-    ends = (chain[0][0], chain[-1][1]) if chain else ()
-    lead = -1
-    moves = tuple(ai._to_move(m) for m in ai._moves(mask_of(tiles), ends, lead))
+    players = len(hands)
+    rs = mid_round(hands, chain, to_act=seat, reserve=0, last=(seat - 1) % players)
+    state = start_match(rules, players, rs, "test", scores, remembered)
+    state = state._replace(round_no=2)
+    rs = state.round
+    public = rs._replace(hands=tuple(h if s == seat else 0 for s, h in enumerate(rs.hands)),
+                         bazar=(), reserve_mask=0)
     return ai.Observation(
-        seat=0, players=players, rules=rules, round_no=2, hand=tiles, chain=tuple(chain),
-        ends=ends, hand_sizes=sizes, drawable=drawable, reserve=0,
-        scores=tuple(scores or (0,) * players), remembered=tuple(remembered or (0,) * players),
-        pot=0, history=tuple(history), lead_tile=None, to_act=0, legal=moves)
+        seat=seat, players=players, rules=rules, round_no=2, hand=state.hand(seat),
+        round=public, hand_sizes=state.hand_sizes(), drawable=state.drawable,
+        reserve=state.reserve, scores=state.scores, remembered=state.remembered, pot=0,
+        extra=None, sticks=(), departed=(), losses=(), history=tuple(history),
+        lead_tile=None, to_act=seat, legal=legal_moves(state))
 
 
 def test_easy_plays_every_legal_move_sometimes():
-    obs = observation("1-2 1-5 1-6 3-4", [(1, 1)], (4, 6, 6, 6))
+    obs = position(["1-2 1-5 1-6 3-4", "0-0 0-2 0-3 0-4 0-5 0-6", "2-2 2-3 2-4 2-5 2-6 3-3",
+                    "3-5 3-6 4-4 4-5 4-6 5-5"], [(1, 1)])
     seen = {ai.decide_easy(obs, random.Random(k)) for k in range(60)}
-    assert seen == set(obs.legal)
+    assert seen == set(obs.legal) and len(seen) > 2
 
 
 def test_normal_sheds_the_heavy_tile():
-    obs = observation("0-1 1-6 2-3 4-5", [(1, 1)], (4, 6, 6, 6))
+    obs = position(["0-1 1-6 2-3 4-5", "0-0 0-2 0-3 0-4 0-5 0-6", "2-2 2-4 2-5 2-6 3-3 3-4",
+                    "3-5 3-6 4-4 4-6 5-5 5-6"], [(1, 1)])
     assert ai.decide_normal(obs).tile == Tile(1, 6)
 
 
 def test_normal_opens_the_number_the_next_player_knocked_on():
     """Seat 1 knocked when the open ends were 5 and 3: it holds no 5 (RULES.md §1.8), so
     opening a 5 makes it draw or knock — worth more than the pip of the heavier [2|6]."""
-    chain = [(2, 1), (1, 2)]
-    plain = observation("2-5 2-6 0-0 1-1", chain, (4, 7, 7, 7))
-    assert ai.decide_normal(plain).tile == Tile(2, 6)
-    knock = [ai.PublicAction("knocked", 1, None, None, (5, 3))]
-    informed = observation("2-5 2-6 0-0 1-1", chain, (4, 7, 7, 7), history=knock)
+    chain = [(2, 3), (3, 1), (1, 2)]
+    hands = ["2-5 2-6 0-0 1-1", "0-1 0-2 0-4 0-6 4-4 4-6 6-6", "0-3 0-5 1-4 2-2 3-4 3-5 3-6",
+             "1-5 1-6 2-4 3-3 4-5 5-6 5-5"]
+    assert ai.decide_normal(position(hands, chain)).tile == Tile(2, 6)
+    fit = SUIT_MASK[5] | SUIT_MASK[3]
+    knock = [ai.PublicAction("knocked", 1, None, None, (3, 5), fit=fit)]
+    informed = position(hands, chain, history=knock)
     assert ai.beliefs(informed).voids[1] == (1 << 5) | (1 << 3)
     assert ai.decide_normal(informed).tile == Tile(2, 5)
 
@@ -328,8 +336,10 @@ FISH_LINE = [(2, 5), (5, 6), (6, 2), (2, 3), (3, 1), (1, 2), (2, 0), (0, 4)]
 
 def test_normal_takes_a_fish_when_it_pays():
     """RULES.md §1.13 all_to_max: our hand after the fish is light, the others hold six
-    tiles each — the highest hand is theirs and takes every point."""
-    obs = observation("2-4 2-2 0-1", FISH_LINE, (3, 6, 6, 5))
+    tiles each — the highest hand is theirs and takes every point (the variant's own scoring
+    of the fished round, on deals of the hidden tiles, against the match as it stands)."""
+    obs = position(["2-4 2-2 0-1", "0-0 0-3 0-5 0-6 1-1 1-4", "1-5 1-6 3-3 3-4 3-5 3-6",
+                    "4-4 4-5 4-6 5-5 6-6"], FISH_LINE)
     fish = Move(Tile(2, 4), "right")
     assert fish in obs.legal
     assert ai.decide_normal(obs) == fish
@@ -338,7 +348,7 @@ def test_normal_takes_a_fish_when_it_pays():
 def test_normal_avoids_a_fish_that_would_cost_it():
     """Same position, but the others hold one tile each and we would keep 26 pips: we would
     be the highest hand and record everything (RULES.md §1.13)."""
-    obs = observation("2-4 2-2 6-6 5-5", FISH_LINE, (4, 1, 1, 1))
+    obs = position(["2-4 2-2 6-6 5-5", "0-0", "1-1", "0-3"], FISH_LINE)
     fish = Move(Tile(2, 4), "right")
     assert fish in obs.legal
     assert ai.decide_normal(obs) != fish
@@ -358,6 +368,28 @@ def test_hard_is_deterministic_with_a_sample_count_and_bounded_by_its_budget():
     assert time.perf_counter() - t0 < 0.1
     with pytest.raises(ValueError):
         ai.decide_hard(obs, random.Random(5), budget=None)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(setup=setup, seed=st.integers(0, 10**6), steps=st.integers(0, 60))
+def test_hard_with_a_sample_count_is_deterministic_everywhere(setup, seed, steps):
+    rules, players = setup
+    state, history = play_to(rules, players, seed, steps, random.Random(seed))
+    if state.finished:
+        return
+    obs = ai.observe(state, state.to_act, history)
+    a = ai.decide_hard(obs, random.Random(seed), samples=4)
+    assert a == ai.decide_hard(pickle.loads(pickle.dumps(obs)), random.Random(seed),
+                               samples=4)
+    assert a in legal_moves(state)
+
+
+def test_hard_takes_the_fish_that_pays():
+    """The playouts score the round with the variant (RULES.md §1.13): a fish that gives all
+    the points to another hand is worth more than playing on."""
+    obs = position(["2-4 2-2 0-1", "0-0 0-3 0-5 0-6 1-1 1-4", "1-5 1-6 3-3 3-4 3-5 3-6",
+                    "4-4 4-5 4-6 5-5 6-6"], FISH_LINE)
+    assert ai.decide_hard(obs, random.Random(2), samples=30) == Move(Tile(2, 4), "right")
 
 
 def test_decide_refuses_unknown_strengths_and_seats_not_to_act():
