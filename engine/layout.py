@@ -86,6 +86,7 @@ class LayoutState(NamedTuple):
       ``sides``: bit 0 set once a tile lies left of it, bit 1 right of it.
     - ``gap_at``: index in ``line`` before which the extraordinary lead's gap lies, -1 if none.
     - ``mask``: bit mask of the tiles on the table; ``last_mask``: those of the last move.
+    - ``lead_at``: index in ``line`` of the round's lead (its first tile), -1 before it.
     """
 
     cross: bool
@@ -99,6 +100,7 @@ class LayoutState(NamedTuple):
     gap_at: int
     mask: int
     last_mask: int
+    lead_at: int = -1
 
     @property
     def last(self) -> tuple[tuple[str, int], ...]:
@@ -190,7 +192,7 @@ class Layout:
     """
 
     __slots__ = ("cross", "line", "up", "down", "ends", "spinner", "spin_at", "sides",
-                 "gap_at", "mask", "last_mask", "fit", "pos")
+                 "gap_at", "mask", "last_mask", "fit", "pos", "lead_tid")
 
     def __init__(self, cross: bool = False) -> None:
         self.cross = cross
@@ -204,6 +206,7 @@ class Layout:
         self.gap_at = -1
         self.mask = 0
         self.last_mask = 0
+        self.lead_tid = -1
         self.fit = 0
         self.pos = -1
 
@@ -221,6 +224,7 @@ class Layout:
         c.spin_at = self.spin_at
         c.sides = self.sides
         c.gap_at = self.gap_at
+        c.lead_tid = self.lead_tid
         c.mask = self.mask
         c.last_mask = self.last_mask
         c.fit = self.fit
@@ -231,7 +235,17 @@ class Layout:
         """The immutable snapshot."""
         return LayoutState(self.cross, tuple(self.line), tuple(self.up), tuple(self.down),
                            tuple(self.ends), self.spinner, self.spin_at, self.sides,
-                           self.gap_at, self.mask, self.last_mask)
+                           self.gap_at, self.mask, self.last_mask, self._lead_at())
+
+    def _lead_at(self) -> int:
+        """Where the lead lies in the line now (tiles placed on the left moved it right)."""
+        if self.lead_tid < 0:
+            return -1
+        a, b = LOW[self.lead_tid], HIGH[self.lead_tid]
+        for i, (x, y, _) in enumerate(self.line):
+            if (x == a and y == b) or (x == b and y == a):
+                return i
+        return -1
 
     @classmethod
     def from_state(cls, st: LayoutState) -> Layout:
@@ -245,6 +259,9 @@ class Layout:
         lay.spin_at = st.spin_at
         lay.sides = st.sides
         lay.gap_at = st.gap_at
+        if 0 <= st.lead_at < len(st.line):
+            x, y, _ = st.line[st.lead_at]
+            lay.lead_tid = TILE_ID[Tile.of(x, y)]
         lay.mask = st.mask
         lay.last_mask = st.last_mask
         lay.refit()
@@ -449,6 +466,7 @@ class Layout:
         self.last_mask |= bit
         lay = (FACE_DOWN if closed else ALONG if along else ACROSS) if double else PLAIN
         if not line:
+            self.lead_tid = tid
             if double and self.cross:  # the lead double is the spinner (§2.0.2)
                 line.append((a, a, ACROSS))
                 self.spinner = a
@@ -590,6 +608,7 @@ class Layout:
         """The extraordinary lead (RULES.md §2.1 rule 7): [0|0] on the left, [6|6] on the
         right, and between them a gap that only [0|6] fits (a third open end)."""
         self.line = [(0, 0, ACROSS), (6, 6, ACROSS)]
+        self.lead_tid = left_tid
         self.ends = [0, 6, NO_END, NO_END, GAP_OPEN]
         self.gap_at = 1
         self.mask = (1 << left_tid) | (1 << right_tid)
