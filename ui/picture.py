@@ -80,9 +80,9 @@ MAX_PNG_BYTES = 100_000
 FONTS_DIR = Path(__file__).resolve().parent / "fonts"
 _FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
 
-#: zlib level of the PNG: 1 is several times faster than 6 on these pictures and only a few
-#: per cent larger, since the felt is long runs of one palette index.
-PNG_COMPRESS_LEVEL = 1
+#: zlib level of the PNG: 3 encodes as fast as 1 and 12% smaller; 6 takes twice as long for
+#: another quarter, 9 ten times as long (``bench/picture_bench.py --compare``).
+PNG_COMPRESS_LEVEL = 3
 
 RGB = tuple[int, int, int]
 
