@@ -381,3 +381,15 @@ def test_the_font_draws_every_letter_of_the_pictures_texts(locale):
                         points=12, score="12 (+3)", team=1, seat=2, name="Оля")
         assert display_text(text) == text, (key, text)
         assert display_text(text, bold=True) == text, (key, text)
+
+
+def test_texts_never_paint_over_the_ring_of_the_seat_to_play():
+    t = table(players=4, to_act=0, scores=[41, 7, 0, 12], remembered=[4, 0, 9, 0],
+              sticks=[1, 2, 0, 0], variant="classic")
+    im = rgb(render_table_png(t, locale="ru", tr=TR))
+    x0, y0, x1, y1 = _card(0, 4)
+    # the ring is 5 pixels wide; its outermost pixels blend into the felt
+    for y in (*range(y0 + 1, y0 + 5), *range(y1 - 5, y1 - 1)):  # corners aside
+        assert colours(im, (x0 + 24, y, x1 - 24, y + 1)) == {FELT.turn}, y
+    for x in (*range(x0 + 1, x0 + 5), *range(x1 - 5, x1 - 1)):
+        assert colours(im, (x, y0 + 24, x + 1, y1 - 24)) == {FELT.turn}, x

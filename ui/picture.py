@@ -322,7 +322,7 @@ class _Painter:
         self._pal.putpalette(self.flat_palette)
         self.index = {c: i for i, c in enumerate(unique)}
         self._sprites: dict[tuple, Image.Image] = {}
-        self._labels: OrderedDict[tuple, Image.Image] = OrderedDict()
+        self._labels: OrderedDict[tuple, tuple[Image.Image, int]] = OrderedDict()
         self._lock = threading.Lock()
         self.background = self._background()
 
@@ -471,9 +471,12 @@ class _Painter:
 
         return self._cached(("disc", size, fill, bg), make)
 
-    def label(self, text: str, size: int, bold: bool, fg: RGB, bg: RGB) -> Image.Image:
-        """``text`` (already :func:`display_text`) at ``size`` pixels, ``fg`` over ``bg``; the
-        sprite's height is the font's line height, its top at the ascender."""
+    def label(self, text: str, size: int, bold: bool, fg: RGB, bg: RGB
+              ) -> tuple[Image.Image, int]:
+        """``text`` (already :func:`display_text`) at ``size`` pixels, ``fg`` over ``bg``:
+        the sprite, cropped to the rows the letters cover, and how far below the font's
+        ascender line its top lies [pixels] (so that a label never paints over what lies
+        just above or below it)."""
         key = (text, size, bold, fg, bg)
         with self._lock:
             hit = self._labels.get(key)
@@ -485,12 +488,14 @@ class _Painter:
         w = max(1, int(font.getlength(text)) + 2)
         im = Image.new("RGB", (w, ascent + descent), bg)
         ImageDraw.Draw(im).text((1, 0), text, font=font, fill=fg)
-        sprite = self.to_p(im)
+        _, top, _, bottom = font.getbbox(text)
+        top, bottom = max(0, top - 1), min(ascent + descent, max(top + 1, bottom + 1))
+        made = (self.to_p(im.crop((0, top, w, bottom))), top)
         with self._lock:
-            self._labels[key] = sprite
+            self._labels[key] = made
             if len(self._labels) > self.LABELS:
                 self._labels.popitem(last=False)
-        return sprite
+        return made
 
 
 _painters: dict[str, _Painter] = {}
@@ -563,13 +568,13 @@ class _Canvas:
             shown = display_text(text, bold=bold, size=size, max_width=max_width)
         if not shown:
             return 0
-        sprite = self.p.label(shown, size, bold, fg, bg)
-        w, h = sprite.size
+        sprite, top = self.p.label(shown, size, bold, fg, bg)
+        w = sprite.width
         if anchor == "c":
             x -= w / 2
         elif anchor == "r":
             x -= w
-        self.paste(sprite, round(x), round(y - _cap_middle(bold, size)))
+        self.paste(sprite, round(x), round(y - _cap_middle(bold, size) + top))
         return w
 
 
@@ -683,7 +688,7 @@ def _draw_seat(c: _Canvas, table: TableView, seat: SeatView, slot: str, tr: Tran
     elif summary is not None and seat.seat < len(summary.hands):
         hand = _pairs(summary.hands[seat.seat])
         if hand:
-            end = _tiles_row(c, left, row2, right - left - 90, hand, th.card, unit=26)
+            end = _tiles_row(c, left, row2, right - left - 90, hand, th.card, unit=30)
             value = (summary.hand_values[seat.side] if seat.side < len(summary.hand_values)
                      else None)
             if value is not None and not table.teams:
@@ -693,10 +698,10 @@ def _draw_seat(c: _Canvas, table: TableView, seat: SeatView, slot: str, tr: Tran
             c.text(tr.plain(locale, "pic-hand-empty"), left, row2, size=28, fg=th.dim,
                    bg=th.card)
     else:
-        end = _tiles_row(c, left, row2, right - left - 60, seat.tiles, th.card, unit=22)
+        end = _tiles_row(c, left, row2, right - left - 60, seat.tiles, th.card, unit=24)
         c.text(str(seat.tiles), end + 12, row2, size=32, bold=True, fg=th.text, bg=th.card)
     # Row 3: the side's score, remembered points as +N (RULES.md §1.12), the variant's marks.
-    row3 = y + 136
+    row3 = y + 134
     score, remembered = seat.score, seat.remembered
     if summary is not None and seat.side < len(summary.scores):
         score = summary.scores[seat.side]
@@ -704,7 +709,7 @@ def _draw_seat(c: _Canvas, table: TableView, seat: SeatView, slot: str, tr: Tran
     drawn = 0
     if table.variant not in _NO_POINTS:
         drawn = c.text(tr.plain(locale, "pic-score", score=format_score(score, remembered)),
-                       left, row3, size=30, fg=th.text, bg=th.card)
+                       left, row3, size=32, fg=th.text, bg=th.card)
     extras = []
     if summary is not None and seat.side < len(summary.recorded) and summary.recorded[seat.side]:
         extras.append((f"+{summary.recorded[seat.side]}", th.accent, True))
@@ -749,8 +754,8 @@ def _header(c: _Canvas, table: TableView, tr: Translator, locale: str,
     variant = tr.plain(locale, "pic-variant", variant=table.variant)
     if table.teams:
         variant += " · " + tr.plain(locale, "pic-teams")
-    c.text(variant, cx, top + 66, size=28, fg=th.dim, bg=th.felt, anchor="c",
-           max_width=room, sizes=(24,))
+    c.text(variant, cx, top + 68, size=30, fg=th.dim, bg=th.felt, anchor="c",
+           max_width=room, sizes=(26, 22))
     lines: list[tuple[str, RGB]] = []
     if summary is not None:
         names = {s.seat: s.name for s in table.seats}
@@ -790,8 +795,8 @@ def _header(c: _Canvas, table: TableView, tr: Translator, locale: str,
         info.append((tr.plain(locale, "pic-play-points", points=points), th.dim, False))
     bottom = HEIGHT - FRAME - PAD
     for i, (text, fg, bold) in enumerate(reversed(info[:4])):
-        c.text(text, cx, bottom - 18 - 36 * i, size=28, bold=bold, fg=fg, bg=th.felt,
-               anchor="c", max_width=room, sizes=(24, 20))
+        c.text(text, cx, bottom - 18 - 38 * i, size=30, bold=bold, fg=fg, bg=th.felt,
+               anchor="c", max_width=room, sizes=(26, 22))
 
 
 def render_table_image(table: TableView, *, locale: str, tr: Translator | None = None,
