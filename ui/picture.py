@@ -682,7 +682,7 @@ def _draw_seat(c: _Canvas, table: TableView, seat: SeatView, slot: str, tr: Tran
     c.text(name, left, y + 33, size=36, bold=True, fg=name_fg, bg=th.card,
            max_width=right - left - tag_w - (12 if tag_w else 0), sizes=(32, 28))
     # Row 2: the hand, as backs (how many), or revealed at the round's end.
-    row2 = y + 86
+    row2 = y + 84
     if seat.left and summary is None:
         c.text(tr.plain(locale, "pic-left"), left, row2, size=28, fg=th.dim, bg=th.card)
     elif summary is not None and seat.seat < len(summary.hands):
