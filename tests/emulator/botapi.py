@@ -577,6 +577,12 @@ class BotApi:
             raise _bad(NOT_MODIFIED)
         w.flood_check(chat)
         msg.text, msg.entities, msg.source, msg.markup = text, entities, source, markup
+        return self._edited(chat, msg)
+
+    def _edited(self, chat: Chat, msg: Msg) -> dict:
+        """Count an edit that changed ``msg``: its date, history, flood control; the message
+        as the Bot API returns it."""
+        w = self.world
         msg.edit_date = w.now()
         msg.edits += 1
         if w.config.keep_history:
@@ -656,13 +662,7 @@ class BotApi:
         msg.caption, msg.caption_entities, msg.caption_source = caption, entities, source
         msg.markup = markup
         w.set_photo(msg, photo)
-        msg.edit_date = w.now()
-        msg.edits += 1
-        if w.config.keep_history:
-            msg.history.append(msg.snapshot(w.clock()))
-        w.flood_count(chat)
-        w.changed()
-        return w._message_api(chat, msg)
+        return self._edited(chat, msg)
 
     @_uploads
     def api_editMessageMedia(self, p: dict, files: dict[str, bytes]) -> dict:
