@@ -144,6 +144,9 @@ class LayoutView:
     - ``count``: the count after the last move in the fives games (RULES.md §2.0.6), else None.
     - ``last``: positions of the last move's tiles, as ``(arm, index)`` with arm ``line``,
       ``up`` or ``down`` (to highlight it).
+    - ``lead``: the index in ``line`` of the round's lead (its first tile, RULES.md §1.5–§1.6),
+      None when not known. The picture grows a line too long for one row out of its lead, so
+      that a move adds a tile at an end and moves none of the others (``ui.picture_layout``).
     """
 
     kind: str = "line"
@@ -155,6 +158,7 @@ class LayoutView:
     ends: tuple[EndView, ...] = ()
     count: int | None = None
     last: tuple[tuple[str, int], ...] = ()
+    lead: int | None = None
 
     @property
     def chain(self) -> tuple[tuple[int, int], ...]:

@@ -21,8 +21,8 @@ TELEGRAM_TAGS = {
     "b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "a", "code", "pre",
     "tg-spoiler", "blockquote", "span", "tg-emoji",
 }
-# Keys shown by Telegram as plain text: no markup allowed in them.
-PLAIN_PREFIXES = ("err-", "btn-", "cmd-", "opt-", "settings-", "lang-name")
+# Keys shown as plain text (alerts, buttons, the command menu, the picture): no markup.
+PLAIN_PREFIXES = ("err-", "btn-", "cmd-", "opt-", "settings-", "lang-name", "pic-")
 PLAIN_EXCEPTIONS = {"settings-title", "settings-choose"}
 
 

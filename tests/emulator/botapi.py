@@ -1,8 +1,11 @@
 """The Bot API methods, on top of :class:`~tests.emulator.world.World`.
 
 Parameters arrive as aiogram sends them: form fields whose nested values (``reply_markup``,
-``reply_parameters``, ``scope``, ``commands``, ``allowed_updates``…) are JSON strings and whose
-numbers and booleans are JSON scalars; a JSON body or a query string works too.  Every method
+``reply_parameters``, ``scope``, ``commands``, ``allowed_updates``, ``media``…) are JSON
+strings and whose numbers and booleans are JSON scalars; a JSON body or a query string works
+too.  Uploads (``sendPhoto``, ``editMessageMedia``) arrive as multipart/form-data: a file
+field, named by the parameter itself or by ``attach://<name>`` in it, whose bytes reach the
+method beside the parameters.  Every method
 validates what Telegram validates and raises :class:`~tests.emulator.world.ApiError` with
 Telegram's code and description.
 """
@@ -17,11 +20,13 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from .html import EntityParseError, parse_html, strip_text, utf16_len
-from .world import MAX_CALLBACK_DATA, ApiError, Chat, Msg, World
+from .world import MAX_CALLBACK_DATA, ApiError, Chat, Msg, StoredFile, World
 
 __all__ = ["BotApi", "normalize_params"]
 
 MAX_TEXT = 4096
+#: Longest caption of a photo [UTF-16 code units, after entity parsing].
+MAX_CAPTION = 1024
 MAX_BUTTONS = 100
 MAX_ANSWER_TEXT = 200
 MAX_COMMANDS = 100
@@ -33,18 +38,26 @@ _BUTTON_ACTIONS = ("callback_data", "url", "web_app", "login_url", "switch_inlin
                    "copy_text", "callback_game", "pay")
 _JSON_FIELDS = frozenset({"reply_markup", "reply_parameters", "entities", "commands", "scope",
                           "allowed_updates", "link_preview_options", "message_ids",
-                          "menu_button", "rights"})
+                          "menu_button", "rights", "media", "caption_entities"})
 _INT_FIELDS = frozenset({"chat_id", "message_id", "offset", "limit", "timeout", "user_id",
                          "message_thread_id", "reply_to_message_id", "cache_time"})
 _BOOL_FIELDS = frozenset({"show_alert", "drop_pending_updates", "allow_sending_without_reply",
                           "disable_notification", "protect_content", "for_channels",
-                          "disable_web_page_preview"})
+                          "disable_web_page_preview", "show_caption_above_media",
+                          "has_spoiler"})
 _COMMAND_NAME = re.compile(r"^[a-z0-9_]{1,32}$")
 _SCOPES = frozenset({"default", "all_private_chats", "all_group_chats",
                      "all_chat_administrators", "chat", "chat_administrators", "chat_member"})
 _ACTIONS = frozenset({"typing", "upload_photo", "record_video", "upload_video", "record_voice",
                       "upload_voice", "upload_document", "choose_sticker", "find_location",
                       "record_video_note", "upload_video_note"})
+
+
+def _uploads(method: Callable) -> Callable:
+    """Mark a Bot API method that takes uploaded files: it is called as ``method(params,
+    files)`` with ``files`` the multipart file fields by name (bytes)."""
+    method.uploads = True  # type: ignore[attr-defined]
+    return method
 
 
 def _bad(description: str, **parameters: Any) -> ApiError:
@@ -91,12 +104,17 @@ class BotApi:
             name[4:].lower(): getattr(self, name) for name in dir(self) if name.startswith("api_")
         }
 
-    async def call(self, method: str, params: dict[str, Any]) -> Any:
-        """Run ``method`` with ``params``; the result, or ``ApiError``."""
+    async def call(self, method: str, params: dict[str, Any],
+                   files: dict[str, bytes] | None = None) -> Any:
+        """Run ``method`` with ``params`` (and the uploaded ``files`` by field name); the
+        result, or ``ApiError``."""
         handler = self._methods.get(method.lower())
         if handler is None:
             raise ApiError(404, "Not Found")
-        result = handler(params)
+        if getattr(handler, "uploads", False):
+            result = handler(params, files or {})
+        else:
+            result = handler(params)
         if inspect.isawaitable(result):
             result = await result
         return result
@@ -413,7 +431,30 @@ class BotApi:
         if source is None or source == "":
             raise _bad("message text is empty")
         source = str(source)
-        mode = str(p.get("parse_mode") or "")
+        text, entities = self._formatted(source, p.get("parse_mode"), p.get("entities"))
+        if not text:
+            raise _bad("message text is empty")
+        if len(text) > MAX_TEXT:
+            raise _bad("message is too long")
+        return text, entities, source
+
+    def _caption(self, p: dict) -> tuple[str | None, list[dict], str | None]:
+        """A photo's (caption, entities, source) from ``caption``, ``parse_mode`` and
+        ``caption_entities`` (of the method or of an ``InputMedia``); (None, [], None) without
+        one.  At most :data:`MAX_CAPTION` UTF-16 code units after parsing."""
+        source = p.get("caption")
+        if source is None or source == "":
+            return None, [], None
+        source = str(source)
+        text, entities = self._formatted(source, p.get("parse_mode"), p.get("caption_entities"))
+        if utf16_len(text) > MAX_CAPTION:
+            raise _bad("message caption is too long")
+        return (text or None), entities, source
+
+    def _formatted(self, source: str, parse_mode: Any, given: Any) -> tuple[str, list[dict]]:
+        """(plain text, entities) of a text or caption: its parse mode applied, or the
+        entities given, then trimmed as Telegram trims."""
+        mode = str(parse_mode or "")
         entities: list[dict] = []
         if mode:
             if mode.lower() == "html":
@@ -427,7 +468,6 @@ class BotApi:
                 raise _bad("unsupported parse_mode")
         else:
             text = source
-            given = p.get("entities")
             if given is not None:
                 if not isinstance(given, list):
                     raise _bad("can't parse entities JSON object")
@@ -440,12 +480,7 @@ class BotApi:
                     if e["offset"] + e["length"] > total:
                         raise _bad("entity beyond the end of the text")
                 entities = sorted(given, key=lambda e: (e["offset"], -e["length"]))
-        text, entities = strip_text(text, entities)
-        if not text:
-            raise _bad("message text is empty")
-        if len(text) > MAX_TEXT:
-            raise _bad("message is too long")
-        return text, entities, source
+        return strip_text(text, entities)
 
     def _markup(self, value: Any) -> dict | None:
         """The stored form of ``reply_markup`` (None: no keyboard)."""
@@ -542,10 +577,16 @@ class BotApi:
             raise _bad(NOT_MODIFIED)
         w.flood_check(chat)
         msg.text, msg.entities, msg.source, msg.markup = text, entities, source, markup
+        return self._edited(chat, msg)
+
+    def _edited(self, chat: Chat, msg: Msg) -> dict:
+        """Count an edit that changed ``msg``: its date, history, flood control; the message
+        as the Bot API returns it."""
+        w = self.world
         msg.edit_date = w.now()
         msg.edits += 1
         if w.config.keep_history:
-            msg.history.append({"t": w.clock(), "text": text, "reply_markup": markup})
+            msg.history.append(msg.snapshot(w.clock()))
         w.flood_count(chat)
         w.changed()
         return w._message_api(chat, msg)
@@ -566,6 +607,97 @@ class BotApi:
         msg = self._editable(p, chat)
         markup = self._markup(p.get("reply_markup"))
         return self._apply_edit(chat, msg, msg.text, msg.entities, msg.source, markup)
+
+    # -- photos ------------------------------------------------------------------------------
+
+    def _photo(self, value: Any, files: dict[str, bytes], field: str) -> StoredFile:
+        """The photo a parameter names: ``attach://<name>`` (a file field of the request), the
+        file field ``field`` itself, or the ``file_id`` of a photo sent before."""
+        w = self.world
+        if value is None or value == "" or value == "<file>":
+            data = files.get(field)
+            if data is None:
+                raise _bad(f"there is no {field} in the request")
+            return w.store_photo(data)
+        if not isinstance(value, str):
+            raise _bad("wrong file identifier/HTTP URL specified")
+        if value.startswith("attach://"):
+            data = files.get(value[len("attach://"):])
+            if data is None:
+                raise _bad("wrong file identifier/HTTP URL specified")
+            return w.store_photo(data)
+        known = w.photo_file(value)
+        if known is None:
+            raise _bad("wrong file identifier/HTTP URL specified")
+        return known
+
+    @_uploads
+    def api_sendPhoto(self, p: dict, files: dict[str, bytes]) -> dict:
+        """Send a photo (an upload or a known ``file_id``) with an optional caption (HTML parse
+        mode, at most 1024 characters), inline keyboard, reply and forum topic."""
+        w = self.world
+        chat = self._target(p)
+        thread = self._thread(chat, p)
+        reply_to, thread = self._reply(chat, p, thread)
+        caption, entities, source = self._caption(p)
+        markup = self._markup(p.get("reply_markup"))
+        w.flood_check(chat)
+        photo = self._photo(p.get("photo"), files, "photo")
+        msg = w._store(chat, w.bot.id, None, markup=markup, thread_id=thread,
+                       reply_to=reply_to, caption=caption, caption_entities=entities,
+                       caption_source=source, photo=photo.file_id)
+        w.flood_count(chat)
+        return w._message_api(chat, msg)
+
+    def _apply_media(self, chat: Chat, msg: Msg, photo: str, caption: str | None,
+                     entities: list[dict], source: str | None, markup: dict | None) -> dict:
+        """Show ``photo`` with ``caption`` and ``markup`` in ``msg`` (a text message becomes a
+        photo message, as on Telegram)."""
+        w = self.world
+        if (msg.photo == photo and msg.caption == caption and msg.caption_entities == entities
+                and msg.markup == markup and msg.text is None):
+            raise _bad(NOT_MODIFIED)
+        w.flood_check(chat)
+        msg.text, msg.entities, msg.source = None, [], None
+        msg.caption, msg.caption_entities, msg.caption_source = caption, entities, source
+        msg.markup = markup
+        w.set_photo(msg, photo)
+        return self._edited(chat, msg)
+
+    @_uploads
+    def api_editMessageMedia(self, p: dict, files: dict[str, bytes]) -> dict:
+        """Replace a message's photo (``media``: an ``InputMediaPhoto`` as JSON, its ``media``
+        ``attach://<name>`` or a known ``file_id``) and its caption; omitting
+        ``reply_markup`` removes the keyboard.  The same bytes, caption and keyboard again are
+        "message is not modified".  Only photos are modelled."""
+        chat = self._target(p)
+        msg = self._editable(p, chat)
+        media = p.get("media")
+        if not isinstance(media, dict):
+            raise _bad("can't parse input media JSON object")
+        if media.get("type") != "photo":
+            raise _bad(f"can't parse InputMedia: media type {media.get('type')!r} is not "
+                       "supported by the emulator")
+        if not media.get("media"):
+            raise _bad("can't parse InputMedia: Media is not specified")
+        caption, entities, source = self._caption(media)
+        markup = self._markup(p.get("reply_markup"))
+        photo = self._photo(media["media"], files, "media")
+        try:
+            return self._apply_media(chat, msg, photo.file_id, caption, entities, source, markup)
+        except ApiError:
+            self.world.forget_unshown(photo)
+            raise
+
+    def api_editMessageCaption(self, p: dict) -> dict:
+        """Replace a photo's caption; omitting ``reply_markup`` removes the keyboard."""
+        chat = self._target(p)
+        msg = self._editable(p, chat)
+        if msg.photo is None:
+            raise _bad("there is no caption in the message to edit")
+        caption, entities, source = self._caption(p)
+        markup = self._markup(p.get("reply_markup"))
+        return self._apply_media(chat, msg, msg.photo, caption, entities, source, markup)
 
     def _delete_one(self, chat: Chat, mid: int | None) -> None:
         w = self.world

@@ -53,10 +53,16 @@ class ChatMessage:
     """A message as the chat shows it now.
 
     ``text`` is the plain text after HTML parsing (``source`` the text as the bot sent it,
-    None for people's messages), ``buttons`` the inline keyboard rows (empty if none),
+    None for people's messages); a photo message has ``text`` None, its ``caption`` (after
+    parsing; ``caption_source`` as sent, ``caption_entities``), ``photo`` the file id of the
+    picture it shows and ``photo_size`` its ``[width, height]``; :attr:`shown` is the text or
+    the caption, whichever the message has.  ``buttons`` the inline keyboard rows (empty if
+    none),
     ``from_bot`` whether the bot sent it, ``thread_id`` its forum topic, ``service`` the
     service fields (``migrate_to_chat_id``…), ``edits`` how often it was edited and
-    ``history`` every text it showed (``{"t", "text", "reply_markup"}``).
+    ``history`` every text it showed (``{"t", "text", "reply_markup"}``, and for a photo
+    ``"caption"`` and ``"photo"``, the file id; :meth:`shown_texts` reads texts and captions
+    alike).
     """
 
     chat_id: int
@@ -75,6 +81,11 @@ class ChatMessage:
     service: dict | None = None
     edits: int = 0
     history: list[dict] = field(default_factory=list)
+    caption: str | None = None
+    caption_source: str | None = None
+    caption_entities: list[dict] = field(default_factory=list)
+    photo: str | None = None
+    photo_size: list[int] | None = None
 
     @classmethod
     def from_json(cls, d: dict) -> ChatMessage:
@@ -87,7 +98,35 @@ class ChatMessage:
             thread_id=d.get("thread_id"), reply_to=d.get("reply_to"),
             edit_date=d.get("edit_date"), deleted=d.get("deleted", False),
             service=d.get("service"), edits=d.get("edits", 0), history=d.get("history") or [],
+            caption=d.get("caption"), caption_source=d.get("caption_source"),
+            caption_entities=d.get("caption_entities") or [], photo=d.get("photo"),
+            photo_size=d.get("photo_size"),
         )
+
+    @property
+    def shown(self) -> str | None:
+        """The words the message shows now: its text, or a photo's caption."""
+        return self.text if self.text is not None else self.caption
+
+    def shown_texts(self) -> list[tuple[str | None, dict | None]]:
+        """Every (text or caption, keyboard) the message showed, oldest first (the current
+        one alone when the emulator keeps no history)."""
+        if self.history:
+            return [(h["text"] if h.get("text") is not None else h.get("caption"),
+                     h.get("reply_markup")) for h in self.history]
+        if self.shown is None:
+            return []
+        markup = {"inline_keyboard": [[b.raw for b in row] for row in self.buttons]}
+        return [(self.shown, markup if self.buttons else None)]
+
+    @property
+    def photos(self) -> list[str]:
+        """The file ids of every picture the message showed, oldest first (a new id only
+        where the picture changed)."""
+        ids = [h["photo"] for h in self.history if h.get("photo")]
+        if not ids and self.photo:
+            ids = [self.photo]
+        return [f for i, f in enumerate(ids) if i == 0 or ids[i - 1] != f]
 
     @property
     def flat_buttons(self) -> list[Button]:
@@ -304,6 +343,31 @@ class EmulatorClient:
         """The bot's newest message in a chat, or None."""
         mine = await self.bot_messages(chat_id)
         return mine[-1] if mine else None
+
+    async def _bytes(self, path: str) -> bytes:
+        session = await self._http()
+        async with session.get(f"{self.base_url}/control/{path}",
+                               timeout=aiohttp.ClientTimeout(total=30.0)) as resp:
+            data = await resp.read()
+            if resp.status != 200:
+                raise EmulatorError(resp.status, (await resp.json()).get("error", ""))
+        return data
+
+    async def file(self, file_id: str) -> bytes:
+        """The bytes of a photo the bot sent, by file id (``ChatMessage.photo``,
+        ``ChatMessage.photos``); :class:`EmulatorError` 404 once the emulator forgot it."""
+        return await self._bytes(f"files/{file_id}")
+
+    async def photo(self, chat_id: int, message_id: int) -> bytes:
+        """The bytes of the picture a message shows now; :class:`EmulatorError` 404 if it
+        shows none."""
+        return await self._bytes(f"chats/{chat_id}/messages/{message_id}/photo")
+
+    async def photos(self, chat_id: int, message_id: int) -> list[bytes]:
+        """The bytes of every picture a message showed, oldest first (needs the emulator's
+        ``keep_history``, its default)."""
+        msg = await self.message(chat_id, message_id)
+        return [await self.file(f) for f in msg.photos]
 
     async def query(self, query_id: str) -> dict:
         """A callback query: ``data``, ``user_id``, ``t`` and ``answer`` (None until the bot

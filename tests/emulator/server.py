@@ -137,7 +137,8 @@ class Emulator:
     # -- routes --------------------------------------------------------------------------------
 
     def _make_app(self) -> web.Application:
-        app = web.Application()
+        # Telegram takes photos up to 10 MB; aiohttp's default would refuse 1 MB.
+        app = web.Application(client_max_size=20 * 1024 * 1024)
         w = self.world
         r = app.router
         r.add_route("*", "/bot{token}/{method}", self._bot_api)
@@ -187,6 +188,10 @@ class Emulator:
         for method, path, fn in control:
             r.add_route(method, path, self._control(fn))
         r.add_get("/control/wait", self._wait)
+        r.add_get("/control/files/{file_id}", self._bytes(lambda q: w.file_data(q["file_id"])))
+        r.add_get("/control/chats/{chat_id}/messages/{message_id}/photo",
+                  self._bytes(lambda q: w.message_photo(int(q["chat_id"]),
+                                                        int(q["message_id"]))))
         return app
 
     async def _bot_api(self, request: web.Request) -> web.Response:
@@ -196,6 +201,7 @@ class Emulator:
                 {"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401)
         method = request.match_info["method"]
         raw: dict[str, Any] = dict(request.query)
+        files: dict[str, bytes] = {}
         if request.method == "POST":
             if request.content_type == "application/json":
                 body = await request.json()
@@ -204,7 +210,11 @@ class Emulator:
             else:
                 form = await request.post()
                 for key, value in form.items():
-                    raw[key] = value if isinstance(value, str) else "<file>"
+                    if isinstance(value, str):
+                        raw[key] = value
+                    else:  # an uploaded file: its bytes go to the method, "<file>" to the log
+                        raw[key] = "<file>"
+                        files[key] = value.file.read()
         params = normalize_params(raw)
         t0 = w.clock()
         if w.config.latency > 0:
@@ -212,7 +222,7 @@ class Emulator:
         result: Any = None
         error: ApiError | None = None
         try:
-            result = await self.api.call(method, params)
+            result = await self.api.call(method, params, files)
         except ApiError as exc:
             error = exc
         except Exception as exc:  # an emulator bug: loud in the log, a 500 to the bot
@@ -250,6 +260,19 @@ class Emulator:
 
         return handler
 
+    def _bytes(self, fn: Callable[[dict], bytes]) -> Callable:
+        """A control route that answers with raw bytes (a photo), or JSON ``error``."""
+        async def handler(request: web.Request) -> web.Response:
+            try:
+                data = fn(dict(request.match_info))
+            except ControlError as exc:
+                return web.json_response({"error": str(exc)}, status=exc.code)
+            except ValueError as exc:
+                return web.json_response({"error": f"bad arguments: {exc}"}, status=400)
+            return web.Response(body=data, content_type=_content_type(data))
+
+        return handler
+
     async def _wait(self, request: web.Request) -> web.Response:
         since = int(request.query.get("since", 0))
         timeout = min(float(request.query.get("timeout", 10)), 60.0)
@@ -263,6 +286,15 @@ async def close_bot(bot: Bot) -> None:
     session = getattr(bot.session, "_session", None)
     if session is not None and not session.closed:
         await session.close()
+
+
+def _content_type(data: bytes) -> str:
+    """The MIME type of a photo's bytes (PNG, JPEG, or unknown)."""
+    if data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "image/png"
+    if data.startswith(b"\xff\xd8"):
+        return "image/jpeg"
+    return "application/octet-stream"
 
 
 def _scalar(value: str) -> Any:

@@ -14,6 +14,8 @@ mistakes of a test (unknown user, pressing a button that is not there) raise
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import io
 import itertools
 import math
 import time
@@ -70,13 +72,14 @@ class ControlError(Exception):
 class FloodLimits:
     """Telegram's flood control, as enforced by the emulator (429 with ``retry_after``).
 
-    Counted are sends and edits (``sendMessage``, ``editMessageText``,
-    ``editMessageReplyMarkup``) that succeed.  ``chat_interval``: at most one per that many
-    seconds in a group; a private chat takes a short burst of ``private_burst`` and then one
-    per ``chat_interval`` (a token bucket, as Telegram allows "short bursts" over one a
-    second); ``group_per_minute``: at most that many per 60 s in a group or supergroup;
-    ``global_per_second``: at most that many per second over all chats (None: no limit).
-    ``enabled=False`` switches flood control off for fast tests.
+    Counted are sends and edits (``sendMessage``, ``sendPhoto``, ``editMessageText``,
+    ``editMessageReplyMarkup``, ``editMessageMedia``, ``editMessageCaption``) that succeed.
+    ``chat_interval``: at most one per that many seconds in a group; a private chat takes a
+    short burst of ``private_burst`` and then one per ``chat_interval`` (a token bucket, as
+    Telegram allows "short bursts" over one a second); ``group_per_minute``: at most that many
+    per 60 s in a group or supergroup; ``global_per_second``: at most that many per second
+    over all chats (None: no limit).  ``enabled=False`` switches flood control off for fast
+    tests.
     """
 
     enabled: bool = True
@@ -93,7 +96,8 @@ class EmulatorConfig:
     ``privacy_mode``: in groups the bot receives only commands, replies to its messages and
     service messages, like a bot with BotFather's default privacy mode.  ``callback_ttl``:
     seconds after which a callback query can no longer be answered.  ``keep_history``: keep
-    every earlier text of a message.  ``log_calls``: keep the Bot API call log;
+    every earlier text of a message (and every earlier photo's bytes; without it only the
+    photos messages show now are kept).  ``log_calls``: keep the Bot API call log;
     ``log_polls``: include ``getUpdates`` calls in it.  ``latency``: seconds every Bot API
     answer is delayed by, to imitate the network.
     """
@@ -148,6 +152,42 @@ class Msg:
     service: dict | None = None
     edits: int = 0
     history: list[dict] = field(default_factory=list)
+    caption: str | None = None  # a photo's caption after HTML parsing
+    caption_entities: list[dict] = field(default_factory=list)
+    caption_source: str | None = None  # the caption as the bot sent it
+    photo: str | None = None  # the file id of the photo the message shows
+
+    def snapshot(self, t: float) -> dict:
+        """What the message shows now, as a ``history`` entry: ``t``, ``text``,
+        ``reply_markup`` and, for a photo, ``caption`` and ``photo`` (its file id)."""
+        entry: dict[str, Any] = {"t": t, "text": self.text, "reply_markup": self.markup}
+        if self.photo is not None:
+            entry["caption"] = self.caption
+            entry["photo"] = self.photo
+        return entry
+
+
+@dataclass
+class StoredFile:
+    """A photo the bot uploaded: its bytes, pixel size and ids.  Uploads of the same bytes are
+    one file (one ``file_unique_id``), as on Telegram."""
+
+    file_id: str
+    unique_id: str
+    data: bytes
+    width: int
+    height: int
+    format: str
+    digest: str
+    refs: int = 0  # messages showing it now
+
+
+#: Telegram's limits for a photo: its bytes, the sum of its sides, the ratio of its sides.
+MAX_PHOTO_BYTES = 10 * 1024 * 1024
+MAX_PHOTO_SIDES = 10_000
+MAX_PHOTO_RATIO = 20
+#: The sides Telegram scales a photo's smaller copies to (``PhotoSize``): s, m, x, y [pixels].
+PHOTO_SIZES = (90, 320, 800, 1280)
 
 
 @dataclass
@@ -222,6 +262,7 @@ class World:
         self._call_seq = itertools.count(1)
         self._event_seq = itertools.count(1)
         self._chat_ids = itertools.count(1)
+        self._file_seq = itertools.count(1)
         self.reset()
 
     # -- state ---------------------------------------------------------------------------------
@@ -238,6 +279,8 @@ class World:
         self.commands: dict[tuple[str, str], list[dict]] = {}
         self.bot_texts: dict[str, dict[str, str]] = {}
         self.queries: dict[str, Query] = {}
+        self.files: dict[str, StoredFile] = {}
+        self._file_by_hash: dict[str, str] = {}
         self.calls: list[dict] = []
         self.events: list[dict] = []
         self.global_window: deque[float] = deque()
@@ -422,7 +465,106 @@ class World:
             "service": msg.service,
             "edits": msg.edits,
             "history": msg.history,
+            "caption": msg.caption,
+            "caption_source": msg.caption_source,
+            "caption_entities": msg.caption_entities,
+            "photo": msg.photo,
+            "photo_size": ([self.files[msg.photo].width, self.files[msg.photo].height]
+                           if msg.photo in self.files else None),
         }
+
+    # -- photos ------------------------------------------------------------------------------
+
+    def store_photo(self, data: bytes) -> StoredFile:
+        """Keep an uploaded photo and return its file; the same bytes give the same file.
+
+        Raises :class:`ApiError` as Telegram does: 400 ``IMAGE_PROCESS_FAILED`` for bytes that
+        are not an image, ``PHOTO_INVALID_DIMENSIONS`` for sides that add up to more than
+        10,000 pixels or differ more than 20 times, 413 for more than 10 MB.
+        """
+        if len(data) > MAX_PHOTO_BYTES:
+            raise ApiError(413, "Request Entity Too Large")
+        digest = hashlib.sha256(data).hexdigest()
+        known = self._file_by_hash.get(digest)
+        if known is not None and known in self.files:
+            return self.files[known]
+        from PIL import Image, UnidentifiedImageError
+
+        try:
+            with Image.open(io.BytesIO(data)) as im:
+                im.verify()
+                width, height, fmt = im.width, im.height, im.format or "?"
+        except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
+            raise ApiError(400, "Bad Request: IMAGE_PROCESS_FAILED") from exc
+        if (width + height > MAX_PHOTO_SIDES or not width or not height
+                or max(width, height) > MAX_PHOTO_RATIO * min(width, height)):
+            raise ApiError(400, "Bad Request: PHOTO_INVALID_DIMENSIONS")
+        n = next(self._file_seq)
+        file = StoredFile(file_id=f"AgACAgIAAx{n:010d}{digest[:16]}",
+                          unique_id=f"AQAD{digest[:12]}", data=data, width=width,
+                          height=height, format=fmt, digest=digest)
+        self.files[file.file_id] = file
+        self._file_by_hash[digest] = file.file_id
+        return file
+
+    def photo_file(self, file_id: str) -> StoredFile | None:
+        """The file of a ``file_id`` the bot got back (any of a photo's sizes), or None."""
+        base = file_id.split(":", 1)[0]
+        return self.files.get(base)
+
+    def photo_sizes(self, file: StoredFile) -> list[dict]:
+        """The ``PhotoSize`` list of a message's ``photo``: smaller copies, then the original
+        (the original's ``file_id`` is the file's; a copy's ``file_id`` names it too)."""
+        out = []
+        for side in PHOTO_SIZES:
+            if side >= max(file.width, file.height):
+                break
+            scale = side / max(file.width, file.height)
+            out.append({"file_id": f"{file.file_id}:{side}",
+                        "file_unique_id": f"{file.unique_id}{side}",
+                        "width": max(1, round(file.width * scale)),
+                        "height": max(1, round(file.height * scale))})
+        out.append({"file_id": file.file_id, "file_unique_id": file.unique_id,
+                    "width": file.width, "height": file.height, "file_size": len(file.data)})
+        return out
+
+    def set_photo(self, msg: Msg, file_id: str | None) -> None:
+        """Show ``file_id`` in ``msg``; without ``keep_history`` a photo no message shows any
+        more is forgotten (so a long load test keeps only the pictures on screen)."""
+        old, msg.photo = msg.photo, file_id
+        if old == file_id:
+            return
+        new = self.files.get(file_id) if file_id is not None else None
+        if new is not None:
+            new.refs += 1
+        gone = self.files.get(old) if old is not None else None
+        if gone is None:
+            return
+        gone.refs -= 1
+        self.forget_unshown(gone)
+
+    def forget_unshown(self, file: StoredFile) -> None:
+        """Forget an upload that no message shows (a refused edit), unless history is kept."""
+        if file.refs <= 0 and not self.config.keep_history:
+            self.files.pop(file.file_id, None)
+            self._file_by_hash.pop(file.digest, None)
+
+    def file_data(self, file_id: str) -> bytes:
+        """The bytes of a photo the bot sent (control API); 404 if it is not kept."""
+        file = self.photo_file(str(file_id))
+        if file is None:
+            raise ControlError(f"no file {file_id}", 404)
+        return file.data
+
+    def message_photo(self, chat_id: int, message_id: int) -> bytes:
+        """The bytes of the photo a message shows now (control API); 404 if it shows none."""
+        chat = self._chat(chat_id)
+        msg = chat.messages.get(message_id)
+        if msg is None:
+            raise ControlError(f"no message {message_id} in chat {chat_id}", 404)
+        if msg.photo is None:
+            raise ControlError(f"message {message_id} in chat {chat_id} has no photo", 404)
+        return self.file_data(msg.photo)
 
     # -- people act (control) --------------------------------------------------------------------
 
@@ -848,14 +990,20 @@ class World:
     def _store(self, chat: Chat, from_id: int, text: str | None, *, entities: list | None = None,
                source: str | None = None, markup: dict | None = None,
                thread_id: int | None = None, reply_to: int | None = None,
-               service: dict | None = None) -> Msg:
+               service: dict | None = None, caption: str | None = None,
+               caption_entities: list | None = None, caption_source: str | None = None,
+               photo: str | None = None) -> Msg:
         msg = Msg(chat_id=chat.id, message_id=chat.next_message_id, date=self.now(),
                   from_id=from_id, text=text, entities=entities or [], source=source,
-                  markup=markup, thread_id=thread_id, reply_to=reply_to, service=service)
+                  markup=markup, thread_id=thread_id, reply_to=reply_to, service=service,
+                  caption=caption, caption_entities=caption_entities or [],
+                  caption_source=caption_source)
+        if photo is not None:
+            self.set_photo(msg, photo)
         chat.next_message_id += 1
         chat.messages[msg.message_id] = msg
-        if self.config.keep_history and text is not None:
-            msg.history.append({"t": self.clock(), "text": text, "reply_markup": markup})
+        if self.config.keep_history and (text is not None or photo is not None):
+            msg.history.append(msg.snapshot(self.clock()))
         self.changed()
         return msg
 
@@ -962,6 +1110,12 @@ class World:
             d["text"] = msg.text
             if msg.entities:
                 d["entities"] = msg.entities
+        if msg.photo is not None and msg.photo in self.files:
+            d["photo"] = self.photo_sizes(self.files[msg.photo])
+            if msg.caption:
+                d["caption"] = msg.caption
+                if msg.caption_entities:
+                    d["caption_entities"] = msg.caption_entities
         if msg.markup is not None and "inline_keyboard" in msg.markup:
             d["reply_markup"] = msg.markup
         if msg.service:

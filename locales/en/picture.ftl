@@ -1,0 +1,43 @@
+# Labels of the table picture (ui/picture.py). Plain text, no HTML.
+
+pic-round = Round { $round }
+pic-round-of = Deal { $round } of { $deals }
+pic-round-over = Round { $round } is over
+pic-match-over = The match is over
+pic-variant = { $variant ->
+    [sea_goat] Sea goat
+    [donkey] Donkey
+    [chcv] ChChV
+    [telephone] Telephone
+    [muggins] Muggins
+    [traditional] Traditional
+    [sport] Sport domino
+    [seven] Seven
+    [general] General
+   *[classic] Kozel
+}
+pic-teams = teams
+pic-bazar = Boneyard: { $count }
+pic-bazar-reserve = Boneyard: { $count } (+{ $reserve })
+pic-pot = Pot: { $points }
+pic-count = Count: { $count }
+pic-scored = +{ $points } for the move
+pic-turn = to play
+pic-score = Score: { $score }
+pic-bot = bot
+pic-sticks = Sticks: { $count }
+pic-losses = Lost rounds: { $count }
+pic-left = Out of the match
+pic-team = Team { $team }
+pic-seat = Player { $seat }
+pic-waiting = Waiting for the lead
+pic-fast = Fast lead
+pic-two-tiles = Two tiles a turn
+pic-out = { $name } went out
+pic-fish = Fish! Fisher: { $name }
+pic-void = Dealt again: a fish does not count
+pic-limit = { $name } reached the limit
+pic-general = General!
+pic-hand-empty = empty
+pic-play-points = Play points: +{ $points }
+pic-goat = goat

@@ -1,0 +1,43 @@
+# Надписи на картинке стола (ui/picture.py). Простой текст, без HTML.
+
+pic-round = Раунд { $round }
+pic-round-of = Раздача { $round } из { $deals }
+pic-round-over = Раунд { $round } окончен
+pic-match-over = Партия окончена
+pic-variant = { $variant ->
+    [sea_goat] Морской козёл
+    [donkey] Осёл
+    [chcv] ЧЧВ
+    [telephone] Телефон
+    [muggins] Маггинс
+    [traditional] Домино
+    [sport] Спортивное домино
+    [seven] Семёрка
+    [general] Генерал
+   *[classic] Козёл
+}
+pic-teams = команды
+pic-bazar = Базар: { $count }
+pic-bazar-reserve = Базар: { $count } (+{ $reserve })
+pic-pot = Яйца: { $points }
+pic-count = Сумма концов: { $count }
+pic-scored = +{ $points } за ход
+pic-turn = ходит
+pic-score = Счёт: { $score }
+pic-bot = бот
+pic-sticks = Палки: { $count }
+pic-losses = Проигрыши: { $count }
+pic-left = Выбыл
+pic-team = Команда { $team }
+pic-seat = Игрок { $seat }
+pic-waiting = Ждём заход
+pic-fast = Быстрый заход
+pic-two-tiles = По две кости за ход
+pic-out = Вышел: { $name }
+pic-fish = Рыба! Рыбак: { $name }
+pic-void = Пересдача: рыба не считается
+pic-limit = { $name } набрал предел
+pic-general = Генерал!
+pic-hand-empty = пусто
+pic-play-points = За ходы: +{ $points }
+pic-goat = козёл

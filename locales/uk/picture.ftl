@@ -1,0 +1,43 @@
+# Написи на картинці столу (ui/picture.py). Простий текст, без HTML.
+
+pic-round = Раунд { $round }
+pic-round-of = Роздача { $round } з { $deals }
+pic-round-over = Раунд { $round } закінчено
+pic-match-over = Партію закінчено
+pic-variant = { $variant ->
+    [sea_goat] Морський козел
+    [donkey] Осел
+    [chcv] ЧЧВ
+    [telephone] Телефон
+    [muggins] Маггінс
+    [traditional] Доміно
+    [sport] Спортивне доміно
+    [seven] Сімка
+    [general] Генерал
+   *[classic] Козел
+}
+pic-teams = команди
+pic-bazar = Базар: { $count }
+pic-bazar-reserve = Базар: { $count } (+{ $reserve })
+pic-pot = Яйця: { $points }
+pic-count = Сума кінців: { $count }
+pic-scored = +{ $points } за хід
+pic-turn = ходить
+pic-score = Рахунок: { $score }
+pic-bot = бот
+pic-sticks = Палиці: { $count }
+pic-losses = Програші: { $count }
+pic-left = Вибув
+pic-team = Команда { $team }
+pic-seat = Гравець { $seat }
+pic-waiting = Чекаємо на перший хід
+pic-fast = Швидкий перший хід
+pic-two-tiles = По дві кістки за хід
+pic-out = Вийшов: { $name }
+pic-fish = Риба! Рибак: { $name }
+pic-void = Перероздача: риба не рахується
+pic-limit = { $name } набрав межу
+pic-general = Генерал!
+pic-hand-empty = порожньо
+pic-play-points = За ходи: +{ $points }
+pic-goat = козел

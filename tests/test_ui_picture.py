@@ -1,0 +1,395 @@
+"""The table picture (ui/picture.py): every layout and seating renders a valid PNG of the
+picture's size under 100 KB, a move changes it, hands appear only in a round's closing
+picture, every locale and awkward names render, and pictures are cached per state."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import io
+import typing
+
+import pytest
+from PIL import Image
+
+from service.views import (
+    ActionNote,
+    EndView,
+    LaidTile,
+    LayoutView,
+    MatchEnd,
+    PlayerResult,
+    RoundSummary,
+    SeatView,
+    TableView,
+)
+from ui.i18n import SUPPORTED_LOCALES, Translator
+from ui.picture import (
+    CARD_H,
+    CARD_W,
+    FELT,
+    HEIGHT,
+    MAX_PNG_BYTES,
+    WIDTH,
+    ZONE,
+    PictureCache,
+    display_text,
+    render_table_image,
+    render_table_png,
+)
+from ui.picture_examples import CHAIN_27, make_table
+
+TR = Translator(strict=True)
+NAMES = ["Оля", "Петя", "Маша", "Сергій"]
+
+
+def laid(pairs, doubles="across"):
+    return tuple(LaidTile(a, b, doubles if a == b else "") for a, b in pairs)
+
+
+def line(pairs, *, lead=None, last=()):
+    return LayoutView("line", laid(pairs), ends=(EndView("left", pairs[0][0]),
+                                                 EndView("right", pairs[-1][1])),
+                      last=tuple(("line", i) for i in last), lead=lead)
+
+
+def table(layout=None, players=2, **kw):
+    layout = layout if layout is not None else line(CHAIN_27[4:9], lead=2, last=[4])
+    kw.setdefault("drawable", 14 if players == 2 else 7 if players == 3 else 0)
+    return make_table(NAMES[:players], kw.pop("tiles", [5, 6, 4, 7][:players]), layout, **kw)
+
+
+CROSS_LINE = [(2, 1), (1, 6), (6, 4), (4, 3), (3, 5), (5, 5), (5, 0), (0, 0), (0, 2)]
+
+
+def cross_layout(up=(), down=(), **kw):
+    ends = (EndView("left", 2), EndView("right", 2), EndView("up", up[-1][1] if up else 5),
+            EndView("down", down[-1][1] if down else 5))
+    return LayoutView("cross", laid(CROSS_LINE), spinner=5, up=laid(up), down=laid(down),
+                      ends=ends, **kw)
+
+
+LAYOUTS = {
+    "empty": LayoutView(),
+    "lead only": line([(3, 5)]),
+    "line short": line(CHAIN_27[4:9], lead=2, last=[4]),
+    "line long": line(CHAIN_27[:16], lead=5, last=[0]),
+    "line 27": line(CHAIN_27, lead=13, last=[26]),
+    "line 27, lead unknown": line(CHAIN_27),
+    "cross, spinner led": LayoutView("cross", laid([(5, 5)]), spinner=0, ends=tuple(
+        EndView(n, 5) for n in ("left", "right", "up", "down")), count=10),
+    "cross, spinner later on the right": LayoutView(
+        "cross", laid([(1, 2), (2, 4), (4, 4)]), spinner=2,
+        ends=(EndView("left", 1), EndView("right", 4), EndView("up", 4), EndView("down", 4)),
+        count=9, last=(("line", 2),)),
+    "cross, arms that turn": cross_layout(
+        up=[(5, 6), (6, 2), (2, 4), (4, 0), (0, 1), (1, 3), (3, 6), (6, 0)],
+        down=[(5, 2), (2, 2), (2, 3), (3, 1), (1, 1), (1, 4)], count=7, last=(("up", 7),)),
+    "closed ends": LayoutView(
+        "cross", (LaidTile(3, 3, "closed"), LaidTile(3, 5), LaidTile(5, 5, "across"),
+                  LaidTile(5, 4), LaidTile(4, 4, "closed")), spinner=2,
+        up=(LaidTile(5, 1),), ends=(EndView("left", None, True), EndView("right", None, True),
+                                    EndView("up", 1), EndView("down", 5)),
+        last=(("line", 4),)),
+    "extraordinary lead's gap": LayoutView(
+        "line", laid([(3, 0), (0, 0), (6, 6), (6, 1)]), gap=2,
+        ends=(EndView("left", 3), EndView("right", 1), EndView("gap", None)),
+        last=(("line", 0), ("line", 3))),
+}
+
+
+def png_image(data: bytes) -> Image.Image:
+    im = Image.open(io.BytesIO(data))
+    im.verify()  # a valid PNG: chunks and checksums
+    return Image.open(io.BytesIO(data))
+
+
+def rgb(data: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def colours(im: Image.Image, box) -> set:
+    return {c for _, c in im.crop(box).getcolors(maxcolors=1 << 20)}
+
+
+@pytest.mark.parametrize("name", list(LAYOUTS))
+def test_every_layout_renders_a_png_of_the_pictures_size(name):
+    data = render_table_png(table(LAYOUTS[name]), locale="ru", tr=TR)
+    im = png_image(data)
+    assert im.format == "PNG" and im.size == (WIDTH, HEIGHT)
+    assert len(data) <= MAX_PNG_BYTES
+
+
+@pytest.mark.parametrize(("players", "teams"), [(2, False), (3, False), (4, False), (4, True)])
+def test_every_seating_renders(players, teams):
+    t = table(players=players, teams=teams, to_act=players - 1)
+    data = render_table_png(t, locale="ru", tr=TR)
+    assert png_image(data).size == (WIDTH, HEIGHT) and len(data) <= MAX_PNG_BYTES
+    im = rgb(data)
+    # The seat to play is ringed in the turn colour; the others are not.
+    assert FELT.turn in colours(im, _card(players - 1, players))
+    assert FELT.turn not in colours(im, _card(0, players))
+    # Teams get their two colours, one per side.
+    team_colours = {FELT.team_a, FELT.team_b}
+    for seat in range(players):
+        found = colours(im, _card(seat, players)) & team_colours
+        assert found == ({FELT.team_a if seat % 2 == 0 else FELT.team_b} if teams else set())
+
+
+def _card(seat: int, players: int):
+    """The box of a seat's card: bottom left, top left, top right, bottom right."""
+    slots = {2: ("bl", "tr"), 3: ("bl", "tl", "tr"), 4: ("bl", "tl", "tr", "br")}[players]
+    slot = slots[seat]
+    x = 26 if slot[1] == "l" else WIDTH - 26 - CARD_W
+    y = 26 if slot[0] == "t" else HEIGHT - 26 - CARD_H
+    return (x, y, x + CARD_W, y + CARD_H)
+
+
+def test_a_move_changes_the_picture_and_the_same_state_gives_the_same_bytes():
+    before = table(line(CHAIN_27[4:9], lead=2, last=[4]), version=7, tiles=[5, 6])
+    after = table(line(CHAIN_27[4:10], lead=2, last=[5]), version=8, tiles=[5, 5], to_act=1)
+    a, b = render_table_png(before, locale="ru", tr=TR), render_table_png(after, locale="ru",
+                                                                           tr=TR)
+    assert a != b
+    assert render_table_png(before, locale="ru", tr=TR) == a
+    # the change is on the table itself, not only in the cards
+    assert rgb(a).crop(ZONE).tobytes() != rgb(b).crop(ZONE).tobytes()
+
+
+def test_the_last_move_is_ringed_and_closed_doubles_lie_face_down():
+    plain = rgb(render_table_png(table(line(CHAIN_27[4:9], lead=2)), locale="ru", tr=TR))
+    ringed = rgb(render_table_png(table(line(CHAIN_27[4:9], lead=2, last=[4])), locale="ru",
+                                  tr=TR))
+    assert FELT.last not in colours(plain, ZONE)
+    assert FELT.last in colours(ringed, ZONE) and FELT.face_last in colours(ringed, ZONE)
+    closed = rgb(render_table_png(table(LAYOUTS["closed ends"]), locale="ru", tr=TR))
+    assert FELT.back not in colours(plain, ZONE)
+    assert FELT.back in colours(closed, ZONE)  # the face-down doubles
+    assert FELT.closed in colours(closed, ZONE)  # and the marks of the closed ends
+
+
+# -- hidden information ------------------------------------------------------------------------
+
+
+def test_the_group_picture_takes_no_hand():
+    """RULES.md §1.8: the picture's inputs are the group's views; a hand enters only with a
+    round summary."""
+    params = inspect.signature(render_table_png).parameters
+    assert list(params) == ["table", "locale", "tr", "summary", "theme"]
+    assert typing.get_type_hints(render_table_png)["summary"] == RoundSummary | None
+
+    def field_names(cls, seen=()):
+        out = set()
+        for f in dataclasses.fields(cls):
+            out.add(f.name)
+            hint = typing.get_type_hints(cls)[f.name]
+            for arg in [hint, *typing.get_args(hint)]:
+                for inner in [arg, *typing.get_args(arg)]:
+                    if dataclasses.is_dataclass(inner) and inner not in seen + (cls,) \
+                            and inner is not RoundSummary:
+                        out |= field_names(inner, seen + (cls,))
+        return out
+
+    names = field_names(TableView)
+    assert "hands" not in names and "hand" not in names
+    assert typing.get_type_hints(SeatView)["tiles"] is int  # how many, never which
+
+
+def summary_for(t: TableView) -> RoundSummary:
+    return RoundSummary(round_no=t.round_no, end="out", by=1,
+                        hands=(("0-1", "2-6", "3-3"), ()), hand_values=(15, 0),
+                        recorded=(15, 0), scores=(15, 0), remembered=(0, 0), pot_won=0, pot=0,
+                        layout=t.layout)
+
+
+def test_hands_appear_only_in_the_closing_picture():
+    t = table(tiles=[3, 0], to_act=None)
+    s = summary_for(t)
+    group = render_table_png(t, locale="ru", tr=TR)
+    # The table's own summary field does not reveal anything: only the argument does.
+    assert render_table_png(dataclasses.replace(t, summary=s), locale="ru", tr=TR) == group
+    closing = render_table_png(t, locale="ru", tr=TR, summary=s)
+    assert closing != group
+    # In the group picture the cards hold backs only: no pip anywhere in them.
+    for seat in range(2):
+        assert FELT.pip not in colours(rgb(group), _card(seat, 2))
+    assert FELT.back in colours(rgb(group), _card(0, 2))
+    assert FELT.pip in colours(rgb(closing), _card(0, 2))  # Оля's three tiles revealed
+    assert FELT.back not in colours(rgb(closing), _card(0, 2))
+    assert FELT.pip not in colours(rgb(closing), _card(1, 2))  # Петя went out: empty hand
+
+
+def test_the_closing_picture_shows_the_round_as_it_ended():
+    t = table(line(CHAIN_27[:3]), version=9, round_no=3)
+    ended = line(CHAIN_27[:12], last=[11])
+    s = dataclasses.replace(summary_for(t), round_no=2, layout=ended)
+    closing = rgb(render_table_png(t, locale="ru", tr=TR, summary=s))
+    same_layout = rgb(render_table_png(dataclasses.replace(t, layout=ended), locale="ru",
+                                       tr=TR, summary=s))
+    assert closing.crop(ZONE).tobytes() == same_layout.crop(ZONE).tobytes()
+
+
+# -- texts and names ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("locale", SUPPORTED_LOCALES)
+def test_every_locale_renders_in_its_own_words(locale):
+    t = table(pot=12, players=3, remembered=[0, 5, 0])
+    data = render_table_png(t, locale=locale, tr=TR)
+    assert png_image(data).size == (WIDTH, HEIGHT)
+    others = {render_table_png(t, locale=other, tr=TR) for other in SUPPORTED_LOCALES}
+    assert len(others) == len(SUPPORTED_LOCALES)
+
+
+@pytest.mark.parametrize("locale", SUPPORTED_LOCALES)
+def test_every_variant_name_and_mark_has_a_text(locale):
+    for variant in ("classic", "sea_goat", "donkey", "chcv", "telephone", "muggins",
+                    "traditional", "sport", "seven", "general"):
+        TR.plain(locale, "pic-variant", variant=variant)
+    base = render_table_png(table(players=4, to_act=0, variant="seven"), locale=locale, tr=TR)
+    marks = [
+        dict(sticks=[1, 0, 2, 0]), dict(left=[1]), dict(fast="6-6"), dict(two_tiles=True),
+        dict(pot=25), dict(deals=8), dict(variant="general", teams=True, losses=[1, 0]),
+        dict(notes=(ActionNote("played", 0, 1, tile="4-5", end="right", points=15,
+                               total=15),),
+             variant="telephone"),
+    ]
+    for extra in marks:
+        t = table(players=4, to_act=0, **{"variant": "seven", **extra})
+        if "notes" in extra:
+            t = dataclasses.replace(t, layout=dataclasses.replace(t.layout, count=15))
+        assert render_table_png(t, locale=locale, tr=TR) != base, extra
+
+
+def test_names_in_cyrillic_and_ukrainian_letters_keep_every_letter():
+    for name in ("Їжак Ґалаґан", "Євгенія", "Олексій Іванович", "Ёлка Щукина"):
+        assert display_text(name, bold=True) == name
+
+
+@pytest.mark.parametrize("name", ["Петя 🐐", "🐐 Петя 🎲🔥", "Петя\u200d", "Петя\ufe0f"])
+def test_emoji_the_font_cannot_draw_are_left_out_not_drawn_as_boxes(name):
+    assert display_text(name, bold=True) == "Петя"
+    plain = render_table_png(table(), locale="ru", tr=TR)
+    names = list(NAMES)
+    names[1] = name
+    t = table()
+    t = dataclasses.replace(t, seats=tuple(dataclasses.replace(s, name=names[s.seat])
+                                           for s in t.seats))
+    assert render_table_png(t, locale="ru", tr=TR) == plain
+
+
+def test_a_name_of_emoji_only_becomes_the_seat_number():
+    t = table()
+    t = dataclasses.replace(t, seats=(t.seats[0], dataclasses.replace(t.seats[1], name="🐐🐐")))
+    expected = dataclasses.replace(t, seats=(t.seats[0], dataclasses.replace(
+        t.seats[1], name=TR.plain("ru", "pic-seat", seat=2))))
+    assert render_table_png(t, locale="ru", tr=TR) == render_table_png(expected, locale="ru",
+                                                                        tr=TR)
+
+
+def test_right_to_left_names_are_drawn_in_visual_order():
+    assert display_text("שלום 12") == "12 םולש"
+    assert display_text("Bob שלום") == "Bob םולש"
+    assert display_text("abc") == "abc"
+
+
+def test_long_names_are_cut_to_fit():
+    from ui.picture import _font
+
+    long = "Александра-Виктория Константинопольская-Щедрина"
+    cut = display_text(long, bold=True, size=36, max_width=300)
+    assert cut.endswith("…") and long.startswith(cut[:-1])
+    assert _font(True, 36).getlength(cut) <= 300
+    # and the picture still renders with every awkward name at once
+    t = table(players=4)
+    awkward = [long * 3, "שלום עליכם 123", "👩‍👩‍👧‍👦 Мама", "مرحبا"]
+    t = dataclasses.replace(t, seats=tuple(dataclasses.replace(s, name=awkward[s.seat])
+                                           for s in t.seats))
+    assert png_image(render_table_png(t, locale="uk", tr=TR)).size == (WIDTH, HEIGHT)
+
+
+# -- themes, the end of a match, caching ----------------------------------------------------------
+
+
+def _luminance(c) -> float:
+    def lin(v):
+        v /= 255
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+    r, g, b = (lin(x) for x in c)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _contrast(a, b) -> float:
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+@pytest.mark.parametrize("chat_background", [(255, 255, 255), (14, 22, 33), (24, 34, 45)])
+def test_the_frame_stands_out_on_light_and_dark_chat_backgrounds(chat_background):
+    """Telegram's light theme, and its dark themes: the opaque picture's edge (the outer line
+    or the wood) contrasts at least 3:1 with the chat behind it."""
+    im = rgb(render_table_png(table(), locale="ru", tr=TR))
+    edge = colours(im, (0, 0, WIDTH, 14)) | colours(im, (0, 0, 14, HEIGHT))
+    assert max(_contrast(c, chat_background) for c in edge) >= 3.0
+    # and the felt is opaque: no transparency to show the chat through
+    assert im.mode == "RGB" and Image.open(io.BytesIO(render_table_png(
+        table(), locale="ru", tr=TR))).info.get("transparency") is None
+
+
+def test_the_end_of_a_match_marks_the_goat():
+    t = table(to_act=None)
+    players = tuple(PlayerResult(seat=i, user_id=100 + i, name=NAMES[i], score=[104, 40][i],
+                                 goat=i == 0, rating=[0, 6][i], outs=0, fish=0,
+                                 timed_out=False) for i in range(2))
+    final = dataclasses.replace(t, final=MatchEnd(reason="limit", rated=True, players=players))
+    a = rgb(render_table_png(final, locale="ru", tr=TR))
+    assert FELT.closed in colours(a, _card(0, 2))  # the goat's tag
+    assert FELT.closed not in colours(a, _card(1, 2))
+
+
+def test_pictures_are_cached_per_match_and_version():
+    cache = PictureCache(maxsize=2)
+    t1 = table(version=1)
+    first = cache.table_png(t1, locale="ru", tr=TR)
+    assert cache.table_png(t1, locale="ru", tr=TR) is first
+    assert (cache.hits, cache.misses) == (1, 1)
+    assert cache.table_png(t1, locale="en", tr=TR) != first  # another language
+    cache.table_png(dataclasses.replace(t1, version=2), locale="ru", tr=TR)
+    assert (cache.hits, cache.misses, len(cache)) == (1, 3, 2)
+    cache.table_png(t1, locale="ru", tr=TR)  # evicted: drawn again
+    assert cache.misses == 4
+    s = summary_for(t1)
+    assert cache.table_png(t1, locale="ru", tr=TR, summary=s) != first
+
+
+def test_sprites_are_drawn_once():
+    from ui.picture import _painter
+
+    render_table_image(table(LAYOUTS["line 27"]), locale="ru", tr=TR)
+    painter = _painter(FELT)
+    sprites, labels = len(painter._sprites), len(painter._labels)
+    render_table_image(table(LAYOUTS["line 27"]), locale="ru", tr=TR)
+    assert (len(painter._sprites), len(painter._labels)) == (sprites, labels)
+
+
+@pytest.mark.parametrize("locale", SUPPORTED_LOCALES)
+def test_the_font_draws_every_letter_of_the_pictures_texts(locale):
+    keys = sorted(k for k in TR.message_ids(locale) if k.startswith("pic-"))
+    assert len(keys) > 20
+    for key in keys:
+        text = TR.plain(locale, key, round=3, deals=8, variant="classic", count=4, reserve=1,
+                        points=12, score="12 (+3)", team=1, seat=2, name="Оля")
+        assert display_text(text) == text, (key, text)
+        assert display_text(text, bold=True) == text, (key, text)
+
+
+def test_texts_never_paint_over_the_ring_of_the_seat_to_play():
+    t = table(players=4, to_act=0, scores=[41, 7, 0, 12], remembered=[4, 0, 9, 0],
+              sticks=[1, 2, 0, 0], variant="classic")
+    im = rgb(render_table_png(t, locale="ru", tr=TR))
+    x0, y0, x1, y1 = _card(0, 4)
+    # the ring is 5 pixels wide; its outermost pixels blend into the felt
+    for y in (*range(y0 + 1, y0 + 5), *range(y1 - 5, y1 - 1)):  # corners aside
+        assert colours(im, (x0 + 24, y, x1 - 24, y + 1)) == {FELT.turn}, y
+    for x in (*range(x0 + 1, x0 + 5), *range(x1 - 5, x1 - 1)):
+        assert colours(im, (x, y0 + 24, x + 1, y1 - 24)) == {FELT.turn}, x

@@ -1,0 +1,912 @@
+"""The group's table as a picture: pure functions from views to PNG bytes (issue 14).
+
+:func:`render_table_png` draws a :class:`service.views.TableView` — the table the whole group
+may see — as a PNG of :data:`WIDTH` × :data:`HEIGHT` pixels:
+
+- the tiles with their pips (never digits), laid by :mod:`ui.picture_layout`: a line that fits
+  goes straight, a longer one snakes out of its lead, a cross grows its four arms out of the
+  spinner (RULES.md §2.0.2) and turns them at the edges; doubles lie across, closed doubles
+  face down (§2.0.3), the extraordinary lead's gap is an empty tile outline (§2.1 rule 7);
+- a mark with the number at every open end, a cross at a closed one, and a ring round the
+  tiles of the last move;
+- the seats in turn order round the table (bottom left, top left, top right, bottom right),
+  each with its name, its tiles in hand as backs (how many only, RULES.md §1.8), its side's
+  score with remembered points as ``+N`` (§1.12), the seat to play ringed; teams (§1.14) in
+  two colours; the variant's own marks: sticks (§2.8), lost rounds (§2.9), the goat at the
+  end;
+- the round (or the deal of sport domino, §2.7), the variant, the bazar (drawable + reserve,
+  §1.4), the pot (§1.13), the count and the last move's points in the fives games (§2.0.6), a
+  fast lead and two tiles a turn (§2.1 rules 6–7).
+
+Hidden information: the function takes views only, and a :class:`TableView` holds no hand
+(RULES.md §1.8), so a group picture cannot show one. The hands appear only when a
+:class:`~service.views.RoundSummary` is passed (``summary``): the closing picture of a round,
+which reveals them as the text summary does.
+
+Every text comes from the locales (``pic-…`` keys, :class:`ui.i18n.Translator`). Names are
+user input: control characters go (:func:`ui.render.clean_name`), so does every character the
+font cannot draw (emoji the font lacks, for one), right-to-left runs are put in visual order,
+and a name too wide for its seat is cut with "…".
+
+Speed: everything is drawn into a palette ("P") image with one fixed palette per
+:class:`Theme`, from sprites rendered once and cached (tiles per size, orientation, face and
+highlight; labels; panels), so a picture is a few dozen rectangle copies and one PNG encoding
+of about a megabyte of palette indices. :class:`PictureCache` keeps the PNG per
+(match, version) so an unchanged state is never drawn twice. ``bench/picture_bench.py`` times
+it.
+
+``python -m ui.picture --examples DIR`` writes the README's example pictures.
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+import unicodedata
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, fields
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+from service.views import LayoutView, RoundSummary, SeatView, TableView
+
+from .i18n import Translator, get_translator
+from .picture_layout import Box, EndMark, plan_table
+from .render import clean_name, format_score
+
+__all__ = [
+    "FELT",
+    "FONTS_DIR",
+    "HEIGHT",
+    "MAX_PNG_BYTES",
+    "THEMES",
+    "WIDTH",
+    "PictureCache",
+    "Theme",
+    "display_text",
+    "encode_png",
+    "render_table_image",
+    "render_table_png",
+]
+
+#: Size of every table picture [pixels]. Telegram shows it at the chat's width.
+WIDTH = 1200
+HEIGHT = 960
+#: The size a picture should stay under [bytes] (bench/picture_bench.py checks it).
+MAX_PNG_BYTES = 100_000
+#: DejaVu Sans, shipped beside this module under its licence (ui/fonts/README.md).
+FONTS_DIR = Path(__file__).resolve().parent / "fonts"
+_FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
+
+#: zlib level of the PNG: 3 encodes as fast as 1 and 12% smaller; 6 takes twice as long for
+#: another quarter, 9 ten times as long (``bench/picture_bench.py --compare``).
+PNG_COMPRESS_LEVEL = 3
+
+RGB = tuple[int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Theme:
+    """The colours of a picture (RGB). The picture is opaque, framed in wood with a light outer
+    line, so that it reads on Telegram's light and dark chat backgrounds alike."""
+
+    name: str
+    felt: RGB
+    frame: RGB
+    frame_line: RGB
+    card: RGB
+    card_line: RGB
+    face: RGB
+    face_last: RGB
+    edge: RGB
+    pip: RGB
+    back: RGB
+    back_mark: RGB
+    last: RGB
+    turn: RGB
+    turn_text: RGB
+    text: RGB
+    dim: RGB
+    accent: RGB
+    mark: RGB
+    mark_text: RGB
+    closed: RGB
+    ghost: RGB
+    team_a: RGB
+    team_b: RGB
+
+
+#: The default theme: green baize in a wooden frame.
+FELT = Theme(
+    name="felt",
+    felt=(24, 104, 66),
+    frame=(94, 60, 32),
+    frame_line=(226, 206, 168),
+    card=(14, 64, 41),
+    card_line=(70, 140, 100),
+    face=(248, 244, 232),
+    face_last=(255, 240, 186),
+    edge=(92, 84, 70),
+    pip=(22, 22, 22),
+    back=(130, 32, 40),
+    back_mark=(222, 182, 102),
+    last=(255, 196, 30),
+    turn=(255, 196, 30),
+    turn_text=(40, 28, 0),
+    text=(250, 250, 244),
+    dim=(176, 210, 186),
+    accent=(255, 214, 92),
+    mark=(250, 250, 244),
+    mark_text=(14, 64, 41),
+    closed=(150, 40, 48),
+    ghost=(170, 214, 186),
+    team_a=(96, 168, 240),
+    team_b=(244, 136, 84),
+)
+
+#: Themes by name.
+THEMES: dict[str, Theme] = {FELT.name: FELT}
+
+# -- fonts and text ---------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=64)
+def _font(bold: bool, size: int) -> ImageFont.FreeTypeFont:
+    """DejaVu Sans (Bold) at ``size`` pixels, with Pillow's basic layout: the same picture
+    with or without libraqm on the machine."""
+    return ImageFont.truetype(str(FONTS_DIR / _FONT_FILES[bold]), size,
+                              layout_engine=ImageFont.Layout.BASIC)
+
+
+_glyph_lock = threading.Lock()
+_glyphs: dict[tuple[bool, str], bool] = {}
+_NOTDEF = "\U0010fffd"  # a private-use code point no font maps: it draws the "missing" box
+_DROP_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+def _glyph_image(font: ImageFont.FreeTypeFont, ch: str) -> bytes:
+    im = Image.new("L", (48, 48))
+    ImageDraw.Draw(im).text((4, 4), ch, font=font, fill=255)
+    return im.tobytes()
+
+
+def _drawable(ch: str, bold: bool) -> bool:
+    """Whether the font draws ``ch`` (and not its "missing glyph" box)."""
+    key = (bold, ch)
+    known = _glyphs.get(key)
+    if known is not None:
+        return known
+    if ch == " ":
+        ok = True
+    elif _invisible(ch):
+        ok = False
+    else:
+        font = _font(bold, 32)
+        ok = _glyph_image(font, ch) != _glyph_image(font, _NOTDEF)
+    with _glyph_lock:
+        _glyphs[key] = ok
+    return ok
+
+
+def _invisible(ch: str) -> bool:
+    """A format or control character, or a variation selector: removed without a trace."""
+    return unicodedata.category(ch) in _DROP_CATEGORIES or 0xFE00 <= ord(ch) <= 0xFE0F
+
+
+def _rtl(ch: str) -> bool:
+    return unicodedata.bidirectional(ch) in ("R", "AL")
+
+
+def _visual_order(text: str) -> str:
+    """The characters of one line in the order they are seen, for a renderer that draws left
+    to right: the Unicode bidirectional algorithm's levels and reordering (UAX #9, rules
+    W2, N1–N2, I1–I2, L2) for a line without explicit embeddings. Numbers after a
+    right-to-left letter stay left to right inside it; a line whose first strong letter is
+    right-to-left is a right-to-left line. Brackets are not mirrored, and Arabic letters keep
+    their isolated forms (no shaping)."""
+    if not any(_rtl(c) for c in text):
+        return text
+    classes = [unicodedata.bidirectional(c) for c in text]
+    first = next((k for k in classes if k in ("L", "R", "AL")), "L")
+    rtl_line = first != "L"
+    types: list[str | None] = []
+    prev = "R" if rtl_line else "L"
+    for k in classes:
+        if k in ("R", "AL"):
+            types.append("R")
+            prev = "R"
+        elif k == "L":
+            types.append("L")
+            prev = "L"
+        elif k in ("EN", "AN"):
+            types.append("N" if prev == "R" else "L")  # a number inside right-to-left text
+        else:
+            types.append(None)
+    edge = "R" if rtl_line else "L"
+    for i, t in enumerate(types):
+        if t is not None:
+            continue
+        before = next((types[j] for j in range(i - 1, -1, -1) if types[j]), edge)
+        after = next((types[j] for j in range(i + 1, len(types)) if types[j]), edge)
+        before, after = ("R" if x in ("R", "N") else "L" for x in (before, after))
+        types[i] = before if before == after else edge
+    if rtl_line:
+        levels = [1 if t == "R" else 2 for t in types]
+    else:
+        levels = [1 if t == "R" else 2 if t == "N" else 0 for t in types]
+    chars = list(text)
+    for level in range(max(levels), 0, -1):
+        i = 0
+        while i < len(chars):
+            if levels[i] < level:
+                i += 1
+                continue
+            j = i
+            while j < len(chars) and levels[j] >= level:
+                j += 1
+            chars[i:j] = chars[i:j][::-1]
+            levels[i:j] = levels[i:j][::-1]
+            i = j
+    return "".join(chars)
+
+
+@lru_cache(maxsize=8192)
+def display_text(text: str, *, bold: bool = False, size: int = 32,
+                 max_width: float | None = None) -> str:
+    """``text`` as the picture draws it: format characters and variation selectors removed,
+    every other character DejaVu Sans cannot draw (most emoji) replaced by a space, so no
+    "missing glyph" box is ever drawn; whitespace collapsed; right-to-left runs in visual
+    order; and, with ``max_width`` [pixels at ``size``], cut to that width with "…". May be
+    empty (a name of emoji only)."""
+    kept = "".join(c if _drawable(c, bold) else "" if _invisible(c) else " " for c in text)
+    kept = " ".join(kept.split())
+    if max_width is not None:
+        font = _font(bold, size)
+        if font.getlength(kept) > max_width:
+            lo, hi = 0, len(kept)
+            while lo < hi:  # the longest beginning that fits with "…" (cut in reading order)
+                mid = (lo + hi + 1) // 2
+                if font.getlength(kept[:mid].rstrip() + "…") <= max_width:
+                    lo = mid
+                else:
+                    hi = mid - 1
+            kept = kept[:lo].rstrip() + "…"
+    return _visual_order(kept)
+
+
+# -- the painter: palette and sprites -----------------------------------------------------------
+
+_SUPER = 4  # sprites are drawn this many times larger and reduced, for smooth edges
+
+
+def _mix(a: RGB, b: RGB, t: float) -> RGB:
+    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t),
+            round(a[2] + (b[2] - a[2]) * t))
+
+
+class _Painter:
+    """One theme's palette, background and sprite caches (thread-safe: a cache miss draws the
+    sprite twice at worst)."""
+
+    LABELS = 4096  # labels kept [entries]
+
+    def __init__(self, theme: Theme) -> None:
+        self.theme = theme
+        colours = [getattr(theme, f.name) for f in fields(Theme) if f.name != "name"]
+        th = theme
+        pairs = [
+            (th.text, th.card), (th.text, th.felt), (th.dim, th.card), (th.dim, th.felt),
+            (th.accent, th.card), (th.accent, th.felt), (th.pip, th.face),
+            (th.pip, th.face_last), (th.edge, th.face), (th.edge, th.felt),
+            (th.edge, th.face_last), (th.last, th.felt), (th.last, th.edge),
+            (th.turn, th.card), (th.turn, th.felt), (th.turn_text, th.turn),
+            (th.back, th.felt), (th.back, th.card), (th.back_mark, th.back), (th.edge, th.back),
+            (th.edge, th.card), (th.pip, th.card), (th.face, th.card),
+            (th.mark, th.felt), (th.mark_text, th.mark), (th.closed, th.felt),
+            (th.text, th.closed), (th.ghost, th.felt), (th.card_line, th.felt),
+            (th.card_line, th.card), (th.card, th.felt), (th.frame_line, th.frame),
+            (th.team_a, th.card), (th.team_b, th.card), (th.face, th.felt),
+        ]
+        steps = 7
+        for a, b in pairs:
+            colours += [_mix(a, b, i / steps) for i in range(1, steps)]
+        unique = list(dict.fromkeys(colours))
+        if len(unique) > 256:  # pragma: no cover - a theme with too many colours
+            raise ValueError(f"theme {theme.name} needs {len(unique)} palette colours")
+        self.colours = unique
+        flat = [v for c in unique for v in c]
+        self.flat_palette = flat + [0] * (768 - len(flat))
+        self._pal = Image.new("P", (1, 1))
+        self._pal.putpalette(self.flat_palette)
+        self.index = {c: i for i, c in enumerate(unique)}
+        self._sprites: dict[tuple, Image.Image] = {}
+        self._labels: OrderedDict[tuple, tuple[Image.Image, int]] = OrderedDict()
+        self._lock = threading.Lock()
+        self.background = self._background()
+
+    # palette ------------------------------------------------------------------------------
+
+    def to_p(self, rgb: Image.Image) -> Image.Image:
+        """An RGB image mapped onto this theme's palette (nearest colour, no dithering)."""
+        return rgb.quantize(palette=self._pal, dither=Image.Dither.NONE)
+
+    def _background(self) -> Image.Image:
+        th = self.theme
+        im = Image.new("RGB", (WIDTH, HEIGHT), th.frame)
+        d = ImageDraw.Draw(im)
+        d.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=th.frame_line, width=3)
+        d.rectangle((FRAME, FRAME, WIDTH - 1 - FRAME, HEIGHT - 1 - FRAME), fill=th.felt)
+        d.rectangle((FRAME, FRAME, WIDTH - 1 - FRAME, HEIGHT - 1 - FRAME),
+                    outline=_mix(th.frame, (0, 0, 0), 0.35), width=2)
+        return self.to_p(im)
+
+    # sprites ------------------------------------------------------------------------------
+
+    def _cached(self, key: tuple, make: Callable[[], Image.Image]) -> Image.Image:
+        sprite = self._sprites.get(key)
+        if sprite is None:
+            sprite = make()
+            with self._lock:
+                self._sprites[key] = sprite
+        return sprite
+
+    def tile(self, unit: int, first: int, second: int, vertical: bool, face: str,
+             marked: bool, bg: RGB) -> Image.Image:
+        """A tile ``unit`` × 2·``unit`` [pixels] (``vertical``: standing), halves ``first``
+        (left/top) and ``second`` pips; face ``up``/``down``/``ghost``; ``marked``: ringed as
+        the last move (the sprite is then ``ring`` pixels larger on every side)."""
+        return self._cached(("tile", unit, first, second, vertical, face, marked, bg),
+                            lambda: self._draw_tile(unit, first, second, vertical, face,
+                                                    marked, bg))
+
+    def ring(self, unit: int) -> int:
+        """Width of the last move's ring round a tile of ``unit`` [pixels]."""
+        return max(2, unit // 10)
+
+    def _draw_tile(self, unit: int, first: int, second: int, vertical: bool, face: str,
+                   marked: bool, bg: RGB) -> Image.Image:
+        th = self.theme
+        s = _SUPER
+        ring = self.ring(unit) if marked else 0
+        w, h = (unit, 2 * unit) if vertical else (2 * unit, unit)
+        W, H = (w + 2 * ring) * s, (h + 2 * ring) * s
+        im = Image.new("RGB", (W, H), bg)
+        d = ImageDraw.Draw(im)
+        radius = max(2, unit // 7) * s
+        if marked:
+            d.rounded_rectangle((0, 0, W - 1, H - 1), radius=radius + ring * s, fill=th.last)
+        x0, y0 = ring * s, ring * s
+        x1, y1 = x0 + w * s - 1, y0 + h * s - 1
+        line = max(1, unit // 24) * s
+        if face == "ghost":
+            self._dashed(d, (x0, y0, x1, y1), th.ghost, max(1, unit // 18) * s, unit * s // 5)
+            self._halves(d, (x0, y0, x1, y1), vertical, 0, 6, th.ghost, unit * s)
+        elif face == "down":
+            d.rounded_rectangle((x0, y0, x1, y1), radius=radius, fill=th.back, outline=th.edge,
+                                width=line)
+            cx, cy, r = (x0 + x1) / 2, (y0 + y1) / 2, unit * s * 0.28
+            d.polygon(((cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)),
+                      fill=th.back_mark)
+        else:
+            d.rounded_rectangle((x0, y0, x1, y1), radius=radius,
+                                fill=th.face_last if marked else th.face, outline=th.edge,
+                                width=line)
+            if vertical:
+                my = (y0 + y1) / 2
+                d.line((x0 + unit * s * 0.18, my, x1 - unit * s * 0.18, my), fill=th.edge,
+                       width=line)
+            else:
+                mx = (x0 + x1) / 2
+                d.line((mx, y0 + unit * s * 0.18, mx, y1 - unit * s * 0.18), fill=th.edge,
+                       width=line)
+            self._halves(d, (x0, y0, x1, y1), vertical, first, second, th.pip, unit * s)
+        return self.to_p(im.reduce(s))
+
+    @staticmethod
+    def _dashed(d: ImageDraw.ImageDraw, box: tuple, colour: RGB, width: int, dash: int) -> None:
+        x0, y0, x1, y1 = box
+        for a0, a1, fixed, horizontal in ((x0, x1, y0, True), (x0, x1, y1, True),
+                                          (y0, y1, x0, False), (y0, y1, x1, False)):
+            pos = a0
+            while pos < a1:
+                end = min(pos + dash, a1)
+                if horizontal:
+                    d.line((pos, fixed, end, fixed), fill=colour, width=width)
+                else:
+                    d.line((fixed, pos, fixed, end), fill=colour, width=width)
+                pos += 2 * dash
+
+    _PIPS = {
+        0: (), 1: ((0, 0),), 2: ((1, -1), (-1, 1)), 3: ((1, -1), (0, 0), (-1, 1)),
+        4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
+        5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
+    }
+
+    def _halves(self, d: ImageDraw.ImageDraw, box: tuple, vertical: bool, first: int,
+                second: int, colour: RGB, side: float) -> None:
+        x0, y0, _, _ = box
+        for i, n in enumerate((first, second)):
+            if vertical:
+                cx, cy = x0 + side / 2, y0 + side * (i + 0.5)
+            else:
+                cx, cy = x0 + side * (i + 0.5), y0 + side / 2
+            off, r = side * 0.255, side * 0.095
+            if n == 6:
+                spots = (((-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)) if vertical
+                         else ((-1, -1), (0, -1), (1, -1), (-1, 1), (0, 1), (1, 1)))
+            else:
+                spots = self._PIPS[n]
+            for sx, sy in spots:
+                px, py = cx + sx * off, cy + sy * off
+                d.ellipse((px - r, py - r, px + r, py + r), fill=colour)
+
+    def panel(self, w: int, h: int, radius: int, fill: RGB, line: RGB, width: int,
+              bg: RGB, stripe: RGB | None = None) -> Image.Image:
+        """A rounded panel [pixels] over ``bg``, outlined, with an optional coloured stripe
+        down its left edge (a team's colour)."""
+        def make() -> Image.Image:
+            s = _SUPER
+            im = Image.new("RGB", (w * s, h * s), bg)
+            d = ImageDraw.Draw(im)
+            d.rounded_rectangle((0, 0, w * s - 1, h * s - 1), radius=radius * s, fill=line)
+            inset = width * s
+            d.rounded_rectangle((inset, inset, w * s - 1 - inset, h * s - 1 - inset),
+                                radius=max(1, radius - width) * s, fill=fill)
+            if stripe is not None:
+                d.rounded_rectangle((inset + 8 * s, inset + 14 * s, inset + 17 * s,
+                                     h * s - 1 - inset - 14 * s), radius=4 * s, fill=stripe)
+            return self.to_p(im.reduce(s))
+
+        return self._cached(("panel", w, h, radius, fill, line, width, bg, stripe), make)
+
+    def disc(self, size: int, fill: RGB, bg: RGB) -> Image.Image:
+        """A disc ``size`` pixels across over ``bg``."""
+        def make() -> Image.Image:
+            s = _SUPER
+            im = Image.new("RGB", (size * s, size * s), bg)
+            ImageDraw.Draw(im).ellipse((0, 0, size * s - 1, size * s - 1), fill=fill)
+            return self.to_p(im.reduce(s))
+
+        return self._cached(("disc", size, fill, bg), make)
+
+    def label(self, text: str, size: int, bold: bool, fg: RGB, bg: RGB
+              ) -> tuple[Image.Image, int]:
+        """``text`` (already :func:`display_text`) at ``size`` pixels, ``fg`` over ``bg``:
+        the sprite, cropped to the rows the letters cover, and how far below the font's
+        ascender line its top lies [pixels] (so that a label never paints over what lies
+        just above or below it)."""
+        key = (text, size, bold, fg, bg)
+        with self._lock:
+            hit = self._labels.get(key)
+            if hit is not None:
+                self._labels.move_to_end(key)
+                return hit
+        font = _font(bold, size)
+        ascent, descent = font.getmetrics()
+        w = max(1, int(font.getlength(text)) + 2)
+        im = Image.new("RGB", (w, ascent + descent), bg)
+        ImageDraw.Draw(im).text((1, 0), text, font=font, fill=fg)
+        _, top, _, bottom = font.getbbox(text)
+        top, bottom = max(0, top - 1), min(ascent + descent, max(top + 1, bottom + 1))
+        made = (self.to_p(im.crop((0, top, w, bottom))), top)
+        with self._lock:
+            self._labels[key] = made
+            if len(self._labels) > self.LABELS:
+                self._labels.popitem(last=False)
+        return made
+
+
+_painters: dict[str, _Painter] = {}
+_painters_lock = threading.Lock()
+
+
+def _painter(theme: Theme) -> _Painter:
+    p = _painters.get(theme.name)
+    if p is None or p.theme != theme:
+        p = _Painter(theme)
+        with _painters_lock:
+            _painters[theme.name] = p
+    return p
+
+
+# -- the picture ------------------------------------------------------------------------------
+
+FRAME = 14        # the wooden frame [pixels]
+PAD = 12          # felt between the frame and the cards [pixels]
+CARD_W, CARD_H = 410, 160
+ZONE: Box = (FRAME + PAD, FRAME + PAD + CARD_H + 10, WIDTH - FRAME - PAD,
+             HEIGHT - FRAME - PAD - CARD_H - 10)
+# Seat slots in turn order round the table (clockwise): bottom left, top left, top right,
+# bottom right; with two players they sit opposite.
+_SLOTS = {
+    "bl": (FRAME + PAD, HEIGHT - FRAME - PAD - CARD_H),
+    "tl": (FRAME + PAD, FRAME + PAD),
+    "tr": (WIDTH - FRAME - PAD - CARD_W, FRAME + PAD),
+    "br": (WIDTH - FRAME - PAD - CARD_W, HEIGHT - FRAME - PAD - CARD_H),
+}
+_SEATING = {1: ("bl",), 2: ("bl", "tr"), 3: ("bl", "tl", "tr"), 4: ("bl", "tl", "tr", "br")}
+# Variants that count no points (RULES.md §2.8 sticks, §2.9 lost rounds): no score line.
+_NO_POINTS = frozenset({"seven", "general"})
+_CENTRE_X0 = FRAME + PAD + CARD_W + 10
+_CENTRE_X1 = WIDTH - FRAME - PAD - CARD_W - 10
+
+
+@lru_cache(maxsize=64)
+def _cap_middle(bold: bool, size: int) -> float:
+    """How far below a label's top the middle of its capital letters lies [pixels]: labels
+    are centred on that, not on the whole line with its descender."""
+    cap = _font(bold, size).getbbox("Н")
+    return (cap[1] + cap[3]) / 2
+
+
+class _Canvas:
+    """A picture being drawn: the palette image and the painter's sprites."""
+
+    def __init__(self, painter: _Painter) -> None:
+        self.p = painter
+        self.th = painter.theme
+        self.im = painter.background.copy()
+
+    def paste(self, sprite: Image.Image, x: int, y: int) -> None:
+        self.im.paste(sprite, (int(x), int(y)))
+
+    def text(self, text: str, x: float, y: float, *, size: int, bold: bool = False,
+             fg: RGB, bg: RGB, anchor: str = "l", max_width: float | None = None,
+             sizes: Sequence[int] = ()) -> int:
+        """Draw ``text`` with its vertical centre at ``y``, left-aligned at ``x``
+        (``anchor`` ``l``), centred (``c``) or right-aligned (``r``); with ``max_width`` it is
+        cut with "…", after trying the smaller ``sizes``. Returns the width drawn [pixels]."""
+        shown = display_text(text, bold=bold, size=size)
+        if max_width is not None:
+            font = _font(bold, size)
+            for smaller in sizes:
+                if font.getlength(shown) <= max_width:
+                    break
+                size, font = smaller, _font(bold, smaller)
+            shown = display_text(text, bold=bold, size=size, max_width=max_width)
+        if not shown:
+            return 0
+        sprite, top = self.p.label(shown, size, bold, fg, bg)
+        w = sprite.width
+        if anchor == "c":
+            x -= w / 2
+        elif anchor == "r":
+            x -= w
+        self.paste(sprite, round(x), round(y - _cap_middle(bold, size) + top))
+        return w
+
+
+def _team_colour(th: Theme, table: TableView, seat: SeatView) -> RGB | None:
+    if not table.teams:
+        return None
+    return th.team_a if seat.side % 2 == 0 else th.team_b
+
+
+def _draw_layout(c: _Canvas, layout: LayoutView, tr: Translator, locale: str) -> None:
+    th = c.th
+    if not layout.line and not layout.up and not layout.down:
+        cx, cy = (ZONE[0] + ZONE[2]) / 2, (ZONE[1] + ZONE[3]) / 2
+        c.text(tr.plain(locale, "pic-waiting"), cx, cy, size=40, fg=th.dim, bg=th.felt,
+               anchor="c")
+        return
+    plan = plan_table(layout, ZONE)
+    last = frozenset(layout.last)
+    ring = c.p.ring(plan.unit)
+    for t in plan.tiles:
+        marked = t.pos is not None and t.pos in last
+        sprite = c.p.tile(plan.unit, t.first, t.second, t.vertical, t.face, marked, th.felt)
+        off = ring if marked else 0
+        c.paste(sprite, t.box[0] - off, t.box[1] - off)
+    for m in plan.marks:
+        _draw_mark(c, m, plan.unit)
+
+
+def _draw_mark(c: _Canvas, m: EndMark, unit: int) -> None:
+    th = c.th
+    size = max(14, round(unit * 0.86))
+    x0, y0, x1, y1 = m.box
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    fill = th.closed if m.closed or m.number is None else th.mark
+    c.paste(c.p.disc(size, fill, th.felt), round(cx - size / 2), round(cy - size / 2))
+    text = "×" if m.closed or m.number is None else str(m.number)
+    fg = th.text if fill == th.closed else th.mark_text
+    c.text(text, cx, cy, size=max(10, round(size * 0.62)), bold=True, fg=fg, bg=fill,
+           anchor="c")
+
+
+def _tiles_row(c: _Canvas, x: int, y: int, width: int, tiles: Sequence[tuple[int, int]] | int,
+               bg: RGB, unit: int = 22) -> int:
+    """Draw a hand in a card: tile backs (an int: how many) or faces (codes as pairs), standing,
+    from ``x`` with their centre at ``y``, within ``width``. Returns the right edge drawn."""
+    n = tiles if isinstance(tiles, int) else len(tiles)
+    if n == 0:
+        return x
+    gap = max(2, unit // 6)
+    if isinstance(tiles, int):
+        step = unit + gap
+        if n > 1 and n * step - gap > width:
+            step = max(3, (width - unit) // (n - 1))  # backs may overlap
+        for i in range(n):
+            c.paste(c.p.tile(unit, 0, 0, True, "down", False, bg), x + i * step, y - unit)
+        return x + (n - 1) * step + unit
+    while unit > 10 and n * (unit + gap) - gap > width:
+        unit -= 2
+        gap = max(2, unit // 6)
+    for i, (a, b) in enumerate(tiles):
+        c.paste(c.p.tile(unit, a, b, True, "up", False, bg), x + i * (unit + gap), y - unit)
+    return x + n * (unit + gap) - gap
+
+
+def _pairs(codes: Iterable[str]) -> list[tuple[int, int]]:
+    out = []
+    for code in codes:
+        a, _, b = code.partition("-")
+        x, y = int(a), int(b)
+        out.append((min(x, y), max(x, y)))
+    return sorted(out)
+
+
+def _draw_seat(c: _Canvas, table: TableView, seat: SeatView, slot: str, tr: Translator,
+               locale: str, summary: RoundSummary | None, goats: frozenset[int]) -> None:
+    th = c.th
+    x, y = _SLOTS[slot]
+    turn = summary is None and table.to_act == seat.seat and table.final is None
+    stripe = _team_colour(th, table, seat)
+    line, width = (th.turn, 5) if turn else (th.card_line, 2)
+    c.paste(c.p.panel(CARD_W, CARD_H, 18, th.card, line, width, th.felt, stripe), x, y)
+    left = x + (34 if stripe else 22)
+    right = x + CARD_W - 20
+    # Row 1: the name, and "to play" / "goat" on the right.
+    tag, tag_fill, tag_fg = None, th.turn, th.turn_text
+    if turn:
+        tag = tr.plain(locale, "pic-turn")
+    elif seat.seat in goats:
+        tag, tag_fill, tag_fg = tr.plain(locale, "pic-goat"), th.closed, th.text
+    tag_w = 0
+    if tag:
+        shown = display_text(tag, bold=True, size=24)
+        tag_w = int(_font(True, 24).getlength(shown)) + 28
+        c.paste(c.p.panel(tag_w, 38, 19, tag_fill, tag_fill, 1, th.card), right - tag_w, y + 14)
+        c.text(shown, right - tag_w / 2, y + 33, size=24, bold=True, fg=tag_fg, bg=tag_fill,
+               anchor="c")
+    name = clean_name(seat.name, limit=64)
+    if not display_text(name, bold=True):
+        name = tr.plain(locale, "pic-seat", seat=seat.seat + 1)
+    name_fg = th.dim if seat.left else th.text
+    c.text(name, left, y + 33, size=36, bold=True, fg=name_fg, bg=th.card,
+           max_width=right - left - tag_w - (12 if tag_w else 0), sizes=(32, 28))
+    # Row 2: the hand, as backs (how many), or revealed at the round's end.
+    row2 = y + 84
+    if seat.left and summary is None:
+        c.text(tr.plain(locale, "pic-left"), left, row2, size=28, fg=th.dim, bg=th.card)
+    elif summary is not None and seat.seat < len(summary.hands):
+        hand = _pairs(summary.hands[seat.seat])
+        if hand:
+            end = _tiles_row(c, left, row2, right - left - 90, hand, th.card, unit=30)
+            value = (summary.hand_values[seat.side] if seat.side < len(summary.hand_values)
+                     else None)
+            if value is not None and not table.teams:
+                c.text(f"= {value}", end + 12, row2, size=30, bold=True, fg=th.accent,
+                       bg=th.card)
+        else:
+            c.text(tr.plain(locale, "pic-hand-empty"), left, row2, size=28, fg=th.dim,
+                   bg=th.card)
+    else:
+        end = _tiles_row(c, left, row2, right - left - 60, seat.tiles, th.card, unit=24)
+        c.text(str(seat.tiles), end + 12, row2, size=32, bold=True, fg=th.text, bg=th.card)
+    # Row 3: the side's score, remembered points as +N (RULES.md §1.12), the variant's marks.
+    row3 = y + 134
+    score, remembered = seat.score, seat.remembered
+    if summary is not None and seat.side < len(summary.scores):
+        score = summary.scores[seat.side]
+        remembered = summary.remembered[seat.side] if seat.side < len(summary.remembered) else 0
+    drawn = 0
+    if table.variant not in _NO_POINTS:
+        drawn = c.text(tr.plain(locale, "pic-score", score=format_score(score, remembered)),
+                       left, row3, size=32, fg=th.text, bg=th.card)
+    extras = []
+    if summary is not None and seat.side < len(summary.recorded) and summary.recorded[seat.side]:
+        extras.append((f"+{summary.recorded[seat.side]}", th.accent, True))
+    sticks = seat.sticks
+    if summary is not None and seat.seat < len(summary.sticks):
+        sticks = summary.sticks[seat.seat]
+    if sticks:
+        extras.append((tr.plain(locale, "pic-sticks", count=sticks), th.accent, False))
+    losses = seat.losses
+    if summary is not None and seat.side < len(summary.losses):
+        losses = summary.losses[seat.side]
+    if losses:
+        extras.append((tr.plain(locale, "pic-losses", count=losses), th.accent, False))
+    if seat.bot:
+        extras.append((tr.plain(locale, "pic-bot"), th.dim, False))
+    pos = right
+    for text, fg, bold in reversed(extras):
+        room = pos - (left + drawn + 14)
+        if room < 40:
+            break
+        w = c.text(text, pos, row3, size=26, bold=bold, fg=fg, bg=th.card, anchor="r",
+                   max_width=room)
+        pos -= w + 14
+
+
+def _header(c: _Canvas, table: TableView, tr: Translator, locale: str,
+            summary: RoundSummary | None) -> None:
+    th = c.th
+    cx = (_CENTRE_X0 + _CENTRE_X1) / 2
+    room = _CENTRE_X1 - _CENTRE_X0
+    top = FRAME + PAD
+    if table.final is not None and summary is None:
+        title = tr.plain(locale, "pic-match-over")
+    elif summary is not None:
+        title = tr.plain(locale, "pic-round-over", round=summary.round_no)
+    elif table.deals:
+        title = tr.plain(locale, "pic-round-of", round=table.round_no, deals=table.deals)
+    else:
+        title = tr.plain(locale, "pic-round", round=table.round_no)
+    c.text(title, cx, top + 24, size=38, bold=True, fg=th.text, bg=th.felt, anchor="c",
+           max_width=room, sizes=(34, 30, 26))
+    variant = tr.plain(locale, "pic-variant", variant=table.variant)
+    if table.teams:
+        variant += " · " + tr.plain(locale, "pic-teams")
+    c.text(variant, cx, top + 68, size=30, fg=th.dim, bg=th.felt, anchor="c",
+           max_width=room, sizes=(26, 22))
+    lines: list[tuple[str, RGB]] = []
+    if summary is not None:
+        names = {s.seat: s.name for s in table.seats}
+        who = clean_name(names.get(summary.by, "?"))
+        key = {"out": "pic-out", "fish": "pic-fish", "void": "pic-void",
+               "limit": "pic-limit"}.get(summary.end)
+        if key:
+            lines.append((tr.plain(locale, key, name=who), th.accent))
+        if summary.general:
+            lines.append((tr.plain(locale, "pic-general"), th.accent))
+    else:
+        if table.fast:
+            lines.append((tr.plain(locale, "pic-fast"), th.accent))
+        if table.two_tiles:
+            lines.append((tr.plain(locale, "pic-two-tiles"), th.accent))
+    for i, (text, fg) in enumerate(lines[:2]):
+        c.text(text, cx, top + 104 + 34 * i, size=26, bold=True, fg=fg, bg=th.felt,
+               anchor="c", max_width=room, sizes=(22, 20))
+    # Bottom centre: the bazar, the pot, the count.
+    info: list[tuple[str, RGB, bool]] = []
+    live = summary is None or table.round_no == summary.round_no
+    if live and (len(table.seats) < 4 or table.drawable or table.reserve):
+        key = "pic-bazar-reserve" if table.reserve else "pic-bazar"
+        info.append((tr.plain(locale, key, count=table.drawable, reserve=table.reserve),
+                     th.text, True))
+    pot = summary.pot if summary is not None else table.pot
+    if pot:
+        info.append((tr.plain(locale, "pic-pot", points=pot), th.accent, True))
+    layout = summary.layout if summary is not None and summary.layout else table.layout
+    if layout.count is not None:
+        info.append((tr.plain(locale, "pic-count", count=layout.count), th.text, False))
+        note = table.notes[-1] if table.notes and summary is None else None
+        if note is not None and note.points:
+            info.append((tr.plain(locale, "pic-scored", points=note.points), th.accent, True))
+    if summary is not None and any(summary.play_points):
+        points = sum(summary.play_points)
+        info.append((tr.plain(locale, "pic-play-points", points=points), th.dim, False))
+    bottom = HEIGHT - FRAME - PAD
+    for i, (text, fg, bold) in enumerate(reversed(info[:4])):
+        c.text(text, cx, bottom - 18 - 38 * i, size=30, bold=bold, fg=fg, bg=th.felt,
+               anchor="c", max_width=room, sizes=(26, 22))
+
+
+def render_table_image(table: TableView, *, locale: str, tr: Translator | None = None,
+                       summary: RoundSummary | None = None, theme: Theme = FELT
+                       ) -> Image.Image:
+    """The picture of ``table`` as a Pillow palette image (mode ``"P"``) of :data:`WIDTH` ×
+    :data:`HEIGHT` pixels; see :func:`render_table_png`, which encodes it."""
+    tr = tr if tr is not None else get_translator()
+    c = _Canvas(_painter(theme))
+    layout = summary.layout if summary is not None and summary.layout else table.layout
+    _draw_layout(c, layout, tr, locale)
+    goats = frozenset(p.seat for p in table.final.players if p.goat) if table.final else frozenset()
+    seating = _SEATING.get(len(table.seats), _SEATING[4])
+    for seat, slot in zip(table.seats, seating, strict=False):
+        _draw_seat(c, table, seat, slot, tr, locale, summary, goats)
+    _header(c, table, tr, locale, summary)
+    return c.im
+
+
+def encode_png(im: Image.Image) -> bytes:
+    """A palette image as PNG bytes (zlib level :data:`PNG_COMPRESS_LEVEL`)."""
+    buf = io.BytesIO()
+    im.save(buf, "PNG", compress_level=PNG_COMPRESS_LEVEL)
+    return buf.getvalue()
+
+
+def render_table_png(table: TableView, *, locale: str, tr: Translator | None = None,
+                     summary: RoundSummary | None = None, theme: Theme = FELT) -> bytes:
+    """The group's table as PNG bytes, :data:`WIDTH` × :data:`HEIGHT` pixels (issue 14).
+
+    ``table`` is the group's view (it holds no hand, RULES.md §1.8). ``summary``, a scored
+    round (``table.summary`` for the closed table), turns it into the round's closing
+    picture: the table as the round ended (``summary.layout`` when set), every hand revealed
+    with its value, the points recorded and the scores after the round (§1.11–§1.14), and how
+    the round ended instead of whose turn it is. Only then does a hand appear.
+
+    ``locale`` is ``ru``, ``uk`` or ``en`` (others fall back to the translator's default);
+    ``tr`` the translator (default :func:`ui.i18n.get_translator`); ``theme`` the colours.
+    Pure: the same arguments give the same bytes. About 3 ms and 20–40 KB
+    (``bench/picture_bench.py``; the target is at most :data:`MAX_PNG_BYTES`). Raises
+    ``ValueError`` for a layout whose spinner or gap lies outside its line.
+    """
+    return encode_png(render_table_image(table, locale=locale, tr=tr, summary=summary,
+                                         theme=theme))
+
+
+class PictureCache:
+    """Table pictures per (match, version, locale, theme, closing round), newest kept.
+
+    A match's version changes with every change of its state (``TableView.version``), so a
+    picture for one version never goes stale: :meth:`table_png` draws each state once, and
+    asking again (a re-send after a failed upload, a restart's re-render, a second chat
+    language) costs a dictionary look-up. ``maxsize`` pictures are kept [entries]; at about
+    30 KB each the default holds about 8 MB. Thread-safe.
+    """
+
+    def __init__(self, maxsize: int = 256) -> None:
+        self.maxsize = maxsize
+        self._items: OrderedDict[tuple, bytes] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    @staticmethod
+    def key(table: TableView, locale: str, summary: RoundSummary | None, theme: Theme
+            ) -> tuple:
+        """The cache key of a picture."""
+        return (table.match_id, table.version, locale, theme.name,
+                summary.round_no if summary is not None else None)
+
+    def table_png(self, table: TableView, *, locale: str, tr: Translator | None = None,
+                  summary: RoundSummary | None = None, theme: Theme = FELT) -> bytes:
+        """:func:`render_table_png`, drawn once per key."""
+        key = self.key(table, locale, summary, theme)
+        with self._lock:
+            hit = self._items.get(key)
+            if hit is not None:
+                self._items.move_to_end(key)
+                self.hits += 1
+                return hit
+        png = render_table_png(table, locale=locale, tr=tr, summary=summary, theme=theme)
+        with self._lock:
+            self.misses += 1
+            self._items[key] = png
+            while len(self._items) > self.maxsize:
+                self._items.popitem(last=False)
+        return png
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m ui.picture",
+                                     description="Draw the README's example table pictures.")
+    parser.add_argument("--examples", metavar="DIR", required=True,
+                        help="directory to write the example PNGs into")
+    parser.add_argument("--locale", default="ru", help="ru, uk or en (default ru)")
+    args = parser.parse_args(argv)
+    from .picture_examples import EXAMPLES
+
+    out = Path(args.examples)
+    out.mkdir(parents=True, exist_ok=True)
+    for name, (table, summary) in EXAMPLES.items():
+        png = render_table_png(table(), locale=args.locale,
+                               summary=summary() if summary else None)
+        path = out / f"{name}.png"
+        path.write_bytes(png)
+        print(f"{path}: {len(png):,} bytes")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(_main())
