@@ -202,7 +202,8 @@ def layout_view(lay: Any, count: int | None = None) -> LayoutView:
         kind="cross" if lay.cross else "line", line=laid(lay.line),
         spinner=lay.spin_at if lay.spinner >= 0 else None, up=laid(lay.up),
         down=laid(lay.down), gap=lay.gap_at if lay.gap_at >= 0 else None,
-        ends=tuple(ends), count=count, last=lay.last)
+        ends=tuple(ends), count=count, last=lay.last,
+        lead=lay.lead_at if lay.lead_at >= 0 else None)
 
 
 def decide(obs: Any, strength: str, seed: str, samples: int) -> Any:
