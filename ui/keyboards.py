@@ -173,11 +173,14 @@ def lang_keyboard(current: str | None = None, *, tr: Translator | None = None
 
 def settings_keyboard(locale: str, chat: ChatInfo, *, tr: Translator | None = None
                       ) -> InlineKeyboardMarkup:
-    """The /settings main menu: one button per setting (:data:`ui.settings.SETTINGS`),
-    "Label: current value", opening that setting's choices; then "done"."""
+    """The /settings main menu: one button per setting the chat's game offers
+    (:data:`ui.settings.SETTINGS`, :meth:`~ui.settings.Setting.offered`), "Label: current
+    value", opening that setting's choices; then "done"."""
     tr = _tr(tr)
     rows = []
     for spec in SETTINGS:
+        if not spec.offered(chat.full_rules):
+            continue
         value = spec.read(chat)
         text = tr.plain(locale, "settings-item", label=tr.plain(locale, spec.label),
                         value=spec.value_label(tr, locale, value) if value else "—")
@@ -189,11 +192,13 @@ def settings_keyboard(locale: str, chat: ChatInfo, *, tr: Translator | None = No
 
 
 def settings_choices_keyboard(locale: str, spec: Setting, current: str | None = None, *,
-                              tr: Translator | None = None) -> InlineKeyboardMarkup:
-    """The choices of one setting (✓ on ``current``) and "back" to the menu."""
+                              rules: Any = None, tr: Translator | None = None
+                              ) -> InlineKeyboardMarkup:
+    """The choices of one setting under the chat's ``rules`` (its game's limits, for one;
+    :meth:`~ui.settings.Setting.choices_for`), ✓ on ``current``, and "back" to the menu."""
     tr = _tr(tr)
     buttons = []
-    for value in spec.choices:
+    for value in spec.choices_for(rules or {}):
         label = spec.value_label(tr, locale, value)
         if value == current:
             label = "✓ " + label
