@@ -17,6 +17,13 @@ from storage import repository as repo
 from tests.servicekit import FakeClock
 
 
+def seven_seats_three(real):
+    """``rules_players`` as if Семёрка seated at most three (rules JSON or engine rules)."""
+    def players(rules):
+        variant = rules["variant"] if isinstance(rules, dict) else rules.variant
+        return (2, 3) if variant == "seven" else real(rules)
+    return players
+
 @pytest.fixture
 async def svc(tmp_path):
     service = await GameService.open(tmp_path / "kozel.sqlite3", clock=FakeClock(),
@@ -142,8 +149,7 @@ async def test_a_change_to_a_game_with_fewer_seats_is_refused(svc, monkeypatch):
 
     res = await seat(svc, -8, 4)
     real = lobbies.rules_players
-    monkeypatch.setattr(lobbies, "rules_players", lambda rules: (
-        (2, 3) if rules["variant"] == "seven" else real(rules)))
+    monkeypatch.setattr(lobbies, "rules_players", seven_seats_three(real))
     refused = await svc.change_variant(res.match_id, 1, "seven")
     assert refused.error == ErrorCode.TOO_MANY_PLAYERS and "3" in refused.detail
     assert refused.lobby.rules["variant"] == "classic" and len(refused.lobby.players) == 4

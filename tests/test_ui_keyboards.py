@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import engine
 from service.views import ChatInfo
 from ui import keyboards as kb
-from ui.callbacks import LangCb, LobbyCb, MoveCb, SettingsCb, StopCb, parse_callback
+from ui.callbacks import LangCb, LobbyCb, MoveCb, SettingsCb, StopCb, VariantCb, parse_callback
 from ui.commands import GROUP_COMMANDS, PRIVATE_COMMANDS, bot_commands
 from ui.i18n import SUPPORTED_LOCALES, Translator
 from ui.render import render_settings
@@ -72,11 +72,12 @@ def test_move_labels_and_order():
 def test_lobby_keyboard(locale):
     markup = kb.lobby_keyboard(locale, 42, tr=TR)
     actions = [parse_callback(b.callback_data) for b in buttons(markup)]
-    assert [a.action for a in actions] == ["join", "leave", "start", "cancel"]
-    assert all(isinstance(a, LobbyCb) and a.lobby == 42 for a in actions)
+    assert [a.action for a in actions] == ["join", "leave", "start", "cancel", "menu"]
+    assert all(isinstance(a, LobbyCb | VariantCb) and a.lobby == 42 for a in actions)
     assert buttons(markup)[0].text == TR.plain(locale, "btn-join")
+    assert buttons(markup)[-1].text == TR.plain(locale, "btn-variant")  # RULES.md §2
     bots = kb.lobby_keyboard(locale, 42, allow_bots=True, has_bots=True, tr=TR)
-    assert [parse_callback(b.callback_data).action for b in buttons(bots)][-2:] == [
+    assert [parse_callback(b.callback_data).action for b in buttons(bots)][-3:-1] == [
         "addbot", "rmbot"]
     rematch = buttons(kb.rematch_keyboard(locale, 9, tr=TR))
     assert parse_callback(rematch[0].callback_data) == LobbyCb(action="rematch", lobby=9)
