@@ -12,9 +12,9 @@ import pytest
 import engine
 from service import ErrorCode, GameService, Status, variant_infos
 from service.live import full_rules, switch_variant
-from service.views import MoveOption, Result
 from storage import repository as repo
 from tests.servicekit import FakeClock
+from tests.variantkit import play_to_end, seat
 
 
 def seven_seats_three(real):
@@ -30,31 +30,6 @@ async def svc(tmp_path):
                                      seed_source=iter(range(1000, 5000)).__next__)
     yield service
     await service.close()
-
-
-async def play_to_end(svc: GameService, res: Result, rng: random.Random,
-                      max_actions: int = 20_000) -> tuple[Result, list[Result]]:
-    """Random legal moves (moves of several tiles too) until the match closes; the last
-    result and every result on the way."""
-    seen = []
-    for _ in range(max_actions):
-        if res.status != Status.PLAYING:
-            break
-        hand = next(h for h in res.hands if h.your_turn)
-        move: MoveOption = rng.choice(hand.legal)
-        res = await svc.act(res.match_id, hand.user_id, move, None, res.version)
-        assert res.ok, (res.error, res.detail)
-        seen.append(res)
-    return res, seen
-
-
-async def seat(svc: GameService, chat: int, players: int, **open_kwargs) -> Result:
-    res = await svc.open_lobby(chat, None, 1, "P1", **open_kwargs)
-    assert res.ok, res
-    for uid in range(2, players + 1):
-        res = await svc.join(res.match_id, uid, f"P{uid}")
-        assert res.ok, res
-    return res
 
 
 def test_the_catalogue_names_every_game_of_the_engine():
