@@ -16,7 +16,15 @@ from dataclasses import dataclass
 from aiogram import Bot, F, Router
 from aiogram.types import CallbackQuery, Message
 
-from handlers.common import App, alert, display_name, is_admin, query_chat, register
+from handlers.common import (
+    App,
+    SameChatGuard,
+    alert,
+    display_name,
+    is_admin,
+    query_chat,
+    register,
+)
 from service import STRENGTHS, ErrorCode, Result, Status, VariantInfo
 from ui.callbacks import SoloCb, VariantCb
 from ui.keyboards import lobby_keyboard, solo_keyboard, variant_keyboard
@@ -235,6 +243,7 @@ async def on_variant_pick(query: CallbackQuery, callback_data: VariantCb, app: A
 def create_router() -> Router:
     """The games router: the lobby's game menu and the private set-up's buttons."""
     router = Router(name="games")
+    router.callback_query.middleware(SameChatGuard())
     router.callback_query.register(on_variant_menu, VariantCb.filter(F.action == "menu"))
     router.callback_query.register(on_variant_back, VariantCb.filter(F.action == "back"))
     router.callback_query.register(on_variant_pick, VariantCb.filter(F.action == "pick"))

@@ -17,6 +17,7 @@ from aiogram.types import CallbackQuery, Message
 from handlers.common import (
     IN_GROUPS,
     App,
+    SameChatGuard,
     alert,
     display_name,
     is_admin,
@@ -274,6 +275,7 @@ def create_router() -> Router:
     """The lobby's router: group commands, the stop confirmation and the lobby buttons (the
     Rematch button also in a private chat, under a solo match)."""
     router = Router(name="lobby")
+    router.callback_query.middleware(SameChatGuard())
     router.message.filter(IN_GROUPS)
     router.message.register(cmd_newgame, Command("newgame"))
     router.message.register(cmd_join, Command("join"))

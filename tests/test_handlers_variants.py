@@ -9,7 +9,7 @@ import pytest
 
 from service import Status, variant_infos
 from tests.botkit import Harness, Person, Sent
-from ui.callbacks import LobbyCb, SettingsCb, SoloCb, VariantCb, parse_callback
+from ui.callbacks import LobbyCb, SettingsCb, SoloCb, StopCb, VariantCb, parse_callback
 
 GROUP = -100888
 OLYA, PETYA, MASHA, SERG = (Person(31, "Оля"), Person(32, "Петя"), Person(33, "Маша"),
@@ -300,3 +300,32 @@ async def test_private_setup_buttons_choose_the_game_the_opponents_and_their_str
         text, alert, _ = await h.press(person, Sent(GROUP, 1, "x"), data=SoloCb(
             variant="classic", bots=1, strength="easy", go=True).pack())
         assert alert and text == tr.plain("uk", "err-private-only")
+
+
+OTHER = -100999
+EVE = Person(66, "Ева")
+
+
+@pytest.mark.parametrize("data", ["v1:pick:{mid}:general", "l1:addbot:{mid}", "l1:start:{mid}",
+                                  "l1:cancel:{mid}", "l1:join:{mid}", "stop"])
+async def test_a_press_carrying_another_chats_lobby_changes_nothing(tmp_path, data):
+    """An admin of one group (or anyone, in their private chat) forging a button with the id
+    of a lobby of another group is refused: the admin check would look at the wrong chat."""
+    async with Harness(tmp_path) as h:
+        await open_dm(h, OLYA, PETYA, EVE)
+        h.tg.admins[OTHER] = {EVE.id}
+        await h.say(OLYA, GROUP, "/newgame")
+        lobby = h.tg.last(GROUP)
+        await h.press(PETYA, lobby, data=lobby.buttons()[0].callback_data)
+        mid = (await h.app.service.find_open(GROUP, None)).match_id
+        before = await h.app.service.view(mid)
+        await h.say(EVE, OTHER, "/newgame")
+        theirs = h.tg.last(OTHER)
+        forged = StopCb(match=mid, confirm=True).pack() if data == "stop" else data.format(mid=mid)
+        for where in (Sent(OTHER, theirs.message_id, theirs.text, theirs.markup),
+                      Sent(EVE.id, 1, "", None)):
+            text, alert, _ = await h.press(EVE, where, data=forged)
+            assert alert and text == h.app.tr.plain("ru", "err-other-chat")
+        after = await h.app.service.view(mid)
+        assert after.status == Status.LOBBY and after.version == before.version
+        assert after.lobby == before.lobby
