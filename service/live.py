@@ -129,7 +129,8 @@ def switch_variant(options: Mapping[str, Any], variant: str) -> dict[str, Any]:
     """The rule options of ``options`` (a chat's stored overrides or a lobby's full rules)
     moved to the game ``variant`` (RULES.md §2): the options chosen there (those that differ
     from their old variant's defaults) that ``variant`` reads with the same default are kept
-    (so a Kozel match limit never becomes a race's target), every other one is dropped, and ``variant``'s defaults fill the rest when the rules are built.  Returns the
+    (so a Kozel match limit never becomes a race's target), every other one is dropped,
+    and ``variant``'s defaults fill the rest when the rules are built.  Returns the
     overrides with ``"variant"`` (validated as :func:`full_rules`).  Raises ``ValueError`` for
     an unknown variant or invalid ``options``."""
     info = variant_infos().get(variant)

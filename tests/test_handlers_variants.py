@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from handlers.games import unknown_variant_text
 from service import Status, variant_infos
 from tests.botkit import Harness, Person, Sent
 from ui.callbacks import LobbyCb, SettingsCb, SoloCb, StopCb, VariantCb, parse_callback
@@ -238,6 +239,23 @@ async def test_rules_name_the_game_played_here_with_its_options(tmp_path, locale
         text = h.tg.last(GROUP).text
         assert game(h, "general", locale) in text and tr.t(locale, "rules-here-match") in text
         assert tr.t(locale, "rules-losses", count=2) in text
+        # /rules <game> tells that game as a lobby of it opened here would play it: the
+        # chat's reserve is kept, the sea goat's own limit is used (RULES.md §2.1)
+        await h.app.service.update_chat(GROUP, rules={"bazar_reserve": 1})
+        await h.say(OLYA, GROUP, "/rules морской")
+        text = h.tg.last(GROUP).text
+        assert text.startswith(tr.t(locale, "rules-title", game=game(h, "sea_goat", locale)))
+        assert tr.t(locale, "rules-here-named", id="sea_goat") in text
+        assert tr.t(locale, "rules-limit", limit=125, race="no", variant="sea_goat") in text
+        assert tr.t(locale, "rules-reserve", reserve=1) in text
+        await h.say(OLYA, GROUP, "/rules poker")
+        assert h.tg.last(GROUP).text == unknown_variant_text(h.app, locale)
+        # in private: the games against computer players, not /settings (groups only)
+        await h.say(OLYA, OLYA.id, "/rules")
+        text = h.tg.last(OLYA.id).text
+        assert any(tr.t(loc, "rules-here-private", id="classic") in text  # the user's language
+                   for loc in ("ru", "uk", "en"))
+        assert "/settings" not in text
 
 
 async def test_private_newgame_with_a_game_and_its_player_count(tmp_path):

@@ -49,6 +49,8 @@ hand-your-turn = ▶️ <b>Your move!</b> Pick a tile:
 hand-waiting = { $name } is to move.
 hand-round-over = The round is over — see the summary in the group.
 hand-match-over = The match is over — see the summary in the group.
+hand-round-over-here = The round is over — see the summary in this chat.
+hand-match-over-here = The match is over — see the summary in this chat.
 
 ## Round summary.
 round-title = <b>Round { $round } is over</b>

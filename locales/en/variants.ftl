@@ -105,6 +105,8 @@ rules-losses = { $count ->
 } and the team are the goats
 rules-here-match = <i>This is how the match in this chat is played now.</i>
 rules-here-chat = <i>This is how new matches in this chat are played (/settings to change).</i>
+rules-here-named = <i>A lobby of this game opened here now would be played so: /newgame { $id }.</i>
+rules-here-private = <i>Against computer players: /newgame [1-3] { $id } [easy|normal|hard]; /rules followed by a game shows that game.</i>
 rules-games = <b>All games:</b> { $games }.
     To start another: /newgame and its name, for example /newgame sea_goat.
 

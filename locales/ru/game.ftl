@@ -49,6 +49,8 @@ hand-your-turn = ▶️ <b>Ваш ход!</b> Выберите кость:
 hand-waiting = Ходит { $name }.
 hand-round-over = Раунд окончен — итоги в группе.
 hand-match-over = Партия окончена — итоги в группе.
+hand-round-over-here = Раунд окончен — итоги в этом чате.
+hand-match-over-here = Партия окончена — итоги в этом чате.
 
 ## Итоги раунда.
 round-title = <b>Раунд { $round } окончен</b>

@@ -113,6 +113,8 @@ rules-losses = { $count ->
 } — и команда козлы
 rules-here-match = <i>Так играется партия в этом чате сейчас.</i>
 rules-here-chat = <i>Так играются новые партии этого чата (/settings — изменить).</i>
+rules-here-named = <i>Так сыграет набор этой игры, открытый здесь сейчас: /newgame { $id }.</i>
+rules-here-private = <i>С компьютерными игроками: /newgame [1-3] { $id } [easy|normal|hard]; /rules с названием игры покажет её правила.</i>
 rules-games = <b>Все игры:</b> { $games }.
     Начать другую: /newgame и название, например /newgame морской.
 

@@ -49,6 +49,8 @@ hand-your-turn = ▶️ <b>Ваш хід!</b> Оберіть кістку:
 hand-waiting = Ходить { $name }.
 hand-round-over = Раунд закінчено — підсумки в групі.
 hand-match-over = Партію закінчено — підсумки в групі.
+hand-round-over-here = Раунд закінчено — підсумки в цьому чаті.
+hand-match-over-here = Партію закінчено — підсумки в цьому чаті.
 
 ## Підсумки раунду.
 round-title = <b>Раунд { $round } закінчено</b>

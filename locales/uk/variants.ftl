@@ -113,6 +113,8 @@ rules-losses = { $count ->
 } — і команда козли
 rules-here-match = <i>Так грається партія в цьому чаті зараз.</i>
 rules-here-chat = <i>Так граються нові партії цього чату (/settings — змінити).</i>
+rules-here-named = <i>Так гратиме набір цієї гри, відкритий тут зараз: /newgame { $id }.</i>
+rules-here-private = <i>З комп’ютерними гравцями: /newgame [1-3] { $id } [easy|normal|hard]; /rules з назвою гри покаже її правила.</i>
 rules-games = <b>Усі ігри:</b> { $games }.
     Почати іншу: /newgame і назва, наприклад /newgame морський.
 
