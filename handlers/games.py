@@ -67,12 +67,13 @@ class SoloChoice:
 
 def parse_solo(words: list[str], default_variant: str = "classic") -> SoloChoice | None:
     """Read ``/newgame [1-3] [game] [easy|normal|hard]`` in any order (the game's name may be
-    several words, ``морской козёл``); None when a word is neither."""
+    several words, ``морской козёл``); None when a word is neither.  A count outside 1–3 is
+    kept as given, for :func:`solo_refusal` to answer with the counts the game seats."""
     bots, strength, rest = None, "normal", []
     for word in words:
         low = word.lower()
-        if low in ("1", "2", "3") and bots is None:
-            bots = int(low)
+        if low.isdigit() and len(low) <= 2 and bots is None:
+            bots = int(low)  # 0 or 4+ too: the refusal says the counts the game seats
         elif low in STRENGTHS:
             strength = low
         else:

@@ -97,7 +97,12 @@ async def cmd_newgame(message: Message, command: CommandObject, app: App,
     if (command.args or "").strip():
         variant = parse_variant(command.args)
         if variant is None:
-            reply(app, message, unknown_variant_text(app, locale))
+            words = command.args.lower().split()
+            solo = any(w.isdigit() or w in STRENGTHS for w in words)
+            text = unknown_variant_text(app, locale)
+            if solo:  # the private command's words: a group seats computer players with /addbot
+                text = app.tr.t(locale, "err-newgame-group-words") + "\n" + text
+            reply(app, message, text)
             return
     await register(app, user)
     chat = await app.service.update_chat(message.chat.id, title=message.chat.title,

@@ -277,6 +277,16 @@ async def test_private_newgame_with_a_game_and_its_player_count(tmp_path):
         await h.say(MASHA, MASHA.id, "/newgame 2 шахматы")
         assert h.tg.last(MASHA.id).text.startswith(tr.t("ru", "err-bad-solo"))
         assert not (await h.app.service.find_open(MASHA.id, None)).ok
+        # a wrong count is answered with the counts the game seats, not "no such game"
+        await h.say(MASHA, MASHA.id, "/newgame 4 телефон")
+        assert h.tg.last(MASHA.id).text == tr.t(
+            "ru", "err-solo-players", game=game(h, "telephone"), need="range", min=2, max=4,
+            bots=1, variant="telephone")
+        assert not (await h.app.service.find_open(MASHA.id, None)).ok
+        # in a group, the private command's words get a hint to /addbot and open nothing
+        await h.say(MASHA, GROUP, "/newgame 2 морской")
+        assert h.tg.last(GROUP).text.startswith(tr.t("ru", "err-newgame-group-words"))
+        assert not (await h.app.service.find_open(GROUP, None)).ok
 
 
 async def test_private_setup_buttons_choose_the_game_the_opponents_and_their_strength(tmp_path):

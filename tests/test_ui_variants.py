@@ -58,7 +58,8 @@ def test_private_newgame_words(words, expected):
 
 def test_private_newgame_words_that_name_nothing():
     assert parse_solo(["2", "chess"]) is None
-    assert parse_solo(["4"]) is None  # 1..3 computer players
+    # a count outside 1..3 is read as a count, so that the answer says what the game seats
+    assert parse_solo(["4"]).bots == 4 and parse_solo(["0", "телефон"]).bots == 0
     assert solo_counts(variant_infos()["sport"]) == (3,)
     assert solo_counts(variant_infos()["seven"]) == (1, 2, 3)
 

@@ -46,6 +46,7 @@ err-no-game = There is no game in this chat. Start one: /newgame
 err-game-exists = This chat already has an open lobby or a match.
 err-lobby-closed = This lobby is closed.
 err-other-chat = This button belongs to a game in another chat.
+err-newgame-group-words = In a group /newgame takes only a game's name (/newgame sea_goat); seat computer players in the lobby with /addbot [easy|normal|hard].
 err-dm-needed = First open a private chat with the bot and press “Start” — your tiles will arrive there.
 err-group-only = This command works in groups only.
 err-private-only = This command works in the private chat with the bot only.
