@@ -179,7 +179,8 @@ async def cmd_stopgame(message: Message, app: App, bot: Bot, locale: str) -> Non
                                                               message.from_user.id):
         reply(app, message, app.tr.t(locale, "err-only-creator-or-admin"))
         return
-    reply(app, message, app.tr.t(locale, "match-stop-confirm"),
+    key = "lobby-stop-confirm" if found.lobby is not None else "match-stop-confirm"
+    reply(app, message, app.tr.t(locale, key),
           reply_markup=stop_keyboard(locale, found.match_id, tr=app.tr))
 
 

@@ -81,6 +81,7 @@ match-line = { $place }. { $name } — { $score }, rating +{ $gain }
 match-line-goat = { $place }. 🐐 { $name } — { $score }, rating +{ $gain }
 match-rematch = Another match? Press “Rematch”.
 match-stop-confirm = Stop the match? Nobody gets rating points.
+lobby-stop-confirm = Close the lobby? Nobody has been dealt yet.
 match-stopped = ⏹ The match was stopped. No rating points.
 match-stop-kept = Playing on!
 score-line = { $name }: { $score }

@@ -26,7 +26,7 @@ variant-about = { $variant ->
     [sport] Exactly four, in teams. Scored like classic Kozel but with no limit: a fixed number of deals, the lead going round. After the last deal the team with the higher score is the goat; equal scores are a draw.
     [seven] Every player for themselves. Ends adding up to 6 — you move again; to 7 — the next player takes two tiles and misses the turn. Nothing to play — draw one; if it does not fit, pass. At the end of a round whoever holds the most (a double is 10) gets a stick. Collect the sticks and you are out; the first out is the goat, the last one left wins.
     [general] Exactly four, in teams, 7 tiles each, no boneyard. [1|1] leads. A fish does not count — deal again. The player after the one who went out loses the round for their team. Going out with [0|0] or [6|6] makes that loser a “general”, and their team loses the match at once. No points.
-   *[classic] The classic: 7 tiles each, the rest is the boneyard. The match's first lead is [1|1]. Points are the pips in hand; up to 12 are remembered (+N), 13 or more open the score. Whoever reaches the limit is the goat.
+   *[classic] The classic: 7 tiles each, the rest is the boneyard. The match's first lead is [1|1] (if nobody holds it, the next double). Points are the pips in hand; up to 12 are remembered (+N), 13 or more open the score. Whoever reaches the limit is the goat.
 }
 
 ## Choosing a game.

@@ -81,6 +81,7 @@ match-line = { $place }. { $name } — { $score }, рейтинг +{ $gain }
 match-line-goat = { $place }. 🐐 { $name } — { $score }, рейтинг +{ $gain }
 match-rematch = Ещё партию? Жмите «Реванш».
 match-stop-confirm = Остановить партию? Рейтинг никому не начислится.
+lobby-stop-confirm = Закрыть набор? Партия ещё не начиналась.
 match-stopped = ⏹ Партия остановлена. Рейтинг не начислен.
 match-stop-kept = Играем дальше!
 score-line = { $name }: { $score }

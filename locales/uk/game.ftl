@@ -81,6 +81,7 @@ match-line = { $place }. { $name } — { $score }, рейтинг +{ $gain }
 match-line-goat = { $place }. 🐐 { $name } — { $score }, рейтинг +{ $gain }
 match-rematch = Ще партію? Тисніть «Реванш».
 match-stop-confirm = Зупинити партію? Рейтинг нікому не нарахується.
+lobby-stop-confirm = Закрити набір? Партія ще не починалася.
 match-stopped = ⏹ Партію зупинено. Рейтинг не нараховано.
 match-stop-kept = Граємо далі!
 score-line = { $name }: { $score }
