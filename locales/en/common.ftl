@@ -51,7 +51,7 @@ err-dm-needed = First open a private chat with the bot and press “Start” —
 err-group-only = This command works in groups only.
 err-private-only = This command works in the private chat with the bot only.
 err-no-hand = You have no match right now.
-err-unexpected = Sorry, something went wrong. The game is unchanged — please try again.
+err-unexpected = Sorry, something went wrong. Nothing is lost: the table shows where the game stands, and /hand sends your tiles again.
 
 ## Buttons.
 btn-join = ✋ Take a seat
