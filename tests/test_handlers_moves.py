@@ -343,3 +343,32 @@ async def test_random_presses_of_a_variant_follow_the_engine(tmp_path, variant, 
                 msg = h.tg.messages[(msg.chat_id, msg.message_id)]
     if variant in ("donkey", "telephone", "sea_goat"):
         assert built, "no move of several tiles was played"
+
+
+async def test_building_on_a_hand_sent_again_keeps_one_live_keyboard(tmp_path):
+    """The hand was sent again (/hand) while the player pressed the older message: the
+    pressed message shows the move being built and the newer one loses its keyboard."""
+    seed, path, state = _builds()
+    person = PEOPLE[state.to_act]
+    async with Harness(tmp_path) as h:
+        match_id = await _seated(h, "donkey", PEOPLE, seed)
+        await _bring(h, match_id, path, PEOPLE)
+        old = h.keyboard_message(person)
+        start = _button(old, "b", 0).callback_data
+        await h.say(person, person.id, "/hand")
+        new = h.keyboard_message(person)
+        assert new.message_id != old.message_id
+        text, alert, _ = await h.press(person, old, data=start)
+        assert not alert
+        live = [m for m in h.tg.chat(person.id) if m.buttons()]
+        assert [m.message_id for m in live] == [old.message_id]
+        assert h.app.tr.t("ru", "compose-title") in live[0].text
+        stored = (await h.app.publisher.messages(match_id)).hands[person.id]
+        assert stored.message == old.message_id and stored.live
+        # the move goes on from there
+        msg = live[0]
+        while _button(msg, "p") is None:
+            await h.press(person, msg, data=_button(msg, "b").callback_data)
+            msg = h.tg.messages[(msg.chat_id, msg.message_id)]
+        text, alert, _ = await h.press(person, msg, data=_button(msg, "p").callback_data)
+        assert not alert and "tiles" in (await _actions(h, match_id))[-1].decision

@@ -390,7 +390,9 @@ class Publisher:
         act.  Changes nothing when it is not the user's turn in ``result`` or a newer state
         was already shown (the game moved on while the press was answered); True when the
         edit was queued.  An edit of the message already queued coalesces with it, and one
-        that would change nothing counts as done (the outbox)."""
+        that would change nothing counts as done (the outbox).  If another message holds the
+        turn's keyboard (the hand was sent again: /hand, /start, a restart), the pressed one
+        takes over and the other loses its keyboard, so one keyboard stays live."""
         hand = result.hand_for(user_id)
         table = result.table
         if table is None or hand is None or not hand.your_turn:
@@ -400,8 +402,13 @@ class Publisher:
                 return False
             books = await self.messages(result.match_id)
             old = books.hands.get(user_id)
-            ref = old.message if old is not None and ref_id(old.message) == message_id \
-                else message_id
+            ref: Any = message_id
+            if old is not None and ref_id(old.message) == message_id:
+                ref = old.message
+            elif old is not None and old.live:
+                self.outbox.edit_markup(chat_id, old.message, None)
+            books.hands[user_id] = HandMessage(ref, table.version, table.round_no, True)
+            self._changed(result.match_id)
             locale = await self.user_locale(user_id)
             text = compose.hand_text(locale, hand, table, chosen=chosen, tr=self.tr)
             if chosen is None:
