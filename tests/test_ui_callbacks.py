@@ -23,7 +23,9 @@ from ui.callbacks import (
     MoveCb,
     PlayCb,
     SettingsCb,
+    SoloCb,
     StopCb,
+    VariantCb,
     end_code,
     move_callback,
     pack_placements,
@@ -131,11 +133,11 @@ def test_bad_callback_is_a_value_error_so_aiogram_filters_skip_it():
 
 
 def test_prefixes_carry_each_factorys_version():
-    factories = (MoveCb, PlayCb, LobbyCb, SettingsCb, StopCb, LangCb)
+    factories = (MoveCb, PlayCb, LobbyCb, SettingsCb, StopCb, LangCb, VariantCb, SoloCb)
     for cls in factories:
         letter = cls.__prefix__[0]
         assert cls.__prefix__ == f"{letter}{VERSIONS[letter]}"
-    assert len({cls.__prefix__[0] for cls in factories}) == len(VERSIONS) == 6
+    assert len({cls.__prefix__[0] for cls in factories}) == len(VERSIONS) == 8
 
 
 def test_settings_buttons_of_before_the_teams_option_are_stale():

@@ -451,8 +451,9 @@ def check_group(replays: Sequence[Replay], messages: Sequence[ChatMessage], *,
     for entry in expected:
         lines = entry[0][0]
         index.setdefault((lines[0] if lines else "", len(lines)), []).append(entry)
-    summaries = [_plain(render.render_round_summary(LOCALE, s, rp.names, rp.sides))
-                 for rp in replays for s in rp.summaries]
+    summaries = [_plain(render.render_round_summary(LOCALE, s, rp.names, rp.sides,
+                                                    specials=specials))
+                 for rp in replays for s in rp.summaries for specials in (True, False)]
     seen = {"table": 0, "summary": 0, "other": 0}
     for m in messages:
         if not m.from_bot:
@@ -539,9 +540,11 @@ def check_results(replay: Replay, messages: Sequence[ChatMessage]) -> None:
             [[_pair(t) for t in h] for h in ev.hands], where
         assert (summary.recorded, summary.scores, summary.remembered, summary.pot) == (
             tuple(ev.recorded), tuple(ev.scores), tuple(ev.remembered), ev.pot), where
-        expected = render.render_round_summary(LOCALE, summary, replay.names, replay.sides)
-        assert any(expected in source for source in sources), \
-            f"{where}: no summary in the chat:\n{expected}"
+        # alone (with ЧЧВ's specials, §2.3 rule 4), or closing the table (whose log has them)
+        expected = [render.render_round_summary(LOCALE, summary, replay.names, replay.sides,
+                                                specials=specials) for specials in (True, False)]
+        assert any(e in source for source in sources for e in expected), \
+            f"{where}: no summary in the chat:\n{expected[0]}"
         in_hands = [_pair(engine.Tile.parse(t)) for h in summary.hands for t in h]
         lay = summary.layout
         table = (_norm(lay.line) | _norm(lay.up) | _norm(lay.down)) if lay is not None else set()
