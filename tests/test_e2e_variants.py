@@ -2,17 +2,17 @@
 built press by press, through the real bot process and the Bot API emulator (issues 12 and
 13, "Must show").
 
-Each match is a private match against three easy computer players (``/newgame 3 easy``), to
-its end by the variant's own rules and options (RULES.md §2, their defaults): the variant is
-the private chat's default rules, written into the database before the bot starts (a chat's
-settings, ``{"rules": {"variant": ...}}``).  The simulated player presses random buttons of
-every keyboard the bot sends, building moves of several doubles where the keyboard offers it.
-Afterwards
-:mod:`tests.e2e.checks` replays each match from the bot's database through the engine: every
-keyboard offered exactly the legal moves of its version (a move being built only placements
-that keep it part of a legal move), the table (line, cross, closed ends, the gap) accounts for
-the 28 tiles and shows no tile of a hand, the hand messages only the player's own tiles, and
-the summaries and the final table are the engine's.
+Each match is a private match against three easy computer players, to its end by the
+variant's own rules and options (RULES.md §2, their defaults).  Every other variant is named in
+the command (``/newgame 3 sea_goat easy``); the others are the private chat's default rules,
+written into the database before the bot starts (a chat's settings, ``{"rules": {"variant":
+...}}``), and started with ``/newgame 3 easy``.  The simulated player presses random buttons
+of every keyboard the bot sends, building moves of several doubles where the keyboard offers
+it.  Afterwards :mod:`tests.e2e.checks` replays each match from the bot's database through
+the engine: every keyboard offered exactly the legal moves of its version (a move being built
+only placements that keep it part of a legal move), the table (line, cross, closed ends, the
+gap) accounts for the 28 tiles and shows no tile of a hand, the hand messages only the
+player's own tiles, and the summaries and the final table are the engine's.
 
 The move built press by press: before the bot starts, a donkey match (RULES.md §2.2) is dealt
 from a chosen seed and played through the service to a turn where the player has more moves
@@ -48,6 +48,8 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 VARIANTS: dict[str, dict] = {v: {} for v in (
     "sea_goat", "donkey", "chcv", "telephone", "muggins", "traditional", "sport", "seven",
     "general")}
+#: The variants started by their name in /newgame; the others are the chat's default rules.
+BY_NAME = set(list(VARIANTS)[::2])
 FIRST_ID = 9100
 BUILDER = 9090  # the player of the move built press by press
 BUILD_RULES = {"variant": "donkey", "match_limit": 51, "turn_timeout": 900}
@@ -81,8 +83,8 @@ async def _prepare(database) -> int:
 
     def chats(conn) -> None:
         for i, (variant, options) in enumerate(VARIANTS.items()):
-            repo.upsert_chat(conn, FIRST_ID + i, now=now,
-                             settings={"rules": {"variant": variant, **options}})
+            rules = {} if variant in BY_NAME else {"rules": {"variant": variant, **options}}
+            repo.upsert_chat(conn, FIRST_ID + i, now=now, settings=rules)
         repo.upsert_chat(conn, BUILDER, now=now, settings={"rules": BUILD_RULES})
 
     await db.write(chats)
@@ -209,7 +211,8 @@ async def test_a_whole_match_of_each_variant(variants_bot, variant):
     table = Table(client, feed, uid, [person])
     await feed.sync()
     table.start_seq = feed.seq
-    await client.send(uid, "/newgame 3 easy")
+    await client.send(uid, f"/newgame 3 {variant} easy" if variant in BY_NAME
+                      else "/newgame 3 easy")
     log = await table.play(random.Random(uid), timeout=30)
     assert log.ended
     counts = await _check(shared, table, log.presses, variant)
