@@ -200,16 +200,18 @@ async def test_cancel_goes_back_and_a_half_built_move_survives_a_restart(tmp_pat
         assert "tiles" in (await _actions(h2, match_id))[-1].decision
 
 
-async def test_stale_foreign_and_forged_building_presses_change_nothing(tmp_path):
+@pytest.mark.parametrize("lang", ["ru", "uk", "en"])
+async def test_stale_foreign_and_forged_building_presses_change_nothing(tmp_path, lang):
     """Issue 13: a press on a half-built move after the game moved on, by a non-player, by
-    a player out of turn, or with forged placements gets an alert; neither the game nor the
-    message changes (an outdated keyboard is taken away)."""
+    a player out of turn, or with forged placements gets an alert in the presser's language;
+    neither the game nor the message changes (an outdated keyboard is taken away)."""
     seed, path, state = _builds()
-    mover, other = PEOPLE[state.to_act], PEOPLE[(state.to_act + 1) % 4]
-    stranger = Person(39, "Гость")
+    people = tuple(Person(p.id, p.first_name, lang) for p in PEOPLE)
+    mover, other = people[state.to_act], people[(state.to_act + 1) % 4]
+    stranger = Person(39, "Гость", lang)
     async with Harness(tmp_path) as h:
-        match_id = await _seated(h, "donkey", PEOPLE, seed)
-        await _bring(h, match_id, path, PEOPLE)
+        match_id = await _seated(h, "donkey", people, seed)
+        await _bring(h, match_id, path, people)
         tr = h.app.tr
         msg = h.keyboard_message(mover)
         await h.press(mover, msg, data=_button(msg, "b", 0).callback_data)
@@ -221,7 +223,7 @@ async def test_stale_foreign_and_forged_building_presses_change_nothing(tmp_path
 
         async def refused(person, data, key):
             text, alert, _ = await h.press(person, msg, data=data)
-            assert alert and text == tr.plain("ru", key), (data, text)
+            assert alert and text == tr.plain(lang, key), (data, text)
             now = await h.app.service.view(match_id)
             assert now.version == before.version and now.table == before.table
 
@@ -254,7 +256,7 @@ async def test_stale_foreign_and_forged_building_presses_change_nothing(tmp_path
         await h.app.publisher.publish(res)
         await h.outbox.drain()
         text, alert, _ = await h.press(mover, msg, data=add)
-        assert alert and text == tr.plain("ru", "err-stale-button")
+        assert alert and text == tr.plain(lang, "err-stale-button")
         assert (await h.app.service.view(match_id)).version == before.version + 1
         now = h.tg.messages[(msg.chat_id, msg.message_id)]
         assert not any(isinstance(parse_callback(b.callback_data), PlayCb)
@@ -262,14 +264,17 @@ async def test_stale_foreign_and_forged_building_presses_change_nothing(tmp_path
                        for b in now.buttons())
 
 
-async def test_sea_goat_two_doubles_button_stale_and_forged(tmp_path):
+@pytest.mark.parametrize("lang", ["ru", "uk", "en"])
+async def test_sea_goat_two_doubles_button_stale_and_forged(tmp_path, lang):
     """RULES.md §2.1 rule 1: the two doubles are one button, which plays both; pressed again
-    (stale) or forged with another tile it changes nothing."""
+    (stale) or forged with another tile it changes nothing and gets an alert in the
+    presser's language."""
     seed, path, state = _engine_path("sea_goat", 2, lambda legal: any(m.more for m in legal))
-    mover = PEOPLE[state.to_act]
+    people = tuple(Person(p.id, p.first_name, lang) for p in PEOPLE[:2])
+    mover = people[state.to_act]
     async with Harness(tmp_path) as h:
-        match_id = await _seated(h, "sea_goat", PEOPLE[:2], seed)
-        await _bring(h, match_id, path, PEOPLE[:2])
+        match_id = await _seated(h, "sea_goat", people, seed)
+        await _bring(h, match_id, path, people)
         msg = h.keyboard_message(mover)
         two = _button(msg, "p", 2)
         assert two is not None and " + " in two.text and len(TILE.findall(two.text)) == 2
@@ -278,13 +283,14 @@ async def test_sea_goat_two_doubles_button_stale_and_forged(tmp_path):
         forged = play_callback(match_id, before.version, "p",
                                [cb.placements[0], MoveOption("0-1", cb.placements[1].end)])
         text, alert, _ = await h.press(mover, msg, data=forged)
-        assert alert and (await h.app.service.view(match_id)).version == before.version
+        assert alert and text == h.app.tr.plain(lang, "err-stale-button")
+        assert (await h.app.service.view(match_id)).version == before.version
         text, alert, _ = await h.press(mover, msg, data=two.callback_data)
         assert not alert
         decision = (await _actions(h, match_id))[-1].decision
         assert [d["tile"] for d in decision["tiles"]] == [p.tile for p in cb.placements]
         text, alert, _ = await h.press(mover, msg, data=two.callback_data)
-        assert alert and text == h.app.tr.plain("ru", "err-stale-button")
+        assert alert and text == h.app.tr.plain(lang, "err-stale-button")
         assert (await h.app.service.view(match_id)).version == before.version + 1
 
 
