@@ -92,6 +92,14 @@ def _builds(variant: str = "donkey"):
                         and any(p.closed for m in legal for p in m.placements))
 
 
+async def _at_a_build(h: Harness, people=PEOPLE):
+    """A donkey match shown at the turn of :func:`_builds`: ``(match id, engine state)``."""
+    seed, path, state = _builds()
+    match_id = await _seated(h, "donkey", people, seed)
+    await _bring(h, match_id, path, people)
+    return match_id, state
+
+
 def _button(msg: Sent, act: str, n: int | None = None):
     """The first PlayCb button of ``msg`` with action ``act`` (and ``n`` placements)."""
     for b in msg.buttons():
@@ -112,11 +120,9 @@ async def test_a_move_of_several_doubles_built_press_by_press_is_one_move(tmp_pa
     """RULES.md §2.0.4, §2.2 rule 2: 🧩 opens the building; each "+" adds a double and edits
     the message (the game does not change); "play" plays the whole move as one decision, in
     the presser's language."""
-    seed, path, state = _builds()
     people = tuple(Person(p.id, p.first_name, lang) for p in PEOPLE)
     async with Harness(tmp_path) as h:
-        match_id = await _seated(h, "donkey", people, seed)
-        await _bring(h, match_id, path, people)
+        match_id, state = await _at_a_build(h, people)
         person = people[state.to_act]
         msg = h.keyboard_message(person)
         tr = h.app.tr
@@ -164,11 +170,9 @@ async def test_cancel_goes_back_and_a_half_built_move_survives_a_restart(tmp_pat
     """A move being built lives in its buttons: "cancel" shows the move buttons again, and
     after a restart of the bot (a new service, publisher and outbox over the same database)
     the half-built move goes on from where it was."""
-    seed, path, state = _builds()
-    person = PEOPLE[state.to_act]
     async with Harness(tmp_path) as h:
-        match_id = await _seated(h, "donkey", PEOPLE, seed)
-        await _bring(h, match_id, path, PEOPLE)
+        match_id, state = await _at_a_build(h)
+        person = PEOPLE[state.to_act]
         msg = h.keyboard_message(person)
         top_text, top_buttons = msg.text, [b.callback_data for b in msg.buttons()]
         await h.press(person, msg, data=_button(msg, "b", 0).callback_data)
@@ -205,13 +209,11 @@ async def test_stale_foreign_and_forged_building_presses_change_nothing(tmp_path
     """Issue 13: a press on a half-built move after the game moved on, by a non-player, by
     a player out of turn, or with forged placements gets an alert in the presser's language;
     neither the game nor the message changes (an outdated keyboard is taken away)."""
-    seed, path, state = _builds()
     people = tuple(Person(p.id, p.first_name, lang) for p in PEOPLE)
-    mover, other = people[state.to_act], people[(state.to_act + 1) % 4]
     stranger = Person(39, "Гость", lang)
     async with Harness(tmp_path) as h:
-        match_id = await _seated(h, "donkey", people, seed)
-        await _bring(h, match_id, path, people)
+        match_id, state = await _at_a_build(h, people)
+        mover, other = people[state.to_act], people[(state.to_act + 1) % 4]
         tr = h.app.tr
         msg = h.keyboard_message(mover)
         await h.press(mover, msg, data=_button(msg, "b", 0).callback_data)
@@ -313,10 +315,7 @@ async def test_random_presses_of_a_variant_follow_the_engine(tmp_path, variant, 
             state = await engine_state(h.app.service, match_id)
             if state.finished:
                 break
-            live = [(p, h.keyboard_message(p)) for p in people]
-            live = [(p, m) for p, m in live if m is not None]
-            assert len(live) == 1
-            person, msg = live[0]
+            person, msg = h.the_live_keyboard(people)
             assert people.index(person) == state.to_act
             legal = tuple(option_of(m) for m in engine.legal_moves(state))
             top = {b.callback_data for b in msg.buttons()}
@@ -354,11 +353,9 @@ async def test_random_presses_of_a_variant_follow_the_engine(tmp_path, variant, 
 async def test_building_on_a_hand_sent_again_keeps_one_live_keyboard(tmp_path):
     """The hand was sent again (/hand) while the player pressed the older message: the
     pressed message shows the move being built and the newer one loses its keyboard."""
-    seed, path, state = _builds()
-    person = PEOPLE[state.to_act]
     async with Harness(tmp_path) as h:
-        match_id = await _seated(h, "donkey", PEOPLE, seed)
-        await _bring(h, match_id, path, PEOPLE)
+        match_id, state = await _at_a_build(h)
+        person = PEOPLE[state.to_act]
         old = h.keyboard_message(person)
         start = _button(old, "b", 0).callback_data
         await h.say(person, person.id, "/hand")

@@ -350,16 +350,22 @@ class Table:
                             timeout: float = 15.0) -> Keyboard | None:
         """Wait for a move keyboard of this match newer than ``after_version``, or for the
         match-end message (then None)."""
+        return await self._next(lambda kb: kb.version > after_version, since=since,
+                                timeout=timeout, what=f"a keyboard after version {after_version}")
+
+    async def _next(self, newer: Callable[[Keyboard], bool], *, since: int, timeout: float,
+                    what: str) -> Keyboard | None:
+        """Wait until the newest move keyboard of this match is ``newer`` (that keyboard),
+        or for the match-end message (None)."""
         def ready() -> Any:
             kb = self.feed.newest_keyboard(self.user_ids, self.match_id)
-            if kb is not None and kb.version > after_version:
+            if kb is not None and newer(kb):
                 return kb
             if self.feed.match_end(self.chat_id, since):
                 return "end"
             return None
 
-        got = await self.feed.wait(ready, timeout=timeout,
-                                   what=f"a keyboard after version {after_version}")
+        got = await self.feed.wait(ready, timeout=timeout, what=what)
         return None if got == "end" else got
 
     async def press(self, kb: Keyboard, rng: random.Random | None = None, *,
@@ -395,17 +401,9 @@ class Table:
                          ) -> Keyboard | None:
         """After a press that builds a move on ``kb``: the keyboard shown next (the same
         message edited, or a newer version), or None for the match end."""
-        def ready() -> Any:
-            new = self.feed.newest_keyboard(self.user_ids, self.match_id)
-            if new is not None and (new.version, new.seq) > (kb.version, kb.seq):
-                return new
-            if self.feed.match_end(self.chat_id, since):
-                return "end"
-            return None
-
-        got = await self.feed.wait(ready, timeout=timeout,
-                                   what=f"the keyboard after a press on version {kb.version}")
-        return None if got == "end" else got
+        return await self._next(lambda new: (new.version, new.seq) > (kb.version, kb.seq),
+                                since=since, timeout=timeout,
+                                what=f"the keyboard after a press on version {kb.version}")
 
     async def play(self, rng: random.Random, *, max_moves: int | None = None,
                    log: MatchLog | None = None, after_version: int = -1,
