@@ -217,3 +217,34 @@ async def test_a_whole_match_of_each_variant(variants_bot, variant):
     assert log.ended
     counts = await _check(shared, table, log.presses, variant)
     assert counts["tables"] > 0 and counts["hands"] > 0
+
+
+@pytest.mark.parametrize("variant,first_id", [("donkey", 9200), ("telephone", 9210)])
+async def test_a_group_match_of_a_cross_variant_keeps_the_hands_private(variants_bot, variant,
+                                                                       first_id):
+    """Issue 12, "Must show", in a group: ``/newgame <game>``, two people and two computer
+    players; the cross (RULES.md §2.0.2) and the moves of several doubles are shown in the
+    group, each hand only in its owner's private chat, every keyboard the legal moves."""
+    shared, _ = variants_bot
+    client, bot = shared.client, shared.bot
+    feed = await shared.feed()
+    table = await Table.create(client, feed, ("Оля", "Петя"), first_id=first_id)
+    for p in table.players:  # the answers to /start first (see above)
+        await client.wait_message(p.id, lambda m: m.from_bot, timeout=10)
+    await table.gather(variant)
+    for seated in (3, 4):
+        await table.command(table.players[0], "/addbot easy")
+        await table.wait_seated(seated)
+    await table.start()
+    log = await table.play(random.Random(first_id), timeout=30)
+    assert log.ended
+    await client.wait_idle(quiet=0.3)
+    assert await table.unanswered_or_alerted(log.presses) == []
+    group, dms = await table.chats()
+    (rp,) = [load_replay(bot.database, m) for m in match_ids(bot.database, table.chat_id)]
+    assert rp.rules.variant == variant and rp.final.result.reason == "limit"
+    assert {a.seat for a in rp.actions if a.decision.get("bot")} == {2, 3}
+    counts = check_all([rp], group, dms)
+    assert counts["keyboards"] == len(log.presses)
+    assert counts["tables"] > 0 and counts["hands"] > 0
+    assert bot.errors() == []

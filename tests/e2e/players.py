@@ -286,12 +286,12 @@ class Table:
         now = await self.client.message(msg.chat_id, msg.message_id)
         return now.edits > edits
 
-    async def open_lobby(self) -> ChatMessage:
-        """``players[0]`` types /newgame; the lobby message (its Join button names the
-        match)."""
+    async def open_lobby(self, game: str = "") -> ChatMessage:
+        """``players[0]`` types /newgame (with the name of a ``game``, RULES.md §2); the lobby
+        message (its Join button names the match)."""
         await self.feed.sync()
         self.start_seq = self.feed.seq
-        sent = await self.command(self.players[0], "/newgame")
+        sent = await self.command(self.players[0], f"/newgame {game}".strip())
         lobby = await self.client.wait_message(
             self.chat_id, lambda m: m.from_bot and any(
                 (b.callback_data or "").startswith("l1:join:") for b in m.flat_buttons),
@@ -325,10 +325,10 @@ class Table:
 
         await self.client.wait_until(check, timeout=10, what=f"{count} players seated")
 
-    async def gather(self) -> None:
-        """Open the lobby, have every other player press Join, and wait until all are
-        seated."""
-        await self.open_lobby()
+    async def gather(self, game: str = "") -> None:
+        """Open the lobby (of ``game``), have every other player press Join, and wait until
+        all are seated."""
+        await self.open_lobby(game)
         for n, p in enumerate(self.players[1:], start=2):
             answer = await self.press_join(p)
             assert not answer.get("show_alert") and not answer.get("url"), answer
