@@ -70,10 +70,7 @@ async def test_whole_match_with_only_legal_buttons_and_no_leaked_hand(tmp_path, 
             state = await current(h, match_id)
             if state.finished:
                 break
-            live = [(p, h.keyboard_message(p)) for p in people]
-            live = [(p, m) for p, m in live if m is not None]
-            assert len(live) == 1
-            person, msg = live[0]
+            person, msg = h.the_live_keyboard(people)
             seat = [p.id for p in people].index(person.id)
             assert state.to_act == seat
             offered = {b.text for b in msg.buttons()}
