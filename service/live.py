@@ -161,7 +161,7 @@ def rules_players(rules: Mapping[str, Any] | Any) -> tuple[int, int]:
 _CODES = {t: f"{t.a}-{t.b}" for t in engine.TILES}
 
 #: The 28 tile codes (``"2-5"``, low half first) in the order of the engine's tile ids
-#: (``engine.TILE_ID``, RULES.md §0): the one table of tile ids for the whole bot, e.g. the
+#: (``engine.tiles.TILE_ID``, RULES.md §0): the one table of tile ids for the whole bot, e.g. the
 #: compact ids in callback data.
 TILE_CODES: tuple[str, ...] = tuple(_CODES[t] for t in engine.TILES)
 
