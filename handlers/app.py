@@ -84,7 +84,8 @@ async def build(settings: Any, bot: Bot, *, service_overrides: dict[str, Any] | 
     service_options = {"lobby_ttl": settings.lobby_ttl,
                        "bot_move_delay": settings.bot_move_delay,
                        "hard_samples": settings.bot_hard_samples,
-                       "bot_workers": settings.bot_workers}
+                       "bot_workers": settings.bot_workers,
+                       "chat_options": {"table": settings.table_view}}
     service_options.update(service_overrides or {})
     service = await GameService.open(settings.database_path, **service_options)
     tr = get_translator(settings.default_locale)
