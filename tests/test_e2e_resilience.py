@@ -69,12 +69,13 @@ async def test_a_player_who_never_moves_loses_the_match_by_timeout(bot, emulator
         # the table's edit for the move that gave Petya his turn may come just after his
         # keyboard; the next one is the host's move, when his turn ran out
         later = [c["t"] - shown for c in feed.calls if c["t"] > shown
-                 and c["chat_id"] == table.chat_id and c["method"] == "editMessageText"]
+                 and c["chat_id"] == table.chat_id
+                 and c["method"] in ("editMessageText", "editMessageMedia")]
         assert later, "the table never showed the host's move"
         host = next((t for t in later if t >= 0.5), None)
         assert host is not None and 4.5 <= host < 10.0, later  # the turn began at the commit
     group, dms = await table.chats()
-    assert any("Петя не успел" in h["text"] for m in group for h in m.history)
+    assert any("Петя не успел" in (t or "") for m in group for t, _ in m.shown_texts())
     assert any("за вас походил бот" in h["text"] for m in dms[petya.id] for h in m.history)
     end = [m for m in group if "прервана по тайм-ауту" in (m.text or "")]
     assert len(end) == 1 and "Петя не ходил" in end[0].text
@@ -219,7 +220,8 @@ async def test_flood_control_is_waited_out_and_nothing_is_lost(bot, emulator_cli
     assert bot.errors() == []
 
 
-_COUNTED = ("sendMessage", "editMessageText", "editMessageReplyMarkup")
+_COUNTED = ("sendMessage", "editMessageText", "editMessageReplyMarkup", "sendPhoto",
+            "editMessageMedia")
 
 
 def _most_in_a_minute(times: list[float]) -> int:

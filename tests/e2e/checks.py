@@ -18,7 +18,9 @@ the message when:
   (:func:`check_results`), or the table does not end on the latest state
   (:func:`check_latest_table`).
 
-Texts are read in the group's language, Russian (the bot's default).
+Texts are read in the group's language, Russian (the bot's default).  A photo's caption is
+read as a text (``ChatMessage.shown_texts``): the table as a picture carries the round's moves
+and summary in its caption, and the picture itself shows the tiles.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from tests.e2e.players import move_buttons, parse_move_data
 from tests.emulator import ChatMessage
 from ui import render
 from ui.callbacks import tile_halves, tile_id
+from ui.caption import render_caption
 from ui.keyboards import move_label
 
 __all__ = [
@@ -248,10 +251,8 @@ def load_replay(database: Path, match_id: int) -> Replay:
 
 
 def _texts(msg: ChatMessage) -> list[tuple[str, dict | None]]:
-    """Every (text, keyboard) a message showed."""
-    if msg.history:
-        return [(h["text"], h.get("reply_markup")) for h in msg.history]
-    return [(msg.text, None)] if msg.text is not None else []
+    """Every (text or caption, keyboard) a message showed."""
+    return [(t, markup) for t, markup in msg.shown_texts() if t is not None]
 
 
 # -- keyboards ---------------------------------------------------------------------------------
@@ -360,6 +361,11 @@ def check_group(replays: Sequence[Replay], messages: Sequence[ChatMessage]) -> d
                 continue
             seen["table"] += 1
             chain = table["chain"]
+            if chain is None and table["bazar"] is None and m.photo is not None:
+                # a picture's caption: the moves of its round, no tile that never lay there
+                laid = set().union(*map(_norm, chains.get(table["round"], [()])))
+                assert set(tiles_in(text_)) <= laid, f"tiles off the chain: {where}"
+                continue
             assert chain is not None and table["bazar"] is not None, f"unparsed table: {where}"
             shown = set(tiles_in(text_))
             assert shown <= _norm(chain), f"tiles off the chain: {where}"
@@ -413,7 +419,7 @@ def check_results(replay: Replay, messages: Sequence[ChatMessage]) -> None:
     it (hands, values, records, pot), the summary's hands and the closed table's chain account
     for the 28 tiles, and the match-end message shows the engine's goats, final scores and
     rating."""
-    sources = [m.source or "" for m in messages if m.from_bot]
+    sources = [m.source or m.caption_source or "" for m in messages if m.from_bot]
     rules, names = replay.rules, replay.names
     sides = [seat % 2 if rules.teams else seat for seat in range(len(names))]  # §1.14
     for ev in replay.scored():
@@ -445,14 +451,19 @@ def check_results(replay: Replay, messages: Sequence[ChatMessage]) -> None:
 
 def check_latest_table(replay: Replay, messages: Sequence[ChatMessage]) -> None:
     """The newest table message of the group shows the match's latest state: the table of
-    the match rebuilt from the database, as the bot renders it."""
-    expected = render.render_table(LOCALE, LiveMatch.from_row(replay.row,
-                                                              replay.actions).table_view())
-    tables = [m for m in messages if m.from_bot and m.text
-              and _TABLE_TITLE.match(m.text.splitlines()[0])]
+    the match rebuilt from the database, as the bot renders it (a picture's caption, or the
+    text)."""
+    view = LiveMatch.from_row(replay.row, replay.actions).table_view()
+    tables = [m for m in messages if m.from_bot and m.shown and not m.deleted
+              and _TABLE_TITLE.match(m.shown.splitlines()[0])]
     assert tables, "no table message"
-    assert tables[-1].source == expected, (
-        f"match {replay.match_id}: the table shows\n{tables[-1].text}\n--- expected\n"
+    latest = tables[-1]
+    if latest.photo is not None:
+        expected, shown = render_caption(LOCALE, view), latest.caption_source
+    else:
+        expected, shown = render.render_table(LOCALE, view), latest.source
+    assert shown == expected, (
+        f"match {replay.match_id}: the table shows\n{latest.shown}\n--- expected\n"
         f"{expected}")
 
 
