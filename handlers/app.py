@@ -131,6 +131,8 @@ async def run(settings: Any) -> None:
     bot = make_bot(settings)
     dp, app, outbox = await build(settings, bot)
     stop = asyncio.Event()
+    # the table pictures' sprites and fonts, drawn in their thread while the bot starts
+    warm = asyncio.create_task(app.publisher.pictures.warm())
     try:
         await register_commands(bot, app.tr, settings.default_locale)
         await app.publisher.heal()
@@ -155,6 +157,8 @@ async def run(settings: Any) -> None:
         await outbox.drain()
         await app.publisher.settled()
         await outbox.close()
+        await asyncio.gather(warm, return_exceptions=True)
+        app.publisher.close()
         await app.service.close()
         await bot.session.close()
 
