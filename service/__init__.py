@@ -19,6 +19,9 @@ Lobby: ``open_lobby``, ``join``, ``leave``, ``start``, ``stop``, ``rematch``,
 ``update_chat``, ``chat_info``, ``migrate_chat``, ``bot_removed``, ``register_user``,
 ``set_dm_open``, ``get_user``. Message ids: ``load_messages``, ``save_messages``.
 Statistics: ``leaderboard``, ``personal_stats`` (people only), ``bot_stats``.
+Games (RULES.md §2): ``open_lobby(..., variant=)``, ``open_solo(..., variant=)``,
+``change_variant`` in a lobby, ``update_chat(variant=)`` for a chat's default;
+:func:`variant_infos` says what each game reads (:class:`VariantInfo`).
 :mod:`service.game` names the room of each.
 
 Computer players (issue 6, :mod:`service.bots`): ``add_bot``/``remove_bot`` in a lobby,
@@ -30,7 +33,7 @@ See :mod:`service.views` for the result and view types.
 
 from service.bots import DEFAULT_HARD_SAMPLES, STRENGTHS, is_bot
 from service.game import DEFAULT_BOT_MOVE_DELAY, DEFAULT_LOBBY_TTL, GameService
-from service.live import ReplayError
+from service.live import ReplayError, variant_infos
 from service.views import (
     ActionNote,
     BotStats,
@@ -56,6 +59,7 @@ from service.views import (
     Status,
     TableView,
     UserInfo,
+    VariantInfo,
 )
 
 __all__ = [
@@ -89,5 +93,7 @@ __all__ = [
     "Status",
     "TableView",
     "UserInfo",
+    "VariantInfo",
     "is_bot",
+    "variant_infos",
 ]

@@ -33,6 +33,8 @@ __all__ = [
     "SettingsCb",
     "StopCb",
     "LangCb",
+    "VariantCb",
+    "SoloCb",
     "LOBBY_ACTIONS",
     "SETTINGS_MENU",
     "tile_id",
@@ -45,7 +47,7 @@ __all__ = [
 #: Each factory's version, the digits of its prefix: bumped when its fields or values change.
 #: Settings are at 2 since the option that switches teams is called ``teams`` (it was
 #: ``variant``, a name now kept for the variants of RULES.md §2).
-VERSIONS = {"m": 1, "l": 1, "s": 2, "x": 1, "g": 1}
+VERSIONS = {"m": 1, "l": 1, "s": 2, "x": 1, "g": 1, "v": 1, "o": 1}
 #: Telegram's limit on callback_data, in bytes.
 MAX_CALLBACK_BYTES = 64
 _MAX_ID = 2**63 - 1  # database ids and versions are signed 64-bit integers
@@ -147,8 +149,35 @@ class LangCb(_Strict, CallbackData, prefix=f"g{VERSIONS['g']}"):
     code: Literal["ru", "uk", "en"]
 
 
+#: A game's name as buttons carry it (``Rules.variant``; a name no game has parses, and the
+#: handler answers it as stale).
+VariantName = Annotated[str, Field(pattern=r"^[a-z_]{1,16}$")]
+
+
+class VariantCb(_Strict, CallbackData, prefix=f"v{VERSIONS['v']}"):
+    """The game of a lobby (RULES.md §2): ``action`` ``menu`` shows the games under lobby
+    ``lobby``, ``pick`` plays ``variant`` there, ``back`` shows the lobby's buttons again.
+    Packs to at most 44 bytes."""
+
+    action: Literal["menu", "pick", "back"]
+    lobby: Id
+    variant: Annotated[str, Field(pattern=r"^[a-z_]{0,16}$")] = ""
+
+
+class SoloCb(_Strict, CallbackData, prefix=f"o{VERSIONS['o']}"):
+    """The set-up of a match against computer players in private: the game ``variant``,
+    ``bots`` opponents (1..3) of ``strength``; ``go`` starts it, else the press changes the
+    choice.  The state lives in the buttons, so the set-up survives a restart."""
+
+    variant: VariantName
+    bots: Annotated[int, Field(ge=1, le=3)]
+    strength: Literal["easy", "normal", "hard"]
+    go: bool = False
+
+
 _FACTORIES: dict[str, type[CallbackData]] = {
-    cls.__prefix__: cls for cls in (MoveCb, LobbyCb, SettingsCb, StopCb, LangCb)
+    cls.__prefix__: cls
+    for cls in (MoveCb, LobbyCb, SettingsCb, StopCb, LangCb, VariantCb, SoloCb)
 }
 
 
@@ -190,7 +219,8 @@ def move_callback(game_id: int, version: int, tile: Any, end: str | None) -> str
     return MoveCb(game=game_id, ver=version, tile=tile_id(tile), end=end_code(end)).pack()
 
 
-def parse_callback(data: str | None) -> MoveCb | LobbyCb | SettingsCb | StopCb | LangCb:
+def parse_callback(data: str | None
+                   ) -> MoveCb | LobbyCb | SettingsCb | StopCb | LangCb | VariantCb | SoloCb:
     """Unpack any of this module's callback_data strings.
 
     Raises :class:`BadCallback` for None, an unknown prefix (including another version of a
