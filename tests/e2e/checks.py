@@ -35,7 +35,7 @@ from sqlalchemy import create_engine, text
 
 import engine
 from service.live import LiveMatch
-from service.views import EndReason, MatchEnd, PlayerResult, RoundSummary
+from service.views import EndReason, LaidTile, LayoutView, MatchEnd, PlayerResult, RoundSummary
 from storage import repository as repo
 from tests.e2e.players import move_buttons, parse_move_data
 from tests.emulator import ChatMessage
@@ -183,27 +183,36 @@ def _hand_value(hand: Sequence[Any], rules: Any) -> int:
     return sum(t.a + t.b for t in hand)
 
 
-def summary_of(ev: Any, rules: Any) -> RoundSummary:
-    """The group's summary of a ``round_scored`` event, as the engine scored it."""
+def summary_of(ev: Any, rules: Any, events: Sequence[Any] = ()) -> RoundSummary:
+    """The group's summary of a ``round_scored`` event, as the engine scored it; ``events``
+    (the round's) give the going-out tile, which the summary names (RULES.md §1.10)."""
+    moves = [e.tile for e in events if e.kind in ("led", "played")]
+    layout = (LayoutView(line=(LaidTile(moves[-1].a, moves[-1].b),), last=(("line", 0),))
+              if ev.end == "out" and moves else None)
     return RoundSummary(
         round_no=ev.round_no, end=ev.end, by=ev.by,
         hands=tuple(tuple(f"{t.a}-{t.b}" for t in h) for h in ev.hands),
         hand_values=tuple(ev.hand_values), recorded=tuple(ev.recorded), scores=tuple(ev.scores),
         remembered=tuple(ev.remembered), pot_won=ev.pot_won, pot=ev.pot,
-        seat_values=tuple(_hand_value(h, rules) for h in ev.hands))
+        seat_values=tuple(_hand_value(h, rules) for h in ev.hands), layout=layout)
 
 
 def end_of(replay: Replay) -> MatchEnd:
     """The match end of a finished replay, as the engine rated it (RULES.md §1.15–§1.16)."""
     final = replay.final
     result = final.result
+    # places: by the rating gained, then how close the side came to the goat (the open
+    # score, else half the remembered points, §1.12, §1.15); ties share one
+    key = {side: (-result.rating[side], score if score > 0 else final.remembered[side] / 2)
+           for side, score in enumerate(final.scores)}
+    place = {side: 1 + sum(k < key[side] for k in key.values()) for side in key}
     lines = []
     for seat, name in enumerate(replay.names):
         side = seat % 2 if replay.rules.teams else seat
         lines.append(PlayerResult(seat=seat, user_id=0, name=name, score=final.scores[side],
                                   goat=side in result.goats, rating=result.rating[side],
                                   outs=0, fish=0, timed_out=result.timed_out == seat,
-                                  side=side))
+                                  side=side, place=place[side]))
     return MatchEnd(EndReason(result.reason), True, tuple(lines))
 
 
@@ -423,7 +432,8 @@ def check_results(replay: Replay, messages: Sequence[ChatMessage]) -> None:
     rules, names = replay.rules, replay.names
     sides = [seat % 2 if rules.teams else seat for seat in range(len(names))]  # §1.14
     for ev in replay.scored():
-        expected = render.render_round_summary(LOCALE, summary_of(ev, rules), names, sides)
+        summary = summary_of(ev, rules, replay.rounds()[ev.round_no])
+        expected = render.render_round_summary(LOCALE, summary, names, sides)
         assert any(expected in source for source in sources), \
             f"match {replay.match_id}: no summary of round {ev.round_no}:\n{expected}"
         in_hands = [t for h in ev.hands for t in _norm(h)]
