@@ -3,9 +3,10 @@
 When a group sees its table as a picture (issue 14, :mod:`ui.picture`), the picture shows the
 tiles, the seats with their names, tiles in hand, scores and whose turn it is, the round, the
 variant, the bazar, the pot and the count.  The caption under it (:func:`render_caption`)
-holds the rest of the text table (:func:`ui.render.render_table`): the round's title, its
-recent moves in words (who drew how many, who knocked, the host's moves — RULES.md §1.8,
-§1.17 — which a picture of the table cannot show), and once the round is scored its summary
+holds the rest of the text table (:func:`ui.render.render_table`): the title (the game and
+its round) and what the game is played for (RULES.md §1.15, §2), the round's recent moves in
+words (who drew how many, who knocked, the host's moves — §1.8, §1.17 — which a picture of
+the table cannot show), and once the round is scored its summary
 (:func:`ui.render.render_round_summary`: how it ended, the hands, what was recorded,
 §1.11–§1.14) and, at the match's end, that the match is over.
 
@@ -28,7 +29,7 @@ from collections.abc import Sequence
 from service.views import TableView
 
 from .i18n import Translator, get_translator
-from .render import action_log, render_round_summary, text_length
+from .render import _goal, _title, action_log, render_round_summary, text_length
 
 __all__ = ["CAPTION_LOG_LINES", "MAX_CAPTION", "caption_length", "render_caption"]
 
@@ -51,8 +52,9 @@ def caption_length(text: str) -> int:
 
 def render_caption(locale: str, table: TableView, *, log_lines: int = CAPTION_LOG_LINES,
                    limit: int = MAX_CAPTION, tr: Translator | None = None) -> str:
-    """The caption (Telegram HTML) of the group's table picture of ``table``: the round's
-    title; its last ``log_lines`` moves (:func:`ui.render.action_log`, with how many came
+    """The caption (Telegram HTML) of the group's table picture of ``table``: the title (the
+    game and its round, as :func:`ui.render.render_table` begins) and what the game is played
+    for; its last ``log_lines`` moves (:func:`ui.render.action_log`, with how many came
     before); once the round is scored (``table.summary``) its summary; once the match is over
     and rated, a line that says so.
 
@@ -62,19 +64,24 @@ def render_caption(locale: str, table: TableView, *, log_lines: int = CAPTION_LO
     raises for long names or logs."""
     tr = tr if tr is not None else get_translator()
     names = [s.name for s in table.seats]
-    title = tr.t(locale, "table-title", round=table.round_no)
+    # the same first lines as the text table: the game and its round (sport's deal k of N,
+    # RULES.md §2.7) and what the game is played for (§1.15, §2.0.7)
+    title = _title(tr, locale, table)
+    goal = _goal(tr, locale, table.variant, table.rules)
     log = action_log(table.notes, names, locale, tr=tr)
     hidden = max(0, len(log) - max(0, log_lines))
     log = log[hidden:]
     summary: list[str] = []
     if table.summary is not None:
+        # the specials (ЧЧВ, §2.3 rule 4) are in the moves, as in the text table
         summary = render_round_summary(locale, table.summary, names,
-                                       [s.side for s in table.seats], tr=tr).split("\n")
+                                       [s.side for s in table.seats], specials=False,
+                                       tr=tr).split("\n")
     tail = [tr.t(locale, "table-match-over")] if table.final is not None and \
         table.final.rated else []
 
     def build(log_part: Sequence[str], summary_part: Sequence[str]) -> list[str]:
-        lines = [title]
+        lines = [title] if goal is None else [title, goal]
         if log_part:
             lines.append(tr.t(locale, "table-log-title"))
             dropped = hidden + len(log) - len(log_part)
