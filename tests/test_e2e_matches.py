@@ -2,7 +2,8 @@
 emulator, with simulated players pressing random buttons of the keyboards the bot offers.
 
 Issue 5: 2, 3 and 4 players, teams, each fish scoring (played again with Rematch until a
-round ends in fish, so the scoring is really used); every offered button is legal and every
+round ends in fish, so the scoring is really used), the table as a picture (the default) and
+as text (issue 14); every offered button is legal and every
 press of one is accepted, no hand leaks, every table accounts for the 28 tiles, and the
 summaries and the final table equal the engine's replay of the match from the bot's database.
 
@@ -63,6 +64,10 @@ async def play_to_the_goat(client: EmulatorClient, bot: BotProcess, players: int
         assert rp.rules.teams == (settings.get("teams") == "1")
         assert rp.final.finished and rp.final.result.reason == "limit"
         assert rp.final.result.goats
+    # the round's tables: pictures with captions by default, texts where the chat chose it
+    tables = [m for m in group if m.from_bot and (m.shown or "").startswith("Раунд")]
+    photos = settings.get("table", "picture") == "picture"
+    assert tables and all((m.photo is not None) == photos for m in tables)
     counts = check_all(replays, group, dms)
     assert counts["keyboards"] == len(presses)  # each keyboard pressed once, all accepted
     assert counts["summaries"] == sum(len(rp.scored()) for rp in replays)
@@ -75,10 +80,10 @@ async def test_two_players(shared_bot):
     assert bot.errors() == []
 
 
-async def test_three_players_each_own_fish(shared_bot):
+async def test_three_players_each_own_fish_with_the_table_as_text(shared_bot):
     client, bot = shared_bot.client, shared_bot.bot
-    await play_to_the_goat(client, bot, 3, {"match_limit": "51", "fish_scoring": "each_own"},
-                           need_fish=True, seed=3)
+    await play_to_the_goat(client, bot, 3, {"match_limit": "51", "fish_scoring": "each_own",
+                                            "table": "text"}, need_fish=True, seed=3)
     assert bot.errors() == []
 
 
