@@ -40,6 +40,8 @@ class Settings(BaseSettings):
     bot_hard_samples: int = Field(1500, ge=1, le=100_000)
     # the group's table as a picture or as text, for chats whose admins chose neither
     table_view: str = Field("picture", pattern="^(picture|text)$")
+    # the table pictures are drawn in that many processes of their own (0: a thread)
+    picture_workers: int = Field(1, ge=0, le=8)
     # Telegram's limits as the outbox applies them (lower them only for a test Bot API server)
     rate_chat_interval: float = Field(1.0, ge=0)
     rate_private_burst: int = Field(3, ge=1, le=30)

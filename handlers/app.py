@@ -26,6 +26,7 @@ from ui.commands import bot_commands
 from ui.i18n import SUPPORTED_LOCALES, get_translator
 from ui.outbox import Outbox, RetryAfterMiddleware
 from ui.publish import Publisher
+from ui.table_photo import TablePictures
 
 log = logging.getLogger(__name__)
 
@@ -108,7 +109,8 @@ async def build(settings: Any, bot: Bot, *, service_overrides: dict[str, Any] | 
               default_locale=settings.default_locale, turn_timeout=settings.turn_timeout)
     app.publisher = Publisher(service, outbox, tr, bot_username=app.bot_username,
                               default_locale=settings.default_locale,
-                              user_locale=app.telegram_lang.get)
+                              user_locale=app.telegram_lang.get,
+                              pictures=TablePictures(tr, workers=settings.picture_workers))
     app_ref["app"] = app
     dp = Dispatcher()
     dp["app"] = app
@@ -131,7 +133,7 @@ async def run(settings: Any) -> None:
     bot = make_bot(settings)
     dp, app, outbox = await build(settings, bot)
     stop = asyncio.Event()
-    # the table pictures' sprites and fonts, drawn in their thread while the bot starts
+    # the table pictures' process starts and draws its sprites and fonts while the bot starts
     warm = asyncio.create_task(app.publisher.pictures.warm())
     try:
         await register_commands(bot, app.tr, settings.default_locale)

@@ -246,7 +246,7 @@ class Harness:
         self.settings = bot_module.Settings(
             bot_token="42:TEST", database_path=self.tmp / "kozel.sqlite3",
             default_locale=self.default_locale, turn_timeout=self.turn_timeout,
-            table_view=self.table_view, _env_file=None)
+            table_view=self.table_view, picture_workers=0, _env_file=None)
         self.bot = Bot("42:TEST", session=FakeSession(self.tg))
         self.dp, self.app, self.outbox = await build(
             self.settings, self.bot, chat_interval=0.0, group_per_minute=10**9,

@@ -13,7 +13,7 @@ import pytest
 import engine
 from tests.botkit import Harness, Sent
 from tests.test_handlers import GROUP, OLYA, PETYA, books, current, restarted, seated
-from ui import render
+from ui import render, table_photo
 from ui.callbacks import SettingsCb
 from ui.caption import render_caption
 from ui.picture import render_table_png
@@ -82,24 +82,25 @@ async def test_pictures_are_drawn_in_their_thread_once_per_state(tmp_path, monke
     async with Harness(tmp_path) as h:
         cache = h.app.publisher.pictures.cache
         drawn: list[tuple[int, str]] = []
-        draw = cache.table_png
+        draw = table_photo._draw
 
-        def recording(table, **kw):
+        def recording(table, *args, **kw):
             drawn.append((table.version, threading.current_thread().name))
-            return draw(table, **kw)
+            return draw(table, *args, **kw)
 
-        monkeypatch.setattr(cache, "table_png", recording)
+        monkeypatch.setattr(table_photo, "_draw", recording)
         match_id = await seated(h, PEOPLE)
         for _ in range(6):
             await press(h, match_id, rng)
         await h.app.publisher.publish(await h.app.service.view(match_id), fresh=False)
         await h.outbox.drain()
         uploads = [c for c, _ in h.tg.calls if c in ("SendPhoto", "EditMessageMedia")]
-        assert len(drawn) == len(uploads) >= 7
         assert all(name.startswith("table-picture") for _, name in drawn)
         assert threading.current_thread().name not in {name for _, name in drawn}
-        # the re-publish of an unchanged state drew nothing new (PictureCache)
-        assert len(cache) == len({v for v, _ in drawn}) and cache.hits >= 1
+        # each state drawn once; the re-publish of an unchanged state drew nothing new
+        # (PictureCache), its upload took the cached picture
+        assert len(drawn) == len({v for v, _ in drawn}) == len(cache) >= 7
+        assert len(uploads) == len(drawn) + 1 and cache.hits >= 1
 
 
 async def test_a_refused_first_upload_shows_the_text_table_and_the_next_round_a_picture(

@@ -47,6 +47,7 @@ _DEFAULTS: dict[str, str] = {
     "WEBHOOK_URL": "",
     "WEBHOOK_SECRET": "",
     "TABLE_VIEW": "picture",
+    "PICTURE_WORKERS": "1",
 }
 _KEEP = ("PATH", "LANG", "LC_ALL", "TMPDIR", "SYSTEMROOT")
 
