@@ -102,3 +102,32 @@ async def test_teams_all_to_max_fish(shared_bot):
                             "fish_scoring": "all_to_max"},
                            need_fish=True, seed=5)
     assert bot.errors() == []
+
+
+async def test_a_refused_picture_leaves_the_text_table_and_nothing_is_lost(shared_bot):
+    """Issue 14: the emulator refuses the first table picture; round 1 is shown as a text
+    table (closed with its summary, however far the match went while the first picture was
+    being drawn), the later rounds are pictures again, and every check of the match holds."""
+    client, bot = shared_bot.client, shared_bot.bot
+    feed = CallFeed(client, since=(await client.state())["last_call_seq"])
+    table = await Table.create(client, feed, NAMES[:2], first_id=next(_ids))
+    await table.configure(match_limit="51")
+    await table.gather()
+    await client.configure(fail_photos=1)
+    await table.start()
+    log = await table.play(random.Random(14))
+    assert log.ended
+    await client.wait_idle(quiet=0.3)
+    assert (await client.configure())["fail_photos"] == 0  # the refusal was used
+    assert await table.unanswered_or_alerted(log.presses) == []
+    group, dms = await table.chats()
+    replays = [load_replay(bot.database, m) for m in match_ids(bot.database, table.chat_id)]
+    counts = check_all(replays, group, dms)
+    assert counts["summaries"] == len(replays[0].scored())
+    tables = [m for m in group if m.from_bot and not m.deleted
+              and (m.shown or "").startswith("Раунд")]
+    first = [m for m in tables if m.shown.splitlines()[0] == "Раунд 1"]
+    assert first and all(m.photo is None for m in first)  # round 1 as text, closed
+    assert "Раунд 1 окончен" in first[-1].shown
+    assert all(m.photo is not None for m in tables if m not in first)
+    assert bot.errors() == []

@@ -154,6 +154,24 @@ async def test_a_refused_photo_calls_on_failed_before_its_future_resolves():
     assert calls == ["failed"]
 
 
+async def test_a_media_edit_of_a_photo_that_never_came_calls_on_failed():
+    """The edits queued behind a refused photo have no message to edit: each calls its
+    ``on_failed`` (the publisher shows their table as text) and draws nothing."""
+    clock = FakeClock()
+    bot = PhotoBot(clock)
+    box = make(bot, clock, on_error=lambda *a: None)
+    bot.failures.append((any_call("send_photo"),
+                         TelegramBadRequest(METHOD, "Bad Request: IMAGE_PROCESS_FAILED")))
+    failed = []
+    sent = box.send_photo(GROUP, b"x", on_failed=lambda: failed.append("send"))
+    drawer = Drawer(b"y")
+    edit = box.edit_media(GROUP, sent, drawer, on_failed=lambda: failed.append("edit"))
+    text = box.edit_text(GROUP, sent, "words")  # no on_failed: resolved quietly
+    assert await edit is None and await text is None
+    assert failed == ["send", "edit"] and drawer.calls == 0
+    assert [m for m, _, _ in bot.calls] == ["send_photo"]
+
+
 async def test_a_picture_that_cannot_be_drawn_fails_like_a_refused_upload():
     clock = FakeClock()
     bot = PhotoBot(clock)

@@ -228,7 +228,8 @@ class Outbox:
         same message (the newest photo, caption, ``reply_markup`` and ``on_failed`` win, and
         only that photo is drawn).  Omitting ``reply_markup`` removes the keyboard.  The
         future gives the result, ``True`` for "not modified", or None on failure (then
-        ``on_failed()``, as for :meth:`send_photo`)."""
+        ``on_failed()``, as for :meth:`send_photo`, also when the message it edits was never
+        sent)."""
         kwargs.setdefault("parse_mode", self.parse_mode)
         return self._enqueue(_Op("edit_media", chat_id, message_id,
                                  {"caption": caption, **kwargs}, photo=photo,
@@ -398,6 +399,8 @@ class Outbox:
                 continue
             if not await self._resolve_target(op):
                 chat.ops.popleft()
+                if op.on_failed is not None:  # a photo for a message that never came
+                    await self._notify(op.on_failed)
                 self._resolve(op, None)  # the message it edits was never sent
                 continue
             self._record(chat_id, chat)

@@ -84,6 +84,8 @@ class Publisher:
         self.pictures = pictures if pictures is not None else TablePictures(tr)
         #: The table each match's table message was last given, and its language.
         self._shown: dict[int, tuple[TableView, str]] = {}
+        #: Per match, the rounds whose closed table a failed picture left to a text.
+        self._closed_as_text: dict[int, set[int]] = {}
         self.bot_username = bot_username
         self.default_locale = default_locale
         self._user_locale = user_locale or (lambda _uid: None)
@@ -158,6 +160,7 @@ class Publisher:
     def _forget(self, match_id: int) -> None:
         self._books.pop(match_id, None)
         self._shown.pop(match_id, None)
+        self._closed_as_text.pop(match_id, None)
         self._closed.discard(match_id)
         self._published.pop(match_id, None)
         self._locks.pop(match_id, None)
@@ -297,13 +300,14 @@ class Publisher:
     def _photo_failed(self, table: TableView, locale: str, ref: MessageRef) -> None:
         """The picture ``table`` was to show on the photo ``ref`` failed: the round goes on as
         text (the photo deleted, the latest table sent as text in its place); a closing
-        picture that failed after the next round's table came is sent as a text of its own.
-        Nothing of the round is lost."""
+        picture that failed after the next round's table came (or whose photo never came) is
+        sent as a text of its own, once.  Nothing of the round is lost."""
         books = self._books.get(table.match_id)
         if books is None:
             return
+        texts = self._closed_as_text.setdefault(table.match_id, set())
         chat, thread = table.chat_id, _thread(table.thread_id)
-        pending_send = isinstance(ref, asyncio.Future) and not ref.done()
+        shown = ref_id(ref) is not None  # a photo that was sent and is to go
         current = books.table_photo and books.table_round == table.round_no and (
             books.table is ref or ref_id(books.table) is not None
             and ref_id(books.table) == ref_id(ref))
@@ -311,16 +315,19 @@ class Publisher:
             latest, latest_locale = self._shown.get(table.match_id, (table, locale))
             log.warning("match %s: the table picture failed; round %s goes on as text",
                         table.match_id, table.round_no)
-            if not pending_send:
+            if shown:
                 self.outbox.delete(chat, ref)
             books.table = self.outbox.send(
                 chat, render.render_table(latest_locale, latest, tr=self.tr), **thread)
             books.table_photo = False
+            if latest.summary is not None:
+                texts.add(latest.round_no)
             self._changed(table.match_id)
-        elif table.summary is not None and books.table_closed == table.round_no:
+        elif table.summary is not None and table.round_no not in texts:
+            texts.add(table.round_no)
             log.warning("match %s: the closing picture of round %s failed; sent as text",
                         table.match_id, table.round_no)
-            if not pending_send:
+            if shown:
                 self.outbox.delete(chat, ref)
             self.outbox.send(chat, render.render_table(locale, table, tr=self.tr), **thread)
 
