@@ -9,17 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import io
-import random
 import re
 from dataclasses import replace
 
 import pytest
 from PIL import Image
 
-from service import GameService, Status, variant_infos
+from service import Status, variant_infos
 from tests.emulator.html import parse_html, strip_text, utf16_len
-from tests.servicekit import FakeClock
-from tests.variantkit import play_to_end, seat
+from tests.variantkit import play_every_game
 from ui import render
 from ui.caption import MAX_CAPTION, render_caption
 from ui.i18n import SUPPORTED_LOCALES, Translator
@@ -37,25 +35,9 @@ PIXEL_EVERY = 8
 def matches(tmp_path_factory) -> dict[str, list]:
     """A whole match of every game through the service (long names): every result."""
 
-    async def play() -> dict[str, list]:
-        path = tmp_path_factory.mktemp("pictures") / "kozel.sqlite3"
-        svc = await GameService.open(path, clock=FakeClock(),
-                                     seed_source=iter(range(4100, 6000)).__next__)
-        rng = random.Random(14)
-        out = {}
-        try:
-            for k, (name, info) in enumerate(variant_infos().items()):
-                players = 4 if info.players[0] == 4 else 2 + k % 3
-                res = await seat(svc, -700 - k, players, names=LONG[:players], variant=name)
-                res = await svc.start(res.match_id, 1)
-                assert res.ok, res
-                _end, seen = await play_to_end(svc, res, rng)
-                out[name] = [res, *seen]
-        finally:
-            await svc.close()
-        return out
-
-    return asyncio.run(play())
+    path = tmp_path_factory.mktemp("pictures") / "kozel.sqlite3"
+    return asyncio.run(play_every_game(path, LONG, seeds=range(4100, 6000), rng_seed=14,
+                                       chat=-700))
 
 
 def card(seat: int, players: int) -> tuple[int, int, int, int]:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import random
 import threading
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import pytest
 
@@ -37,6 +39,23 @@ async def press(h: Harness, match_id: int, rng: random.Random) -> tuple:
     msg = h.keyboard_message(person)
     await h.press(person, msg, data=rng.choice(msg.buttons()).callback_data)
     return before, await current(h, match_id)
+
+
+async def to_the_next_round(h: Harness, match_id: int, rng: random.Random,
+                            each: Callable[[Any], Awaitable[None]]) -> Any:
+    """Press until the next round's table opens with its lead; ``await each(result)`` after
+    every move that left the round going.  The last result (skips the test if the match
+    ended in its first round)."""
+    round_no = (await current(h, match_id)).round_no
+    while True:
+        _before, after = await press(h, match_id, rng)
+        if after.finished:
+            pytest.skip("the match ended in its first round")
+        res = await h.app.service.view(match_id)
+        if res.table.round_no != round_no and res.table.layout.line:
+            return res
+        if after.round_no == round_no:
+            await each(res)
 
 
 def picture_of(view) -> bytes:
@@ -114,17 +133,12 @@ async def test_a_refused_first_upload_shows_the_text_table_and_the_next_round_a_
         assert table.photo is None and table.text == render.render_table("ru", res.table)
         assert not (await books(h, match_id)).table_photo
         assert not any(m.photo for m in h.tg.chat(GROUP))
-        round_no = res.table.round_no
-        while True:
-            before, after = await press(h, match_id, rng)
-            if after.finished:
-                pytest.skip("the match ended in its first round")
-            res = await h.app.service.view(match_id)
-            if res.table.round_no != round_no and res.table.layout.line:
-                break
-            if after.round_no == round_no:  # the round goes on as text
-                msg = h.tg.messages[(GROUP, table.message_id)]
-                assert msg.photo is None and msg.text == render.render_table("ru", res.table)
+
+        async def as_text(res) -> None:  # the round goes on as text
+            msg = h.tg.messages[(GROUP, table.message_id)]
+            assert msg.photo is None and msg.text == render.render_table("ru", res.table)
+
+        res = await to_the_next_round(h, match_id, rng, as_text)
         assert h.tg.messages[(GROUP, table.message_id)].text == render.render_table(
             "ru", res.closed)  # closed with its summary, as text
         new = await table_message(h, match_id)
@@ -245,15 +259,11 @@ async def test_admins_choose_text_or_picture_for_the_next_rounds(tmp_path):
         assert "Вид стола: Текст" in [b.text for b in h.tg.messages[
             (GROUP, menu.message_id)].buttons()]
         # the round on the table stays a picture; the next round's table is a text
-        round_no = (await current(h, match_id)).round_no
-        while True:
-            before, after = await press(h, match_id, rng)
-            if after.finished:
-                pytest.skip("the match ended in its first round")
-            res = await h.app.service.view(match_id)
-            if res.table.round_no != round_no and res.table.layout.line:
-                break
+
+        async def same_photo(_res) -> None:
             assert (await table_message(h, match_id)).message_id == photo.message_id
+
+        res = await to_the_next_round(h, match_id, rng, same_photo)
         table = await table_message(h, match_id)
         assert table.photo is None and table.text == render.render_table("ru", res.table)
 
