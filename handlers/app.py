@@ -26,7 +26,6 @@ from ui.commands import bot_commands
 from ui.i18n import SUPPORTED_LOCALES, get_translator
 from ui.outbox import Outbox, RetryAfterMiddleware
 from ui.publish import Publisher
-from ui.table_photo import TablePictures
 
 log = logging.getLogger(__name__)
 
@@ -110,7 +109,7 @@ async def build(settings: Any, bot: Bot, *, service_overrides: dict[str, Any] | 
     app.publisher = Publisher(service, outbox, tr, bot_username=app.bot_username,
                               default_locale=settings.default_locale,
                               user_locale=app.telegram_lang.get,
-                              pictures=TablePictures(tr, workers=settings.picture_workers))
+                              picture_workers=settings.picture_workers)
     app_ref["app"] = app
     dp = Dispatcher()
     dp["app"] = app

@@ -70,18 +70,19 @@ class Publisher:
     ``tr``: the translator; ``bot_username``: for deep links (``t.me/<bot>?start=…``);
     ``user_locale(user_id)``: the language code Telegram reported for a user, if known;
     ``pictures``: draws the table pictures (default a :class:`ui.table_photo.TablePictures` of
-    its own; :meth:`close` stops it).
+    its own drawing in ``picture_workers`` processes, 0 for a thread; :meth:`close` stops it).
     """
 
     def __init__(self, service: GameService, outbox: Any, tr: Translator, *,
                  bot_username: str, default_locale: str = DEFAULT_LOCALE,
                  user_locale: Callable[[int], str | None] | None = None,
-                 pictures: TablePictures | None = None) -> None:
+                 pictures: TablePictures | None = None, picture_workers: int = 0) -> None:
         self.service = service
         self.outbox = outbox
         self.tr = tr
         self._own_pictures = pictures is None
-        self.pictures = pictures if pictures is not None else TablePictures(tr)
+        self.pictures = pictures if pictures is not None else TablePictures(
+            tr, workers=picture_workers)
         #: The table each match's table message was last given, and its language.
         self._shown: dict[int, tuple[TableView, str]] = {}
         #: Per match, the rounds whose closed table a failed picture left to a text.
