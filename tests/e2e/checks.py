@@ -467,10 +467,12 @@ def check_latest_table(replay: Replay, messages: Sequence[ChatMessage]) -> None:
     tables = [m for m in messages if m.from_bot and m.shown and not m.deleted
               and _TABLE_TITLE.match(m.shown.splitlines()[0])]
     assert tables, "no table message"
-    # the latest round's (a round closed as text after a failed picture may come later)
-    last_round = max(int(_TABLE_TITLE.match(m.shown.splitlines()[0]).group(1)) for m in tables)
+    # the newest of the match's last round (a round closed as text after a failed picture
+    # may come later)
     latest = [m for m in tables
-              if int(_TABLE_TITLE.match(m.shown.splitlines()[0]).group(1)) == last_round][-1]
+              if int(_TABLE_TITLE.match(m.shown.splitlines()[0]).group(1)) == view.round_no]
+    assert latest, f"match {replay.match_id}: no table of round {view.round_no}"
+    latest = latest[-1]
     if latest.photo is not None:
         expected, shown = render_caption(LOCALE, view), latest.caption_source
     else:
