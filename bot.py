@@ -38,6 +38,10 @@ class Settings(BaseSettings):
     # computer players: worker processes (default one per CPU) and hard's sampled deals
     bot_workers: int | None = Field(None, ge=1, le=64)
     bot_hard_samples: int = Field(1500, ge=1, le=100_000)
+    # the group's table as a picture or as text, for chats whose admins chose neither
+    table_view: str = Field("picture", pattern="^(picture|text)$")
+    # the table pictures are drawn in that many processes of their own (0: a thread)
+    picture_workers: int = Field(1, ge=0, le=8)
     # Telegram's limits as the outbox applies them (lower them only for a test Bot API server)
     rate_chat_interval: float = Field(1.0, ge=0)
     rate_private_burst: int = Field(3, ge=1, le=30)

@@ -4,6 +4,7 @@
     .venv/bin/python bench/e2e_load.py --n 100 --paced --seconds 20
     .venv/bin/python bench/e2e_load.py --n --paced 20:5 --telegram-limits
     .venv/bin/python bench/e2e_load.py --n --paced 50:3 --bots hard:2 --bot-move-delay 1.5
+    .venv/bin/python bench/e2e_load.py --n 10 100 --paced --tables picture text
 
 The real ``bot.py`` runs as a child process against the Bot API emulator of ``tests/emulator``,
 which runs in this process together with the simulated players.  Each of N groups has two
@@ -45,6 +46,13 @@ every group (``/addbot``), so half the seats of a 4-seat table think with ``engi
 moves come ``--bot-move-delay`` seconds after their turn began, as in production (1.5 s).  The
 bot's CPU then includes its computer players' worker processes.
 
+``--tables picture text`` (the default) runs every scenario twice, once with the group's table
+as a picture (``TABLE_VIEW=picture``, the bot's default: a PNG drawn and uploaded with
+``editMessageMedia`` after every move, issue 14) and once as text (``TABLE_VIEW=text``), and
+prints the bot's CPU per move of both side by side, so the cost of the pictures is visible;
+``--tables text`` measures one of them alone; ``--picture-workers 0`` draws the pictures in a
+thread of the bot's process instead of a process of their own.
+
 Each run gets a fresh emulator, bot process and database.  By default the emulator's flood
 control is off and the bot's own rates are relaxed (``RATE_CHAT_INTERVAL=0`` …), so the bot's
 own cost is measured; ``--telegram-limits`` keeps Telegram's limits on both sides instead
@@ -73,7 +81,8 @@ from tests.e2e.players import move_buttons  # noqa: E402
 from tests.emulator import Emulator  # noqa: E402
 
 _COUNTED = frozenset({"sendMessage", "editMessageText", "editMessageReplyMarkup",
-                      "deleteMessage", "answerCallbackQuery", "getChatMember"})
+                      "deleteMessage", "answerCallbackQuery", "getChatMember", "sendPhoto",
+                      "editMessageMedia"})
 
 
 @dataclass
@@ -341,15 +350,18 @@ def _pct(values: list[float], q: float) -> float:
 
 async def run_one(n: int, *, seconds: float, think: float, telegram_limits: bool,
                   seed: int, bots: tuple[str, int] = ("hard", 0),
-                  bot_move_delay: float = 0.0) -> dict:
-    """Measure one N; a dict of the results."""
+                  bot_move_delay: float = 0.0, table: str = "picture",
+                  picture_workers: int = 1) -> dict:
+    """Measure one N with the group's tables as ``table`` (``picture`` or ``text``); a dict
+    of the results."""
     emu = Emulator()
     emu.world.configure(flood=telegram_limits, keep_history=False, log_calls=False,
                         callback_ttl=3600.0)
     await emu.start()
     settings = {} if telegram_limits else dict(FAST_RATES)
     settings.update({"TURN_TIMEOUT": 86400, "LOBBY_TTL": 86400, "LOG_LEVEL": "WARNING",
-                     "BOT_MOVE_DELAY": bot_move_delay})
+                     "BOT_MOVE_DELAY": bot_move_delay, "TABLE_VIEW": table,
+                     "PICTURE_WORKERS": picture_workers})
     with tempfile.TemporaryDirectory(prefix="kozel-load-") as tmp:
         bot = BotProcess(api_url=emu.url, token=emu.token, database=Path(tmp) / "load.sqlite3",
                          log_path=Path(tmp) / "bot.log", settings=settings, emulator=emu)
@@ -406,7 +418,7 @@ async def run_one(n: int, *, seconds: float, think: float, telegram_limits: bool
         "p50_ms": 1000 * _pct(s.latencies, 0.50), "p99_ms": 1000 * _pct(s.latencies, 0.99),
         "kb_p50_ms": 1000 * _pct(s.keyboard, 0.50), "kb_p99_ms": 1000 * _pct(s.keyboard, 0.99),
         "own_p50_ms": 1000 * _pct(s.own, 0.50), "own_p99_ms": 1000 * _pct(s.own, 0.99),
-        "bots": f"{bots[1]} {bots[0]}" if bots[1] else "0",
+        "bots": f"{bots[1]} {bots[0]}" if bots[1] else "0", "table": table,
         "calls_per_action": s.run_calls / max(s.run_moves + s.run_others, 1),
         "calls_per_move": s.run_calls / max(s.run_moves, 1),
         "window_calls_per_action": s.calls / max(s.moves + s.others, 1),
@@ -473,20 +485,22 @@ def _own_cpu() -> float:
 
 def print_table(rows: list[dict]) -> None:
     """The results as a Markdown table (details per run on standard error)."""
-    print("| N | think s | computer players | moves/s | p50 ms | p99 ms "
+    print("| N | think s | computer players | table | moves/s | p50 ms | p99 ms "
           "| press→keyboard p50/p99 ms | press→own update p50/p99 ms "
           "| Bot API calls/action | calls/move "
           "| bot CPU s/1000 moves | bot CPU | emulator+players CPU | memory/match KiB |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
-        print(f"| {r['n']:,} | {r['think']:g} | {r['bots']} | {r['actions_per_s']:,.0f} "
+        print(f"| {r['n']:,} | {r['think']:g} | {r['bots']} | {r['table']} "
+              f"| {r['actions_per_s']:,.0f} "
               f"| {r['p50_ms']:,.0f} | {r['p99_ms']:,.0f} "
               f"| {r['kb_p50_ms']:,.0f} / {r['kb_p99_ms']:,.0f} "
               f"| {r['own_p50_ms']:,.0f} / {r['own_p99_ms']:,.0f} "
               f"| {r['calls_per_action']:.3f} | {r['calls_per_move']:.3f} | "
               f"{r['bot_cpu_per_1000']:.2f} | {100 * r['bot_cpu_share']:.0f}% | "
               f"{100 * r['driver_cpu_share']:.0f}% | {r['kib_per_match']:,.0f} |")
-    closed = sorted((r for r in rows if not r["think"]), key=lambda r: r["n"])
+    closed = sorted((r for r in rows if not r["think"] and r["table"] == rows[0]["table"]),
+                    key=lambda r: r["n"])
     for a, b in zip(closed, closed[1:], strict=False):
         slope = (b["rss_mib"] - a["rss_mib"]) * 1024 / (b["n"] - a["n"])
         print(f"Memory per match from N={a['n']} to N={b['n']}: {slope:,.0f} KiB "
@@ -498,6 +512,24 @@ def print_table(rows: list[dict]) -> None:
               f"in the measured window {r['window_calls_per_action']:.3f}, bot RSS "
               f"{r['rss_mib']:.0f} MiB, failed calls {r['api_errors']}, errors in the bot's "
               f"log {r['bot_log_errors']}", file=sys.stderr)
+
+
+def print_pictures(rows: list[dict]) -> None:
+    """The bot's CPU per move with the group's tables as pictures and as text, side by side
+    (rows in pairs: picture, then text, of the same scenario) [ms of CPU per move press]."""
+    print()
+    print("| N | think s | computer players | bot CPU ms/move, pictures | text | pictures "
+          "cost | moves/s pictures / text | press→own update p99 ms pictures / text |")
+    print("|---|---|---|---|---|---|---|---|")
+    for pic, txt in zip(rows[::2], rows[1::2], strict=True):
+        # CPU s per 1000 moves is ms per move
+        extra = pic["bot_cpu_per_1000"] - txt["bot_cpu_per_1000"]
+        ratio = pic["bot_cpu_per_1000"] / max(txt["bot_cpu_per_1000"], 1e-9)
+        print(f"| {pic['n']:,} | {pic['think']:g} | {pic['bots']} "
+              f"| {pic['bot_cpu_per_1000']:.2f} | {txt['bot_cpu_per_1000']:.2f} "
+              f"| {extra:+.2f} ms ({ratio:.2f}×) "
+              f"| {pic['actions_per_s']:,.0f} / {txt['actions_per_s']:,.0f} "
+              f"| {pic['own_p99_ms']:,.0f} / {txt['own_p99_ms']:,.0f} |")
 
 
 def _bots(text: str) -> tuple[str, int]:
@@ -530,25 +562,39 @@ def main() -> None:
     parser.add_argument("--compare-bots", action="store_true",
                         help="run every scenario once more without computer players, and "
                              "print the ratio of the people's press→own update p99")
+    parser.add_argument("--tables", nargs="+", choices=("picture", "text"),
+                        default=["picture", "text"],
+                        help="the group's table as a picture, as text, or both side by side "
+                             "(default both)")
+    parser.add_argument("--picture-workers", type=int, default=1,
+                        help="processes that draw the pictures (PICTURE_WORKERS; 0: a thread "
+                             "of the bot's process)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     runs = [(n, 0.0) for n in args.n] + list(args.paced)
     lineups = [args.bots] + ([("hard", 0)] if args.compare_bots and args.bots[1] else [])
+    tables = list(dict.fromkeys(args.tables))
     rows = []
     for n, think in runs:
         for bots in lineups:
-            secs = args.seconds or (20.0 if n <= 10 else 30.0 if n <= 100 else 40.0)
-            print(f"N={n} think={think:g} bots={bots[1]}: measuring {secs:.0f} s …",
-                  file=sys.stderr, flush=True)
-            row = asyncio.run(run_one(n, seconds=secs, think=think,
-                                      telegram_limits=args.telegram_limits, seed=args.seed,
-                                      bots=bots, bot_move_delay=args.bot_move_delay))
-            row["think"] = think
-            rows.append(row)
+            for table in tables:
+                secs = args.seconds or (20.0 if n <= 10 else 30.0 if n <= 100 else 40.0)
+                print(f"N={n} think={think:g} bots={bots[1]} table={table}: measuring "
+                      f"{secs:.0f} s …", file=sys.stderr, flush=True)
+                row = asyncio.run(run_one(n, seconds=secs, think=think,
+                                          telegram_limits=args.telegram_limits,
+                                          seed=args.seed, bots=bots,
+                                          bot_move_delay=args.bot_move_delay, table=table,
+                                          picture_workers=args.picture_workers))
+                row["think"] = think
+                rows.append(row)
     print(f"{os.cpu_count()} CPUs; flood control {'on' if args.telegram_limits else 'off'}")
     print_table(rows)
+    if len(tables) == 2:
+        print_pictures(rows)
     if len(lineups) == 2:
-        for with_bots, without in zip(rows[::2], rows[1::2], strict=True):
+        first = [r for r in rows if r["table"] == tables[0]]
+        for with_bots, without in zip(first[::2], first[1::2], strict=True):
             print(f"N={with_bots['n']} think={with_bots['think']:g}: people's press→own update "
                   f"p99 with {with_bots['bots']} computer players {with_bots['own_p99_ms']:,.0f} "
                   f"ms, without {without['own_p99_ms']:,.0f} ms: "

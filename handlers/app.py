@@ -84,7 +84,8 @@ async def build(settings: Any, bot: Bot, *, service_overrides: dict[str, Any] | 
     service_options = {"lobby_ttl": settings.lobby_ttl,
                        "bot_move_delay": settings.bot_move_delay,
                        "hard_samples": settings.bot_hard_samples,
-                       "bot_workers": settings.bot_workers}
+                       "bot_workers": settings.bot_workers,
+                       "chat_options": {"table": settings.table_view}}
     service_options.update(service_overrides or {})
     service = await GameService.open(settings.database_path, **service_options)
     tr = get_translator(settings.default_locale)
@@ -107,7 +108,8 @@ async def build(settings: Any, bot: Bot, *, service_overrides: dict[str, Any] | 
               default_locale=settings.default_locale, turn_timeout=settings.turn_timeout)
     app.publisher = Publisher(service, outbox, tr, bot_username=app.bot_username,
                               default_locale=settings.default_locale,
-                              user_locale=app.telegram_lang.get)
+                              user_locale=app.telegram_lang.get,
+                              picture_workers=settings.picture_workers)
     app_ref["app"] = app
     dp = Dispatcher()
     dp["app"] = app
@@ -130,6 +132,8 @@ async def run(settings: Any) -> None:
     bot = make_bot(settings)
     dp, app, outbox = await build(settings, bot)
     stop = asyncio.Event()
+    # the table pictures' process starts and draws its sprites and fonts while the bot starts
+    warm = asyncio.create_task(app.publisher.pictures.warm())
     try:
         await register_commands(bot, app.tr, settings.default_locale)
         await app.publisher.heal()
@@ -154,6 +158,8 @@ async def run(settings: Any) -> None:
         await outbox.drain()
         await app.publisher.settled()
         await outbox.close()
+        await asyncio.gather(warm, return_exceptions=True)
+        app.publisher.close()
         await app.service.close()
         await bot.session.close()
 

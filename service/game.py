@@ -61,7 +61,8 @@ class GameService:
     idle lobby lives; ``bot_move_delay``: seconds a computer player waits before it moves;
     ``hard_samples``: sampled deals per ``hard`` decision; ``bot_executor``: where computer
     players decide (default: ``bot_workers`` worker processes, one per CPU, started at the
-    first decision).  Create with :meth:`open` (migrates the database) or from a ready
+    first decision); ``chat_options``: the chat options (``ChatInfo.options``) of chats that
+    did not set them.  Create with :meth:`open` (migrates the database) or from a ready
     :class:`~storage.Database`; call :meth:`close` at shutdown.
     """
 
@@ -76,11 +77,12 @@ class GameService:
         hard_samples: int = DEFAULT_HARD_SAMPLES,
         bot_executor: Executor | None = None,
         bot_workers: int | None = None,
+        chat_options: Mapping[str, Any] | None = None,
     ) -> None:
         self.db = db
         self.clock = clock
         self.store = MatchStore(db)
-        self.people = People(db, clock)
+        self.people = People(db, clock, chat_options)
         self.thinkers = Thinkers(executor=bot_executor, workers=bot_workers,
                                  hard_samples=hard_samples)
         self.play = Play(self.store, clock=clock, thinkers=self.thinkers,

@@ -30,11 +30,15 @@ def ensure_user(conn: Any, user_id: int, name: str, now: float) -> None:
 
 
 class People:
-    """Users and chats over ``db``; ``clock`` gives Unix seconds."""
+    """Users and chats over ``db``; ``clock`` gives Unix seconds; ``option_defaults`` the
+    values of chat options (``ChatInfo.options``) for chats that did not set them (e.g. the
+    bot-wide ``{"table": "text"}``)."""
 
-    def __init__(self, db: Database, clock: Callable[[], float]) -> None:
+    def __init__(self, db: Database, clock: Callable[[], float],
+                 option_defaults: Mapping[str, Any] | None = None) -> None:
         self.db = db
         self.clock = clock
+        self.option_defaults = dict(option_defaults or {})
         #: (monotonic expiry, value) per id
         self._users: dict[int, tuple[float, UserInfo | None]] = {}
         self._chats: dict[int, tuple[float, ChatInfo]] = {}
@@ -106,17 +110,17 @@ class People:
 
     # ------------------------------------------------------------------ chats
 
-    @staticmethod
-    def _chat_info(chat_id: int, c: repo.ChatRow | None) -> ChatInfo:
+    def _chat_info(self, chat_id: int, c: repo.ChatRow | None) -> ChatInfo:
         if c is None:
-            return ChatInfo(chat_id, None, None, False, None, {}, True, full_rules({}), {})
+            return ChatInfo(chat_id, None, None, False, None, {}, True, full_rules({}),
+                            dict(self.option_defaults))
         rules = dict(c.settings.get("rules", {}))
         try:
             full = full_rules(rules)
         except (ValueError, TypeError):  # options of another version of the bot
             full = full_rules({})
         return ChatInfo(c.id, c.title, c.language, c.is_forum, c.topic_id, rules, c.active,
-                        full, dict(c.settings.get("options", {})))
+                        full, {**self.option_defaults, **c.settings.get("options", {})})
 
     async def chat_info(self, chat_id: int) -> ChatInfo:
         """The chat's settings (defaults for a chat never seen: no rule overrides; cached:

@@ -3,7 +3,10 @@
 ``FakeTelegram`` answers the Bot API methods the bot uses, keeps every chat's messages with
 their current text and keyboard, and enforces the Telegram facts the bot must respect:
 callback_data ≤ 64 bytes, text ≤ 4096 characters, "message is not modified" on identical
-edits, 403 for a private chat the user never opened.
+edits, 403 for a private chat the user never opened.  Photos (``sendPhoto``,
+``editMessageMedia``; the group's table as a picture) keep their PNG bytes and their caption
+(≤ 1024 characters after HTML parsing) as the message's ``text``; a text cannot be edited into
+a photo's caption and back; ``fail_photos`` refuses that many photo requests.
 """
 
 from __future__ import annotations
@@ -21,11 +24,13 @@ from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 from aiogram.methods import (
     AnswerCallbackQuery,
     DeleteMessage,
+    EditMessageMedia,
     EditMessageReplyMarkup,
     EditMessageText,
     GetChatMember,
     GetMe,
     SendMessage,
+    SendPhoto,
     TelegramMethod,
 )
 from aiogram.types import (
@@ -36,10 +41,12 @@ from aiogram.types import (
     ChatMemberOwner,
     Message,
     MessageEntity,
+    PhotoSize,
     Update,
     User,
 )
 
+from tests.emulator.html import parse_html, utf16_len
 from tests.servicekit import InlineExecutor
 
 BOT = User(id=1000, is_bot=True, first_name="Kozel", username="kozel_test_bot")
@@ -55,6 +62,7 @@ class Sent:
     markup: Any = None
     thread_id: int | None = None
     deleted: bool = False
+    photo: bytes | None = None  # a photo's PNG; ``text`` is then its caption (HTML)
 
     def buttons(self) -> list[Any]:
         if self.markup is None:
@@ -71,6 +79,7 @@ class FakeTelegram:
     messages: dict[tuple[int, int], Sent] = field(default_factory=dict)
     calls: list[tuple[str, dict]] = field(default_factory=list)
     alerts: list[tuple[int, str | None, bool, str | None]] = field(default_factory=list)
+    fail_photos: int = 0  # refuse that many photo requests (an upload Telegram does not take)
     _ids: Any = field(default_factory=lambda: itertools.count(1))
 
     def chat(self, chat_id: int) -> list[Sent]:
@@ -96,8 +105,29 @@ class FakeTelegram:
             self.messages[(chat_id, mid)] = Sent(chat_id, mid, method.text, method.reply_markup,
                                                  method.message_thread_id)
             return self._message(chat_id, mid)
+        if isinstance(method, SendPhoto):
+            chat_id = int(method.chat_id)
+            data = self._check_photo(method, method.photo, method.caption, method.reply_markup)
+            mid = next(self._ids)
+            self.messages[(chat_id, mid)] = Sent(chat_id, mid, method.caption or "",
+                                                 method.reply_markup, method.message_thread_id,
+                                                 photo=data)
+            return self._message(chat_id, mid)
+        if isinstance(method, EditMessageMedia):
+            sent = self.messages[(int(method.chat_id), method.message_id)]
+            media = method.media
+            data = self._check_photo(method, media.media, media.caption, method.reply_markup)
+            caption = media.caption or ""
+            if sent.photo == data and sent.text == caption and _same(sent.markup,
+                                                                    method.reply_markup):
+                raise TelegramBadRequest(method, "Bad Request: message is not modified")
+            sent.photo, sent.text, sent.markup = data, caption, method.reply_markup
+            return self._message(sent.chat_id, sent.message_id)
         if isinstance(method, EditMessageText):
             sent = self.messages[(int(method.chat_id), method.message_id)]
+            if sent.photo is not None:
+                raise TelegramBadRequest(method,
+                                         "Bad Request: there is no text in the message to edit")
             self._check_text(method, method.text, method.reply_markup)
             if sent.text == method.text and _same(sent.markup, method.reply_markup):
                 raise TelegramBadRequest(method, "Bad Request: message is not modified")
@@ -136,10 +166,29 @@ class FakeTelegram:
                 if b.callback_data is not None and len(b.callback_data.encode()) > 64:
                     raise TelegramBadRequest(method, "Bad Request: BUTTON_DATA_INVALID")
 
+    def _check_photo(self, method: TelegramMethod, photo: Any, caption: str | None,
+                     markup: Any) -> bytes:
+        """The PNG bytes of an upload, after Telegram's checks of photo and caption."""
+        if self.fail_photos > 0:
+            self.fail_photos -= 1
+            raise TelegramBadRequest(method, "Bad Request: IMAGE_PROCESS_FAILED")
+        data = getattr(photo, "data", None)
+        if not isinstance(data, bytes) or not data.startswith(b"\x89PNG\r\n\x1a\n"):
+            raise TelegramBadRequest(method, "Bad Request: IMAGE_PROCESS_FAILED")
+        if caption is not None and utf16_len(parse_html(caption)[0].strip()) > 1024:
+            raise TelegramBadRequest(method, "Bad Request: message caption is too long")
+        self._check_text(method, "-", markup)
+        return data
+
     def _message(self, chat_id: int, mid: int) -> Message:
         sent = self.messages[(chat_id, mid)]
-        return Message(message_id=mid, date=int(time.time()),
-                       chat=Chat(id=chat_id, type="private" if chat_id > 0 else "supergroup"),
+        chat = Chat(id=chat_id, type="private" if chat_id > 0 else "supergroup")
+        if sent.photo is not None:
+            size = PhotoSize(file_id=f"photo{mid}", file_unique_id=f"p{mid}", width=1200,
+                             height=960, file_size=len(sent.photo))
+            return Message(message_id=mid, date=int(time.time()), chat=chat, from_user=BOT,
+                           caption=sent.text, photo=[size], reply_markup=sent.markup)
+        return Message(message_id=mid, date=int(time.time()), chat=chat,
                        from_user=BOT, text=sent.text, reply_markup=sent.markup)
 
 
@@ -181,11 +230,13 @@ class Person:
 class Harness:
     """The real dispatcher and routers over a temporary database and :class:`FakeTelegram`."""
 
-    def __init__(self, tmp: Path, default_locale: str = "ru", turn_timeout: int = 60):
+    def __init__(self, tmp: Path, default_locale: str = "ru", turn_timeout: int = 60,
+                 table_view: str = "picture"):
         self.tmp = tmp
         self.tg = FakeTelegram()
         self.default_locale = default_locale
         self.turn_timeout = turn_timeout
+        self.table_view = table_view  # TABLE_VIEW: the group's table as a picture or text
         self._update_ids = itertools.count(1)
         self._cb_ids = itertools.count(1)
 
@@ -196,7 +247,7 @@ class Harness:
         self.settings = bot_module.Settings(
             bot_token="42:TEST", database_path=self.tmp / "kozel.sqlite3",
             default_locale=self.default_locale, turn_timeout=self.turn_timeout,
-            _env_file=None)
+            table_view=self.table_view, picture_workers=0, _env_file=None)
         self.bot = Bot("42:TEST", session=FakeSession(self.tg))
         self.dp, self.app, self.outbox = await build(
             self.settings, self.bot, chat_interval=0.0, group_per_minute=10**9,
@@ -208,6 +259,7 @@ class Harness:
         await self.outbox.drain()
         await self.app.publisher.settled()
         await self.outbox.close()
+        self.app.publisher.close()
         await self.app.service.close()
 
     async def feed(self, update: Update) -> None:

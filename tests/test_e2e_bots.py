@@ -35,7 +35,10 @@ def _workers(pid: int) -> set[int]:
 
 @pytest.mark.parametrize("emulator_settings", [{"flood": False}])
 @pytest.mark.parametrize("bot_settings", [{**FAST_RATES, "BOT_HARD_SAMPLES": 30,
-                                           "BOT_WORKERS": 2, "BOT_MOVE_DELAY": 0}])
+                                           "BOT_WORKERS": 2, "BOT_MOVE_DELAY": 0,
+                                           # pictures drawn in a thread: the only worker
+                                           # processes are the computer players'
+                                           "PICTURE_WORKERS": 0}])
 async def test_two_people_and_two_hard_computer_players(bot, emulator_client, feed):
     table = await Table.create(emulator_client, feed, ("Оля", "Петя"), first_id=700)
     await table.configure(match_limit="51")

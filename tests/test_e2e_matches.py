@@ -2,7 +2,8 @@
 emulator, with simulated players pressing random buttons of the keyboards the bot offers.
 
 Issue 5: 2, 3 and 4 players, teams, each fish scoring (played again with Rematch until a
-round ends in fish, so the scoring is really used); every offered button is legal and every
+round ends in fish, so the scoring is really used), the table as a picture (the default) and
+as text (issue 14); every offered button is legal and every
 press of one is accepted, no hand leaks, every table accounts for the 28 tiles, and the
 summaries and the final table equal the engine's replay of the match from the bot's database.
 
@@ -63,6 +64,10 @@ async def play_to_the_goat(client: EmulatorClient, bot: BotProcess, players: int
         assert rp.rules.teams == (settings.get("teams") == "1")
         assert rp.final.finished and rp.final.result.reason == "limit"
         assert rp.final.result.goats
+    # the round's tables: pictures with captions by default, texts where the chat chose it
+    tables = [m for m in group if m.from_bot and (m.shown or "").startswith("Раунд")]
+    photos = settings.get("table", "picture") == "picture"
+    assert tables and all((m.photo is not None) == photos for m in tables)
     counts = check_all(replays, group, dms)
     assert counts["keyboards"] == len(presses)  # each keyboard pressed once, all accepted
     assert counts["summaries"] == sum(len(rp.scored()) for rp in replays)
@@ -75,10 +80,10 @@ async def test_two_players(shared_bot):
     assert bot.errors() == []
 
 
-async def test_three_players_each_own_fish(shared_bot):
+async def test_three_players_each_own_fish_with_the_table_as_text(shared_bot):
     client, bot = shared_bot.client, shared_bot.bot
-    await play_to_the_goat(client, bot, 3, {"match_limit": "51", "fish_scoring": "each_own"},
-                           need_fish=True, seed=3)
+    await play_to_the_goat(client, bot, 3, {"match_limit": "51", "fish_scoring": "each_own",
+                                            "table": "text"}, need_fish=True, seed=3)
     assert bot.errors() == []
 
 
@@ -96,4 +101,33 @@ async def test_teams_all_to_max_fish(shared_bot):
                            {"match_limit": "51", "teams": "1",
                             "fish_scoring": "all_to_max"},
                            need_fish=True, seed=5)
+    assert bot.errors() == []
+
+
+async def test_a_refused_picture_leaves_the_text_table_and_nothing_is_lost(shared_bot):
+    """Issue 14: the emulator refuses the first table picture; round 1 is shown as a text
+    table (closed with its summary, however far the match went while the first picture was
+    being drawn), the later rounds are pictures again, and every check of the match holds."""
+    client, bot = shared_bot.client, shared_bot.bot
+    feed = CallFeed(client, since=(await client.state())["last_call_seq"])
+    table = await Table.create(client, feed, NAMES[:2], first_id=next(_ids))
+    await table.configure(match_limit="51")
+    await table.gather()
+    await client.configure(fail_photos=1)
+    await table.start()
+    log = await table.play(random.Random(14))
+    assert log.ended
+    await client.wait_idle(quiet=0.3)
+    assert (await client.configure())["fail_photos"] == 0  # the refusal was used
+    assert await table.unanswered_or_alerted(log.presses) == []
+    group, dms = await table.chats()
+    replays = [load_replay(bot.database, m) for m in match_ids(bot.database, table.chat_id)]
+    counts = check_all(replays, group, dms)
+    assert counts["summaries"] == len(replays[0].scored())
+    tables = [m for m in group if m.from_bot and not m.deleted
+              and (m.shown or "").startswith("Раунд")]
+    first = [m for m in tables if m.shown.splitlines()[0] == "Раунд 1"]
+    assert first and all(m.photo is None for m in first)  # round 1 as text, closed
+    assert "Раунд 1 окончен" in first[-1].shown
+    assert all(m.photo is not None for m in tables if m not in first)
     assert bot.errors() == []

@@ -181,7 +181,7 @@ async def test_group_becomes_a_supergroup_mid_match(shared_bot):
     assert not log.ended
     old_id = table.chat_id
     new_id = await table.migrate()
-    await client.wait_message(new_id, lambda m: m.from_bot and (m.text or "").startswith(
+    await client.wait_message(new_id, lambda m: m.from_bot and (m.shown or "").startswith(
         "Раунд"), timeout=10)
     counts = await finish_and_check(shared_bot, table, rng, log.presses)
     assert counts["tables"] > 0

@@ -10,6 +10,7 @@ latest state.  Each test has a bot process of its own.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 
 import pytest
@@ -27,6 +28,15 @@ from tests.e2e.checks import (
 from tests.e2e.players import MatchLog, Press, Table, parse_move_data
 
 pytest_plugins = ("tests.emulator.fixtures", "tests.e2e.fixtures")
+
+
+def _words(call: dict) -> str:
+    """The text of a text edit, or the caption of a media edit (its ``media`` as JSON)."""
+    params = call["params"]
+    media = params.get("media")
+    if isinstance(media, str):
+        media = json.loads(media)
+    return str(params.get("text") or (media or {}).get("caption") or "")
 
 
 async def replays_of(bot, table: Table) -> list:
@@ -65,16 +75,17 @@ async def test_a_player_who_never_moves_loses_the_match_by_timeout(bot, emulator
     hosts = [a for a in replay.actions if a.decision.get("host")]
     assert [a.seat for a in hosts] == [1, 1] and len(waited) == 2
     # the host moved when the turn ran out, not before and not much later
-    for shown in waited:
-        # the table's edit for the move that gave Petya his turn may come just after his
-        # keyboard; the next one is the host's move, when his turn ran out
-        later = [c["t"] - shown for c in feed.calls if c["t"] > shown
-                 and c["chat_id"] == table.chat_id and c["method"] == "editMessageText"]
-        assert later, "the table never showed the host's move"
-        host = next((t for t in later if t >= 0.5), None)
+    for k, shown in enumerate(waited, start=1):
+        # the table's edit for the move that gave Petya his turn may come after his keyboard
+        # (a picture is drawn first, the first one while its process starts); the host's
+        # move is the first edit whose log says for the k-th time that Petya ran out of time
+        later = [(c["t"] - shown, _words(c).count("Петя: время вышло")) for c in feed.calls
+                 if c["t"] > shown and c["chat_id"] == table.chat_id
+                 and c["method"] in ("editMessageText", "editMessageMedia")]
+        host = next((t for t, n in later if n >= k), None)
         assert host is not None and 4.5 <= host < 10.0, later  # the turn began at the commit
     group, dms = await table.chats()
-    assert any("Петя: время вышло" in h["text"] for m in group for h in m.history)
+    assert any("Петя: время вышло" in (t or "") for m in group for t, _ in m.shown_texts())
     assert any("за вас походил бот" in h["text"] for m in dms[petya.id] for h in m.history)
     end = [m for m in group if "прервана по тайм-ауту" in (m.text or "")]
     assert len(end) == 1 and "Петя не ходил" in end[0].text
@@ -219,7 +230,8 @@ async def test_flood_control_is_waited_out_and_nothing_is_lost(bot, emulator_cli
     assert bot.errors() == []
 
 
-_COUNTED = ("sendMessage", "editMessageText", "editMessageReplyMarkup")
+_COUNTED = ("sendMessage", "editMessageText", "editMessageReplyMarkup", "sendPhoto",
+            "editMessageMedia")
 
 
 def _most_in_a_minute(times: list[float]) -> int:

@@ -117,7 +117,10 @@ async def variants_bot(tmp_path_factory) -> AsyncIterator[tuple[Shared, int]]:
             await client.create_user(uid, "Вася" if uid == BUILDER else "Оля")
         built = await _prepare(directory / "kozel.sqlite3")
         await client.start(BUILDER)  # the DM is open; the bot reads the /start once it polls
-        settings = {**FAST_RATES, "BOT_MOVE_DELAY": "0", "BOT_WORKERS": "1"}
+        # pictures drawn in a thread: no drawing process to wait for at the start, whose
+        # late start-up publish would show the hand again over a move being built
+        settings = {**FAST_RATES, "BOT_MOVE_DELAY": "0", "BOT_WORKERS": "1",
+                    "PICTURE_WORKERS": "0"}
         async with running_bot(emu, directory, settings) as proc:
             yield Shared(emu, client, proc), built
     finally:

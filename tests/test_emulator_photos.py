@@ -261,3 +261,23 @@ async def test_a_real_table_picture_uploads(emulator_bot, emulator_client, group
     sent = await emulator_bot.send_photo(group, upload(data), caption="Раунд 4")
     assert (sent.photo[-1].width, sent.photo[-1].height) == (1200, 960)
     assert await emulator_client.photo(group, sent.message_id) == data
+
+
+async def test_fail_photos_refuses_that_many_uploads(emulator_bot, emulator_client, group):
+    """``configure(fail_photos=n)``: the next n uploads are refused as Telegram refuses an
+    image it cannot process; the message is left as it was, and the one after goes through."""
+    sent = await emulator_bot.send_photo(group, upload(png()), caption="раз")
+    assert (await emulator_client.configure(fail_photos=2))["fail_photos"] == 2
+    with pytest.raises(TelegramBadRequest, match="IMAGE_PROCESS_FAILED"):
+        await emulator_bot.send_photo(group, upload(png(colour=(1, 2, 3))))
+    with pytest.raises(TelegramBadRequest, match="IMAGE_PROCESS_FAILED"):
+        await emulator_bot.edit_message_media(
+            InputMediaPhoto(media=upload(png(colour=(9, 9, 9))), caption="два"),
+            chat_id=group, message_id=sent.message_id)
+    msg = await emulator_client.message(group, sent.message_id)
+    assert msg.caption == "раз" and msg.edits == 0
+    edited = await emulator_bot.edit_message_media(
+        InputMediaPhoto(media=upload(png(colour=(9, 9, 9))), caption="два"),
+        chat_id=group, message_id=sent.message_id)
+    assert edited.caption == "два"
+    assert (await emulator_client.configure())["fail_photos"] == 0

@@ -463,7 +463,8 @@ async def test_two_moves_committed_before_either_is_published(tmp_path):
 _SUMMARY = re.compile(r"^<b>Раунд (\d+) окончен</b>$", re.M)
 
 
-async def test_bot_api_calls_per_move_and_the_round_summary_in_the_closed_table(tmp_path):
+@pytest.mark.parametrize("view", ["picture", "text"])
+async def test_bot_api_calls_per_move_and_the_round_summary_in_the_closed_table(tmp_path, view):
     """Issue 5, at most four Bot API calls per action: a move costs the answer, the table
     edit, the mover's hand edit and the next player's new keyboard (4); when the mover is to
     act again (everyone else knocked) their pressed message takes the next keyboard, and the
@@ -471,11 +472,15 @@ async def test_bot_api_calls_per_move_and_the_round_summary_in_the_closed_table(
     round's end edits its table into the closed table with the round's summary (hands
     revealed, RULES.md §1.11–§1.12) and both hands in place -- the mover leads the new round
     (§1.6) -- (4); the lead sends the new round's table instead of editing one (4).  No
-    summary is a message of its own; the match's end adds its message (5)."""
+    summary is a message of its own; the match's end adds its message (5).  The same with
+    the table as a picture (issue 14: a photo sent and edited in place, its caption holding
+    the summary) and as text."""
     rng = random.Random(5)
     people = (OLYA, PETYA)
     kinds: dict[str, list[int]] = {"move": [], "again": [], "round": [], "end": []}
-    async with Harness(tmp_path) as h:
+    send_table, edit_table = (("SendPhoto", "EditMessageMedia") if view == "picture"
+                              else ("SendMessage", "EditMessageText"))
+    async with Harness(tmp_path, table_view=view) as h:
         match_id = await seated(h, people)
         while True:
             before = await current(h, match_id)
@@ -492,25 +497,28 @@ async def test_bot_api_calls_per_move_and_the_round_summary_in_the_closed_table(
             kinds[kind].append(len(calls))
             if kind == "move" and len(before.chain) == 0 and before.round_no > 1:
                 # a lead opens the round's table: a new message instead of the table edit
-                assert sorted(calls) == sorted(["AnswerCallbackQuery", "SendMessage",
+                assert sorted(calls) == sorted(["AnswerCallbackQuery", send_table,
                                                 "EditMessageText", "SendMessage"]), calls
                 assert h.tg.last(GROUP).text.startswith(f"<b>Раунд {before.round_no}</b>")
             elif kind == "move":
-                assert sorted(calls) == sorted(["AnswerCallbackQuery", "EditMessageText",
+                assert sorted(calls) == sorted(["AnswerCallbackQuery", edit_table,
                                                 "EditMessageText", "SendMessage"]), calls
             elif kind == "again":
                 # the table, the pressed message with the next keyboard, and the knocker's
                 # hand message showing the knock (and any tiles drawn before it): no new DM
-                assert sorted(calls) == ["AnswerCallbackQuery"] + ["EditMessageText"] * 3, calls
+                assert sorted(calls) == sorted(["AnswerCallbackQuery", edit_table]
+                                               + ["EditMessageText"] * 2), calls
                 assert h.keyboard_message(person).message_id == msg.message_id
             elif kind == "round":
-                assert sorted(calls) == ["AnswerCallbackQuery", "EditMessageText",
-                                         "EditMessageText", "EditMessageText"], calls
+                assert sorted(calls) == sorted(["AnswerCallbackQuery", edit_table,
+                                                "EditMessageText", "EditMessageText"]), calls
                 assert after.to_act == before.to_act  # the mover leads the next round
                 assert h.keyboard_message(person).message_id == msg.message_id
                 # until the lead, the group's last message is the closed table
                 assert _SUMMARY.search(h.tg.last(GROUP).text)
         group = h.tg.chat(GROUP)
+        tables = [g for g in group if g.text.startswith("<b>Раунд")]
+        assert all((g.photo is not None) == (view == "picture") for g in tables)
         rounds = (await h.app.service.view(match_id)).table.round_no
         closed = {int(m.group(1)) for g in group for m in _SUMMARY.finditer(g.text)}
         assert closed == set(range(1, rounds + 1))  # every round closed with its summary

@@ -103,10 +103,11 @@ def test_stop_and_dm_and_lang_keyboards():
     assert [b.text for b in langs] == ["Русский", "✓ Українська", "English"]
 
 
-def _chat(rules: dict | None = None, language: str | None = None) -> ChatInfo:
+def _chat(rules: dict | None = None, language: str | None = None,
+          options: dict | None = None) -> ChatInfo:
     rules = dict(rules or {})
     return ChatInfo(-1, "Стол", language, False, None, rules, True,
-                    engine.Rules.from_json(rules).to_json(), {})
+                    engine.Rules.from_json(rules).to_json(), dict(options or {}))
 
 
 def test_every_setting_choice_reads_back_and_makes_valid_rules():
@@ -120,6 +121,11 @@ def test_every_setting_choice_reads_back_and_makes_valid_rules():
                 assert patch.language == value and not patch.rules
                 assert spec.read(_chat(language=value)) == value
                 assert spec.describe is None
+                continue
+            if patch.options:  # a chat option, not a rule (the table view, issue 14)
+                assert not patch.rules and patch.language is None and spec.describe is None
+                assert spec.read(_chat(options=patch.options)) == value
+                assert spec.value_label(TR, "uk", value)
                 continue
             if spec.key == "variant":
                 assert patch.variant == value and not patch.rules

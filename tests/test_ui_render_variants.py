@@ -6,13 +6,12 @@ draws, every title and plural)."""
 
 from __future__ import annotations
 
-import random
 import re
 from dataclasses import replace
 
 import pytest
 
-from service import GameService, Status, variant_infos
+from service import Status, variant_infos
 from service.views import (
     ActionNote,
     EndReason,
@@ -25,8 +24,7 @@ from service.views import (
     SeatView,
     TableView,
 )
-from tests.servicekit import FakeClock
-from tests.variantkit import play_to_end, seat
+from tests.variantkit import play_every_game
 from ui import render
 from ui.i18n import SUPPORTED_LOCALES, Translator
 
@@ -66,25 +64,9 @@ def matches(tmp_path_factory) -> dict[str, list]:
     """A whole match of every game through the service (long names), every result."""
     import asyncio
 
-    async def play() -> dict[str, list]:
-        path = tmp_path_factory.mktemp("variants") / "kozel.sqlite3"
-        svc = await GameService.open(path, clock=FakeClock(),
-                                     seed_source=iter(range(7000, 9000)).__next__)
-        rng = random.Random(2024)
-        out = {}
-        try:
-            for k, (name, info) in enumerate(variant_infos().items()):
-                players = 4 if info.players[0] == 4 else 2 + k % 3
-                res = await seat(svc, -500 - k, players, names=LONG[:players], variant=name)
-                res = await svc.start(res.match_id, 1)
-                assert res.ok, res
-                end, seen = await play_to_end(svc, res, rng)
-                out[name] = [res, *seen]
-        finally:
-            await svc.close()
-        return out
-
-    return asyncio.run(play())
+    path = tmp_path_factory.mktemp("variants") / "kozel.sqlite3"
+    return asyncio.run(play_every_game(path, LONG, seeds=range(7000, 9000), rng_seed=2024,
+                                       chat=-500))
 
 
 @pytest.mark.parametrize("variant", list(variant_infos()))

@@ -4,9 +4,11 @@ game and play random legal moves (moves of several tiles too) to the end of the 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
-from service import GameService, Status
+from service import GameService, Status, variant_infos
 from service.views import MoveOption, Result
+from tests.servicekit import FakeClock
 
 
 async def seat(svc: GameService, chat: int, players: int, *, names: list[str] | None = None,
@@ -36,3 +38,25 @@ async def play_to_end(svc: GameService, res: Result, rng: random.Random,
         assert res.ok, (res.error, res.detail)
         seen.append(res)
     return res, seen
+
+
+async def play_every_game(path: Path, names: list[str], *, seeds: range, rng_seed: int,
+                          chat: int) -> dict[str, list[Result]]:
+    """A whole match of every game of RULES.md §2 through a service over the database
+    ``path``: four players where the game seats four, else two, three and four in turn, named
+    ``names``, in chats ``chat``, ``chat - 1``, …; deals from ``seeds``, moves from a random
+    generator seeded ``rng_seed``.  Per game, the start's result and every result after it."""
+    svc = await GameService.open(path, clock=FakeClock(), seed_source=iter(seeds).__next__)
+    rng = random.Random(rng_seed)
+    out = {}
+    try:
+        for k, (name, info) in enumerate(variant_infos().items()):
+            players = 4 if info.players[0] == 4 else 2 + k % 3
+            res = await seat(svc, chat - k, players, names=names[:players], variant=name)
+            res = await svc.start(res.match_id, 1)
+            assert res.ok, res
+            _end, seen = await play_to_end(svc, res, rng)
+            out[name] = [res, *seen]
+    finally:
+        await svc.close()
+    return out

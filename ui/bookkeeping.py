@@ -8,12 +8,13 @@ send (:data:`ui.outbox.MessageRef`); only message ids that are known are stored.
 The stored JSON object (``matches.messages``)::
 
     {"lobby": 12, "lobby_chat": -100, "lobby_closed": 1,
-     "table": 13, "table_round": 2, "table_chat": -100, "table_closed": 1,
+     "table": 13, "table_round": 2, "table_chat": -100, "table_closed": 1, "table_photo": 1,
      "end_shown": 1,
      "hand:21": {"id": 14, "version": 7, "round": 2, "live": 1},
      "dm_notice:22": 2}
 
 ``hand:<user id>`` was written ``[id, version, round, live]`` before; both forms are read.
+``table_photo`` is absent for a table shown as text (as every table was before pictures).
 """
 
 from __future__ import annotations
@@ -68,7 +69,8 @@ class MatchMessages:
       ``lobby_closed``: it says the match started;
     - ``table`` / ``table_round`` / ``table_chat``: the current round's table message, its
       round, its chat; ``table_closed``: the round whose table was edited into its closed
-      form with the summary;
+      form with the summary; ``table_photo``: the table message is a photo (the picture of
+      the table with its caption, issue 14), edited with ``editMessageMedia``, else a text;
     - ``end``: the match-end message (sent once; a crash before it was recorded shows it
       twice rather than never);
     - ``hands``: per user id, the last hand message (:class:`HandMessage`);
@@ -82,6 +84,7 @@ class MatchMessages:
     table_round: int | None = None
     table_chat: int | None = None
     table_closed: int | None = None
+    table_photo: bool = False
     end: MessageRef | None = None
     hands: dict[int, HandMessage] = field(default_factory=dict)
     dm_notices: dict[int, int] = field(default_factory=dict)
@@ -97,6 +100,7 @@ class MatchMessages:
             lobby_closed=bool(data.get("lobby_closed")),
             table=_int(data.get("table")), table_round=_int(data.get("table_round")),
             table_chat=_int(data.get("table_chat")), table_closed=_int(data.get("table_closed")),
+            table_photo=bool(data.get("table_photo")),
             end=1 if data.get("end_shown") else None,
         )
         for key, value in data.items():
@@ -121,6 +125,8 @@ class MatchMessages:
             out["lobby_closed"] = 1
         if table is not None:
             out.update(table=table, table_round=self.table_round, table_chat=self.table_chat)
+            if self.table_photo:
+                out["table_photo"] = 1
         if self.table_closed is not None:
             out["table_closed"] = self.table_closed
         if ref_id(self.end) is not None:

@@ -18,6 +18,12 @@ Issue 4 ("The table in the group", "Timeouts, absence, failures"):
 - ``TelegramRetryAfter`` (429) is waited out (``retry_after`` seconds, on that chat) and the
   same request retried, never dropped; network and 5xx errors are retried a few times;
 - "message is not modified" counts as success, and so does deleting a message that is gone;
+- photos (issue 14: the group's table as a picture): :meth:`Outbox.send_photo` and
+  :meth:`Outbox.edit_media` (``editMessageMedia``, coalescing like text edits) upload PNG
+  bytes that may be given as a function, called only when the request is made: edits that
+  coalesce never draw the pictures nobody would see.  A photo request that fails (Telegram
+  refuses it, the network gives up, the picture cannot be drawn) calls its ``on_failed``, so
+  the caller can show the text instead;
 - ``TelegramForbiddenError`` (403: the user never opened the DM or blocked the bot) is
   reported to ``on_forbidden(chat_id, error)`` so the service can mark the DM closed; other
   failures go to ``on_error(chat_id, kind, error)``;
@@ -61,8 +67,10 @@ from aiogram.exceptions import (
     TelegramRetryAfter,
     TelegramServerError,
 )
+from aiogram.types import BufferedInputFile, InputMediaPhoto
 
-__all__ = ["MessageRef", "Outbox", "RetryAfterMiddleware", "is_group_chat", "ref_id"]
+__all__ = ["MessageRef", "Outbox", "PhotoSource", "RetryAfterMiddleware", "is_group_chat",
+           "ref_id"]
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +82,10 @@ RESTORE_SLACK = 1.0
 _IN_OUTBOX: ContextVar[bool] = ContextVar("kozel_in_outbox", default=False)
 
 _NOT_MODIFIED = "message is not modified"
+#: The file name a photo is uploaded under.
+PHOTO_FILENAME = "table.png"
+_SENDS = ("send", "send_photo")
+_EDITS = ("edit_text", "edit_markup", "edit_media")
 _GONE = ("message to delete not found", "message can't be deleted")
 
 
@@ -84,6 +96,10 @@ def is_group_chat(chat_id: int) -> bool:
 
 #: A message: its id, or the future of the send that makes it (resolving to the ``Message``).
 MessageRef = int | asyncio.Future
+
+#: A photo to upload: its bytes, or a function (plain or async) that returns them, called
+#: when the request is made (and again if the request is retried).
+PhotoSource = bytes | Callable[[], "bytes | Awaitable[bytes]"]
 
 
 def ref_id(ref: MessageRef | None) -> int | None:
@@ -105,13 +121,15 @@ def _same(a: MessageRef | None, b: MessageRef | None) -> bool:
 
 @dataclass
 class _Op:
-    kind: str  # "send" | "edit_text" | "edit_markup" | "delete"
+    kind: str  # "send" | "send_photo" | "edit_text" | "edit_markup" | "edit_media" | "delete"
     chat_id: int
     message_id: MessageRef | None
     kwargs: dict[str, Any]
     futures: list[asyncio.Future] = field(default_factory=list)
     started: bool = False
     attempts: int = 0
+    photo: PhotoSource | None = None  # send_photo, edit_media
+    on_failed: Callable[[], Any] | None = None  # send_photo, edit_media
 
 
 @dataclass
@@ -128,8 +146,9 @@ class Outbox:
     """Per-chat queues with coalescing and Telegram's rate limits (see the module doc).
 
     ``bot`` is an aiogram ``Bot`` or any object with async ``send_message``,
-    ``edit_message_text``, ``edit_message_reply_markup`` and ``delete_message`` taking the Bot
-    API's keyword arguments.  ``clock()`` returns seconds (monotonic); ``sleep(seconds)`` is
+    ``edit_message_text``, ``edit_message_reply_markup`` and ``delete_message`` (and, for
+    photos, ``send_photo`` and ``edit_message_media``) taking the Bot API's keyword
+    arguments.  ``clock()`` returns seconds (monotonic); ``sleep(seconds)`` is
     awaited to wait; ``wall()`` returns Unix seconds (for ``send_log``) -- all injectable for
     tests.  ``on_forbidden`` / ``on_error`` may be plain functions or coroutines; their
     exceptions are logged and swallowed.
@@ -188,6 +207,33 @@ class Outbox:
         or None on failure."""
         kwargs.setdefault("parse_mode", self.parse_mode)
         return self._enqueue(_Op("edit_text", chat_id, message_id, {"text": text, **kwargs}))
+
+    def send_photo(self, chat_id: int, photo: PhotoSource, *, caption: str | None = None,
+                   on_failed: Callable[[], Any] | None = None, **kwargs: Any
+                   ) -> asyncio.Future:
+        """Queue ``send_photo`` of a PNG (``photo``: its bytes, or a function returning them,
+        called when the request is made) with an HTML ``caption`` (at most 1024 characters,
+        Telegram's limit) and ``kwargs`` as for :meth:`send`.  Sends never coalesce.  The
+        future gives the sent ``Message`` or None; on a failure other than 403, a migrated
+        group or :meth:`close`, ``on_failed()`` (plain or async) is called first."""
+        kwargs.setdefault("parse_mode", self.parse_mode)
+        return self._enqueue(_Op("send_photo", chat_id, None, {"caption": caption, **kwargs},
+                                 photo=photo, on_failed=on_failed))
+
+    def edit_media(self, chat_id: int, message_id: MessageRef, photo: PhotoSource, *,
+                   caption: str | None = None, on_failed: Callable[[], Any] | None = None,
+                   **kwargs: Any) -> asyncio.Future:
+        """Queue ``edit_message_media``: the photo message ``message_id`` shows ``photo`` (as
+        for :meth:`send_photo`) with ``caption``; coalesces with a waiting media edit of the
+        same message (the newest photo, caption, ``reply_markup`` and ``on_failed`` win, and
+        only that photo is drawn).  Omitting ``reply_markup`` removes the keyboard.  The
+        future gives the result, ``True`` for "not modified", or None on failure (then
+        ``on_failed()``, as for :meth:`send_photo`, also when the message it edits was never
+        sent)."""
+        kwargs.setdefault("parse_mode", self.parse_mode)
+        return self._enqueue(_Op("edit_media", chat_id, message_id,
+                                 {"caption": caption, **kwargs}, photo=photo,
+                                 on_failed=on_failed))
 
     def edit_markup(self, chat_id: int, message_id: MessageRef, reply_markup: Any = None
                     ) -> asyncio.Future:
@@ -256,7 +302,7 @@ class Outbox:
             future.set_result(None)
             return future
         if op.chat_id in self.migrated:
-            if op.kind != "send":  # the old group's messages cannot be changed any more
+            if op.kind not in _SENDS:  # the old group's messages cannot be changed any more
                 future.set_result(None)
                 return future
             op.chat_id = self.migrated[op.chat_id]
@@ -264,6 +310,7 @@ class Outbox:
         target = self._coalesce_target(chat, op)
         if target is not None:
             target.kwargs = op.kwargs
+            target.photo, target.on_failed = op.photo, op.on_failed
             target.futures.append(future)
         else:
             op.futures.append(future)
@@ -274,10 +321,10 @@ class Outbox:
 
     @staticmethod
     def _coalesce_target(chat: _Chat, op: _Op) -> _Op | None:
-        if op.kind not in ("edit_text", "edit_markup"):
+        if op.kind not in _EDITS:
             return None
         for queued in reversed(chat.ops):
-            if _same(queued.message_id, op.message_id) and queued.kind != "send":
+            if _same(queued.message_id, op.message_id) and queued.kind not in _SENDS:
                 if queued.kind == op.kind and not queued.started:
                     return queued
                 return None
@@ -352,11 +399,14 @@ class Outbox:
                 continue
             if not await self._resolve_target(op):
                 chat.ops.popleft()
+                if op.on_failed is not None:  # a photo for a message that never came
+                    await self._notify(op.on_failed)
                 self._resolve(op, None)  # the message it edits was never sent
                 continue
             self._record(chat_id, chat)
             op.started = True
             op.attempts += 1
+            failed = False
             await self._log_send(chat_id)
             try:
                 try:
@@ -376,7 +426,7 @@ class Outbox:
                     result = True
                 else:
                     await self._report_error(chat_id, op.kind, exc)
-                    result = None
+                    result, failed = None, True
             except TelegramForbiddenError as exc:
                 await self._notify(self.on_forbidden, chat_id, exc)
                 result = None
@@ -384,8 +434,8 @@ class Outbox:
                 new_id = exc.migrate_to_chat_id
                 self.migrated[chat_id] = new_id
                 log.info("chat %s was upgraded to %s: %s goes there", chat_id, new_id,
-                         op.kind if op.kind == "send" else "nothing of its old messages")
-                if op.kind == "send":
+                         op.kind if op.kind in _SENDS else "nothing of its old messages")
+                if op.kind in _SENDS:
                     chat.ops.popleft()
                     self._redirect(op, new_id)
                     continue
@@ -397,14 +447,16 @@ class Outbox:
                     log.warning("chat %s: %s, retrying", chat_id, exc)
                     continue
                 await self._report_error(chat_id, op.kind, exc)
-                result = None
+                result, failed = None, True
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # a bug or an unexpected API answer: never kill the queue
                 log.exception("chat %s: %s failed", chat_id, op.kind)
                 await self._report_error(chat_id, op.kind, exc)
-                result = None
+                result, failed = None, True
             chat.ops.popleft()
+            if failed and op.on_failed is not None:
+                await self._notify(op.on_failed)
             self._resolve(op, result)
 
     @staticmethod
@@ -421,10 +473,12 @@ class Outbox:
         return True
 
     def _redirect(self, op: _Op, chat_id: int) -> None:
-        """Queue a send again for the supergroup ``chat_id``; its futures go with it."""
+        """Queue a send (of a text or a photo) again for the supergroup ``chat_id``; its
+        futures go with it."""
         kwargs = {k: v for k, v in op.kwargs.items()
                   if k not in ("reply_to_message_id", "reply_parameters")}
-        moved = _Op("send", chat_id, None, kwargs, futures=op.futures)
+        moved = _Op(op.kind, chat_id, None, kwargs, futures=op.futures, photo=op.photo,
+                    on_failed=op.on_failed)
         chat = self._chats.setdefault(chat_id, _Chat())
         chat.ops.append(moved)
         if chat.task is None or chat.task.done():
@@ -440,6 +494,17 @@ class Outbox:
     async def _request(self, op: _Op) -> Any:
         if op.kind == "send":
             return await self.bot.send_message(chat_id=op.chat_id, **op.kwargs)
+        if op.kind == "send_photo":
+            photo = BufferedInputFile(await _photo_bytes(op.photo), filename=PHOTO_FILENAME)
+            return await self.bot.send_photo(chat_id=op.chat_id, photo=photo, **op.kwargs)
+        if op.kind == "edit_media":
+            kwargs = dict(op.kwargs)
+            media = InputMediaPhoto(
+                media=BufferedInputFile(await _photo_bytes(op.photo), filename=PHOTO_FILENAME),
+                caption=kwargs.pop("caption", None), parse_mode=kwargs.pop("parse_mode", None))
+            return await self.bot.edit_message_media(chat_id=op.chat_id,
+                                                     message_id=op.message_id, media=media,
+                                                     **kwargs)
         if op.kind == "edit_text":
             return await self.bot.edit_message_text(chat_id=op.chat_id,
                                                     message_id=op.message_id, **op.kwargs)
@@ -470,6 +535,16 @@ class Outbox:
                 await outcome
         except Exception:
             log.exception("outbox callback %r failed", callback)
+
+
+async def _photo_bytes(photo: PhotoSource | None) -> bytes:
+    """The bytes of a photo source (calling it, awaiting what it returns)."""
+    data = photo() if callable(photo) else photo
+    if inspect.isawaitable(data):
+        data = await data
+    if not isinstance(data, bytes | bytearray) or not data:
+        raise ValueError("a photo source gave no bytes")
+    return bytes(data)
 
 
 class RetryAfterMiddleware(BaseRequestMiddleware):

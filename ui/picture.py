@@ -868,19 +868,29 @@ class PictureCache:
                   summary: RoundSummary | None = None, theme: Theme = FELT) -> bytes:
         """:func:`render_table_png`, drawn once per key."""
         key = self.key(table, locale, summary, theme)
+        hit = self.get(key)
+        if hit is not None:
+            return hit
+        png = render_table_png(table, locale=locale, tr=tr, summary=summary, theme=theme)
+        self.put(key, png)
+        return png
+
+    def get(self, key: tuple) -> bytes | None:
+        """The picture cached under ``key`` (:meth:`key`), or None."""
         with self._lock:
             hit = self._items.get(key)
             if hit is not None:
                 self._items.move_to_end(key)
                 self.hits += 1
-                return hit
-        png = render_table_png(table, locale=locale, tr=tr, summary=summary, theme=theme)
+            return hit
+
+    def put(self, key: tuple, png: bytes) -> None:
+        """Keep ``png`` under ``key``, the oldest pictures going beyond ``maxsize``."""
         with self._lock:
             self.misses += 1
             self._items[key] = png
             while len(self._items) > self.maxsize:
                 self._items.popitem(last=False)
-        return png
 
     def __len__(self) -> int:
         return len(self._items)

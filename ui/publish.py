@@ -24,6 +24,16 @@ the round's summary (hands revealed, points recorded) and the other players' han
 their new hands; the next round's table is sent with its lead, in place of that move's table
 edit.  So a round's end costs what a move costs, and nothing about a closed round is lost when
 a publish is repeated after a restart (:meth:`Publisher.heal`).
+
+The table message is a photo — the picture of the table (:mod:`ui.table_photo`, drawn in a
+thread of its own only when its request is made, so edits that coalesce draw nothing) with a
+caption of what the picture does not show (:func:`ui.caption.render_caption`), edited with
+``editMessageMedia`` — or, where the chat's admins chose text (``ChatInfo.options["table"]``,
+:func:`ui.settings.table_view`), the text table.  A table message keeps its kind for its
+round, so a new choice applies from the next round's table.  If a picture fails (Telegram
+refuses the upload, the network gives up, it cannot be drawn), the round goes on as text: the
+photo is deleted and the latest table is sent as a text message in its place (a photo cannot
+be edited into a text), and the next round tries a picture again (issue 14).
 """
 
 from __future__ import annotations
@@ -37,6 +47,7 @@ from service import GameService, Result, Status
 from service.views import SeatView, TableView
 from ui import compose, render
 from ui.bookkeeping import HandMessage, MatchMessages
+from ui.caption import render_caption
 from ui.i18n import DEFAULT_LOCALE, Translator, choose_locale
 from ui.keyboards import (
     compose_keyboard,
@@ -46,7 +57,9 @@ from ui.keyboards import (
     lobby_keyboard,
     rematch_keyboard,
 )
-from ui.outbox import ref_id
+from ui.outbox import MessageRef, ref_id
+from ui.settings import table_view
+from ui.table_photo import TablePictures
 
 __all__ = ["Publisher"]
 
@@ -62,15 +75,25 @@ class Publisher:
 
     ``service``: the :class:`service.GameService`; ``outbox``: a :class:`ui.outbox.Outbox`;
     ``tr``: the translator; ``bot_username``: for deep links (``t.me/<bot>?start=…``);
-    ``user_locale(user_id)``: the language code Telegram reported for a user, if known.
+    ``user_locale(user_id)``: the language code Telegram reported for a user, if known;
+    ``pictures``: draws the table pictures (default a :class:`ui.table_photo.TablePictures` of
+    its own drawing in ``picture_workers`` processes, 0 for a thread; :meth:`close` stops it).
     """
 
     def __init__(self, service: GameService, outbox: Any, tr: Translator, *,
                  bot_username: str, default_locale: str = DEFAULT_LOCALE,
-                 user_locale: Callable[[int], str | None] | None = None) -> None:
+                 user_locale: Callable[[int], str | None] | None = None,
+                 pictures: TablePictures | None = None, picture_workers: int = 0) -> None:
         self.service = service
         self.outbox = outbox
         self.tr = tr
+        self._own_pictures = pictures is None
+        self.pictures = pictures if pictures is not None else TablePictures(
+            tr, workers=picture_workers)
+        #: The table each match's table message was last given, and its language.
+        self._shown: dict[int, tuple[TableView, str]] = {}
+        #: Per match, the rounds whose closed table a failed picture left to a text.
+        self._closed_as_text: dict[int, set[int]] = {}
         self.bot_username = bot_username
         self.default_locale = default_locale
         self._user_locale = user_locale or (lambda _uid: None)
@@ -144,6 +167,8 @@ class Publisher:
 
     def _forget(self, match_id: int) -> None:
         self._books.pop(match_id, None)
+        self._shown.pop(match_id, None)
+        self._closed_as_text.pop(match_id, None)
         self._closed.discard(match_id)
         self._published.pop(match_id, None)
         self._locks.pop(match_id, None)
@@ -158,6 +183,11 @@ class Publisher:
         """Wait until every message id in flight is stored (tests, shutdown)."""
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    def close(self) -> None:
+        """Stop drawing pictures (shutdown; the picture drawer given to it is left alone)."""
+        if self._own_pictures:
+            self.pictures.close()
 
     # -- entry points ----------------------------------------------------------------------
 
@@ -219,7 +249,10 @@ class Publisher:
 
     async def _table(self, result: Result, books: MatchMessages) -> None:
         table = result.table
-        locale = await self.chat_locale(table.chat_id)
+        info = await self.service.chat_info(table.chat_id)
+        locale = choose_locale(is_group=True, chat_locale=info.language,
+                               default=self.default_locale)
+        picture = table_view(info) == "picture"
         if books.lobby and not books.lobby_closed:
             self.outbox.edit_text(table.chat_id, books.lobby,
                                   self.tr.t(locale, "lobby-started"), reply_markup=None)
@@ -229,21 +262,82 @@ class Publisher:
             # the round on that message is over: show it closed, with its summary
             closed = result.closed
             if books.table_closed != shown and closed is not None and closed.round_no == shown:
-                self.outbox.edit_text(table.chat_id, books.table,
-                                      render.render_table(locale, closed, tr=self.tr))
+                self._show_table(books, closed, locale, picture=picture)
                 books.table_closed = shown
             if not table.layout.line:
                 # the new round opens its table with the lead; until then the closed table
                 # is the group's last word (the leader has their keyboard already)
                 return
             books.table = None
-        text = render.render_table(locale, table, tr=self.tr)
-        if books.table:
-            self.outbox.edit_text(table.chat_id, books.table, text)
+        self._show_table(books, table, locale, picture=picture)
+
+    def _show_table(self, books: MatchMessages, table: TableView, locale: str, *,
+                    picture: bool) -> None:
+        """Make the round's table message show ``table``: edit it in its kind (the picture
+        and its caption, or the text), or send it (a photo when ``picture``)."""
+        chat = table.chat_id
+        self._shown[table.match_id] = (table, locale)
+        if books.table and books.table_photo:
+            ref = books.table
+            self.outbox.edit_media(chat, ref, self.pictures.source(table, locale),
+                                   caption=render_caption(locale, table, tr=self.tr),
+                                   on_failed=self._on_photo_failed(table, locale, ref))
+        elif books.table:
+            self.outbox.edit_text(chat, books.table,
+                                  render.render_table(locale, table, tr=self.tr))
         else:
-            books.table = self.outbox.send(table.chat_id, text, **_thread(table.thread_id))
+            thread = _thread(table.thread_id)
+            if picture:
+                holder: list[MessageRef] = []
+                books.table = self.outbox.send_photo(
+                    chat, self.pictures.source(table, locale),
+                    caption=render_caption(locale, table, tr=self.tr),
+                    on_failed=lambda: self._photo_failed(table, locale, holder[0]), **thread)
+                holder.append(books.table)
+            else:
+                books.table = self.outbox.send(
+                    chat, render.render_table(locale, table, tr=self.tr), **thread)
+            books.table_photo = picture
             books.table_round = table.round_no
-            books.table_chat = table.chat_id
+            books.table_chat = chat
+
+    def _on_photo_failed(self, table: TableView, locale: str, ref: MessageRef
+                         ) -> Callable[[], None]:
+        return lambda: self._photo_failed(table, locale, ref)
+
+    def _photo_failed(self, table: TableView, locale: str, ref: MessageRef) -> None:
+        """The picture ``table`` was to show on the photo ``ref`` failed: the round goes on as
+        text (the photo deleted, the latest table sent as text in its place); a closing
+        picture that failed after the next round's table came (or whose photo never came) is
+        sent as a text of its own, once.  Nothing of the round is lost."""
+        books = self._books.get(table.match_id)
+        if books is None:
+            return
+        texts = self._closed_as_text.setdefault(table.match_id, set())
+        chat, thread = table.chat_id, _thread(table.thread_id)
+        shown = ref_id(ref) is not None  # a photo that was sent and is to go
+        current = books.table_photo and books.table_round == table.round_no and (
+            books.table is ref or ref_id(books.table) is not None
+            and ref_id(books.table) == ref_id(ref))
+        if current:
+            latest, latest_locale = self._shown.get(table.match_id, (table, locale))
+            log.warning("match %s: the table picture failed; round %s goes on as text",
+                        table.match_id, table.round_no)
+            if shown:
+                self.outbox.delete(chat, ref)
+            books.table = self.outbox.send(
+                chat, render.render_table(latest_locale, latest, tr=self.tr), **thread)
+            books.table_photo = False
+            if latest.summary is not None:
+                texts.add(latest.round_no)
+            self._changed(table.match_id)
+        elif table.summary is not None and table.round_no not in texts:
+            texts.add(table.round_no)
+            log.warning("match %s: the closing picture of round %s failed; sent as text",
+                        table.match_id, table.round_no)
+            if shown:
+                self.outbox.delete(chat, ref)
+            self.outbox.send(chat, render.render_table(locale, table, tr=self.tr), **thread)
 
     async def _one_shots(self, result: Result, books: MatchMessages, fresh: bool) -> None:
         """The match end as a new group message, once (``books.end`` records it, so a publish

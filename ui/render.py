@@ -38,7 +38,6 @@ from service.views import (
     TableView,
 )
 
-from .callbacks import tile_halves, tile_id
 from .i18n import Markup, Translator, get_translator
 from .variants import variant_name, variants
 
@@ -111,6 +110,10 @@ def clean_name(name: object, limit: int = NAME_LIMIT) -> str:
 def _pair(tile: Any) -> tuple[int, int]:
     """``(a, b)`` as given: a code ``"a-b"``, a :class:`~service.views.LaidTile` or a pair."""
     if isinstance(tile, str):
+        # imported here: the table pictures' drawing process, which needs none of aiogram,
+        # then starts without it (ui.picture imports this module)
+        from .callbacks import tile_halves, tile_id
+
         return tile_halves(tile_id(tile))
     if isinstance(tile, LaidTile):
         return tile.a, tile.b

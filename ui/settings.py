@@ -26,7 +26,22 @@ from service.views import ChatInfo
 
 from .i18n import SUPPORTED_LOCALES, Translator
 
-__all__ = ["SETTINGS", "Setting", "SettingsPatch", "setting"]
+__all__ = ["DEFAULT_TABLE_VIEW", "SETTINGS", "TABLE_VIEWS", "Setting", "SettingsPatch",
+           "setting", "table_view"]
+
+#: How a group is shown its table (issue 14): ``picture``, the table drawn as a photo
+#: (:mod:`ui.picture`) with a caption (:mod:`ui.caption`), or ``text`` (``ui.render``).
+TABLE_VIEWS: tuple[str, ...] = ("picture", "text")
+#: The table view of a chat whose admins chose none (``TABLE_VIEW`` changes it bot-wide,
+#: through the service's chat option defaults).
+DEFAULT_TABLE_VIEW = "picture"
+
+
+def table_view(chat: ChatInfo) -> str:
+    """The chat's table view, one of :data:`TABLE_VIEWS`: ``chat.options["table"]``, else
+    :data:`DEFAULT_TABLE_VIEW`."""
+    value = chat.options.get("table")
+    return value if value in TABLE_VIEWS else DEFAULT_TABLE_VIEW
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,6 +252,10 @@ SETTINGS: tuple[Setting, ...] = (
         patch=lambda v: SettingsPatch(language=v),
         value_label=lambda tr, loc, v: tr.plain(v if v in SUPPORTED_LOCALES else loc,
                                                 "lang-name", code=v)),
+    Setting(  # the group's table as a picture or as text (issue 14); not a rule
+        key="table", label="settings-table", choices=TABLE_VIEWS, read=table_view,
+        patch=lambda v: SettingsPatch(options={"table": v}),
+        value_label=lambda tr, loc, v: tr.plain(loc, "opt-table", value=v), width=2),
 )
 
 _BY_KEY = {s.key: s for s in SETTINGS}

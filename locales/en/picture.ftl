@@ -41,3 +41,10 @@ pic-general = General!
 pic-hand-empty = empty
 pic-play-points = Play points: +{ $points }
 pic-goat = goat
+
+# The /settings option: the group's table as a picture (with a caption) or as text.
+settings-table = Table
+opt-table = { $value ->
+    [text] Text
+   *[picture] Picture
+}

@@ -41,3 +41,10 @@ pic-general = Генерал!
 pic-hand-empty = пусто
 pic-play-points = За ходы: +{ $points }
 pic-goat = козёл
+
+# Настройка /settings: стол в группе картинкой (с подписью) или текстом.
+settings-table = Вид стола
+opt-table = { $value ->
+    [text] Текст
+   *[picture] Картинка
+}

@@ -41,3 +41,10 @@ pic-general = Генерал!
 pic-hand-empty = порожньо
 pic-play-points = За ходи: +{ $points }
 pic-goat = козел
+
+# Налаштування /settings: стіл у групі картинкою (з підписом) або текстом.
+settings-table = Вигляд столу
+opt-table = { $value ->
+    [text] Текст
+   *[picture] Картинка
+}

@@ -46,6 +46,8 @@ _DEFAULTS: dict[str, str] = {
     "RATE_GLOBAL_PER_SECOND": "30",
     "WEBHOOK_URL": "",
     "WEBHOOK_SECRET": "",
+    "TABLE_VIEW": "picture",
+    "PICTURE_WORKERS": "1",
 }
 _KEEP = ("PATH", "LANG", "LC_ALL", "TMPDIR", "SYSTEMROOT")
 

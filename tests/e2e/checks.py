@@ -25,7 +25,9 @@ the message when:
 Every layout is read (RULES.md §2.0: the line, the cross and its arms, closed doubles, the
 gap).  A solo match is played in the player's private chat: there the tables and the hand
 messages share one chat, and each checker reads its own kind of message.  Texts are read in
-the bot's default language, Russian.
+the bot's default language, Russian.  A photo's caption is read as a text
+(``ChatMessage.shown_texts``): the table as a picture carries the title, the round's moves and
+summary in its caption (:func:`ui.caption.render_caption`), and the picture shows the tiles.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from tests.e2e.players import button_move, move_buttons
 from tests.emulator import ChatMessage
 from tests.emulator.html import parse_html
 from ui import render
+from ui.caption import render_caption
 from ui.keyboards import move_label
 
 __all__ = [
@@ -406,6 +409,11 @@ def _rendered(view: TableView) -> tuple[list[str], set[int]]:
     return one, {i for i, (a, b) in enumerate(zip(one, two, strict=True)) if a != b}
 
 
+def _captioned(view: TableView) -> tuple[list[str], set[int]]:
+    """The caption of the table's picture as plain lines (it shows no deadline)."""
+    return _plain(render_caption(LOCALE, view)).splitlines(), set()
+
+
 def _same_table(shown: str, expected: tuple[list[str], set[int]]) -> bool:
     lines, skip = expected
     got = shown.splitlines()
@@ -447,6 +455,7 @@ def check_group(replays: Sequence[Replay], messages: Sequence[ChatMessage], *,
             if view.summary is not None:  # the round's end reveals the hands
                 public |= {_pair(engine.Tile.parse(t)) for h in view.summary.hands for t in h}
             expected.append((lines, view, public))
+            expected.append((_captioned(view), view, public))  # the picture's caption
     index: dict[tuple[str, int], list] = {}
     for entry in expected:
         lines = entry[0][0]
@@ -530,7 +539,7 @@ def check_results(replay: Replay, messages: Sequence[ChatMessage]) -> None:
     pot) and its hands and the round's tiles on the table account for the 28 tiles; the
     match-end message is the service's match end, whose scores, goats, ratings and winners
     are the engine's."""
-    sources = [m.source or "" for m in messages if m.from_bot]
+    sources = [m.source or m.caption_source or "" for m in messages if m.from_bot]
     scored = replay.scored()
     assert len(replay.summaries) == len(scored), f"match {replay.match_id}: summaries"
     for ev, summary in zip(scored, replay.summaries, strict=True):
@@ -584,14 +593,17 @@ def check_latest_table(replay: Replay, messages: Sequence[ChatMessage]) -> None:
     the match rebuilt from the database, as the bot renders it (the turn's deadline
     aside)."""
     view = LiveMatch.from_row(replay.row, replay.actions).table_view()
-    expected = _rendered(view)
+    expected, caption = _rendered(view), _captioned(view)
     known = [lines for lines, _, _ in replay.rendered()] + [expected]
-    tables = [m for m in messages if m.from_bot and m.text and not _is_hand(m.text)
-              and any(_same_table(m.text, lines) for lines in known)]
+    known += [_captioned(v) for _, v, _ in replay.rendered()] + [caption]
+    tables = [m for m in messages if m.from_bot and m.shown and not m.deleted
+              and not _is_hand(m.shown) and any(_same_table(m.shown, lines) for lines in known)]
     assert tables, "no table message"
-    assert _same_table(tables[-1].text, expected), (
-        f"match {replay.match_id}: the table shows\n{tables[-1].text}\n--- expected\n"
-        + "\n".join(expected[0]))
+    latest = tables[-1]
+    want = caption if latest.photo is not None else expected
+    assert _same_table(latest.shown, want), (
+        f"match {replay.match_id}: the table shows\n{latest.shown}\n--- expected\n"
+        + "\n".join(want[0]))
 
 
 def check_all(replays: Sequence[Replay], group: Sequence[ChatMessage],

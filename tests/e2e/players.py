@@ -192,9 +192,11 @@ class CallFeed:
         return best
 
     def sends(self, chat_id: int, since: int = 0) -> list[dict]:
-        """Successful ``sendMessage`` calls to ``chat_id`` after call ``since``."""
+        """Successful ``sendMessage`` and ``sendPhoto`` (the table as a picture) calls to
+        ``chat_id`` after call ``since``."""
         return [c for c in self.calls if c["seq"] > since and c["ok"]
-                and c["method"].lower() == "sendmessage" and c["chat_id"] == chat_id]
+                and c["method"].lower() in ("sendmessage", "sendphoto")
+                and c["chat_id"] == chat_id]
 
     def match_end(self, chat_id: int, since: int = 0) -> dict | None:
         """The match-end message sent to the group (it carries the Rematch button)."""

@@ -208,7 +208,8 @@ class EmulatorClient:
     async def configure(self, **changes: Any) -> dict:
         """Change settings, e.g. ``configure(flood=False)``,
         ``configure(flood={"group_per_minute": 5})``, ``configure(callback_ttl=2.0)``,
-        ``configure(privacy_mode=False)``, ``configure(latency=0.05)``; the new settings."""
+        ``configure(privacy_mode=False)``, ``configure(latency=0.05)``,
+        ``configure(fail_photos=1)``; the new settings."""
         return await self._request("POST", "config", changes)
 
     async def set_flood_control(self, enabled: bool) -> dict:

@@ -99,7 +99,9 @@ class EmulatorConfig:
     every earlier text of a message (and every earlier photo's bytes; without it only the
     photos messages show now are kept).  ``log_calls``: keep the Bot API call log;
     ``log_polls``: include ``getUpdates`` calls in it.  ``latency``: seconds every Bot API
-    answer is delayed by, to imitate the network.
+    answer is delayed by, to imitate the network.  ``fail_photos``: refuse that many photo
+    uploads (``sendPhoto``, ``editMessageMedia``) with 400 ``IMAGE_PROCESS_FAILED``, as
+    Telegram refuses an image it cannot process; each refusal counts it down.
     """
 
     flood: FloodLimits = field(default_factory=FloodLimits)
@@ -109,6 +111,7 @@ class EmulatorConfig:
     log_calls: bool = True
     log_polls: bool = False
     latency: float = 0.0
+    fail_photos: int = 0
 
 
 @dataclass
@@ -479,9 +482,13 @@ class World:
         """Keep an uploaded photo and return its file; the same bytes give the same file.
 
         Raises :class:`ApiError` as Telegram does: 400 ``IMAGE_PROCESS_FAILED`` for bytes that
-        are not an image, ``PHOTO_INVALID_DIMENSIONS`` for sides that add up to more than
-        10,000 pixels or differ more than 20 times, 413 for more than 10 MB.
+        are not an image (or while ``fail_photos`` refuses uploads),
+        ``PHOTO_INVALID_DIMENSIONS`` for sides that add up to more than 10,000 pixels or differ
+        more than 20 times, 413 for more than 10 MB.
         """
+        if self.config.fail_photos > 0:
+            self.config.fail_photos -= 1
+            raise ApiError(400, "Bad Request: IMAGE_PROCESS_FAILED")
         if len(data) > MAX_PHOTO_BYTES:
             raise ApiError(413, "Request Entity Too Large")
         digest = hashlib.sha256(data).hexdigest()
