@@ -13,7 +13,8 @@ in its module:
 - :mod:`service.bots` — who computer players are, and the worker processes they think in;
 - :mod:`service.deadlines` — the sweeper of lobby and turn deadlines;
 - :mod:`service.people` — users and chats, cached;
-- :mod:`service.stats` — leaderboards and personal statistics;
+- :mod:`service.stats` — boards per variant with the skill rating, personal statistics and
+  the match history;
 - :mod:`service.messages` — the message ids the UI stores with a match, and the log of
   recent group sends.
 
@@ -42,6 +43,7 @@ from service.views import (
     ChatInfo,
     ChatResult,
     EndReason,
+    HistoryPage,
     LeaderRow,
     PersonalStats,
     Result,
@@ -269,14 +271,29 @@ class GameService:
 
     # ------------------------------------------------------------------ statistics
 
-    async def leaderboard(self, chat_id: int | None = None, *, limit: int = 10,
+    async def leaderboard(self, chat_id: int | None = None, *, variant: str = "classic",
+                          with_bots: bool = False, limit: int = 10,
                           offset: int = 0) -> tuple[LeaderRow, ...]:
         """See :meth:`service.stats.Statistics.leaderboard`."""
-        return await self.stats.leaderboard(chat_id, limit=limit, offset=offset)
+        return await self.stats.leaderboard(chat_id, variant=variant, with_bots=with_bots,
+                                            limit=limit, offset=offset)
 
-    async def personal_stats(self, user_id: int, chat_id: int | None = None) -> PersonalStats:
+    async def personal_stats(self, user_id: int, chat_id: int | None = None, *,
+                             variant: str = "classic", with_bots: bool = False
+                             ) -> PersonalStats:
         """See :meth:`service.stats.Statistics.personal_stats`."""
-        return await self.stats.personal_stats(user_id, chat_id)
+        return await self.stats.personal_stats(user_id, chat_id, variant=variant,
+                                               with_bots=with_bots)
+
+    async def player_boards(self, user_id: int) -> tuple[PersonalStats, ...]:
+        """See :meth:`service.stats.Statistics.player_boards`."""
+        return await self.stats.player_boards(user_id)
+
+    async def history(self, *, chat_id: int | None = None, user_id: int | None = None,
+                      page: int = 0, with_bots: bool = False) -> HistoryPage:
+        """See :meth:`service.stats.Statistics.history`."""
+        return await self.stats.history(chat_id=chat_id, user_id=user_id, page=page,
+                                        with_bots=with_bots)
 
     async def bot_stats(self) -> tuple[BotStats, ...]:
         """See :meth:`service.stats.Statistics.bot_stats`."""

@@ -184,7 +184,8 @@ def _result_rows(live: LiveMatch, now: float) -> list[repo.ResultRow]:
             match_id=live.match_id, seat=p.seat, user_id=p.user_id, name=p.name,
             chat_id=live.row.chat_id, final_score=p.score, goat=p.goat, rating=p.rating,
             outs=p.outs, fish=p.fish, timed_out=p.timed_out, ended_by=str(final.reason),
-            finished_at=now, bot=p.bot,
+            finished_at=now, bot=p.bot, variant=final.variant, side=p.side, place=p.place,
+            title=p.title,
         )
         for p in final.players
     ]

@@ -489,7 +489,9 @@ class Result:
 
 @dataclass(frozen=True, slots=True)
 class LeaderRow:
-    """A leaderboard line: rating sum (RULES.md §1.16), finished matches, goats (§1.15)."""
+    """A leaderboard line: rating sum (RULES.md §1.16), finished matches, goats (§1.15);
+    ``skill`` the conservative estimate μ − 3σ of the skill rating the board is ordered by
+    (``mu``, ``sigma``: ``storage.skill``), ``wins`` first places."""
 
     place: int
     user_id: int
@@ -497,12 +499,19 @@ class LeaderRow:
     rating: int
     matches: int
     goats: int
+    skill: float = 0.0
+    mu: float = 25.0
+    sigma: float = 25.0 / 3
+    wins: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class PersonalStats:
-    """A player's statistics over matches that ended by limit or timeout, in one chat or in
-    all chats (``chat_id`` None). ``average_score``: mean final score (0.0 without matches)."""
+    """A player's statistics over matches that ended by limit or timeout on one board: in
+    one chat or in all chats (``chat_id`` None), in one ``variant``, counting matches with
+    computer players (``with_bots``) or not. ``average_score``: mean final score (0.0
+    without matches); ``skill`` μ − 3σ of the skill rating (``mu``, ``sigma``); ``wins``
+    first places; ``place`` of ``players`` on that board (None when not on it)."""
 
     user_id: int
     chat_id: int | None
@@ -512,6 +521,14 @@ class PersonalStats:
     outs: int
     fish: int
     average_score: float
+    variant: str = "classic"
+    with_bots: bool = False
+    wins: int = 0
+    skill: float = 0.0
+    mu: float = 25.0
+    sigma: float = 25.0 / 3
+    place: int | None = None
+    players: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -568,3 +585,56 @@ class UserInfo:
     language: str | None
     dm_open: bool
     name: str
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryPlayer:
+    """One seat of a finished match in the history (seat order): ``name`` as it sat,
+    ``side`` its scoring side (RULES.md §1.14), ``place`` the side's place (1 best), the
+    side's final ``score``, ``goat`` (§1.15) with the variant's ``title`` (§2.1, §2.9),
+    ``rating`` the points of §1.16, ``timed_out`` (§1.17), ``left`` a person who left and
+    whose seat a computer player finished, ``bot`` a computer player's strength; ``skill`` the
+    change of the skill estimate μ − 3σ on the board the history reads, None when the match
+    does not count there."""
+
+    seat: int
+    user_id: int
+    name: str
+    side: int
+    place: int
+    score: int
+    goat: bool
+    rating: int
+    title: str | None = None
+    timed_out: bool = False
+    left: bool = False
+    bot: str | None = None
+    skill: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    """A finished match in the history: its id, where (``chat_id``, ``chat_title``; a
+    private chat's id is its user's), the game (``variant``), when it ended (``finished_at``,
+    Unix seconds) and how (``ended_by``: ``limit`` or ``timeout``), every seat, and
+    ``with_bots`` True when a computer player held a seat from the start."""
+
+    match_id: int
+    chat_id: int
+    chat_title: str | None
+    variant: str
+    finished_at: float
+    ended_by: str
+    players: tuple[HistoryPlayer, ...]
+    with_bots: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryPage:
+    """One page of the history, newest first: ``page`` (0-based) of ``pages``, ``total``
+    matches in all."""
+
+    entries: tuple[HistoryEntry, ...]
+    page: int
+    pages: int
+    total: int
