@@ -15,6 +15,8 @@ in its module:
 - :mod:`service.people` — users and chats, cached;
 - :mod:`service.stats` — boards per variant with the skill rating, personal statistics and
   the match history;
+- :mod:`service.records` — a played match's game record, and the check of a record a user
+  sends;
 - :mod:`service.messages` — the message ids the UI stores with a match, and the log of
   recent group sends.
 
@@ -36,6 +38,7 @@ from service.lobbies import DEFAULT_LOBBY_TTL, Lobbies
 from service.messages import MessageIds, SendLog
 from service.people import People
 from service.play import DEFAULT_BOT_MOVE_DELAY, Play
+from service.records import Records
 from service.stats import Statistics
 from service.store import MatchStore
 from service.views import (
@@ -43,9 +46,12 @@ from service.views import (
     ChatInfo,
     ChatResult,
     EndReason,
+    ErrorCode,
     HistoryPage,
     LeaderRow,
     PersonalStats,
+    RecordCheck,
+    RecordFile,
     Result,
     UserInfo,
 )
@@ -94,6 +100,7 @@ class GameService:
                                armed=self.play.armed)
         self.deadlines = Deadlines(db, self.lobbies, self.play, clock=clock)
         self.stats = Statistics(db)
+        self.records = Records(db)
         self.messages = MessageIds(db, clock)
         self.sends = SendLog(db)
 
@@ -298,3 +305,19 @@ class GameService:
     async def bot_stats(self) -> tuple[BotStats, ...]:
         """See :meth:`service.stats.Statistics.bot_stats`."""
         return await self.stats.bot_stats()
+
+    # ------------------------------------------------------------------ game records
+
+    async def record(self, match_id: int, user_id: int, chat_id: int | None = None
+                     ) -> RecordFile | ErrorCode:
+        """See :meth:`service.records.Records.record`."""
+        return await self.records.record(match_id, user_id, chat_id)
+
+    async def latest_match(self, *, chat_id: int | None = None, user_id: int | None = None
+                           ) -> int | None:
+        """See :meth:`service.records.Records.latest`."""
+        return await self.records.latest(chat_id=chat_id, user_id=user_id)
+
+    async def check_record(self, data: bytes) -> RecordCheck:
+        """See :meth:`service.records.Records.check`."""
+        return await self.records.check(data)

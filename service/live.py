@@ -38,6 +38,8 @@ from service.views import (
     PlacementOption,
     PlayerRef,
     PlayerResult,
+    RecordCheck,
+    RecordRound,
     Result,
     RoundSummary,
     SeatView,
@@ -54,12 +56,15 @@ __all__ = [
     "LiveMatch",
     "ReplayError",
     "Step",
+    "check_record",
     "decide",
     "full_rules",
     "public_events",
+    "record_of",
     "result_of",
     "rules_overrides",
     "rules_players",
+    "seat_name",
 ]
 
 #: The strengths a computer player can have, weakest first (``engine.ai``).
@@ -706,3 +711,100 @@ def result_of(
         final=live.final() if started else None,
         closed=live.closed if started else None,
     )
+
+
+# -- game records (issue 15: "The record of a match", "Checking a record") --------------------
+
+
+def seat_name(seat: Mapping[str, Any]) -> str:
+    """The name a seat plays under in a game record: its holder's, or for a seat a person
+    left to a computer player ``"Оля → Бот Фёдор 🤖"``."""
+    left = seat.get("left")
+    if isinstance(left, Mapping) and left.get("name"):
+        return f"{left['name']} → {seat['name']}"
+    return str(seat["name"])
+
+
+def record_of(row: MatchRow, actions: Sequence[ActionRow]) -> dict[str, Any]:
+    """The game record of a played match (``docs/ENGINE_API.md``, the JSON that ``python -m
+    engine replay`` reads): ``engine.records.record_match`` from the match's rules, seed and
+    action log, the names from its seats (:func:`seat_name`).  Every deal is in it, so give
+    it out only once the match has ended.  Raises :class:`ReplayError` when the log does not
+    replay (a corrupt log)."""
+    from engine import records
+
+    decisions = []
+    for a in actions:
+        d = a.decision
+        decisions.append((None, True) if d.get("host") else (_decision_move(d), False))
+    try:
+        return records.record_match(engine.Rules.from_json(row.rules),
+                                    [seat_name(s) for s in row.seats], row.seed, decisions)
+    except (engine.EngineError, ValueError) as exc:
+        raise ReplayError(f"match {row.id}: {exc}") from exc
+
+
+def _rule_of(error: Any) -> str | None:
+    """The rule an engine ``ReplayError`` names: its ``rule``, else a ``RULES.md §…`` in its
+    message."""
+    import re
+
+    found = re.search(r"RULES\.md (§\d+(?:\.\d+)*)", error.rule or str(error.message))
+    return found.group(1) if found else None
+
+
+def check_record(data: bytes) -> RecordCheck:
+    """Replay a game record that a user sent (RULES.md; ``engine.records.replay_json``) and
+    say what it shows: the rounds and the end of the match, or why it is refused —
+    ``size`` (over ``engine.records.MAX_RECORD_BYTES``), ``json`` (not JSON, or not UTF-8),
+    ``format`` (not a record: wrong types, missing keys), ``variant`` (no such game),
+    ``misdeal`` (a deal RULES.md §1.3 voids), ``deal`` (a deal that does not hold the 28 tiles
+    as the rules deal them), ``rounds`` (a round that stops before it ends, a round after the
+    match's end), ``illegal`` (a decision the rules forbid: ``round_no``, ``decision_no``,
+    ``rule``).  Pure: nothing is stored."""
+    import json
+
+    from engine import records
+
+    if len(data) > records.MAX_RECORD_BYTES:
+        return RecordCheck(False, "size", detail=str(len(data)))
+    try:
+        record = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        return RecordCheck(False, "json", detail=str(exc)[:200])
+    if not isinstance(record, dict):
+        return RecordCheck(False, "format", detail="a record is a JSON object")
+    rules = record.get("rules") or {}
+    variant = rules.get("variant", "classic") if isinstance(rules, dict) else None
+    if isinstance(variant, str) and variant not in engine.VARIANTS:
+        return RecordCheck(False, "variant", detail=variant[:40])
+    names = record.get("players")
+    names = tuple(str(n) for n in names) if isinstance(names, list) else ()
+    try:
+        out = records.replay(record)
+    except records.ReplayError as exc:
+        rule = _rule_of(exc)
+        message = str(exc.message)
+        if exc.decision_no is not None:
+            kind = "illegal"
+        elif exc.round_no is None:
+            kind = "format"
+        elif rule == "§1.3":
+            kind = "misdeal"
+        elif "deal" in message or "hand" in message:
+            kind = "deal"
+        else:
+            kind = "rounds"
+        return RecordCheck(False, kind, round_no=exc.round_no, decision_no=exc.decision_no,
+                           rule=rule, detail=message[:300], names=names,
+                           variant=variant if isinstance(variant, str) else "classic")
+    except (RecursionError, ValueError, TypeError, AttributeError, KeyError) as exc:
+        return RecordCheck(False, "format", detail=str(exc)[:200])
+    full = engine.Rules.from_json(rules)
+    return RecordCheck(
+        True, names=names, variant=full.variant, teams=bool(full.teams),
+        rounds=tuple(RecordRound(i + 1, r["end"], int(r["by"]), tuple(r["recorded"]),
+                                 tuple(r["scores"])) for i, r in enumerate(out["rounds"])),
+        finished=bool(out["finished"]), goats=tuple(out["goats"]),
+        rating=tuple(out["rating"]), title=out.get("title"),
+        winners=tuple(out.get("winners", ())), draw=bool(out.get("draw")))

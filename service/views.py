@@ -638,3 +638,63 @@ class HistoryPage:
     page: int
     pages: int
     total: int
+
+
+@dataclass(frozen=True, slots=True)
+class RecordRound:
+    """A scored round of a checked game record: ``end`` (``out``, ``fish``, ``void``,
+    ``limit``), ``by`` the seat that ended it, per side what was ``recorded`` and the
+    ``scores`` after it (RULES.md §1.11–§1.14, §2)."""
+
+    round_no: int
+    end: str
+    by: int
+    recorded: tuple[int, ...]
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RecordCheck:
+    """What a game record a user sent shows (``service.live.check_record``).
+
+    ``ok`` True: it replays; ``names`` (seat order), ``variant``, ``teams``, its ``rounds``,
+    and once ``finished`` the ``goats`` (sides), ``rating`` per side (RULES.md §1.16),
+    ``title``, ``winners`` (races, §2.0.7), ``draw`` (§2.7).  ``ok`` False: ``error`` says
+    why — ``size``, ``json``, ``format``, ``variant``, ``misdeal``, ``deal``, ``rounds`` or
+    ``illegal`` (``round_no`` and ``decision_no``, 1-based, and the ``rule``, e.g. ``§1.7``);
+    ``detail`` the engine's words (English).  ``stored_match``: the id of the match of this
+    bot the record names and whose stored result it equals (``stored`` True) or not (False);
+    None when it names none."""
+
+    ok: bool
+    error: str | None = None
+    round_no: int | None = None
+    decision_no: int | None = None
+    rule: str | None = None
+    detail: str = ""
+    names: tuple[str, ...] = ()
+    variant: str = "classic"
+    teams: bool = False
+    rounds: tuple[RecordRound, ...] = ()
+    finished: bool = False
+    goats: tuple[int, ...] = ()
+    rating: tuple[int, ...] = ()
+    title: str | None = None
+    winners: tuple[int, ...] = ()
+    draw: bool = False
+    stored_match: int | None = None
+    stored: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RecordFile:
+    """A match's game record as a file: ``data`` the JSON (UTF-8) that ``python -m engine
+    replay`` reads, ``filename``; the match's id, chat, ``variant`` and when it finished
+    (Unix seconds)."""
+
+    match_id: int
+    chat_id: int
+    variant: str
+    finished_at: float | None
+    filename: str
+    data: bytes

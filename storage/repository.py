@@ -678,6 +678,14 @@ def board_place(conn: Connection, user_id: int, scope: int, variant: str, with_b
 # ----------------------------------------------------------------------------- history
 
 
+def results_of(conn: Connection, match_id: int) -> list[ResultRow]:
+    """The result rows of one match in seat order (none unless it ended by limit or
+    timeout)."""
+    stmt = (select(T_RESULTS).where(T_RESULTS.c.match_id == match_id)
+            .order_by(T_RESULTS.c.seat))
+    return [_row(ResultRow, r._mapping) for r in conn.execute(stmt).all()]
+
+
 def _history_matches(chat_id: int | None, user_id: int | None):
     r = T_RESULTS.c
     stmt = select(r.match_id, func.max(r.finished_at).label("at"))
@@ -882,6 +890,7 @@ __all__ = [
     "recent_group_sends",
     "record_group_send",
     "record_results",
+    "results_of",
     "set_messages",
     "update_match",
     "upsert_chat",
