@@ -10,6 +10,8 @@ in its module:
 - :mod:`service.lobbies` — open, join, leave, computer players in seats, start, stop, expire,
   rematch, solo matches;
 - :mod:`service.play` — a person's, the host's and a computer player's move;
+- :mod:`service.leaving` — a person's seat handed to a computer player in a running match
+  (/leave, or the group's choice when their turns time out);
 - :mod:`service.bots` — who computer players are, and the worker processes they think in;
 - :mod:`service.deadlines` — the sweeper of lobby and turn deadlines;
 - :mod:`service.people` — users and chats, cached;
@@ -34,6 +36,7 @@ from typing import Any
 
 from service.bots import DEFAULT_HARD_SAMPLES, DEFAULT_STRENGTH, Thinkers
 from service.deadlines import Deadlines
+from service.leaving import Leaving
 from service.lobbies import DEFAULT_LOBBY_TTL, Lobbies
 from service.messages import MessageIds, SendLog
 from service.people import People
@@ -98,6 +101,8 @@ class GameService:
         self.lobbies = Lobbies(self.store, self.people, clock=clock, lobby_ttl=lobby_ttl,
                                seed_source=seed_source, turn_deadline=self.play.turn_deadline,
                                armed=self.play.armed)
+        self.leaving = Leaving(self.store, self.play, clock=clock,
+                               close_locked=self.lobbies.close_locked)
         self.deadlines = Deadlines(db, self.lobbies, self.play, clock=clock)
         self.stats = Statistics(db)
         self.records = Records(db)
@@ -229,6 +234,21 @@ class GameService:
     async def bot_move(self, match_id: int, expected_version: int | None = None) -> Result:
         """See :meth:`service.play.Play.bot_move`."""
         return await self.play.bot_move(match_id, expected_version)
+
+    async def leave_match(self, match_id: int, user_id: int) -> Result:
+        """See :meth:`service.leaving.Leaving.leave`."""
+        return await self.leaving.leave(match_id, user_id)
+
+    async def substitute(self, match_id: int, user_id: int, expected_version: int, *,
+                         force: bool = False) -> Result:
+        """See :meth:`service.leaving.Leaving.substitute`."""
+        return await self.leaving.substitute(match_id, user_id, expected_version, force=force)
+
+    async def end_by_timeout(self, match_id: int, user_id: int, expected_version: int, *,
+                             force: bool = False) -> Result:
+        """See :meth:`service.leaving.Leaving.end_by_timeout`."""
+        return await self.leaving.end_by_timeout(match_id, user_id, expected_version,
+                                                 force=force)
 
     # ------------------------------------------------------------------ deadlines
 

@@ -29,7 +29,9 @@ from service.views import (
     EndReason,
     EndView,
     ErrorCode,
+    HandedSeat,
     HandView,
+    HoldView,
     LaidTile,
     LayoutView,
     LobbyView,
@@ -535,6 +537,17 @@ class LiveMatch:
         """The seat whose decision is awaited, None before the deal and after the end."""
         return None if self.state is None else self.state.to_act
 
+    @property
+    def round_no(self) -> int:
+        """The round being played (RULES.md §2: every dealt round counts), 0 before the deal."""
+        return 0 if self.state is None else int(self.state.round_no)
+
+    def timeout_ends(self, seat: int) -> bool:
+        """Whether the host's next move for ``seat`` would end the match by timeout: it would
+        be the ``afk_limit``-th host move in a row for that seat (RULES.md §1.17)."""
+        return self.state is not None and \
+            int(self.state.afk[seat]) + 1 >= int(self.rules.afk_limit)
+
     def humans(self) -> int:
         """How many seats are held by people (not computer players)."""
         return sum(1 for p in self.players() if p.bot is None)
@@ -598,12 +611,14 @@ class LiveMatch:
         for i, p in enumerate(self.players()):
             side = self.side_of(i)
             goat = rated and side in result.goats
+            left = r.seats[i].get("left")
             lines.append(PlayerResult(
                 seat=i, user_id=p.user_id, name=p.name, score=scores[side],
                 goat=goat, rating=int(result.rating[side]) if rated else 0,
                 outs=self.outs[i], fish=self.fish[i],
                 timed_out=rated and result.timed_out == i, bot=p.bot, side=side,
                 place=place[side], title=result.title if goat else None,
+                left=str(left["name"]) if isinstance(left, Mapping) else None,
             ))
         if rated:
             return MatchEnd(EndReason(result.reason), True, tuple(lines),
@@ -696,10 +711,18 @@ def result_of(
     detail: str = "",
     events: Sequence[Any] = (),
     rounds: tuple[RoundSummary, ...] = (),
+    handed: HandedSeat | None = None,
 ) -> Result:
     """The :class:`~service.views.Result` of ``live`` after a change whose engine events are
-    ``events`` and which scored ``rounds`` (or a refusal: ``ok`` False with ``error``)."""
+    ``events`` and which scored ``rounds`` (or a refusal: ``ok`` False with ``error``);
+    ``handed``: the seat this change handed to a computer player."""
     started = live.state is not None
+    hold = live.row.hold
+    hold_view = None
+    if started and isinstance(hold, Mapping) and "afk" in hold and live.status in OPEN:
+        seat = int(hold["afk"])
+        who = live.players()[seat]
+        hold_view = HoldView(seat, who.user_id, who.name, live.row.deadline_at, live.version)
     return Result(
         ok=ok, error=error, detail=detail, match_id=live.match_id, status=live.status,
         version=live.version,
@@ -710,6 +733,8 @@ def result_of(
         rounds=rounds,
         final=live.final() if started else None,
         closed=live.closed if started else None,
+        hold=hold_view,
+        handed=handed,
     )
 
 

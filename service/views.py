@@ -245,7 +245,8 @@ class PlayerResult:
     this player went out (§1.9); ``fish`` fish they made as fisher (§1.10); ``timed_out``:
     their timeouts interrupted the match (§1.17); ``bot``: a computer player's strength, None
     for a human; ``side``: the scoring side, the seat or its team (§1.14), whose ``score``,
-    ``goat`` and ``rating`` these are."""
+    ``goat`` and ``rating`` these are; ``left``: the name of the person who left the match
+    and whose seat this computer player finished (that person is rated 0, §1.16)."""
 
     seat: int
     user_id: int
@@ -260,6 +261,7 @@ class PlayerResult:
     place: int = 0
     title: str | None = None
     side: int = 0
+    left: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -444,6 +446,37 @@ class HandView:
 
 
 @dataclass(frozen=True, slots=True)
+class HoldView:
+    """The group's question while a match waits (issue 15, "Leaving a started match"): the
+    turns of ``name`` (seat ``seat``, ``user_id``) timed out so often that the next host move
+    would end the match by timeout (RULES.md §1.17); its other players (or the chat's admins)
+    choose until ``deadline_at`` (Unix seconds) whether a computer player takes the seat or
+    the match ends by timeout as the rules say, which is what happens when nobody chooses.
+    The absent player's own move in the meantime keeps the seat.  ``version``: pass it back
+    with the choice."""
+
+    seat: int
+    user_id: int
+    name: str
+    deadline_at: float | None
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandedSeat:
+    """A person's seat was handed to a computer player: ``name`` (``user_id``) left the
+    match at seat ``seat`` by their own choice (``why`` ``"left"``) or by the group's after
+    their turns timed out (``"afk"``); ``bot`` the computer player's name.  The person is
+    rated 0 at the match's end, as the timed-out player of RULES.md §1.16."""
+
+    seat: int
+    user_id: int
+    name: str
+    bot: str
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
 class Result:
     """What every game operation returns.
 
@@ -460,6 +493,9 @@ class Result:
     - ``closed``: the table of the previous round as it closed (its ``summary`` set), while
       the match is in a later round; None in round 1 (and when the match was rebuilt after
       that round's table could no longer be known).
+    - ``hold``: the question the match waits on instead of a turn (:class:`HoldView`);
+      ``handed``: set by the change that handed a person's seat to a computer player
+      (:class:`HandedSeat`).
 
     Nothing here holds more than its audience may see: the group's views never hold a hand
     before the round's summary, and each :class:`HandView` belongs to one seat.
@@ -478,6 +514,8 @@ class Result:
     rounds: tuple[RoundSummary, ...] = ()
     final: MatchEnd | None = None
     closed: TableView | None = None
+    hold: HoldView | None = None
+    handed: HandedSeat | None = None
 
     def hand_for(self, user_id: int) -> HandView | None:
         """The hand view of ``user_id``, or None if they hold no seat."""
