@@ -2,9 +2,9 @@
 may belong to one dispatcher only, and tests build several).
 
 Order: chat events, the private chat (its message filter), the group lobby (its message
-filter), play, statistics, settings, help, and the errors router last (unknown buttons, the
-error handler).  The locale of every update is put into the handler data as ``locale`` by
-:class:`handlers.common.LocaleMiddleware`.
+filter), play, statistics, players' records, settings, help, and the errors router last
+(unknown buttons, the error handler).  The locale of every update is put into the handler
+data as ``locale`` by :class:`handlers.common.LocaleMiddleware`.
 """
 
 from __future__ import annotations
@@ -16,8 +16,18 @@ from handlers.common import LocaleMiddleware
 
 def setup_routers(dp: Dispatcher) -> None:
     """The locale middleware and every router, in order."""
-    from handlers import chat_events, errors, help, lobby, play, private, settings, stats
+    from handlers import (
+        chat_events,
+        errors,
+        help,
+        lobby,
+        play,
+        private,
+        records,
+        settings,
+        stats,
+    )
 
     dp.update.outer_middleware(LocaleMiddleware())
-    for module in (chat_events, private, lobby, play, stats, settings, help, errors):
+    for module in (chat_events, private, lobby, play, stats, records, settings, help, errors):
         dp.include_router(module.create_router())

@@ -328,10 +328,10 @@ class GameService:
 
     # ------------------------------------------------------------------ game records
 
-    async def record(self, match_id: int, user_id: int, chat_id: int | None = None
-                     ) -> RecordFile | ErrorCode:
+    async def record(self, match_id: int, user_id: int, chat_id: int | None = None, *,
+                     granted: bool = False) -> RecordFile | ErrorCode:
         """See :meth:`service.records.Records.record`."""
-        return await self.records.record(match_id, user_id, chat_id)
+        return await self.records.record(match_id, user_id, chat_id, granted=granted)
 
     async def latest_match(self, *, chat_id: int | None = None, user_id: int | None = None
                            ) -> int | None:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import engine
 from engine import ai
+from engine.records import MAX_RECORD_BYTES
 from service.views import (
     ActionNote,
     EndReason,
@@ -53,7 +54,9 @@ if TYPE_CHECKING:
     from storage.repository import ActionRow, MatchRow
 
 __all__ = [
+    "MAX_RECORD_BYTES",
     "STRENGTHS",
+    "VARIANT_NAMES",
     "BadMove",
     "LiveMatch",
     "ReplayError",
@@ -73,6 +76,11 @@ __all__ = [
 STRENGTHS: tuple[str, ...] = tuple(ai.STRENGTHS)
 #: Players per match (RULES.md §1.1).
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
+#: Every game the engine plays (``Rules.variant``), in the order of RULES.md: classic (§1),
+#: then §2.1 … §2.9.
+VARIANT_NAMES: tuple[str, ...] = tuple(sorted(
+    engine.VARIANTS, key=lambda v: tuple(int(x) for x in
+                                         engine.VARIANTS[v].section.lstrip("§").split("."))))
 
 OPEN = (Status.LOBBY, Status.PLAYING)
 

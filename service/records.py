@@ -70,19 +70,20 @@ class Records:
         self.db = db
         self.executor = executor
 
-    async def record(self, match_id: int, user_id: int, chat_id: int | None = None
-                     ) -> RecordFile | ErrorCode:
+    async def record(self, match_id: int, user_id: int, chat_id: int | None = None, *,
+                     granted: bool = False) -> RecordFile | ErrorCode:
         """The game record of a match that has ended (finished or stopped), for ``user_id``
         asking in ``chat_id``: in the match's own chat anyone there may have it (its rounds'
         hands were shown there as they closed); elsewhere only its players (a seat they left
-        included).  Errors: ``not_found`` (no such match), ``wrong_status`` (still open, or
-        never dealt), ``not_in_game`` (neither its chat nor one of its players)."""
+        included), or whoever ``granted`` says asked in its chat before.  Errors:
+        ``not_found`` (no such match), ``wrong_status`` (still open, or never dealt),
+        ``not_in_game`` (neither its chat nor one of its players)."""
         row, actions = await self.db.read(_load, match_id)
         if row is None:
             return ErrorCode.NOT_FOUND
         if not _played(row):
             return ErrorCode.WRONG_STATUS
-        if chat_id != row.chat_id and not _is_player(row, user_id):
+        if not granted and chat_id != row.chat_id and not _is_player(row, user_id):
             return ErrorCode.NOT_IN_GAME
         record = record_of(row, actions)
         finished = row.finished_at

@@ -119,6 +119,12 @@ def test_every_setting_choice_reads_back_and_makes_valid_rules():
                 assert spec.read(_chat(language=value)) == value
                 assert spec.describe is None
                 continue
+            if patch.options:  # a chat option, not a rule (issue 15: bot matches on the board)
+                chat = ChatInfo(-1, "Стол", None, False, None, {}, True,
+                                engine.Rules().to_json(), dict(patch.options))
+                assert not patch.rules and spec.read(chat) == value
+                assert spec.describe is None and spec.value_label(TR, "uk", value)
+                continue
             rules = engine.Rules.from_json(patch.rules).to_json()
             assert spec.read(_chat(rules)) == value
             assert spec.describe(TR, "en", rules)
@@ -169,9 +175,9 @@ def test_bot_commands_for_both_scopes(locale):
     private = bot_commands(locale, "private", tr=TR)
     assert [c.command for c in group] == [
         "newgame", "join", "leave", "addbot", "startgame", "stopgame", "score", "top", "stats",
-        "rules", "settings", "lang", "help"]
-    assert [c.command for c in private] == ["start", "newgame", "hand", "stats", "top", "lang",
-                                            "help"]
+        "history", "record", "rules", "settings", "lang", "help"]
+    assert [c.command for c in private] == ["start", "newgame", "hand", "leave", "stats", "top",
+                                            "history", "record", "replay", "lang", "help"]
     assert tuple(c.command for c in group) == GROUP_COMMANDS
     assert tuple(c.command for c in private) == PRIVATE_COMMANDS
     for c in group + private:

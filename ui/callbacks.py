@@ -33,6 +33,12 @@ __all__ = [
     "SettingsCb",
     "StopCb",
     "LangCb",
+    "TopCb",
+    "StatsCb",
+    "HistoryCb",
+    "RecordCb",
+    "LeaveCb",
+    "HoldCb",
     "LOBBY_ACTIONS",
     "SETTINGS_MENU",
     "tile_id",
@@ -45,7 +51,9 @@ __all__ = [
 #: Each factory's version, the digits of its prefix: bumped when its fields or values change.
 #: Settings are at 2 since the option that switches teams is called ``teams`` (it was
 #: ``variant``, a name now kept for the variants of RULES.md §2).
-VERSIONS = {"m": 1, "l": 1, "s": 2, "x": 1, "g": 1}
+VERSIONS = {"m": 1, "l": 1, "s": 2, "x": 1, "g": 1,
+            # players' records (issue 15): boards, stats, history, records, leaving
+            "t": 1, "u": 1, "h": 1, "d": 1, "q": 1, "k": 1}
 #: Telegram's limit on callback_data, in bytes.
 MAX_CALLBACK_BYTES = 64
 _MAX_ID = 2**63 - 1  # database ids and versions are signed 64-bit integers
@@ -147,8 +155,60 @@ class LangCb(_Strict, CallbackData, prefix=f"g{VERSIONS['g']}"):
     code: Literal["ru", "uk", "en"]
 
 
+Variant = Annotated[str, Field(pattern=r"^[a-z_]{1,16}$")]
+
+
+class TopCb(_Strict, CallbackData, prefix=f"t{VERSIONS['t']}"):
+    """A button of /top (issue 12): the board of ``variant`` (a ``Rules.variant`` name; one
+    no game has is answered as stale), this chat's or all chats' (``everywhere``)."""
+
+    variant: Variant
+    everywhere: bool
+
+
+class StatsCb(_Strict, CallbackData, prefix=f"u{VERSIONS['u']}"):
+    """A button of /stats: the figures of user ``user`` in ``variant``."""
+
+    user: Id
+    variant: Variant
+
+
+class HistoryCb(_Strict, CallbackData, prefix=f"h{VERSIONS['h']}"):
+    """A page button of /history: ``page`` 0 is the newest; the chat's history in a group,
+    the presser's own in private."""
+
+    page: Annotated[int, Field(ge=0, le=10**6)]
+
+
+class RecordCb(_Strict, CallbackData, prefix=f"d{VERSIONS['d']}"):
+    """"Send me the game record of match ``match``" (under a match's end, in /history)."""
+
+    match: Id
+
+
+class LeaveCb(_Strict, CallbackData, prefix=f"q{VERSIONS['q']}"):
+    """Leaving the running match ``match`` (issue 15): ``action`` ``ask`` (the button in the
+    player's private chat: show the confirmation), ``yes`` (leave), ``no`` (stay); only user
+    ``user`` may press it."""
+
+    match: Id
+    user: Id
+    action: Literal["ask", "yes", "no"]
+
+
+class HoldCb(_Strict, CallbackData, prefix=f"k{VERSIONS['k']}"):
+    """The group's answer to the question about a player's timeouts in match ``match`` at
+    version ``ver``: ``bot`` (a computer player takes the seat) or ``end`` (the match ends
+    by timeout, RULES.md §1.17)."""
+
+    match: Id
+    ver: Id
+    choice: Literal["bot", "end"]
+
+
 _FACTORIES: dict[str, type[CallbackData]] = {
-    cls.__prefix__: cls for cls in (MoveCb, LobbyCb, SettingsCb, StopCb, LangCb)
+    cls.__prefix__: cls for cls in (MoveCb, LobbyCb, SettingsCb, StopCb, LangCb, TopCb,
+                                    StatsCb, HistoryCb, RecordCb, LeaveCb, HoldCb)
 }
 
 
@@ -190,7 +250,7 @@ def move_callback(game_id: int, version: int, tile: Any, end: str | None) -> str
     return MoveCb(game=game_id, ver=version, tile=tile_id(tile), end=end_code(end)).pack()
 
 
-def parse_callback(data: str | None) -> MoveCb | LobbyCb | SettingsCb | StopCb | LangCb:
+def parse_callback(data: str | None) -> CallbackData:
     """Unpack any of this module's callback_data strings.
 
     Raises :class:`BadCallback` for None, an unknown prefix (including another version of a

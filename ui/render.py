@@ -591,5 +591,7 @@ def render_help(locale: str, *, is_group: bool, tr: Translator | None = None) ->
     commands (issue 6)."""
     tr = _tr(tr)
     if is_group:
-        return tr.t(locale, "help-group") + "\n" + tr.t(locale, "help-group-bots")
-    return tr.t(locale, "help-private") + "\n" + tr.t(locale, "help-private-bots")
+        return "\n".join(tr.t(locale, k) for k in ("help-group", "help-group-bots",
+                                                    "help-group-records"))
+    return "\n".join(tr.t(locale, k) for k in ("help-private", "help-private-bots",
+                                                "help-private-records"))
