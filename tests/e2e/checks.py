@@ -84,7 +84,9 @@ class Replay:
 
     ``states[k]`` is the state after ``k`` actions (``states[0]`` the deal); ``events[k]``
     the engine events that led to it; the bot's match version of ``states[k]`` is
-    ``base_version + k`` (every accepted action bumps it once).
+    ``base_version + k`` (every accepted action bumps it once), plus one for every change
+    without an action before it (:meth:`bumped`: a question put to the group, a seat
+    handed to a computer player).
     """
 
     row: Any
@@ -94,6 +96,12 @@ class Replay:
     states: list[Any] = field(default_factory=list)
     events: list[list[Any]] = field(default_factory=list)
     base_version: int = 0
+    bumps: list[int] = field(default_factory=list)
+
+    def bumped(self, after: int) -> None:
+        """The bot bumped the version once without an action, after ``after`` actions."""
+        self.bumps.append(after)
+        self.base_version -= 1
 
     @property
     def match_id(self) -> int:
@@ -119,11 +127,15 @@ class Replay:
 
     def state_at(self, version: int) -> Any:
         """The state the bot showed as match version ``version``."""
-        k = version - self.base_version
-        assert 0 <= k < len(self.states), (
-            f"match {self.match_id}: version {version} outside "
-            f"{self.base_version}..{self.base_version + len(self.states) - 1}")
-        return self.states[k]
+        v = self.base_version
+        for k in range(len(self.states)):
+            v += self.bumps.count(k)
+            if version <= v:
+                assert version >= self.base_version, (
+                    f"match {self.match_id}: version {version} before {self.base_version}")
+                return self.states[k]
+            v += 1
+        raise AssertionError(f"match {self.match_id}: version {version} after {v - 1}")
 
     def rounds(self) -> dict[int, list[Any]]:
         """The events of each round."""
