@@ -2,9 +2,10 @@
 may belong to one dispatcher only, and tests build several).
 
 Order: chat events, the private chat (its message filter), the group lobby (its message
-filter), play, statistics, players' records, settings, help, and the errors router last
-(unknown buttons, the error handler).  The locale of every update is put into the handler
-data as ``locale`` by :class:`handlers.common.LocaleMiddleware`.
+filter), the games (the lobby's game menu, the private set-up), play, statistics, players'
+records, settings, help, and the errors router last (unknown buttons, the error handler).  The
+locale of every update is put into the handler data as ``locale`` by
+:class:`handlers.common.LocaleMiddleware`.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ def setup_routers(dp: Dispatcher) -> None:
     from handlers import (
         chat_events,
         errors,
+        games,
         help,
         lobby,
         play,
@@ -29,5 +31,6 @@ def setup_routers(dp: Dispatcher) -> None:
     )
 
     dp.update.outer_middleware(LocaleMiddleware())
-    for module in (chat_events, private, lobby, play, stats, records, settings, help, errors):
+    for module in (chat_events, private, lobby, games, play, stats, records, settings, help,
+                   errors):
         dp.include_router(module.create_router())

@@ -42,6 +42,7 @@ ERROR_KEYS: dict[ErrorCode, str] = {
     ErrorCode.BAD_RULES: "err-unexpected",
     ErrorCode.CHAT_INACTIVE: "err-no-game",
     ErrorCode.BAD_STRENGTH: "err-bad-strength",
+    ErrorCode.TOO_MANY_PLAYERS: "err-game-full",
 }
 
 
@@ -76,7 +77,13 @@ class App:
                              telegram_code=user.language_code, default=self.default_locale)
 
     def error_text(self, locale: str, result: Result) -> str:
-        """The localized answer to a refused operation."""
+        """The localized answer to a refused operation (too few players: the count the
+        lobby's game needs, RULES.md §1.1, §1.14, §2)."""
+        lobby = result.lobby
+        if result.error == ErrorCode.NOT_ENOUGH_PLAYERS and lobby is not None and \
+                lobby.min_players == lobby.max_players:  # teams, sport domino, Генерал
+            return self.tr.plain(locale, "err-need-players-range", min=lobby.min_players,
+                                 max=lobby.max_players, need="exact")
         return self.tr.plain(locale, ERROR_KEYS.get(result.error, "err-unexpected"))
 
 

@@ -1,5 +1,6 @@
-"""The group lobby: /newgame, /join, /leave, /addbot, /startgame, /stopgame and the lobby
-buttons (one handler per button); /hand and /start in a group are answered here too.
+"""The group lobby: /newgame [game], /join, /leave, /addbot, /startgame, /stopgame and the
+lobby buttons (one handler per button; the game menu is in :mod:`handlers.games`); /hand and
+/start in a group are answered here too.
 
 Issue 4, "The lobby": one lobby or match per chat (per forum topic); Join works only for
 users the bot can write to — the others get a deep link that opens the DM, where /start
@@ -24,10 +25,12 @@ from handlers.common import (
     reply,
     thread_of,
 )
+from handlers.games import unknown_variant_text
 from service import STRENGTHS, ErrorCode, Result, Status
 from ui import render
 from ui.callbacks import LobbyCb, StopCb
 from ui.keyboards import stop_keyboard
+from ui.variants import parse_variant
 
 
 async def _dm_open(app: App, user_id: int) -> bool:
@@ -84,16 +87,24 @@ async def _start(app: App, bot: Bot, chat_id: int, match_id: int, user_id: int) 
 # -- commands --------------------------------------------------------------------------------
 
 
-async def cmd_newgame(message: Message, app: App, locale: str) -> None:
-    """Open a lobby in this chat (topic) and take the first seat."""
+async def cmd_newgame(message: Message, command: CommandObject, app: App,
+                      locale: str) -> None:
+    """/newgame [game]: open a lobby of that game (RULES.md §2; the chat's game without
+    words) in this chat (topic) and take the first seat."""
     user = message.from_user
+    variant = None
+    if (command.args or "").strip():
+        variant = parse_variant(command.args)
+        if variant is None:
+            reply(app, message, unknown_variant_text(app, locale))
+            return
     await register(app, user)
     chat = await app.service.update_chat(message.chat.id, title=message.chat.title,
                                          is_forum=bool(message.chat.is_forum))
     # TURN_TIMEOUT is the default of chats whose admins did not choose one in /settings
     extra = {} if "turn_timeout" in chat.chat.rules else {"turn_timeout": app.turn_timeout}
     res = await app.service.open_lobby(message.chat.id, thread_of(message), user.id,
-                                       display_name(user), extra)
+                                       display_name(user), extra, variant=variant)
     if not res.ok:
         reply(app, message, app.error_text(locale, res))
         return

@@ -17,8 +17,15 @@ from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import Message
 
 from handlers.common import IN_PRIVATE, App, answer, display_name, register, reply
+from handlers.games import (
+    open_solo,
+    parse_solo,
+    send_solo_setup,
+    solo_refusal,
+    unknown_variant_text,
+)
 from handlers.play import cmd_hand
-from service import STRENGTHS, ErrorCode, Status
+from service import ErrorCode, Status
 
 _PAYLOAD = re.compile(r"^([jhr])(\d{1,18})$")
 
@@ -60,21 +67,28 @@ async def cmd_start(message: Message, command: CommandObject, app: App, locale: 
 
 async def cmd_newgame_solo(message: Message, command: CommandObject, app: App,
                            locale: str) -> None:
-    """/newgame [1-3] [easy|normal|hard] in private: a solo match against computer players
-    (issue 6), played with the same table and hand messages as in a group."""
+    """/newgame [1-3] [game] [easy|normal|hard] in private: a solo match against computer
+    players (issue 6) of that game (RULES.md §2), played with the same table and hand
+    messages as in a group; without words, the set-up message with buttons
+    (:mod:`handlers.games`).  A count the game does not seat gets an answer that says what
+    it seats."""
     user = message.from_user
     await register(app, user, dm_open=True)
-    count, strength = 1, "normal"
-    for word in (command.args or "").lower().split():
-        if word in ("1", "2", "3"):
-            count = int(word)
-        elif word in STRENGTHS:
-            strength = word
-        else:
-            reply(app, message, app.tr.t(locale, "err-bad-solo"))
-            return
-    res = await app.service.open_solo(user.id, display_name(user), bots=count,
-                                      strength=strength)
+    words = (command.args or "").split()
+    default = (await app.service.chat_info(user.id)).full_rules.get("variant", "classic")
+    if not words:
+        send_solo_setup(app, message, locale, str(default))
+        return
+    choice = parse_solo(words, str(default))
+    if choice is None:
+        reply(app, message, app.tr.t(locale, "err-bad-solo") + "\n"
+              + unknown_variant_text(app, locale))
+        return
+    refusal = solo_refusal(app, locale, choice)
+    if refusal is not None:
+        reply(app, message, refusal)
+        return
+    res = await open_solo(app, user, choice)
     if not res.ok:
         reply(app, message, app.error_text(locale, res))
         return

@@ -1,10 +1,12 @@
 """Chat settings and languages: /settings, /rules, /lang and their buttons.
 
 Issue 4, "Settings, languages": chat admins edit the settings of :data:`ui.settings.SETTINGS`
-(the rule options of RULES.md and the chat's language) with inline buttons; changes apply from
-the next match.  /lang sets the chat's language in a group (admins) and the user's own
-language in private.  One handler per kind of settings button: open a setting's choices,
-choose a value, back to the menu, done.
+(the game of RULES.md §2, the rule options that game reads and the chat's language) with
+inline buttons; changes apply from the next match.  Switching the game keeps the chat's
+options the new game reads and drops the others (the service does it); /rules tells the
+rules of the game played here.  /lang sets the chat's language in a group (admins) and the
+user's own language in private.  One handler per kind of settings button: open a setting's
+choices, choose a value, back to the menu, done.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from aiogram import Bot, F, Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
-from handlers.common import IN_GROUPS, App, alert, is_admin, query_chat, reply
+from handlers.common import IN_GROUPS, App, alert, is_admin, query_chat, reply, thread_of
 from ui import render
 from ui.callbacks import LangCb, SettingsCb
 from ui.keyboards import lang_keyboard, settings_choices_keyboard, settings_keyboard
@@ -21,10 +23,18 @@ from ui.settings import setting
 
 
 async def cmd_rules(message: Message, app: App, locale: str) -> None:
-    """This chat's rules (RULES.md §1 options)."""
-    info = await app.service.chat_info(message.chat.id)
-    reply(app, message, app.tr.t(locale, "rules-title") + "\n"
-          + render.render_rules(locale, info.full_rules, tr=app.tr))
+    """The rules of the game played here (RULES.md §1, §2): the open lobby's or match's in
+    this chat topic, else the chat's for new matches; what the game changes against classic
+    Kozel, its options' values, and every game's name for /newgame."""
+    found = await app.service.find_open(message.chat.id, thread_of(message))
+    rules = None
+    if found.ok:
+        rules = found.lobby.rules if found.lobby is not None else (
+            found.table.rules if found.table is not None else None)
+    playing = bool(rules)
+    if not rules:
+        rules = (await app.service.chat_info(message.chat.id)).full_rules
+    reply(app, message, render.render_game_rules(locale, rules, playing=playing, tr=app.tr))
 
 
 async def cmd_settings(message: Message, app: App, bot: Bot, locale: str) -> None:
@@ -71,19 +81,22 @@ async def on_setting_open(query: CallbackQuery, callback_data: SettingsCb, app: 
     """A setting of the menu: show its choices."""
     if not await _admin(query, app, bot, locale):
         return
+    chat_id = query_chat(query)
+    info = await app.service.chat_info(chat_id)
     try:
         spec = setting(callback_data.key)
     except KeyError:
+        spec = None
+    if spec is None or not spec.offered(info.full_rules):  # another game's, or forged
         await alert(query, app.tr.plain(locale, "err-stale-button"))
         return
-    chat_id = query_chat(query)
-    info = await app.service.chat_info(chat_id)
     await query.answer()
     app.publisher.outbox.edit_text(
         chat_id, query.message.message_id,
         render.render_settings(locale, info.full_rules, choosing=app.tr.plain(locale, spec.label),
                                tr=app.tr),
-        reply_markup=settings_choices_keyboard(locale, spec, spec.read(info), tr=app.tr))
+        reply_markup=settings_choices_keyboard(locale, spec, spec.read(info),
+                                               rules=info.full_rules, tr=app.tr))
 
 
 async def on_setting_chosen(query: CallbackQuery, callback_data: SettingsCb, app: App, bot: Bot,
@@ -91,17 +104,18 @@ async def on_setting_chosen(query: CallbackQuery, callback_data: SettingsCb, app
     """A value of a setting: store it, confirm, and show the menu again."""
     if not await _admin(query, app, bot, locale):
         return
-    try:
-        spec = setting(callback_data.key)
-        patch = spec.parse(callback_data.value)
-    except (KeyError, ValueError):
-        await alert(query, app.tr.plain(locale, "err-stale-button"))
-        return
     chat_id = query_chat(query)
     info = await app.service.chat_info(chat_id)
+    try:
+        spec = setting(callback_data.key)
+        patch = spec.parse(callback_data.value, info.full_rules)
+    except (KeyError, ValueError):  # forged, or a setting of the chat's previous game
+        await alert(query, app.tr.plain(locale, "err-stale-button"))
+        return
     res = await app.service.update_chat(
         chat_id, language=patch.language, options=patch.options or None,
-        rules={**info.full_rules, **patch.rules} if patch.rules else None)
+        rules={**info.full_rules, **patch.rules} if patch.rules else None,
+        variant=patch.variant)
     if not res.ok:
         await alert(query, app.tr.plain(locale, "err-unexpected"))
         return

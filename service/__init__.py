@@ -21,6 +21,9 @@ Lobby: ``open_lobby``, ``join``, ``leave``, ``start``, ``stop``, ``rematch``,
 Statistics (issues 12, 15): ``leaderboard`` and ``personal_stats`` per variant and board
 (people only; the skill rating beside the points), ``player_boards``, ``history``,
 ``bot_stats``. Game records: ``record``, ``latest_match``, ``check_record``.
+Games (RULES.md §2): ``open_lobby(..., variant=)``, ``open_solo(..., variant=)``,
+``change_variant`` in a lobby, ``update_chat(variant=)`` for a chat's default;
+:func:`variant_infos` says what each game reads (:class:`VariantInfo`).
 :mod:`service.game` names the room of each.
 
 Computer players (issue 6, :mod:`service.bots`): ``add_bot``/``remove_bot`` in a lobby,
@@ -32,7 +35,7 @@ See :mod:`service.views` for the result and view types.
 
 from service.bots import DEFAULT_HARD_SAMPLES, STRENGTHS, is_bot
 from service.game import DEFAULT_BOT_MOVE_DELAY, DEFAULT_LOBBY_TTL, GameService
-from service.live import ReplayError
+from service.live import ReplayError, variant_infos
 from service.views import (
     ActionNote,
     BotStats,
@@ -58,6 +61,7 @@ from service.views import (
     Status,
     TableView,
     UserInfo,
+    VariantInfo,
 )
 
 __all__ = [
@@ -91,5 +95,7 @@ __all__ = [
     "Status",
     "TableView",
     "UserInfo",
+    "VariantInfo",
     "is_bot",
+    "variant_infos",
 ]

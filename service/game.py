@@ -175,10 +175,17 @@ class GameService:
     async def open_lobby(self, chat_id: int, thread_id: int | None, user_id: int, name: str,
                          rules: Mapping[str, Any] | None = None, *,
                          rematch_of: int | None = None,
-                         players: list[tuple[int, str]] | None = None) -> Result:
+                         players: list[tuple[int, str]] | None = None,
+                         variant: str | None = None) -> Result:
         """See :meth:`service.lobbies.Lobbies.open_lobby`."""
         return await self.lobbies.open_lobby(chat_id, thread_id, user_id, name, rules,
-                                             rematch_of=rematch_of, players=players)
+                                             rematch_of=rematch_of, players=players,
+                                             variant=variant)
+
+    async def change_variant(self, match_id: int, user_id: int, variant: str, *,
+                             force: bool = False) -> Result:
+        """See :meth:`service.lobbies.Lobbies.change_variant`."""
+        return await self.lobbies.change_variant(match_id, user_id, variant, force=force)
 
     async def join(self, match_id: int, user_id: int, name: str) -> Result:
         """See :meth:`service.lobbies.Lobbies.join`."""
@@ -212,9 +219,10 @@ class GameService:
 
     async def open_solo(self, user_id: int, name: str, bots: int = 1,
                         strength: str | Sequence[str] = "normal",
-                        rules: Mapping[str, Any] | None = None) -> Result:
+                        rules: Mapping[str, Any] | None = None,
+                        variant: str | None = None) -> Result:
         """See :meth:`service.lobbies.Lobbies.open_solo` (``bots``: how many, 1..3)."""
-        return await self.lobbies.open_solo(user_id, name, bots, strength, rules)
+        return await self.lobbies.open_solo(user_id, name, bots, strength, rules, variant)
 
     async def rematch(self, match_id: int, user_id: int) -> Result:
         """See :meth:`service.lobbies.Lobbies.rematch`."""

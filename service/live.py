@@ -48,6 +48,7 @@ from service.views import (
     SeatView,
     Status,
     TableView,
+    VariantInfo,
 )
 
 if TYPE_CHECKING:
@@ -70,6 +71,8 @@ __all__ = [
     "rules_overrides",
     "rules_players",
     "seat_name",
+    "switch_variant",
+    "variant_infos",
 ]
 
 #: The strengths a computer player can have, weakest first (``engine.ai``).
@@ -114,6 +117,43 @@ def rules_overrides(options: Mapping[str, Any]) -> dict[str, Any]:
     defaults = engine.Rules(variant=full["variant"]).to_json()
     return {k: v for k, v in full.items() if defaults.get(k) != v or
             (k == "variant" and v != "classic")}
+
+
+_INFOS: dict[str, VariantInfo] = {}
+
+
+def variant_infos() -> dict[str, VariantInfo]:
+    """Every game the engine plays, by name, classic first and then in the order of RULES.md
+    §2.1–§2.9 (``engine.VARIANTS``): what the bot needs to offer it (its options, fixed
+    options, player counts, layout, whether it is a race, its goat word)."""
+    if not _INFOS:
+        order = ("classic", "sea_goat", "donkey", "chcv", "telephone", "muggins",
+                 "traditional", "sport", "seven", "general")
+        names = [n for n in order if n in engine.VARIANTS]
+        names += [n for n in engine.VARIANTS if n not in names]
+        for name in names:
+            v = engine.VARIANTS[name]
+            _INFOS[name] = VariantInfo(
+                name=name, section=v.section, layout=v.layout, players=tuple(v.players),
+                teams=v.teams, race=bool(v.race), options=dict(v.options),
+                fixed=dict(v.fixed), goat_word=v.goat_word)
+    return _INFOS
+
+
+def switch_variant(options: Mapping[str, Any], variant: str) -> dict[str, Any]:
+    """The rule options of ``options`` (a chat's stored overrides or a lobby's full rules)
+    moved to the game ``variant`` (RULES.md §2): the options chosen there (those that differ
+    from their old variant's defaults) that ``variant`` reads are kept, every other one is
+    dropped, and ``variant``'s defaults fill the rest when the rules are built.  Returns the
+    overrides with ``"variant"`` (validated as :func:`full_rules`).  Raises ``ValueError`` for
+    an unknown variant or invalid ``options``."""
+    info = variant_infos().get(variant)
+    if info is None:
+        raise ValueError(f"rules: variant must be one of {tuple(variant_infos())}, "
+                         f"got {variant!r}")
+    chosen = rules_overrides(options)
+    kept = {k: v for k, v in chosen.items() if k != "variant" and info.reads(k)}
+    return rules_overrides({"variant": variant, **kept})
 
 
 def rules_players(rules: Mapping[str, Any] | Any) -> tuple[int, int]:
@@ -269,6 +309,7 @@ class LiveMatch:
     def __init__(self, row: MatchRow, rules: Any) -> None:
         self.row = row
         self.rules = rules
+        self._rules_json: dict[str, Any] | None = None
         self.state: Any = None
         self.seq = 0  # actions applied (= the last action's seq)
         self.outs: tuple[int, ...] = ()
@@ -324,12 +365,24 @@ class LiveMatch:
         return nxt
 
     def set(self, **values: Any) -> None:
-        """Change fields of the row (``status`` as its string value)."""
+        """Change fields of the row (``status`` as its string value; ``rules``, the rules JSON
+        of a lobby, also changes the rules it will be dealt with).  Raises ``ValueError`` for
+        invalid rules."""
         if "status" in values:
             values["status"] = str(values["status"])
         if "end_reason" in values and values["end_reason"] is not None:
             values["end_reason"] = str(values["end_reason"])
+        if "rules" in values:
+            self.rules = engine.Rules.from_json(dict(values["rules"]))
+            self._rules_json = None
         self.row = replace(self.row, **values)
+
+    @property
+    def rules_json(self) -> dict[str, Any]:
+        """The match's rules as JSON (``engine.Rules.to_json()``), built once; read-only."""
+        if self._rules_json is None:
+            self._rules_json = self.rules.to_json()
+        return self._rules_json
 
     # ------------------------------------------------------------------ steps
 
@@ -399,17 +452,18 @@ class LiveMatch:
         """Take ``step`` (made on this match's current state) into the match, the version it
         gets being ``version`` (default: the row's); returns the summaries of the rounds it
         scored."""
+        before = tuple(self.state.scores) if self.state is not None else ()
         self.state = step.state
         self.seq += 1
         return self._absorb(step.events, step.closed,
-                            self.row.version if version is None else version)
+                            self.row.version if version is None else version, before)
 
     def _absorb(self, events: Iterable[Any], closed: Any,
-                version: int = 0) -> tuple[RoundSummary, ...]:
+                version: int = 0, before: tuple[int, ...] = ()) -> tuple[RoundSummary, ...]:
         """Fold engine events into the counters, the notes, the seats' recent draws and the
         closed table; ``closed`` is the state of a round these events finished before the
         next deal (else the round, if scored, is in the current state); ``version`` the
-        match's version after them."""
+        match's version after them; ``before`` the sides' scores before them."""
         notes = list(self.notes)
         history = list(self.history)
         recent = list(self.recent)
@@ -491,21 +545,27 @@ class LiveMatch:
                 notes.append(ActionNote("dealt", ev.leader, ev.round_no))
                 self.lead = tile_code(ev.lead_tile) if ev.lead_tile is not None else None
             elif kind == "round_scored":
-                self.summary = self._summary(ev, closed if closed is not None else self.state)
+                self.summary = self._summary(ev, closed if closed is not None else self.state,
+                                             before)
                 scored.append(self.summary)
         self.notes, self.history, self.recent = tuple(notes), tuple(history), tuple(recent)
         self.outs, self.fish = tuple(outs), tuple(fish)
         self._round = round_no
         return tuple(scored)
 
-    def _summary(self, ev: Any, closed: Any) -> RoundSummary:
+    def _summary(self, ev: Any, closed: Any, before: tuple[int, ...] = ()) -> RoundSummary:
         """The ``round_scored`` event as a :class:`RoundSummary` with the table it closed and
         each seat's own hand value (RULES.md §1.11–§1.14) and what the variant reports
         (RULES.md §2: points on the count, losers, sticks, lost rounds, a general, the fast
-        lead)."""
+        lead, the specials); ``before`` the sides' scores before the step that scored it
+        (a side with points then and none now was reset, §2.1 rule 8)."""
         extra = ev.extra or {}
         rules = self.rules
         lay = ev.layout if ev.layout is not None else closed.round.layout
+        scores = tuple(ev.scores)
+        reset = tuple(s for s, (was, now) in enumerate(zip(before, scores, strict=True))
+                      if was > 0 and now == 0) if len(before) == len(scores) else ()
+        specials = tuple((str(x["rule"]), int(x["seat"])) for x in extra.get("specials", ()))
         return RoundSummary(
             round_no=ev.round_no, end=ev.end, by=ev.by,
             hands=tuple(tuple(tile_code(t) for t in h) for h in ev.hands),
@@ -519,6 +579,7 @@ class LiveMatch:
             layout=layout_view(lay, closed.round.count),
             seat_values=tuple(rules.spec.hand_value(mask, rules)
                               for mask in closed.round.hands),
+            reset=reset, specials=specials, variant=rules.variant, rules=self.rules_json,
         )
 
     # ------------------------------------------------------------------ reading
@@ -627,6 +688,8 @@ class LiveMatch:
                 timed_out=rated and result.timed_out == i, bot=p.bot, side=side,
                 place=place[side], title=result.title if goat else None,
                 left=str(left["name"]) if isinstance(left, Mapping) else None,
+                sticks=self.state.sticks[i] if self.state.sticks else 0,
+                losses=self.state.losses[side] if self.state.losses else 0,
             ))
         if rated:
             return MatchEnd(EndReason(result.reason), True, tuple(lines),
@@ -681,7 +744,7 @@ class LiveMatch:
             final=self.final() if version is None else None,
             variant=self.rules.variant, layout=layout_view(lay, rs.count),
             deals=self.rules.deals, turn_seconds=int(self.rules.turn_timeout),
-            fast=rs.fast, two_tiles=rs.phase == 2, summary=summary,
+            fast=rs.fast, two_tiles=rs.phase == 2, summary=summary, rules=self.rules_json,
         )
 
     def hand_views(self) -> tuple[HandView, ...]:

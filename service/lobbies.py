@@ -11,13 +11,26 @@ from dataclasses import replace
 from typing import Any
 
 from service import bots
-from service.live import OPEN, LiveMatch, full_rules, result_of, rules_players
+from service.live import (
+    OPEN,
+    LiveMatch,
+    full_rules,
+    result_of,
+    rules_players,
+    switch_variant,
+    variant_infos,
+)
 from service.people import People, ensure_user
 from service.store import MatchStore, Refused, answers, refusal, refuse
 from service.views import EndReason, ErrorCode, Result, Status
 from storage import repository as repo
 
 __all__ = ["DEFAULT_LOBBY_TTL", "Lobbies"]
+
+
+def variant_names() -> tuple[str, ...]:
+    """The names of the games the engine plays (RULES.md §1, §2)."""
+    return tuple(variant_infos())
 
 #: Seconds a lobby waits for its start after the last join (then it expires).
 DEFAULT_LOBBY_TTL = 600.0
@@ -58,29 +71,40 @@ class Lobbies:
         *,
         rematch_of: int | None = None,
         players: list[tuple[int, str]] | None = None,
+        variant: str | None = None,
     ) -> Result:
         """Open a lobby in a chat topic; the opener takes seat 0 and is its creator.
 
-        ``rules``: options on top of the chat's defaults (RULES.md §1); ``players`` seats
-        several players at once, opener included. Errors: ``already_open`` (the topic has an
-        open lobby or match; the result carries it), ``bad_rules``.
+        ``rules``: options on top of the chat's defaults (RULES.md §1); ``variant``: play
+        that game of RULES.md §2 instead of the chat's (the chat's options it reads are kept,
+        :func:`service.live.switch_variant`); ``players`` seats several players at once,
+        opener included. Errors: ``already_open`` (the topic has an open lobby or match; the
+        result carries it), ``bad_rules`` (also for an unknown variant).
         """
         seats = [{"user_id": int(u), "name": str(n)} for u, n in players] \
             if players is not None else [{"user_id": int(user_id), "name": str(name)}]
-        return await self._open(chat_id, thread_id, user_id, seats, rules, rematch_of)
+        return await self._open(chat_id, thread_id, user_id, seats, rules, rematch_of,
+                                variant)
 
     @answers
     async def _open(self, chat_id: int, thread_id: int | None, user_id: int,
                     seats: list[dict[str, Any]], rules: Mapping[str, Any] | None,
-                    rematch_of: int | None) -> Result:
+                    rematch_of: int | None, variant: str | None = None) -> Result:
         """Insert a lobby with ``seats`` (seat JSON dicts, bots included)."""
         now = self.clock()
 
         def txn(conn: Any) -> repo.MatchRow:
             chat = repo.upsert_chat(conn, chat_id, now=now, active=True)
-            merged = {**chat.settings.get("rules", {}), **dict(rules or {})}
             try:
-                rules_json = full_rules(merged)
+                base = chat.settings.get("rules", {})
+                if variant is not None:
+                    try:
+                        base = switch_variant(base, variant)
+                    except (ValueError, TypeError):
+                        if variant not in variant_names():
+                            raise
+                        base = {"variant": variant}  # the chat's options of another version
+                rules_json = full_rules({**base, **dict(rules or {})})
             except (ValueError, TypeError) as exc:
                 raise Refused(refusal(ErrorCode.BAD_RULES, str(exc))) from exc
             for seat in seats:
@@ -187,6 +211,34 @@ class Lobbies:
             values = {"seats": [x for i, x in enumerate(live.row.seats) if i != found[-1]]}
             return result_of(await self._write(live, self.clock(), values))
 
+    @answers
+    async def change_variant(self, match_id: int, user_id: int, variant: str, *,
+                             force: bool = False) -> Result:
+        """Play another game of RULES.md §2 in this lobby: its rules become ``variant``'s,
+        keeping the options chosen for the lobby that ``variant`` reads and dropping the
+        others (:func:`service.live.switch_variant`; the engine's ``Rules`` validate them).
+        The seats stay; the lobby's deadline is extended.  Who may: its creator, or anyone
+        with ``force`` (a chat admin, checked by the caller).  Errors: ``not_found``,
+        ``wrong_status``, ``not_creator``, ``bad_rules`` (an unknown variant),
+        ``too_many_players`` (more seats taken than ``variant`` seats; the result carries the
+        lobby), ``stale``."""
+        async with self.store.opening(match_id, status=Status.LOBBY,
+                                      closed="the lobby is closed") as live:
+            if not force and live.row.creator_id != user_id:
+                refuse(ErrorCode.NOT_CREATOR, "only the creator can change the game", live)
+            try:
+                rules_json = full_rules(switch_variant(live.row.rules, variant))
+            except (ValueError, TypeError) as exc:
+                refuse(ErrorCode.BAD_RULES, str(exc), live)
+            hi = rules_players(rules_json)[1]
+            if len(live.row.seats) > hi:
+                refuse(ErrorCode.TOO_MANY_PLAYERS,
+                       f"{variant} seats at most {hi} players; {len(live.row.seats)} are "
+                       f"seated (RULES.md {variant_infos()[variant].section})", live)
+            now = self.clock()
+            values = {"rules": rules_json, "deadline_at": now + self.lobby_ttl}
+            return result_of(await self._write(live, now, values))
+
     @staticmethod
     def _has_room(live: LiveMatch) -> None:
         if len(live.row.seats) >= rules_players(live.rules)[1]:
@@ -275,12 +327,14 @@ class Lobbies:
 
     async def open_solo(self, user_id: int, name: str, bots_count: int = 1,
                         strength: str | Sequence[str] = "normal",
-                        rules: Mapping[str, Any] | None = None) -> Result:
+                        rules: Mapping[str, Any] | None = None,
+                        variant: str | None = None) -> Result:
         """Start a match in the user's private chat (chat id = ``user_id``) against
         ``bots_count`` (1..3) computer players of ``strength`` (one for all, or one per bot).
         The seats are the user (seat 0, the creator) and then the bots; the rules are the
         private chat's settings plus ``rules`` (RULES.md §1; ``teams`` needs 3 bots, §1.14).
-        The match is dealt at once (§1.2–§1.5) and played like a group match.
+        The match is dealt at once (§1.2–§1.5) and played like a group match.  ``variant``:
+        the game of RULES.md §2 to play (as :meth:`open_lobby`).
 
         Errors: ``already_open`` (a lobby or match is open in that chat; the result carries
         it), ``bad_strength``, ``bad_rules``, ``not_enough_players`` (not 1..3 bots, or not 3
@@ -295,7 +349,7 @@ class Lobbies:
         seats: list[dict[str, Any]] = [{"user_id": int(user_id), "name": str(name)}]
         for x in strengths:
             seats.append(bots.new_bot_seat(seats, x))
-        res = await self._open(user_id, None, user_id, seats, rules, None)
+        res = await self._open(user_id, None, user_id, seats, rules, None, variant)
         if not res.ok:
             return res
         started = await self.start(res.match_id, user_id)

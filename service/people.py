@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from service.live import full_rules, rules_overrides
+from service.live import full_rules, rules_overrides, switch_variant
 from service.views import ChatInfo, ChatResult, ErrorCode, UserInfo
 from storage import Database
 from storage import repository as repo
@@ -142,26 +142,40 @@ class People:
         rules: Mapping[str, Any] | None = None,
         options: Mapping[str, Any] | None = None,
         active: bool | None = None,
+        variant: str | None = None,
     ) -> ChatResult:
         """Create or change a chat's settings. ``rules`` replaces the chat's rule options
         (validated as RULES.md §1 says, ``bad_rules`` otherwise; only the options that differ
-        from the defaults are stored); ``options`` are merged into the chat's other settings
-        (a key set to None is removed). ``clear_topic`` forgets the forum topic. New lobbies
-        use these rules; running matches keep theirs."""
+        from the defaults are stored); ``variant`` switches the chat's game (RULES.md §2): the
+        chat's chosen options that game reads are kept, the others dropped
+        (:func:`service.live.switch_variant`; ``bad_rules`` for an unknown game), and
+        ``rules`` may not be given with it; ``options`` are merged into the chat's other
+        settings (a key set to None is removed). ``clear_topic`` forgets the forum topic. New
+        lobbies use these rules; running matches keep theirs."""
         overrides = None
-        if rules is not None:
-            try:
+        try:
+            if variant is not None:
+                if rules is not None:
+                    raise ValueError("rules: give either rules or a variant")
+                switch_variant({}, variant)  # an unknown game is refused before the write
+            elif rules is not None:
                 overrides = rules_overrides(rules)
-            except (ValueError, TypeError) as exc:
-                return ChatResult(False, await self.chat_info(chat_id), ErrorCode.BAD_RULES,
-                                  str(exc))
+        except (ValueError, TypeError) as exc:
+            return ChatResult(False, await self.chat_info(chat_id), ErrorCode.BAD_RULES,
+                              str(exc))
         now = self.clock()
 
         def txn(conn: Any) -> repo.ChatRow:
             settings = None
-            if overrides is not None or options:
+            if overrides is not None or options or variant is not None:
                 old = repo.get_chat(conn, chat_id)
                 settings = dict(old.settings) if old else {}
+                if variant is not None:
+                    try:
+                        new = switch_variant(settings.get("rules", {}), variant)
+                    except (ValueError, TypeError):  # the options of another version
+                        new = switch_variant({}, variant)
+                    settings["rules"] = new
                 if overrides is not None:
                     settings["rules"] = overrides
                 if options:

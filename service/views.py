@@ -14,6 +14,7 @@ even drawn tiles are private; the table shows only how many were drawn).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -48,6 +49,7 @@ class ErrorCode(StrEnum):
     BAD_RULES = "bad_rules"              # rule options out of range (RULES.md §1)
     CHAT_INACTIVE = "chat_inactive"      # the bot was removed from the chat
     BAD_STRENGTH = "bad_strength"        # a computer player's strength not easy/normal/hard
+    TOO_MANY_PLAYERS = "too_many_players"  # more seats than the chosen variant seats (§2)
 
 
 class EndReason(StrEnum):
@@ -245,8 +247,11 @@ class PlayerResult:
     this player went out (§1.9); ``fish`` fish they made as fisher (§1.10); ``timed_out``:
     their timeouts interrupted the match (§1.17); ``bot``: a computer player's strength, None
     for a human; ``side``: the scoring side, the seat or its team (§1.14), whose ``score``,
-    ``goat`` and ``rating`` these are; ``left``: the name of the person who left the match
-    and whose seat this computer player finished (that person is rated 0, §1.16)."""
+    ``goat`` and ``rating`` these are; ``place`` 1 for the best side (ties share it);
+    ``title`` the goat's title (RULES.md §2.1, §2.9).  Variants: ``sticks`` the player's sticks
+    (Семёрка, §2.8 rules 7–8), ``losses`` its team's lost rounds (Генерал, §2.9 rule 4).
+    ``left``: the name of the person who left the match and whose seat this computer player
+    finished (that person is rated 0, §1.16)."""
 
     seat: int
     user_id: int
@@ -261,6 +266,8 @@ class PlayerResult:
     place: int = 0
     title: str | None = None
     side: int = 0
+    sticks: int = 0
+    losses: int = 0
     left: str | None = None
 
 
@@ -302,7 +309,11 @@ class RoundSummary:
     per player after the round and ``left`` the seats that left with it (§2.8); ``losses``
     per team after the round and ``general`` (§2.9 rule 3); ``fast`` the round's fast lead
     (``"6-6"``, ``"0-0"`` or ``"extra"``, §2.1 rules 6–7); ``layout`` the table as the round
-    ended (for the closed table).
+    ended (for the closed table); ``reset`` the sides whose open score the round set back to 0
+    (the [6|6] finish of §2.1 rule 8); ``specials`` the special rules that fired at the
+    round's end as ``(rule, seat)`` (ЧЧВ's ``out_0-0``, ``out_6-6``, ``held_0-0``,
+    ``held_6-6``, §2.3 rule 4); ``variant`` and ``rules`` the match's game and its rule
+    options (``engine.Rules.to_json()``: the limits the texts name).
     """
 
     round_no: int
@@ -324,6 +335,10 @@ class RoundSummary:
     fast: str | None = None
     layout: LayoutView | None = None
     seat_values: tuple[int, ...] = ()
+    reset: tuple[int, ...] = ()
+    specials: tuple[tuple[str, int], ...] = ()
+    variant: str = "classic"
+    rules: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -348,7 +363,8 @@ class TableView:
     ``round_no`` is the deal); ``turn_seconds`` the time per turn (§1.17); ``fast`` the
     round's fast lead (§2.1 rules 6–7); ``two_tiles`` while every turn places two tiles after
     the extraordinary lead (§2.1 rule 7); ``summary`` the round's summary once it is scored
-    (the closed table).
+    (the closed table); ``rules`` every rule option of the match (``engine.Rules.to_json()``,
+    for /rules and the limits the table names: sticks, lost rounds).
     """
 
     match_id: int
@@ -379,6 +395,7 @@ class TableView:
     fast: str | None = None
     two_tiles: bool = False
     summary: RoundSummary | None = None
+    rules: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -736,3 +753,30 @@ class RecordFile:
     finished_at: float | None
     filename: str
     data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class VariantInfo:
+    """A game of the Kozel family as the bot offers it (RULES.md §1, §2.1–§2.9).
+
+    ``name`` its ``Rules.variant`` (``classic``, ``sea_goat``, …); ``section`` its rule
+    section (``"§2.1"``); ``layout`` ``"line"`` (§2.0.1) or ``"cross"`` (§2.0.2);
+    ``players`` the (fewest, most) players without teams; ``teams`` ``"optional"``,
+    ``"never"`` or ``"always"`` (§1.14); ``race`` True where the first side to the limit wins
+    (§2.0.7); ``options`` the rule options it reads with its defaults; ``fixed`` the options
+    whose value it forces (a setting of theirs is not offered); ``goat_word`` the locale's word
+    for its loser (``goat``, ``sea_goat``, ``donkey``)."""
+
+    name: str
+    section: str
+    layout: str
+    players: tuple[int, int]
+    teams: str
+    race: bool
+    options: Mapping[str, Any]
+    fixed: Mapping[str, Any]
+    goat_word: str
+
+    def reads(self, option: str) -> bool:
+        """Whether the game reads ``option`` and lets a chat choose its value."""
+        return option in self.options and option not in self.fixed

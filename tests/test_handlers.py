@@ -261,8 +261,8 @@ async def test_every_command_answers_in_the_chat_language(tmp_path, lang):
         await h.say(user, GROUP, "/help")
         assert h.tg.last(GROUP).text.startswith(tr.t(lang, "help-group")[:20])
         await h.say(user, GROUP, "/rules")
-        assert tr.t(lang, "rules-title") in h.tg.last(GROUP).text
-        game = tr.plain(lang, "pic-variant", variant="classic")
+        game = tr.plain(lang, "variant-name", variant="classic")
+        assert tr.t(lang, "rules-title", game=game) in h.tg.last(GROUP).text
         await h.say(user, GROUP, "/top")
         assert h.tg.last(GROUP).text.startswith(tr.t(lang, "board-title-chat", variant=game))
         await h.say(user, GROUP, "/top all")
@@ -281,7 +281,7 @@ async def test_every_command_answers_in_the_chat_language(tmp_path, lang):
         await h.say(user, GROUP, "/lang")
         assert h.tg.last(GROUP).text == tr.t(lang, "lang-choose")
         await h.say(user, GROUP, "/newgame")
-        assert tr.t(lang, "lobby-title") in h.tg.last(GROUP).text
+        assert tr.t(lang, "lobby-title", game=game) in h.tg.last(GROUP).text
 
 
 async def test_settings_buttons_change_the_rules_for_the_next_match(tmp_path):
@@ -403,7 +403,7 @@ async def test_solo_match_against_computer_players_in_private(tmp_path):
         assert any("🐐" in m.text for m in h.tg.chat(OLYA.id))
         assert any("🤖" in m.text for m in h.tg.chat(OLYA.id))
         await h.say(OLYA, OLYA.id, "/newgame 9 ultra")
-        assert h.tg.last(OLYA.id).text == h.app.tr.t("ru", "err-bad-solo")
+        assert h.tg.last(OLYA.id).text.startswith(h.app.tr.t("ru", "err-bad-solo"))
 
 
 async def test_bots_in_a_group_lobby(tmp_path):

@@ -183,14 +183,14 @@ async def test_top_and_stats_per_game_with_buttons(tmp_path, lang):
         await h.app.service.update_chat(GROUP, language=lang)
         await finish(h, publish=False)
         await finish(h, "sea_goat", publish=False)
-        game = tr.plain(lang, "pic-variant", variant="classic")
+        game = tr.plain(lang, "variant-name", variant="classic")
         await h.say(OLYA, GROUP, "/top")
         board = h.tg.last(GROUP)
         assert board.text.startswith(tr.t(lang, "board-title-chat", variant=game))
         assert tr.t(lang, "board-counts-fair") in board.text
         for p in (OLYA, PETYA, MASHA):
             assert p.first_name in board.text
-        sea = tr.plain(lang, "pic-variant", variant="sea_goat")
+        sea = tr.plain(lang, "variant-name", variant="sea_goat")
         await h.press(PETYA, board, text=sea)
         shown = h.tg.messages[(GROUP, board.message_id)].text
         assert shown.startswith(tr.t(lang, "board-title-chat", variant=sea))

@@ -206,10 +206,16 @@ def test_other_plurals(locale, key, forms):
 
 def test_match_limit_uses_the_genitive_after_do():
     tr = Translator(strict=True)
-    assert "до 101 очка;" in tr.plain("ru", "rules-limit", limit=101)
-    assert "до 125 очков;" in tr.plain("ru", "rules-limit", limit=125)
-    assert "до 101 очка;" in tr.plain("uk", "rules-limit", limit=101)
-    assert "до 125 очок;" in tr.plain("uk", "rules-limit", limit=125)
+    def limit(locale, n, race="no", variant="classic"):
+        return tr.plain(locale, "rules-limit", limit=n, race=race, variant=variant)
+
+    assert "до 101 очка;" in limit("ru", 101)
+    assert "до 125 очков;" in limit("ru", 125, variant="sea_goat")
+    assert "до 101 очка;" in limit("uk", 101)
+    assert "до 125 очок;" in limit("uk", 125)
+    assert "Игра до 225 очков; кто первым наберёт — победил" == limit("ru", 225, "yes")
+    assert limit("ru", 125, variant="sea_goat").endswith("морской козёл")
+    assert limit("uk", 101, variant="donkey").endswith("осел")
 
 
 @pytest.mark.parametrize(
@@ -228,6 +234,7 @@ def test_game_words_of_rules_vocabulary(locale, words):
         for key in ENTRIES[locale]
         if not key.startswith("-")
     )
-    texts += tr.plain(locale, "match-goat", count=2, names="x")
+    texts += tr.plain(locale, "match-goat", count=2, names="x", variant="classic",
+                      title="none")
     missing = [w for w in words if w not in texts]
     assert missing == []

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import engine
 from service.views import ChatInfo
 from ui import keyboards as kb
-from ui.callbacks import LangCb, LobbyCb, MoveCb, SettingsCb, StopCb, parse_callback
+from ui.callbacks import LangCb, LobbyCb, MoveCb, SettingsCb, StopCb, VariantCb, parse_callback
 from ui.commands import GROUP_COMMANDS, PRIVATE_COMMANDS, bot_commands
 from ui.i18n import SUPPORTED_LOCALES, Translator
 from ui.render import render_settings
@@ -72,11 +72,12 @@ def test_move_labels_and_order():
 def test_lobby_keyboard(locale):
     markup = kb.lobby_keyboard(locale, 42, tr=TR)
     actions = [parse_callback(b.callback_data) for b in buttons(markup)]
-    assert [a.action for a in actions] == ["join", "leave", "start", "cancel"]
-    assert all(isinstance(a, LobbyCb) and a.lobby == 42 for a in actions)
+    assert [a.action for a in actions] == ["join", "leave", "start", "cancel", "menu"]
+    assert all(isinstance(a, LobbyCb | VariantCb) and a.lobby == 42 for a in actions)
     assert buttons(markup)[0].text == TR.plain(locale, "btn-join")
+    assert buttons(markup)[-1].text == TR.plain(locale, "btn-variant")  # RULES.md §2
     bots = kb.lobby_keyboard(locale, 42, allow_bots=True, has_bots=True, tr=TR)
-    assert [parse_callback(b.callback_data).action for b in buttons(bots)][-2:] == [
+    assert [parse_callback(b.callback_data).action for b in buttons(bots)][-3:-1] == [
         "addbot", "rmbot"]
     rematch = buttons(kb.rematch_keyboard(locale, 9, tr=TR))
     assert parse_callback(rematch[0].callback_data) == LobbyCb(action="rematch", lobby=9)
@@ -109,8 +110,9 @@ def _chat(rules: dict | None = None, language: str | None = None) -> ChatInfo:
 
 
 def test_every_setting_choice_reads_back_and_makes_valid_rules():
-    """One spec per setting: each choice patches valid rules (RULES.md §1) and reads back as
-    itself; /rules has a line for every rule setting."""
+    """One spec per setting: each choice patches valid rules (RULES.md §1, under a game that
+    reads the option, §2) and reads back as itself; /rules has a line for every rule
+    setting."""
     for spec in SETTINGS:
         for value in spec.choices:
             patch = spec.parse(value)
@@ -125,7 +127,12 @@ def test_every_setting_choice_reads_back_and_makes_valid_rules():
                 assert not patch.rules and spec.read(chat) == value
                 assert spec.describe is None and spec.value_label(TR, "uk", value)
                 continue
-            rules = engine.Rules.from_json(patch.rules).to_json()
+            if spec.key == "variant":
+                assert patch.variant == value and not patch.rules
+                assert spec.read(_chat({"variant": value})) == value
+                continue
+            game = next(v for v, info in engine.VARIANTS.items() if spec.option in info.options)
+            rules = engine.Rules.from_json({"variant": game, **patch.rules}).to_json()
             assert spec.read(_chat(rules)) == value
             assert spec.describe(TR, "en", rules)
             assert spec.value_label(TR, "uk", value)
@@ -136,7 +143,7 @@ def test_every_setting_choice_reads_back_and_makes_valid_rules():
                        ("turn_timeout", "")]:
         with pytest.raises(ValueError):
             setting(key).parse(value)
-    for key in ("variant", "menu", "done", "x"):
+    for key in ("menu", "done", "x"):
         with pytest.raises(KeyError):
             setting(key)
 
@@ -152,7 +159,8 @@ def test_settings_menu_shows_current_values_and_choices_mark_one():
     assert "Язык: Українська" in texts
     assert "Партия до: 101" in texts
     cbs = [parse_callback(b.callback_data) for b in buttons(markup)]
-    assert [c.key for c in cbs] == [*(spec.key for spec in SETTINGS), "done"]
+    assert [c.key for c in cbs] == [*(spec.key for spec in SETTINGS
+                                      if spec.offered(chat.full_rules)), "done"]
     assert all(isinstance(c, SettingsCb) and c.value == "" for c in cbs)
     assert "Язык: —" in [b.text for b in buttons(kb.settings_keyboard("ru", _chat(), tr=TR))]
 
@@ -166,7 +174,8 @@ def test_settings_menu_shows_current_values_and_choices_mark_one():
     assert [b.text for b in buttons(teams)] == ["Каждый за себя", "✓ Командный", "← Назад"]
     text = render_settings("en", chat.full_rules, choosing="Boneyard", tr=TR)
     assert "Changes apply from the next match." in text and "<b>Boneyard</b>" in text
-    assert "every player for themselves" in text and "90 seconds" in text
+    assert "Every player for themselves" in text and "90 seconds" in text
+    assert "Game: <b>Kozel</b>" in text
 
 
 @pytest.mark.parametrize("locale", SUPPORTED_LOCALES)

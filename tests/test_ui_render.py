@@ -291,9 +291,9 @@ def test_team_table_lists_team_scores():
 
 
 def test_a_cross_is_drawn_arm_by_arm_with_the_spinner_and_closed_ends():
-    """RULES.md §2.0.2–§2.0.3 as text: the line through the spinner (marked), each arm on a
-    line of its own, every end with its number, closed ones 🔒 -- from a hand-built view
-    (no variant of the engine lays a cross yet)."""
+    """RULES.md §2.0.2–§2.0.3 as text: the spinner, then each arm on a line of its own,
+    read outward from the spinner, with its open end (a number, 🔒 when closed) -- from a
+    hand-built view (real crosses: tests/test_ui_render_variants.py)."""
     layout = LayoutView(
         kind="cross",
         line=(LaidTile(1, 5), LaidTile(5, 5, "across"), LaidTile(5, 2)),
@@ -306,14 +306,13 @@ def test_a_cross_is_drawn_arm_by_arm_with_the_spinner_and_closed_ends():
     text = render.render_table("ru", _table(layout=layout, chain=layout.chain, ends=(1, 2)),
                                tr=TR)
     lines = text.splitlines()
-    assert "Цепь: [1|5]✳[5|5][5|2]" in lines
-    assert "↑ Вверх: [5|3][3|3]🔒" in lines
-    assert "↓ Вниз: [5|0]" in lines
-    assert "Концы: ←<b>1</b> →<b>2</b> ↑🔒 ↓<b>0</b>" in lines
+    assert lines[1:6] == ["✳ Дом: [5|5]", "← Влево: [5|1] · <b>1</b>",
+                          "→ Вправо: [5|2] · <b>2</b>", "↑ Вверх: [5|3][3|3]🔒 · 🔒",
+                          "↓ Вниз: [5|0] · <b>0</b>"]
     assert tiles_in(text) == {(1, 5), (5, 5), (2, 5), (3, 5), (3, 3), (0, 5)}
     hand = HandView(1, 3, 0, 1, "Оля", ("0-6", "4-4"), True, (), (), None)
     private = render.render_hand("en", hand, _table(layout=layout), tr=TR)
-    assert "↑ Up: [5|3][3|3]🔒" in private and "Open ends: ←<b>1</b>" in private
+    assert "↑ Up: [5|3][3|3]🔒 · 🔒" in private and "← Left: [5|1] · <b>1</b>" in private
     # a line with a closed end lists its ends the same way
     line = LayoutView("line", (LaidTile(2, 2, "closed"), LaidTile(2, 6)),
                       ends=(EndView("left", None, closed=True), EndView("right", 6)))
@@ -436,7 +435,9 @@ def test_round_summaries_of_a_team_match_show_each_seats_own_hand_value():
             text = render.render_round_summary("en", summary, names,
                                                [s.side for s in res.table.seats], tr=TR)
             scored = next(e for e in step.events if e.kind == "round_scored")
-            assert norm(t for h in scored.hands for t in h) == tiles_in(text)
+            last = {t.pair for t in render._last_tiles(summary.layout)} if \
+                summary.end == "out" else set()  # the going-out move's tiles
+            assert norm(t for h in scored.hands for t in h) | norm(last) == tiles_in(text)
             assert "A + C:" in text and "B + D:" in text
             for seat, hand in enumerate(scored.hands):
                 value = sum(t.a + t.b for t in hand)
@@ -499,7 +500,8 @@ def test_lobby_text():
     assert "Игроки (2 из 4):" in text
     assert "1. Оля" in text and "2. 🤖 &lt;Бот&gt;" in text
     assert "3. —" in text and "4. —" in text
-    assert "Командный козёл" in text and "Партия до 101 очка" in text
+    assert "<b>🐐 Козёл — набор игроков</b>" in text and "Играют ровно 4 игрока." in text
+    assert "Команды: места 1 и 3 против 2 и 4" in text and "Партия до 101 очка" in text
     assert "Набор открыл: Оля" in text and "через 2 минуты" in text
     empty = replace(lobby, players=(), max_players=4,
                     rules=engine.Rules(bazar_reserve=2, turn_timeout=30).to_json())

@@ -33,6 +33,8 @@ __all__ = [
     "SettingsCb",
     "StopCb",
     "LangCb",
+    "VariantCb",
+    "SoloCb",
     "TopCb",
     "StatsCb",
     "HistoryCb",
@@ -51,7 +53,7 @@ __all__ = [
 #: Each factory's version, the digits of its prefix: bumped when its fields or values change.
 #: Settings are at 2 since the option that switches teams is called ``teams`` (it was
 #: ``variant``, a name now kept for the variants of RULES.md §2).
-VERSIONS = {"m": 1, "l": 1, "s": 2, "x": 1, "g": 1,
+VERSIONS = {"m": 1, "l": 1, "s": 2, "x": 1, "g": 1, "v": 1, "o": 1,
             # players' records (issue 15): boards, stats, history, records, leaving
             "t": 1, "u": 1, "h": 1, "d": 1, "q": 1, "k": 1}
 #: Telegram's limit on callback_data, in bytes.
@@ -155,14 +157,37 @@ class LangCb(_Strict, CallbackData, prefix=f"g{VERSIONS['g']}"):
     code: Literal["ru", "uk", "en"]
 
 
-Variant = Annotated[str, Field(pattern=r"^[a-z_]{1,16}$")]
+#: A game's name as buttons carry it (``Rules.variant``; a name no game has parses, and the
+#: handler answers it as stale).
+VariantName = Annotated[str, Field(pattern=r"^[a-z_]{1,16}$")]
+
+
+class VariantCb(_Strict, CallbackData, prefix=f"v{VERSIONS['v']}"):
+    """The game of a lobby (RULES.md §2): ``action`` ``menu`` shows the games under lobby
+    ``lobby``, ``pick`` plays ``variant`` there, ``back`` shows the lobby's buttons again.
+    Packs to at most 44 bytes."""
+
+    action: Literal["menu", "pick", "back"]
+    lobby: Id
+    variant: Annotated[str, Field(pattern=r"^[a-z_]{0,16}$")] = ""
+
+
+class SoloCb(_Strict, CallbackData, prefix=f"o{VERSIONS['o']}"):
+    """The set-up of a match against computer players in private: the game ``variant``,
+    ``bots`` opponents (1..3) of ``strength``; ``go`` starts it, else the press changes the
+    choice.  The state lives in the buttons, so the set-up survives a restart."""
+
+    variant: VariantName
+    bots: Annotated[int, Field(ge=1, le=3)]
+    strength: Literal["easy", "normal", "hard"]
+    go: bool = False
 
 
 class TopCb(_Strict, CallbackData, prefix=f"t{VERSIONS['t']}"):
     """A button of /top (issue 12): the board of ``variant`` (a ``Rules.variant`` name; one
     no game has is answered as stale), this chat's or all chats' (``everywhere``)."""
 
-    variant: Variant
+    variant: VariantName
     everywhere: bool
 
 
@@ -170,7 +195,7 @@ class StatsCb(_Strict, CallbackData, prefix=f"u{VERSIONS['u']}"):
     """A button of /stats: the figures of user ``user`` in ``variant``."""
 
     user: Id
-    variant: Variant
+    variant: VariantName
 
 
 class HistoryCb(_Strict, CallbackData, prefix=f"h{VERSIONS['h']}"):
@@ -207,8 +232,9 @@ class HoldCb(_Strict, CallbackData, prefix=f"k{VERSIONS['k']}"):
 
 
 _FACTORIES: dict[str, type[CallbackData]] = {
-    cls.__prefix__: cls for cls in (MoveCb, LobbyCb, SettingsCb, StopCb, LangCb, TopCb,
-                                    StatsCb, HistoryCb, RecordCb, LeaveCb, HoldCb)
+    cls.__prefix__: cls
+    for cls in (MoveCb, LobbyCb, SettingsCb, StopCb, LangCb, VariantCb, SoloCb, TopCb, StatsCb,
+                HistoryCb, RecordCb, LeaveCb, HoldCb)
 }
 
 

@@ -11,7 +11,8 @@ Key naming: lower-case kebab-case with the area as the first word: ``lobby-…``
 ``err-…`` (alerts), ``table-…``, ``log-…`` (action lines), ``hand-…``, ``round-…``,
 ``match-…``, ``notice-…``, ``help-…``, ``cmd-…`` (command descriptions), ``settings-…``,
 ``opt-…`` (option values), ``rules-…`` (rule summary), ``top-…``, ``stats-…``, ``lang-…``,
-plus the plural helpers ``points``, ``tiles``, ``players``, ``matches``, ``times``,
+``variant-…`` (the games' names and short rules), ``goat-word``, ``solo-…`` (the private
+set-up), plus the plural helpers ``points``, ``tiles``, ``players``, ``matches``, ``times``,
 ``seconds``, ``minutes``.
 
 Nothing is read at import time: files load on the first :func:`get_translator` call or when a

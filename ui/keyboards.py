@@ -18,7 +18,9 @@ from .callbacks import (
     LangCb,
     LobbyCb,
     SettingsCb,
+    SoloCb,
     StopCb,
+    VariantCb,
     move_callback,
     tile_halves,
     tile_id,
@@ -38,6 +40,8 @@ __all__ = [
     "lang_keyboard",
     "settings_keyboard",
     "settings_choices_keyboard",
+    "variant_keyboard",
+    "solo_keyboard",
 ]
 
 #: Move buttons per keyboard row.
@@ -96,7 +100,8 @@ def lobby_keyboard(
     tr: Translator | None = None,
 ) -> InlineKeyboardMarkup:
     """Join / Leave, Start / Cancel; with ``allow_bots`` also Add bot (and Remove bot when
-    ``has_bots``) (issue 4, "The lobby")."""
+    ``has_bots``) (issue 4, "The lobby"); then "Another game", which opens the games to
+    choose from (:func:`variant_keyboard`, RULES.md §2)."""
     tr = _tr(tr)
 
     def b(action: str, key: str) -> InlineKeyboardButton:
@@ -110,6 +115,61 @@ def lobby_keyboard(
         if has_bots:
             row.append(b("rmbot", "btn-rmbot"))
         rows.append(row)
+    rows.append([InlineKeyboardButton(
+        text=tr.plain(locale, "btn-variant"),
+        callback_data=VariantCb(action="menu", lobby=lobby_id).pack())])
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def _check(label: str, on: bool) -> str:
+    return "✓ " + label if on else label
+
+
+def variant_keyboard(locale: str, lobby_id: int, current: str, *,
+                     tr: Translator | None = None) -> InlineKeyboardMarkup:
+    """The games a lobby can switch to (RULES.md §1, §2.1–§2.9), two per row, ✓ on
+    ``current``, and "back" to the lobby's buttons."""
+    from .variants import variant_name, variants
+
+    tr = _tr(tr)
+    buttons = [InlineKeyboardButton(
+        text=_check(variant_name(tr, locale, v.name), v.name == current),
+        callback_data=VariantCb(action="pick", lobby=lobby_id, variant=v.name).pack())
+        for v in variants()]
+    rows = _rows(buttons, 2)
+    rows.append([InlineKeyboardButton(
+        text=tr.plain(locale, "btn-back"),
+        callback_data=VariantCb(action="back", lobby=lobby_id).pack())])
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def solo_keyboard(locale: str, variant: str, bots: int, strength: str, counts: Sequence[int],
+                  *, tr: Translator | None = None) -> InlineKeyboardMarkup:
+    """The set-up of a match against computer players in private: the games (two per row),
+    the numbers of opponents ``counts`` the chosen game allows, the strengths, and "Play"
+    (``SoloCb``; ✓ on the current choice)."""
+    from service import STRENGTHS
+
+    from .variants import variant_name, variants
+
+    tr = _tr(tr)
+
+    def cb(**changes: Any) -> str:
+        values = {"variant": variant, "bots": bots, "strength": strength, **changes}
+        return SoloCb(**values).pack()
+
+    games = [InlineKeyboardButton(
+        text=_check(variant_name(tr, locale, v.name), v.name == variant),
+        callback_data=cb(variant=v.name)) for v in variants()]
+    rows = _rows(games, 2)
+    rows.append([InlineKeyboardButton(
+        text=_check(tr.plain(locale, "opt-bots", value=n), n == bots),
+        callback_data=cb(bots=n)) for n in counts])
+    rows.append([InlineKeyboardButton(
+        text=_check(tr.plain(locale, "opt-strength", value=s), s == strength),
+        callback_data=cb(strength=s)) for s in STRENGTHS])
+    rows.append([InlineKeyboardButton(text=tr.plain(locale, "btn-play"),
+                                      callback_data=cb(go=True))])
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
@@ -173,11 +233,14 @@ def lang_keyboard(current: str | None = None, *, tr: Translator | None = None
 
 def settings_keyboard(locale: str, chat: ChatInfo, *, tr: Translator | None = None
                       ) -> InlineKeyboardMarkup:
-    """The /settings main menu: one button per setting (:data:`ui.settings.SETTINGS`),
-    "Label: current value", opening that setting's choices; then "done"."""
+    """The /settings main menu: one button per setting the chat's game offers
+    (:data:`ui.settings.SETTINGS`, :meth:`~ui.settings.Setting.offered`), "Label: current
+    value", opening that setting's choices; then "done"."""
     tr = _tr(tr)
     rows = []
     for spec in SETTINGS:
+        if not spec.offered(chat.full_rules):
+            continue
         value = spec.read(chat)
         text = tr.plain(locale, "settings-item", label=tr.plain(locale, spec.label),
                         value=spec.value_label(tr, locale, value) if value else "—")
@@ -189,11 +252,13 @@ def settings_keyboard(locale: str, chat: ChatInfo, *, tr: Translator | None = No
 
 
 def settings_choices_keyboard(locale: str, spec: Setting, current: str | None = None, *,
-                              tr: Translator | None = None) -> InlineKeyboardMarkup:
-    """The choices of one setting (✓ on ``current``) and "back" to the menu."""
+                              rules: Any = None, tr: Translator | None = None
+                              ) -> InlineKeyboardMarkup:
+    """The choices of one setting under the chat's ``rules`` (its game's limits, for one;
+    :meth:`~ui.settings.Setting.choices_for`), ✓ on ``current``, and "back" to the menu."""
     tr = _tr(tr)
     buttons = []
-    for value in spec.choices:
+    for value in spec.choices_for(rules or {}):
         label = spec.value_label(tr, locale, value)
         if value == current:
             label = "✓ " + label

@@ -61,7 +61,7 @@ def _tr(tr: Translator | None) -> Translator:
 
 def variant_name(locale: str, variant: str, *, tr: Translator | None = None) -> str:
     """The name of a game (``Rules.variant``) in ``locale``, plain text."""
-    return _tr(tr).plain(locale, "pic-variant", variant=variant)
+    return _tr(tr).plain(locale, "variant-name", variant=variant)
 
 
 def format_date(ts: float | None) -> str:

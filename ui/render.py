@@ -13,10 +13,16 @@ Hidden information (RULES.md §1.8): the group's texts (:func:`render_table`,
 -- only how many tiles each seat has; the hands appear in the group only in a round's
 :class:`~service.views.RoundSummary`, after the round.  :func:`render_hand` is for the seat's
 own private chat and is the only text that receives a :class:`~service.views.HandView`.
+
+The games of RULES.md §2: every text reads what a game needs from the views' own fields (the
+layout, ``fast``, ``two_tiles``, ``deals``, sticks, lost rounds, points on the count, the
+rules JSON the views carry) and words it in the locales (per-game words are selectors on
+``$variant``); nothing here decides a rule.
 """
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -34,6 +40,7 @@ from service.views import (
 
 from .callbacks import tile_halves, tile_id
 from .i18n import Markup, Translator, get_translator
+from .variants import variant_name, variants
 
 __all__ = [
     "MAX_TEXT",
@@ -49,6 +56,7 @@ __all__ = [
     "action_log",
     "layout_lines",
     "render_rules",
+    "render_game_rules",
     "render_lobby",
     "render_table",
     "render_score",
@@ -174,6 +182,31 @@ def _name(names: Sequence[str], seat: int | None) -> str:
 # -- the action log ----------------------------------------------------------------------------
 
 
+def _placement(tr: Translator, locale: str, tile: str, end: str | None, closed: bool,
+               along: bool, *, lead: bool = False) -> str:
+    """One placement in words (RULES.md §2.0.4): ``[3|3] слева``, ``[5|5]🔒 вверх``,
+    ``[4|4] вниз, вдоль``; a lead's tile alone."""
+    text = format_tile(tile)
+    if lead or (end is None and not closed and not along):
+        return text
+    how = "closed" if closed else "along" if along else "plain"
+    return tr.t(locale, "log-place", tile=Markup(text), end=end or "none", how=how).strip()
+
+
+def move_words(tr: Translator, locale: str, note: ActionNote) -> str:
+    """A move of one or several tiles as one action (RULES.md §2.0.4): ``[3|3] слева и
+    [5|5] справа``, with the points it scored on the count (``· +15``, §2.0.6)."""
+    lead = note.kind == "led"
+    parts = [_placement(tr, locale, str(note.tile), note.end, note.closed, note.along,
+                        lead=lead)]
+    parts += [_placement(tr, locale, t, e, c, a, lead=lead) for t, e, c, a in note.tiles]
+    text = parts[0] if len(parts) == 1 else (
+        ", ".join(parts[:-1]) + tr.t(locale, "log-and") + parts[-1])
+    if note.points:
+        text += " · " + tr.t(locale, "log-points", points=note.points)
+    return text
+
+
 def action_log(notes: Iterable[ActionNote], names: Sequence[str], locale: str, *,
                tr: Translator | None = None) -> list[str]:
     """The public moves of ``notes`` (a round's :class:`~service.views.ActionNote`) as lines
@@ -181,11 +214,16 @@ def action_log(notes: Iterable[ActionNote], names: Sequence[str], locale: str, *
 
     Draws are counted, never shown: a seat's draws merge with what that seat does next
     («Петя взял 3 из базара и постучал», RULES.md §1.8).  A host move (§1.17) gets its own
-    line.
+    line.  A move of several tiles is one line (§2.0.4); the variants' events get theirs:
+    another turn and draw-two after an end sum of 6 or 7, a drawn tile that does not fit
+    (Семёрка §2.8 rules 4–6), sticks and leaving (§2.8 rules 7–8), a void round (§2.1 rule 6,
+    §2.9 rule 2) and the specials (ЧЧВ §2.3 rule 4, the donkey's double closure §2.2
+    rule 3).
     """
     tr = _tr(tr)
     lines: list[str] = []
     pending: dict[int, int] = {}
+    mover: int | None = None  # the seat of the last move (the 7-maker, §2.8 rule 5)
     for note in notes:
         kind = note.kind
         name = _name(names, note.seat)
@@ -196,16 +234,34 @@ def action_log(notes: Iterable[ActionNote], names: Sequence[str], locale: str, *
         elif kind == "misdeal":
             lines.append(tr.t(locale, "log-misdeal", name=name, reason=str(note.reason)))
         elif kind == "led":
-            lines.append(tr.t(locale, "log-led", name=name, tile=format_tile(note.tile)))
+            mover = note.seat
+            lines.append(tr.t(locale, "log-led", name=name,
+                              move=Markup(move_words(tr, locale, note))))
         elif kind == "played":
+            mover = note.seat
             n = pending.pop(note.seat, 0)
-            args = {"name": name, "tile": format_tile(note.tile), "end": str(note.end)}
+            args = {"name": name, "move": Markup(move_words(tr, locale, note))}
             lines.append(tr.t(locale, "log-drew-played", count=n, **args) if n
                          else tr.t(locale, "log-played", **args))
         elif kind == "knocked":
             n = pending.pop(note.seat, 0)
             lines.append(tr.t(locale, "log-drew-knocked", name=name, count=n) if n
                          else tr.t(locale, "log-knocked", name=name))
+        elif kind == "passed":
+            lines.append(tr.t(locale, "log-passed", name=name,
+                              count=max(1, pending.pop(note.seat, 0))))
+        elif kind == "again":
+            lines.append(tr.t(locale, "log-again", name=name))
+        elif kind == "draw_two":
+            if note.taken:
+                lines.append(tr.t(locale, "log-draw-two-taken", name=name, count=note.count,
+                                  taken=note.taken, maker=_name(names, mover)))
+            else:
+                lines.append(tr.t(locale, "log-draw-two", name=name, count=note.count))
+        elif kind in ("void", "stick", "left"):
+            lines.append(tr.t(locale, f"log-{kind}", name=name))
+        elif kind == "special":
+            lines.append(tr.t(locale, "log-special", name=name, rule=str(note.reason)))
         elif kind == "host_moved":
             lines.append(tr.t(locale, "log-host-moved", name=name))
         elif kind == "went_out":
@@ -221,35 +277,61 @@ def action_log(notes: Iterable[ActionNote], names: Sequence[str], locale: str, *
 
 
 def _end_text(end: Any) -> str:
+    if end.name == "gap":
+        return _ARROWS["gap"] + "[0|6]"
     value = CLOSED if end.closed or end.number is None else f"<b>{end.number}</b>"
     return _ARROWS.get(end.name, end.name) + value
 
 
+def _end_value(end: Any) -> str:
+    if end is None:
+        return "—"
+    return CLOSED if end.closed or end.number is None else f"<b>{end.number}</b>"
+
+
+def _arms(layout: LayoutView) -> dict[str, tuple[LaidTile, ...]]:
+    """The four arms of a cross, each read outward from the spinner (RULES.md §2.0.2): the
+    line's tiles left of the spinner turned round, those right of it, and the up and down
+    arms (already outward)."""
+    s = layout.spinner
+    left = tuple(LaidTile(t.b, t.a, t.lay) for t in reversed(layout.line[:s]))
+    return {"left": left, "right": layout.line[s + 1:], "up": layout.up, "down": layout.down}
+
+
 def layout_lines(locale: str, layout: LayoutView, *, max_tiles: int | None = None,
                  hand: bool = False, tr: Translator | None = None) -> list[str]:
-    """The tiles on the table as lines (RULES.md §2.0): a line is one row of tiles and its two
-    open ends; a cross is its line (the spinner marked :data:`SPINNER`) and each arm, up and
-    down, on a line of its own, then every end with its number or :data:`CLOSED`.  ``hand``:
-    the private hand message's wording.  Nothing but tiles on the table."""
+    """The tiles on the table as lines (RULES.md §2.0).
+
+    A line is one row of tiles and its open ends (the extraordinary lead's gap, §2.1 rule 7,
+    shown as ⋯ and said to take only [0|6]; closed ends 🔒, §2.0.3).  A cross (§2.0.2) is the
+    spinner ✳ and then each arm on its own line, read outward from the spinner, with its
+    open end (a number, 🔒 when closed, §2.0.3): left, right, up, down.  ``hand``: the private
+    hand message's wording of a line.  Nothing but tiles on the table."""
     tr = _tr(tr)
     prefix = "hand" if hand else "table"
     if not layout.line:
         return [] if hand else [tr.t(locale, "table-chain-empty")]
-    row = format_chain(layout.line, max_tiles, spinner=layout.spinner, gap=layout.gap)
-    lines = [tr.t(locale, f"{prefix}-chain", chain=Markup(row))]
-    if layout.kind == "cross":
-        for arm in ("up", "down"):
-            tiles = getattr(layout, arm)
-            if tiles:
-                lines.append(tr.t(locale, f"table-arm-{arm}",
-                                  chain=Markup(format_chain(tiles, max_tiles))))
-        ends = " ".join(_end_text(e) for e in layout.ends)
-        lines.append(tr.t(locale, "table-ends-all", ends=Markup(ends)))
-        return lines
     by_name = {e.name: e for e in layout.ends}
-    if "left" in by_name and "right" in by_name and not any(e.closed for e in layout.ends):
-        lines.append(tr.t(locale, f"{prefix}-ends", left=by_name["left"].number,
-                          right=by_name["right"].number))
+    if layout.kind == "cross" and layout.spinner is not None:
+        lines = [tr.t(locale, "table-spinner",
+                      tile=Markup(format_tile(layout.line[layout.spinner])))]
+        for arm, tiles in _arms(layout).items():
+            if arm not in by_name and not tiles:
+                continue
+            chain = format_chain(tiles, max_tiles) if tiles else "—"
+            lines.append(tr.t(locale, "table-arm", arm=arm, chain=Markup(chain),
+                              end=Markup(_end_value(by_name.get(arm)))))
+        return lines
+    row = format_chain(layout.line, max_tiles, gap=layout.gap)
+    lines = [tr.t(locale, f"{prefix}-chain", chain=Markup(row))]
+    closed = any(e.closed for e in layout.ends)
+    if "left" in by_name and "right" in by_name and not closed:
+        if "gap" in by_name:
+            lines.append(tr.t(locale, "table-ends-gap", left=by_name["left"].number,
+                              right=by_name["right"].number))
+        else:
+            lines.append(tr.t(locale, f"{prefix}-ends", left=by_name["left"].number,
+                              right=by_name["right"].number))
     elif layout.ends:
         lines.append(tr.t(locale, "table-ends-all",
                           ends=Markup(" ".join(_end_text(e) for e in layout.ends))))
@@ -259,25 +341,56 @@ def layout_lines(locale: str, layout: LayoutView, *, max_tiles: int | None = Non
 # -- rules and lobby ---------------------------------------------------------------------------
 
 
+def _info(variant: str | None) -> Any:
+    """The service's word on a game (:class:`~service.views.VariantInfo`), None if unknown."""
+    return {v.name: v for v in variants()}.get(str(variant or "classic"))
+
+
+def _need(lo: int, hi: int) -> dict[str, Any]:
+    return {"need": "exact" if lo == hi else "range", "min": lo, "max": hi}
+
+
 def render_rules(locale: str, rules: Mapping[str, Any], *, tr: Translator | None = None) -> str:
-    """The rule options as lines, one per setting (:data:`ui.settings.SETTINGS`: teams
-    RULES.md §1.14, match limit §1.15, fish scoring §1.13, fish without a double §1.10 b, the
-    reserve §1.4, the turn time §1.17).  ``rules``: every option by its RULES.md name
-    (``ChatInfo.full_rules``, ``LobbyView.rules``)."""
+    """The rule options as lines, one per setting whose option the game reads
+    (:data:`ui.settings.SETTINGS`: teams RULES.md §1.14, the limit §1.15 or the race's
+    §2.0.7, deals §2.7, sticks §2.8, lost rounds §2.9, fish scoring §1.13, fish without a
+    double §1.10 b, the reserve §1.4, several doubles §2.4, the [0|0]+[6|6] hand §2.1, the
+    turn time §1.17).  ``rules``: every option by its RULES.md name (``ChatInfo.full_rules``,
+    ``LobbyView.rules``, ``TableView.rules``)."""
     from .settings import SETTINGS
 
     tr = _tr(tr)
-    return "\n".join(s.describe(tr, locale, rules) for s in SETTINGS if s.describe)
+    return "\n".join(s.describe(tr, locale, rules) for s in SETTINGS if s.described(rules))
+
+
+def render_game_rules(locale: str, rules: Mapping[str, Any], *, playing: bool = False,
+                      tr: Translator | None = None) -> str:
+    """/rules: the game's name, in short what it changes against classic Kozel (RULES.md §2:
+    ``variant-about``), its options' current values (:func:`render_rules`), whether they are
+    a running match's (``playing``) or the chat's for new matches, and every game with its
+    id for /newgame."""
+    tr = _tr(tr)
+    variant = str(rules.get("variant", "classic"))
+    games = ", ".join(f"{variant_name(tr, locale, v.name)} ({v.name})" for v in variants())
+    return "\n".join([
+        tr.t(locale, "rules-title", game=variant_name(tr, locale, variant)),
+        tr.t(locale, "variant-about", variant=variant), "",
+        render_rules(locale, rules, tr=tr), "",
+        tr.t(locale, "rules-here-match" if playing else "rules-here-chat"),
+        tr.t(locale, "rules-games", games=games)])
 
 
 def render_lobby(locale: str, lobby: LobbyView, *, expires_minutes: int | None = None,
                  tr: Translator | None = None) -> str:
-    """The lobby message: seats 1..``max_players`` with the seated players in order
-    (computer players marked), who opened it, the rules (:func:`render_rules`) and the hint;
-    ``expires_minutes`` adds when it closes."""
+    """The lobby message: the game (RULES.md §2) and how many play it, seats
+    1..``max_players`` with the seated players in order (computer players marked), who opened
+    it, the rules (:func:`render_rules`) and the hint; ``expires_minutes`` adds when it
+    closes."""
     tr = _tr(tr)
     players = lobby.players
-    lines = [tr.t(locale, "lobby-title"), "",
+    game = variant_name(tr, locale, str(lobby.rules.get("variant", "classic")))
+    lines = [tr.t(locale, "lobby-title", game=game),
+             tr.t(locale, "lobby-need", **_need(lobby.min_players, lobby.max_players)), "",
              tr.t(locale, "lobby-players", count=len(players), max=lobby.max_players)]
     for i in range(lobby.max_players):
         if i < len(players):
@@ -319,25 +432,107 @@ def _names(table: TableView) -> list[str]:
     return [s.name for s in table.seats]
 
 
+def _points(rules: Mapping[str, Any]) -> bool:
+    """Whether the game keeps points (every game but Семёрка §2.8 and Генерал §2.9, which
+    count sticks and lost rounds); the views of hand-made tables carry no rules: classic."""
+    return not rules or "match_limit" in rules or "deals" in rules
+
+
+#: The fast leads of RULES.md §2.1 rules 6–7 as the locales select them.
+_FAST = {"6-6": "six", "0-0": "zero", "extra": "extra"}
+
+
+def _title(tr: Translator, locale: str, table: TableView) -> str:
+    """The table's first line: the round (classic), the game and its round, or the deal k
+    of N in sport domino (RULES.md §2.7)."""
+    game = variant_name(tr, locale, table.variant)
+    if table.deals:
+        return tr.t(locale, "table-title-deal", game=game, round=table.round_no,
+                    deals=table.deals)
+    if table.variant == "classic":
+        return tr.t(locale, "table-title", round=table.round_no)
+    return tr.t(locale, "table-title-game", game=game, round=table.round_no)
+
+
+def _goal(tr: Translator, locale: str, variant: str, rules: Mapping[str, Any]) -> str | None:
+    """What the game is played for, from its rules (RULES.md §1.15, §2.0.7, §2.1 rules 3–4,
+    §2.7, §2.8, §2.9); None for a view without rules."""
+    if not rules:
+        return None
+    info = _info(variant)
+    return tr.t(locale, "table-goal", variant=variant, race="yes" if info and info.race
+                else "no", limit=rules.get("match_limit", 0), deals=rules.get("deals", 0),
+                sticks=rules.get("sticks", 0), losses=rules.get("losses", 0),
+                threshold=rules.get("open_threshold", 0))
+
+
 def _seat_lines(tr: Translator, locale: str, table: TableView) -> list[str]:
+    """A line per seat (tiles left; the score, ``+N`` remembered §1.12, or the sticks of
+    Семёрка §2.8), then the teams' lines (§1.14: scores, or Генерал's lost rounds §2.9)."""
     names = _names(table)
+    rules = table.rules
+    points = _points(rules)
     lines = []
     for s in table.seats:
         marker = "▶️ " if s.to_act else "▫️ "
-        lines.append(marker + tr.t(locale, "table-player", name=_name(names, s.seat),
-                                   count=s.tiles, score=format_score(s.score, s.remembered)))
+        name = _name(names, s.seat)
+        if "sticks" in rules:
+            line = (tr.t(locale, "table-player-left", name=name, sticks=s.sticks) if s.left
+                    else tr.t(locale, "table-player-sticks", name=name, count=s.tiles,
+                              sticks=s.sticks, limit=rules["sticks"]))
+        elif points:
+            line = tr.t(locale, "table-player", name=name, count=s.tiles,
+                        score=format_score(s.score, s.remembered))
+        else:
+            line = tr.t(locale, "table-player-tiles", name=name, count=s.tiles)
+        lines.append(marker + line)
     if len(table.scores) != len(table.seats):
+        losses = {s.side: s.losses for s in table.seats}
         for side, label in enumerate(side_names(names, [s.side for s in table.seats])):
-            lines.append(tr.t(locale, "table-team", team=side + 1, names=label,
-                              score=format_score(table.scores[side], table.remembered[side])))
+            if "losses" in rules:
+                lines.append(tr.t(locale, "table-team-losses", team=side + 1, names=label,
+                                  losses=losses.get(side, 0), limit=rules["losses"]))
+            elif points:
+                lines.append(tr.t(locale, "table-team", team=side + 1, names=label,
+                                  score=format_score(table.scores[side],
+                                                     table.remembered[side])))
     return lines
+
+
+def _count_line(tr: Translator, locale: str, table: TableView) -> str | None:
+    """The count after the last move in the fives games and what that move scored (RULES.md
+    §2.0.6; Телефон §2.4 rule 2, Маггинс §2.5 rule 4)."""
+    count = table.layout.count
+    if count is None:
+        return None
+    last = next((n for n in reversed(table.notes) if n.kind in ("led", "played")), None)
+    if last is not None and last.points:
+        return tr.t(locale, "table-count-scored", count=count, points=last.points,
+                    name=_name(_names(table), last.seat))
+    return tr.t(locale, "table-count", count=count)
+
+
+def _turn_line(tr: Translator, locale: str, table: TableView) -> str:
+    """Whose turn it is and the time a turn has (RULES.md §1.17).  Telegram shows no
+    countdown and an edited message would show a stale one, and a clock time needs the
+    readers' time zone, which the bot does not know: so the seconds per turn, which stay
+    true until the next move (a computer player's turn shows no time)."""
+    seat = table.seats[table.to_act]
+    name = _name(_names(table), table.to_act)
+    if table.turn_seconds and seat.bot is None:
+        return tr.t(locale, "table-turn-time", name=name, seconds=table.turn_seconds)
+    return tr.t(locale, "table-turn", name=name)
 
 
 def render_table(locale: str, table: TableView, *, log_lines: int = LOG_LINES,
                  tr: Translator | None = None) -> str:
-    """The group's table message for one round: the layout (:func:`layout_lines`), the bazar
-    as drawable (+ reserve) (RULES.md §1.4), each seat's name, tiles left and score (``+N`` =
-    remembered, §1.12; teams §1.14), whose turn, the pot (§1.13) and the round's last
+    """The group's table message for one round: the game and the round (sport domino's deal
+    k of N, RULES.md §2.7), the sea goat's fast or extraordinary lead and its two tiles a
+    turn (§2.1 rules 6–7), the layout (:func:`layout_lines`: a line, or a cross arm by arm),
+    the bazar as drawable (+ reserve) (§1.4), each seat's name, tiles left and score (``+N``
+    = remembered, §1.12; teams §1.14; Семёрка's sticks §2.8, Генерал's lost rounds §2.9),
+    the pot (§1.13), what the game is played for, the count and what the last move scored
+    (§2.0.6), whose turn it is with the time per turn (§1.17) and the round's last
     ``log_lines`` actions in words.
 
     A closed table (``table.summary`` set: the round was scored) ends with the round's
@@ -348,16 +543,25 @@ def render_table(locale: str, table: TableView, *, log_lines: int = LOG_LINES,
     tr = _tr(tr)
     names = _names(table)
     tail = (render_round_summary(locale, table.summary, names, [s.side for s in table.seats],
-                                 tr=tr) if table.summary is not None else None)
+                                 specials=False, tr=tr)
+            if table.summary is not None else None)
     log = action_log(table.notes, names, locale, tr=tr)
     hidden = max(0, len(log) - log_lines)
     log = log[hidden:]
     layout = table.layout
     finished = table.final is not None and table.final.rated
+    goal = _goal(tr, locale, table.variant, table.rules)
+    count = _count_line(tr, locale, table)
 
     def build(log_part: list[str], max_tiles: int | None) -> str:
-        lines = [tr.t(locale, "table-title", round=table.round_no)]
+        lines = [_title(tr, locale, table)]
+        if table.fast:
+            lines.append(tr.t(locale, "table-fast", fast=_FAST.get(table.fast, "six")))
+        if table.two_tiles:
+            lines.append(tr.t(locale, "table-two-tiles"))
         lines += layout_lines(locale, layout, max_tiles=max_tiles, tr=tr)
+        if count is not None:
+            lines.append(count)
         if table.reserve:
             lines.append(tr.t(locale, "table-bazar-reserve", drawable=table.drawable,
                               reserve=table.reserve))
@@ -367,8 +571,10 @@ def render_table(locale: str, table: TableView, *, log_lines: int = LOG_LINES,
         lines += _seat_lines(tr, locale, table)
         if table.pot:
             lines.append(tr.t(locale, "table-pot", count=table.pot))
+        if goal is not None:
+            lines.append(goal)
         if table.to_act is not None:
-            lines.append(tr.t(locale, "table-turn", name=_name(names, table.to_act)))
+            lines.append(_turn_line(tr, locale, table))
         if log_part:
             lines += ["", tr.t(locale, "table-log-title")]
             dropped = hidden + (len(log) - len(log_part))
@@ -385,17 +591,28 @@ def render_table(locale: str, table: TableView, *, log_lines: int = LOG_LINES,
 
 
 def render_score(locale: str, table: TableView, *, tr: Translator | None = None) -> str:
-    """/score: the match table now -- each side's score (``+N`` remembered, RULES.md §1.12),
-    the pot (§1.13), the round number and the match limit (§1.15).  No hands."""
+    """/score: the match table now -- each side's score (``+N`` remembered, RULES.md §1.12;
+    Семёрка's sticks §2.8, Генерал's lost rounds §2.9), the pot (§1.13), the round (sport's
+    deal k of N, §2.7) and what the game is played for (§1.15, §2.0.7).  No hands."""
     tr = _tr(tr)
-    lines = [tr.t(locale, "match-score-title"), tr.t(locale, "table-title", round=table.round_no)]
-    labels = side_names(_names(table), [s.side for s in table.seats])
+    rules = table.rules
+    names = _names(table)
+    lines = [tr.t(locale, "match-score-title"), _title(tr, locale, table)]
+    labels = side_names(names, [s.side for s in table.seats])
+    by_side = {s.side: s for s in table.seats}
     for side, label in enumerate(labels):
-        lines.append(tr.t(locale, "score-line", name=label,
-                          score=format_score(table.scores[side], table.remembered[side])))
+        if "sticks" in rules:
+            score = tr.t(locale, "match-sticks", count=by_side[side].sticks)
+        elif "losses" in rules:
+            score = tr.t(locale, "match-losses", count=by_side[side].losses)
+        else:
+            score = format_score(table.scores[side], table.remembered[side])
+        lines.append(tr.t(locale, "score-line", name=label, score=Markup(score)))
     if table.pot:
         lines.append(tr.t(locale, "table-pot", count=table.pot))
-    lines.append(tr.t(locale, "rules-limit", limit=table.match_limit))
+    goal = _goal(tr, locale, table.variant, rules)
+    lines.append(goal if goal is not None else tr.t(
+        locale, "rules-limit", limit=table.match_limit, race="no", variant=table.variant))
     return "\n".join(lines)
 
 
@@ -443,69 +660,198 @@ def render_hand(locale: str, hand: HandView, table: TableView, *,
 # -- round and match end -----------------------------------------------------------------------
 
 
-def render_round_summary(locale: str, summary: RoundSummary, names: Sequence[str],
-                         sides: Sequence[int], *, tr: Translator | None = None) -> str:
-    """The end of a round: out or fish 🐟 and by whom, every hand revealed with its value
-    (RULES.md §1.11), what each side recorded or remembered (§1.12–§1.14) and the pot
-    (§1.13).  ``names`` and ``sides`` (``SeatView.side``) of the players in seat order."""
-    tr = _tr(tr)
-    sides_count = len(summary.scores)
-    labels = side_names(names, sides)
-    lines = [tr.t(locale, "round-title", round=summary.round_no)]
-    key = "round-fish" if summary.end == "fish" else "round-out"
-    lines.append(tr.t(locale, key, name=_name(names, summary.by)))
-    lines += ["", tr.t(locale, "round-hands-title")]
-    for seat, hand in enumerate(summary.hands):
-        if hand:
-            lines.append(tr.t(locale, "round-hand", name=_name(names, seat),
-                              tiles=format_tiles(hand), count=summary.seat_values[seat]))
-        else:
-            lines.append(tr.t(locale, "round-hand-empty", name=_name(names, seat)))
-    lines += ["", tr.t(locale, "round-records-title")]
-    for side in range(sides_count):
+def _last_tiles(layout: LayoutView | None) -> list[LaidTile]:
+    """The tiles of the last move, as they lie (``LayoutView.last``)."""
+    if layout is None:
+        return []
+    arms = {"line": layout.line, "up": layout.up, "down": layout.down}
+    out = []
+    for arm, index in layout.last:
+        tiles = arms.get(arm, ())
+        if 0 <= index < len(tiles):
+            out.append(tiles[index])
+    return out
+
+
+def _end_line(tr: Translator, locale: str, summary: RoundSummary, names: Sequence[str]) -> str:
+    """How the round ended: an out with the tiles of the going-out move (they decide the sea
+    goat's rule 8, ЧЧВ's rule 4, Генерал's rule 3), a fish, a void round dealt again
+    (RULES.md §2.1 rule 6, §2.9 rule 2) or a race won in the middle of it (§2.0.7)."""
+    name = _name(names, summary.by)
+    if summary.end == "fish":
+        return tr.t(locale, "round-fish", name=name)
+    if summary.end == "void":
+        return tr.t(locale, "round-void", name=name, variant=summary.variant)
+    if summary.end == "limit":
+        return tr.t(locale, "round-limit", name=name,
+                    limit=summary.rules.get("match_limit", 0))
+    tiles = _last_tiles(summary.layout)
+    if tiles:
+        return tr.t(locale, "round-out-tiles", name=name, tiles=format_tiles(tiles))
+    return tr.t(locale, "round-out", name=name)
+
+
+def _records(tr: Translator, locale: str, summary: RoundSummary, labels: Sequence[str]
+             ) -> list[str]:
+    """What each side recorded or remembered (RULES.md §1.12–§1.14; the race's round-end
+    points §2.0.7; points a closed score loses in the sea goat, §2.1 rule 4), scores set
+    back to 0 (§2.1 rule 8) and the pot (§1.13, §2.1 rule 3)."""
+    lines = ["", tr.t(locale, "round-records-title")]
+    threshold = summary.rules.get("open_threshold", 0)
+    for side in range(len(summary.scores)):
         rec = summary.recorded[side]
         score, rem = summary.scores[side], summary.remembered[side]
         if rec and score > 0:
             lines.append(tr.t(locale, "round-side-score", name=labels[side], recorded=rec,
                               score=score))
-        elif rec:
+        elif rec and rem:
             lines.append(tr.t(locale, "round-side-remembered", name=labels[side], recorded=rec,
                               remembered=rem))
+        elif rec:
+            lines.append(tr.t(locale, "round-side-lost", name=labels[side], recorded=rec,
+                              threshold=threshold))
         else:
             lines.append(tr.t(locale, "round-side-nothing", name=labels[side],
                               total=format_score(score, rem)))
+    for side in summary.reset:
+        lines.append(tr.t(locale, "round-reset", name=labels[side]))
     if summary.pot_won:
         winner = summary.recorded.index(max(summary.recorded))
         lines.append(tr.t(locale, "round-pot-won", name=labels[winner], count=summary.pot_won))
     if summary.pot:
         lines.append(tr.t(locale, "round-pot", count=summary.pot))
+    return lines
+
+
+def render_round_summary(locale: str, summary: RoundSummary, names: Sequence[str],
+                         sides: Sequence[int], *, specials: bool = True,
+                         tr: Translator | None = None) -> str:
+    """The end of a round: how it ended (an out with its tiles, a fish 🐟, a void round
+    dealt again, a race won mid-round) and by whom, the sea goat's fast lead (RULES.md §2.1
+    rules 6–7), ЧЧВ's specials (§2.3 rule 4; ``specials`` False leaves them to the table's
+    log), a general (§2.9 rule 3), every hand revealed with its value (§1.11 and each game's
+    own), the points scored on the count (§2.0.6), who lost the round (the sea goat's
+    recorder §2.1 rule 3, Семёрка's sticks §2.8, Генерал's team §2.9), what each side
+    recorded or remembered (§1.12–§1.14) and the pot (§1.13), the sticks and who leaves
+    (§2.8 rules 7–8) and the lost rounds (§2.9 rule 4).  ``names`` and ``sides``
+    (``SeatView.side``) of the players in seat order."""
+    tr = _tr(tr)
+    rules = summary.rules
+    variant = summary.variant
+    labels = side_names(names, sides)
+    if rules.get("deals"):
+        lines = [tr.t(locale, "round-title-deal", round=summary.round_no, deals=rules["deals"])]
+    else:
+        lines = [tr.t(locale, "round-title", round=summary.round_no)]
+    lines.append(_end_line(tr, locale, summary, names))
+    if summary.fast:
+        lines.append(tr.t(locale, "table-fast", fast=_FAST.get(summary.fast, "six")))
+    if specials:
+        lines += [tr.t(locale, "log-special", name=_name(names, seat), rule=rule)
+                  for rule, seat in summary.specials]
+    if summary.general and summary.losers:
+        lines.append(tr.t(locale, "round-general",
+                          names=" + ".join(labels[s] for s in summary.losers)))
+    lines += ["", tr.t(locale, "round-hands-title")]
+    valued = _points(rules) or "sticks" in rules  # Генерал counts no hand (§2.9 rule 4)
+    for seat, hand in enumerate(summary.hands):
+        if hand and not valued:
+            lines.append(tr.t(locale, "round-hand-tiles", name=_name(names, seat),
+                              tiles=format_tiles(hand)))
+        elif hand:
+            value = summary.seat_values[seat] if seat < len(summary.seat_values) else 0
+            lines.append(tr.t(locale, "round-hand", name=_name(names, seat),
+                              tiles=format_tiles(hand), count=value))
+        else:
+            lines.append(tr.t(locale, "round-hand-empty", name=_name(names, seat)))
+    if summary.play_points:
+        scored = " · ".join(f"{html.escape(labels[side])} +{p}"
+                            for side, p in enumerate(summary.play_points) if p)
+        if scored:
+            lines += ["", tr.t(locale, "round-play-points", points=Markup(scored))]
+    if summary.losers and summary.end != "void" and not (summary.general and
+                                                         not summary.sticks):
+        losers = [labels[s] for s in summary.losers if s < len(labels)]
+        lines += ["", tr.t(locale, "round-losers", variant=variant,
+                           count=_players_of(sides, summary.losers), names=", ".join(losers))]
+    if summary.end == "limit":
+        lines += ["", tr.t(locale, "round-scores-title")]
+        lines += [tr.t(locale, "score-line", name=labels[side], score=str(score))
+                  for side, score in enumerate(summary.scores)]
+    elif summary.end != "void" and _points(rules):
+        lines += _records(tr, locale, summary, labels)
+    if summary.sticks and "sticks" in rules:
+        lines += ["", tr.t(locale, "round-sticks-title")]
+        lines += [tr.t(locale, "round-sticks", name=_name(names, seat), sticks=n,
+                       limit=rules["sticks"]) for seat, n in enumerate(summary.sticks)]
+        if summary.left:
+            lines.append(tr.t(locale, "round-left", count=len(summary.left),
+                              names=", ".join(_name(names, s) for s in summary.left)))
+    if summary.losses and "losses" in rules:
+        lines += ["", tr.t(locale, "round-losses-title")]
+        lines += [tr.t(locale, "round-losses", team=side + 1, names=labels[side], losses=n,
+                       limit=rules["losses"]) for side, n in enumerate(summary.losses)]
     return "\n".join(lines)
+
+
+def _players_of(sides: Sequence[int], chosen: Iterable[int]) -> int:
+    """How many players the sides ``chosen`` hold (a team of two is two goats: plural)."""
+    chosen = set(chosen)
+    return sum(1 for side in sides if side in chosen) or len(chosen)
+
+
+def _match_score(tr: Translator, locale: str, player: Any, rules: Mapping[str, Any]) -> str:
+    """A side's line of the final table: its score, Семёрка's sticks (RULES.md §2.8) or
+    Генерал's lost rounds (§2.9)."""
+    if "sticks" in rules:
+        return tr.t(locale, "match-sticks", count=player.sticks)
+    if "losses" in rules:
+        return tr.t(locale, "match-losses", count=player.losses)
+    return str(player.score)
 
 
 def render_match_end(locale: str, end: MatchEnd, *, rematch_hint: bool = True,
                      tr: Translator | None = None) -> str:
-    """The match-end message: the goat(s) 🐐 «козёл» (RULES.md §1.15) or the timed-out
-    player (§1.17), the final table ordered best first, and each side's rating gain (§1.16).
-    ``end``: the match's :class:`~service.views.MatchEnd`."""
+    """The match-end message: the goat(s) with the game's word and title (RULES.md §1.15
+    «козёл»; §2.1 «морской», «подвесной», «внеочередной», «сопливый козёл», «адмирал»;
+    §2.2 «осёл»; §2.8 the first to leave; §2.9 «генерал»), plural for several goats or a
+    team; the winners of a race (§2.0.7) or the last player of Семёрка (§2.8); a draw
+    (§2.7); the timed-out player (§1.17); the final table ordered by place, and each side's
+    rating gain (§1.16).  ``end``: the match's :class:`~service.views.MatchEnd`."""
     tr = _tr(tr)
     names = [p.name for p in end.players]
+    player_sides = [p.side for p in end.players]
     sides: dict[int, Any] = {}
     for p in end.players:
         sides.setdefault(p.side, p)
-    labels = side_names(names, [p.side for p in end.players])
+    labels = side_names(names, player_sides)
     goats = sorted(s for s, p in sides.items() if p.goat)
+    info = _info(end.variant)
+    rules = dict(info.options) if info is not None else {}
     lines = [tr.t(locale, "match-title")]
     timed_out = next((p for p in end.players if p.timed_out), None)
     if end.reason == "timeout" and timed_out is not None:
         lines.append(tr.t(locale, "match-timeout", name=_name(names, timed_out.seat)))
     if goats:
-        lines.append(tr.t(locale, "match-goat", count=len(goats),
-                          names=", ".join(labels[s] for s in goats)))
+        lines.append(tr.t(locale, "match-goat", count=_players_of(player_sides, goats),
+                          names=", ".join(labels[s] for s in goats), variant=end.variant,
+                          title=end.title or "none"))
+    if end.winners:
+        lines.append(tr.t(locale, "match-winners", variant=end.variant,
+                          count=_players_of(player_sides, end.winners),
+                          names=", ".join(labels[s] for s in end.winners if s < len(labels))))
+    elif end.rated and end.reason == "limit" and "sticks" in rules:
+        lines.append(tr.t(locale, "match-no-winner"))
+    if end.draw:
+        lines.append(tr.t(locale, "match-draw"))
     lines += ["", tr.t(locale, "match-final-title")]
-    order = sorted(sides, key=lambda s: (s in goats, sides[s].score, s))
+    order = sorted(sides, key=lambda s: (sides[s].place or 99, s in goats, s))
+    if not any(p.place for p in sides.values()):  # views made before places were known
+        order = sorted(sides, key=lambda s: (s in goats, sides[s].score, s))
     for place, side in enumerate(order, start=1):
         key = "match-line-goat" if side in goats else "match-line"
-        lines.append(tr.t(locale, key, place=place, name=labels[side], score=sides[side].score,
+        lines.append(tr.t(locale, key, place=sides[side].place or place, name=labels[side],
+                          score=Markup(_match_score(tr, locale, sides[side], rules)),
                           gain=sides[side].rating))
     if rematch_hint:
         lines += ["", tr.t(locale, "match-rematch")]
@@ -575,12 +921,14 @@ def render_stats(
 
 def render_settings(locale: str, rules: Mapping[str, Any], *, choosing: str | None = None,
                     tr: Translator | None = None) -> str:
-    """/settings text: title, "changes apply from the next match", the current rules
-    (:func:`render_rules`); with ``choosing`` (a settings label, plain text) the prompt to
-    pick its value.  The buttons come from :func:`ui.keyboards.settings_keyboard`."""
+    """/settings text: title, "changes apply from the next match", the chat's game (RULES.md
+    §2) and its current rules (:func:`render_rules`); with ``choosing`` (a settings label,
+    plain text) the prompt to pick its value.  The buttons come from
+    :func:`ui.keyboards.settings_keyboard`."""
     tr = _tr(tr)
+    game = variant_name(tr, locale, str(rules.get("variant", "classic")))
     lines = [tr.t(locale, "settings-title"), tr.t(locale, "settings-hint"), "",
-             render_rules(locale, rules, tr=tr)]
+             tr.t(locale, "lobby-game", game=game), render_rules(locale, rules, tr=tr)]
     if choosing is not None:
         lines += ["", tr.t(locale, "settings-choose", option=choosing)]
     return "\n".join(lines)

@@ -7,9 +7,12 @@ The /settings keyboard (:func:`ui.keyboards.settings_keyboard`), the settings ha
 (``handlers.settings``) and /rules (:func:`ui.render.render_rules`) all read
 :data:`SETTINGS`, so a new setting is one entry here (and its texts in ``locales/``).
 
-Rule options are the names of RULES.md §1 (``ChatInfo.full_rules``); the language is a chat
-setting of its own; other chat settings go to ``ChatInfo.options`` through
-``SettingsPatch.options``.
+Rule options are the names of RULES.md §1–§2 (``ChatInfo.full_rules``); the language is a
+chat setting of its own; other chat settings go to ``ChatInfo.options`` through
+``SettingsPatch.options``.  The game (``variant``, RULES.md §2) decides which rule settings
+exist: a setting is offered only where the chat's game reads its option and lets a chat
+choose it (:meth:`Setting.offered`; sport domino's teams are fixed, §2.7), and /rules names
+only the options the game reads.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from service import variant_infos
 from service.views import ChatInfo
 
 from .i18n import SUPPORTED_LOCALES, Translator
@@ -28,11 +32,14 @@ __all__ = ["SETTINGS", "Setting", "SettingsPatch", "setting"]
 @dataclass(frozen=True, slots=True)
 class SettingsPatch:
     """What choosing a value changes: ``rules`` options (RULES.md names) on top of the chat's
-    rules, the chat's ``language``, or other chat ``options``."""
+    rules, the chat's game (``variant``, which keeps the chat's options that game reads and
+    drops the others, ``GameService.update_chat(variant=)``), the chat's ``language``, or
+    other chat ``options``."""
 
     rules: dict[str, Any] = field(default_factory=dict)
     language: str | None = None
     options: dict[str, Any] = field(default_factory=dict)
+    variant: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +55,11 @@ class Setting:
     - ``value_label(tr, locale, value)``: a value as plain text for a button;
     - ``describe(tr, locale, rules)``: its line in /rules and the lobby (HTML), from the
       rules JSON; None for settings that are not rules;
-    - ``width``: buttons per row of its choices.
+    - ``width``: buttons per row of its choices;
+    - ``option``: the rule option it sets (RULES.md name), None for the game and the
+      language; the setting exists where the game reads that option;
+    - ``choices_of(rules)``: its values where they depend on the game (the limits of a race
+      are not those of a goat game), else ``choices``.
     """
 
     key: str
@@ -59,11 +70,33 @@ class Setting:
     value_label: Callable[[Translator, str, str], str]
     describe: Callable[[Translator, str, Mapping[str, Any]], str] | None = None
     width: int = 3
+    option: str | None = None
+    choices_of: Callable[[Mapping[str, Any]], tuple[str, ...]] | None = None
 
-    def parse(self, value: str) -> SettingsPatch:
-        """The patch of a pressed value; ``ValueError`` for a value not offered (a forged
-        or outdated button)."""
-        if value not in self.choices:
+    def choices_for(self, rules: Mapping[str, Any]) -> tuple[str, ...]:
+        """The values offered under ``rules`` (every option by name, ``full_rules``)."""
+        return self.choices_of(rules) if self.choices_of is not None else self.choices
+
+    def offered(self, rules: Mapping[str, Any]) -> bool:
+        """Whether /settings offers it under ``rules``: the game reads its option and lets a
+        chat choose it (RULES.md §2)."""
+        if self.option is None:
+            return True
+        info = variant_infos().get(str(rules.get("variant", "classic")))
+        return info is not None and self.option in rules and info.reads(self.option)
+
+    def described(self, rules: Mapping[str, Any]) -> bool:
+        """Whether /rules has a line for it under ``rules``: the game reads its option."""
+        return self.describe is not None and (self.option is None or self.option in rules)
+
+    def parse(self, value: str, rules: Mapping[str, Any] | None = None) -> SettingsPatch:
+        """The patch of a pressed value under the chat's ``rules``; ``ValueError`` for a
+        value not offered there, or a setting the game does not offer (a forged or outdated
+        button)."""
+        rules = rules if rules is not None else {}
+        if rules and not self.offered(rules):
+            raise ValueError(f"{self.key} is not a setting of {rules.get('variant')}")
+        if value not in (self.choices_for(rules) if rules else self.choices):
             raise ValueError(f"not a choice of {self.key}: {value!r}")
         return self.patch(value)
 
@@ -76,23 +109,79 @@ def _flag(value: bool) -> str:
     return "1" if value else "0"
 
 
+def _yes(value: Any) -> str:
+    return "yes" if value else "no"
+
+
+def _race(rules: Mapping[str, Any]) -> bool:
+    info = variant_infos().get(str(rules.get("variant", "classic")))
+    return bool(info and info.race)
+
+
+#: Limits offered for a goat limit (RULES.md §1.15) and for a race (§2.0.7).
+GOAT_LIMITS = ("51", "101", "125", "151", "201")
+RACE_LIMITS = ("50", "100", "150", "200", "225", "300")
+
+
+def _limits(rules: Mapping[str, Any]) -> tuple[str, ...]:
+    """The match limits offered under ``rules``: the race's or the goat's, with the game's
+    default (RULES.md §2: 225 for Телефон, 200 for Маггинс, …) and the current value."""
+    info = variant_infos().get(str(rules.get("variant", "classic")))
+    values = set(RACE_LIMITS if info is not None and info.race else GOAT_LIMITS)
+    if info is not None and "match_limit" in info.options:
+        values.add(str(info.options["match_limit"]))
+    if "match_limit" in rules:
+        values.add(str(rules["match_limit"]))
+    return tuple(sorted(values, key=int))
+
+
+def _variant_name(tr: Translator, locale: str, value: str) -> str:
+    return tr.plain(locale, "variant-name", variant=value)
+
+
 SETTINGS: tuple[Setting, ...] = (
+    Setting(  # RULES.md §2: the game itself
+        key="variant", label="settings-variant", choices=tuple(variant_infos()),
+        read=lambda chat: str(chat.full_rules.get("variant", "classic")),
+        patch=lambda v: SettingsPatch(variant=v),
+        value_label=_variant_name, width=2),
     Setting(  # RULES.md §1.14
         key="teams", label="settings-teams", choices=("0", "1"),
         read=lambda chat: _flag(chat.full_rules["teams"]),
         patch=_rule("teams", lambda v: v == "1"),
         value_label=lambda tr, loc, v: tr.plain(loc, "opt-teams",
                                                 value="yes" if v == "1" else "no"),
-        describe=lambda tr, loc, r: tr.t(loc, "rules-teams",
-                                         enabled="yes" if r["teams"] else "no"),
-        width=2),
-    Setting(  # RULES.md §1.15
-        key="match_limit", label="settings-match-limit",
-        choices=("51", "101", "125", "151", "201"),
+        describe=lambda tr, loc, r: tr.t(loc, "rules-teams", enabled=_yes(r["teams"])),
+        width=2, option="teams"),
+    Setting(  # RULES.md §1.15, §2.0.7
+        key="match_limit", label="settings-match-limit", choices=GOAT_LIMITS,
         read=lambda chat: str(chat.full_rules["match_limit"]),
         patch=_rule("match_limit", int),
         value_label=lambda tr, loc, v: v,
-        describe=lambda tr, loc, r: tr.t(loc, "rules-limit", limit=r["match_limit"])),
+        describe=lambda tr, loc, r: tr.t(loc, "rules-limit", limit=r["match_limit"],
+                                         race=_yes(_race(r)), variant=r.get("variant")),
+        option="match_limit", choices_of=_limits),
+    Setting(  # RULES.md §2.7
+        key="deals", label="settings-deals", choices=("4", "8", "12", "16"),
+        read=lambda chat: str(chat.full_rules["deals"]),
+        patch=_rule("deals", int),
+        value_label=lambda tr, loc, v: v,
+        describe=lambda tr, loc, r: tr.t(loc, "rules-deals", count=r["deals"]),
+        width=4, option="deals"),
+    Setting(  # RULES.md §2.8 rule 8
+        key="sticks", label="settings-sticks", choices=("2", "3", "4", "5"),
+        read=lambda chat: str(chat.full_rules["sticks"]),
+        patch=_rule("sticks", int),
+        value_label=lambda tr, loc, v: v,
+        describe=lambda tr, loc, r: tr.t(loc, "rules-sticks", count=r["sticks"]),
+        width=4, option="sticks"),
+    Setting(  # RULES.md §2.9 rule 4
+        key="losses", label="settings-losses", choices=("1", "2", "3"),
+        read=lambda chat: str(chat.full_rules["losses"]),
+        patch=_rule("losses", int),
+        value_label=lambda tr, loc, v: v,
+        describe=lambda tr, loc, r: tr.t(loc, "rules-losses", count=r["losses"]),
+        option="losses"),
     Setting(  # RULES.md §1.13
         key="fish_scoring", label="settings-fish-scoring",
         choices=("all_to_max", "each_own", "own_to_max"),
@@ -100,28 +189,48 @@ SETTINGS: tuple[Setting, ...] = (
         patch=_rule("fish_scoring"),
         value_label=lambda tr, loc, v: tr.plain(loc, "opt-fish-scoring", value=v),
         describe=lambda tr, loc, r: tr.t(loc, "rules-fish-scoring", mode=r["fish_scoring"]),
-        width=1),
-    Setting(  # RULES.md §1.10 (b)
+        width=1, option="fish_scoring"),
+    Setting(  # RULES.md §1.10 (b), §2.0.5 (b)
         key="fish_without_double", label="settings-fish-without-double", choices=("1", "0"),
         read=lambda chat: _flag(chat.full_rules["fish_without_double"]),
         patch=_rule("fish_without_double", lambda v: v == "1"),
         value_label=lambda tr, loc, v: tr.plain(loc, "opt-yes-no",
                                                 value="yes" if v == "1" else "no"),
         describe=lambda tr, loc, r: tr.t(loc, "rules-fish-without-double",
-                                         enabled="yes" if r["fish_without_double"] else "no")),
+                                         enabled=_yes(r["fish_without_double"])),
+        option="fish_without_double"),
     Setting(  # RULES.md §1.4
         key="bazar_reserve", label="settings-bazar-reserve", choices=("0", "1", "2"),
         read=lambda chat: str(chat.full_rules["bazar_reserve"]),
         patch=_rule("bazar_reserve", int),
         value_label=lambda tr, loc, v: tr.plain(loc, "opt-bazar-reserve", value=int(v)),
-        describe=lambda tr, loc, r: tr.t(loc, "rules-reserve", reserve=r["bazar_reserve"])),
+        describe=lambda tr, loc, r: tr.t(loc, "rules-reserve", reserve=r["bazar_reserve"]),
+        option="bazar_reserve"),
+    Setting(  # RULES.md §2.4 (Телефон's several doubles a move)
+        key="multi_doubles", label="settings-multi-doubles", choices=("1", "0"),
+        read=lambda chat: _flag(chat.full_rules["multi_doubles"]),
+        patch=_rule("multi_doubles", lambda v: v == "1"),
+        value_label=lambda tr, loc, v: tr.plain(loc, "opt-yes-no",
+                                                value="yes" if v == "1" else "no"),
+        describe=lambda tr, loc, r: tr.t(loc, "rules-multi-doubles",
+                                         enabled=_yes(r["multi_doubles"])),
+        option="multi_doubles"),
+    Setting(  # RULES.md §2.1 rule 2 (12; gambiter.ru says 75)
+        key="both_doubles_value", label="settings-both-doubles", choices=("12", "75"),
+        read=lambda chat: str(chat.full_rules["both_doubles_value"]),
+        patch=_rule("both_doubles_value", int),
+        value_label=lambda tr, loc, v: tr.plain(loc, "opt-points", value=int(v)),
+        describe=lambda tr, loc, r: tr.t(loc, "rules-both-doubles",
+                                         count=r["both_doubles_value"]),
+        width=2, option="both_doubles_value"),
     Setting(  # RULES.md §1.17
         key="turn_timeout", label="settings-turn-timeout",
         choices=("30", "60", "90", "120", "300"),
         read=lambda chat: str(chat.full_rules["turn_timeout"]),
         patch=_rule("turn_timeout", int),
         value_label=lambda tr, loc, v: tr.plain(loc, "opt-seconds", value=int(v)),
-        describe=lambda tr, loc, r: tr.t(loc, "rules-timeout", count=r["turn_timeout"])),
+        describe=lambda tr, loc, r: tr.t(loc, "rules-timeout", count=r["turn_timeout"]),
+        option="turn_timeout"),
     Setting(  # issue 15, "Fair boards": the chat's board counts matches with computer players
         key="bot_matches", label="settings-bot-matches", choices=("0", "1"),
         read=lambda chat: _flag(bool(chat.options.get("bot_matches"))),

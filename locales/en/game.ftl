@@ -25,15 +25,9 @@ log-misdeal = Misdeal: { $name } had { $reason ->
     [doubles] too many doubles
    *[suit] too many tiles of one suit
 }.
-log-led = { $name }: leads { $tile }
-log-played = { $name }: { $tile } { $end ->
-    [left] on the left
-   *[right] on the right
-}
-log-drew-played = { $name } drew { $count } from the boneyard and played { $tile } { $end ->
-    [left] on the left
-   *[right] on the right
-}
+log-led = { $name }: leads { $move }
+log-played = { $name }: { $move }
+log-drew-played = { $name } drew { $count } from the boneyard and played { $move }
 log-drew = { $name } drew { $count } from the boneyard
 log-drew-knocked = { $name } drew { $count } from the boneyard and knocked
 log-knocked = { $name } knocked
@@ -72,10 +66,13 @@ round-pot = 🥚 In the pot: { points }.
 
 ## Match end.
 match-title = <b>🏁 The match is over!</b>
-match-goat = 🐐 { $count ->
-    [one] The goat
-   *[other] The goats
-}: <b>{ $names }</b>
+match-goat = { $title ->
+    [general] 🎖
+   *[other] { $variant ->
+        [donkey] 🫏
+       *[other] 🐐
+    }
+} { goat-word }: <b>{ $names }</b>
 match-timeout = ⏱ The match was stopped by timeout: { $name } did not move.
 match-final-title = <b>Final score:</b>
 match-line = { $place }. { $name } — { $score }, rating +{ $gain }

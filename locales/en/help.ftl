@@ -2,7 +2,7 @@
 
 help-group =
     <b>🐐 Kozel — dominoes in your chat</b>
-    /newgame — open a lobby and take a seat
+    /newgame [game] — open a lobby and take a seat (for example /newgame sea_goat; the games are in /rules)
     /join — take a seat, /leave — leave it
     /startgame — deal (the lobby's opener or an admin)
     /stopgame — stop the match without rating
@@ -62,8 +62,8 @@ stats-empty = { $name } has not finished a match yet.
 
 ## Computer players (issue 6).
 help-group-bots = /addbot [easy|normal|hard] — seat a computer player 🤖 (the Remove bot button frees the seat)
-help-private-bots = /newgame [1-3] [easy|normal|hard] — play here against 1–3 computer players 🤖
+help-private-bots = /newgame [1-3] [game] [easy|normal|hard] — play here against 1–3 computer players 🤖 (with no words: buttons)
 err-bad-strength = Choose a strength: easy, normal or hard.
-err-bad-solo = Usage: /newgame [1-3] [easy|normal|hard] — for example /newgame 3 hard
+err-bad-solo = Usage: /newgame [1-3] [game] [easy|normal|hard] — for example /newgame 3 telephone hard
 cmd-addbot = Seat a computer player
 cmd-newgame-private = Play against computer players

@@ -1,13 +1,13 @@
 # The lobby, the rule summary and the settings.
 
-lobby-title = <b>🐐 Kozel (Goat) — taking seats</b>
+lobby-title = <b>🐐 { $game } — taking seats</b>
 lobby-players = Players ({ $count } of { $max }):
 lobby-seat = { $seat }. { $name }
 lobby-seat-bot = { $seat }. 🤖 { $name }
 lobby-seat-empty = { $seat }. —
 lobby-creator = Lobby opened by { $name }
 lobby-rules = <b>Rules:</b>
-lobby-hint = Press “Take a seat” to play. The player who opened the lobby or an admin can start with 2 to 4 players seated.
+lobby-hint = Press “Take a seat” to play. The player who opened the lobby or an admin can start; “Another game” changes the game.
 lobby-expires = The lobby closes in { $minutes ->
     [one] { $minutes } minute
    *[other] { $minutes } minutes
@@ -17,15 +17,25 @@ lobby-cancelled = ✖️ The lobby was cancelled.
 lobby-started = ▶️ The match has started! Tiles were sent privately.
 
 ## The chat's rules in short (RULES.md).
-rules-title = <b>This chat's rules:</b>
+rules-title = <b>Rules: { $game }</b>
 rules-teams = { $enabled ->
-    [yes] Team Kozel: seats 1 and 3 against 2 and 4
-   *[no] Classic Kozel: every player for themselves
+    [yes] Teams: seats 1 and 3 against 2 and 4
+   *[no] Every player for themselves
 }
-rules-limit = Match to { $limit ->
-    [one] { $limit } point
-   *[other] { $limit } points
-}; whoever reaches it is the goat
+rules-limit = { $race ->
+    [yes] A race to { $limit ->
+        [one] { $limit } point
+       *[other] { $limit } points
+    }; the first to reach it wins
+   *[no] Match to { $limit ->
+        [one] { $limit } point
+       *[other] { $limit } points
+    }; whoever reaches it is the { $variant ->
+        [sea_goat] sea goat
+        [donkey] donkey
+       *[other] goat
+    }
+}
 rules-fish-scoring = Fish: { $mode ->
     [each_own] everyone records their own hand
     [own_to_max] the highest hand records its own value

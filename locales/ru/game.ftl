@@ -25,15 +25,9 @@ log-misdeal = Пересдача: у { $name } { $reason ->
     [doubles] слишком много дублей
    *[suit] слишком много костей одной масти
 }.
-log-led = { $name }: заход { $tile }
-log-played = { $name }: { $tile } { $end ->
-    [left] слева
-   *[right] справа
-}
-log-drew-played = { $name } взял { $count } из базара и сыграл { $tile } { $end ->
-    [left] слева
-   *[right] справа
-}
+log-led = { $name }: заход { $move }
+log-played = { $name }: { $move }
+log-drew-played = { $name } взял { $count } из базара и сыграл { $move }
 log-drew = { $name } взял { $count } из базара
 log-drew-knocked = { $name } взял { $count } из базара и постучал
 log-knocked = { $name } постучал
@@ -72,10 +66,13 @@ round-pot = 🥚 В яйцах: { points }.
 
 ## Конец партии.
 match-title = <b>🏁 Партия окончена!</b>
-match-goat = 🐐 { $count ->
-    [one] Козёл
-   *[other] Козлы
-}: <b>{ $names }</b>
+match-goat = { $title ->
+    [general] 🎖
+   *[other] { $variant ->
+        [donkey] 🫏
+       *[other] 🐐
+    }
+} { goat-word }: <b>{ $names }</b>
 match-timeout = ⏱ Партия прервана по тайм-ауту: { $name } не ходил.
 match-final-title = <b>Итоговый счёт:</b>
 match-line = { $place }. { $name } — { $score }, рейтинг +{ $gain }

@@ -2,7 +2,7 @@
 
 help-group =
     <b>🐐 Козёл — домино в чате</b>
-    /newgame — открыть набор и сесть за стол
+    /newgame [игра] — открыть набор и сесть за стол (например, /newgame морской; игры — в /rules)
     /join — сесть за стол, /leave — встать
     /startgame — раздать кости (тот, кто открыл набор, или админ)
     /stopgame — остановить партию без рейтинга
@@ -64,8 +64,8 @@ stats-empty = { $name } ещё не доиграл ни одной партии.
 
 ## Computer players (issue 6).
 help-group-bots = /addbot [easy|normal|hard] — посадить за стол компьютерного игрока 🤖 (кнопка «Убрать бота» освобождает место)
-help-private-bots = /newgame [1-3] [easy|normal|hard] — сыграть здесь против 1–3 компьютерных игроков 🤖
+help-private-bots = /newgame [1-3] [игра] [easy|normal|hard] — сыграть здесь против 1–3 компьютерных игроков 🤖 (без слов — выбор кнопками)
 err-bad-strength = Выберите силу: easy, normal или hard.
-err-bad-solo = Так: /newgame [1-3] [easy|normal|hard] — например, /newgame 3 hard
+err-bad-solo = Так: /newgame [1-3] [игра] [easy|normal|hard] — например, /newgame 3 телефон hard
 cmd-addbot = Посадить компьютерного игрока
 cmd-newgame-private = Сыграть с компьютером

@@ -1,13 +1,13 @@
 # Набор игроков, правила и настройки.
 
-lobby-title = <b>🐐 Козёл — набор игроков</b>
+lobby-title = <b>🐐 { $game } — набор игроков</b>
 lobby-players = Игроки ({ $count } из { $max }):
 lobby-seat = { $seat }. { $name }
 lobby-seat-bot = { $seat }. 🤖 { $name }
 lobby-seat-empty = { $seat }. —
 lobby-creator = Набор открыл: { $name }
 lobby-rules = <b>Правила:</b>
-lobby-hint = Жмите «Сесть за стол». Начать может тот, кто открыл набор, или админ, когда за столом от 2 до 4 игроков.
+lobby-hint = Жмите «Сесть за стол». Начать может тот, кто открыл набор, или админ; сменить игру — кнопкой «Другая игра».
 lobby-expires = Набор закроется через { $minutes ->
     [one] { $minutes } минуту
     [few] { $minutes } минуты
@@ -18,15 +18,25 @@ lobby-cancelled = ✖️ Набор отменён.
 lobby-started = ▶️ Партия началась! Кости разосланы в личку.
 
 ## Краткое описание правил чата (RULES.md).
-rules-title = <b>Правила этого чата:</b>
+rules-title = <b>Правила: { $game }</b>
 rules-teams = { $enabled ->
-    [yes] Командный козёл: места 1 и 3 против 2 и 4
-   *[no] Классический козёл: каждый за себя
+    [yes] Команды: места 1 и 3 против 2 и 4
+   *[no] Каждый за себя
 }
-rules-limit = Партия до { $limit ->
-    [one] { $limit } очка
-   *[other] { $limit } очков
-}; кто набрал — козёл
+rules-limit = { $race ->
+    [yes] Игра до { $limit ->
+        [one] { $limit } очка
+       *[other] { $limit } очков
+    }; кто первым наберёт — победил
+   *[no] Партия до { $limit ->
+        [one] { $limit } очка
+       *[other] { $limit } очков
+    }; кто набрал — { $variant ->
+        [sea_goat] морской козёл
+        [donkey] осёл
+       *[other] козёл
+    }
+}
 rules-fish-scoring = Рыба: { $mode ->
     [each_own] каждый записывает своё («рыба на всех»)
     [own_to_max] у кого больше всех, записывает своё

@@ -25,15 +25,9 @@ log-misdeal = Перероздача: у { $name } { $reason ->
     [doubles] забагато дублів
    *[suit] забагато кісток однієї масті
 }.
-log-led = { $name }: перший хід { $tile }
-log-played = { $name }: { $tile } { $end ->
-    [left] зліва
-   *[right] справа
-}
-log-drew-played = { $name } витягнув { $count } з базару і зіграв { $tile } { $end ->
-    [left] зліва
-   *[right] справа
-}
+log-led = { $name }: перший хід { $move }
+log-played = { $name }: { $move }
+log-drew-played = { $name } витягнув { $count } з базару і зіграв { $move }
 log-drew = { $name } витягнув { $count } з базару
 log-drew-knocked = { $name } витягнув { $count } з базару і постукав
 log-knocked = { $name } постукав
@@ -72,10 +66,13 @@ round-pot = 🥚 У яйцях: { points }.
 
 ## Кінець партії.
 match-title = <b>🏁 Партію закінчено!</b>
-match-goat = 🐐 { $count ->
-    [one] Козел
-   *[other] Козли
-}: <b>{ $names }</b>
+match-goat = { $title ->
+    [general] 🎖
+   *[other] { $variant ->
+        [donkey] 🫏
+       *[other] 🐐
+    }
+} { goat-word }: <b>{ $names }</b>
 match-timeout = ⏱ Партію перервано за тайм-аутом: { $name } не ходив.
 match-final-title = <b>Підсумковий рахунок:</b>
 match-line = { $place }. { $name } — { $score }, рейтинг +{ $gain }

@@ -2,7 +2,7 @@
 
 help-group =
     <b>🐐 Козел — доміно в чаті</b>
-    /newgame — відкрити набір і сісти за стіл
+    /newgame [гра] — відкрити набір і сісти за стіл (наприклад, /newgame морський; ігри — у /rules)
     /join — сісти за стіл, /leave — встати
     /startgame — роздати кістки (той, хто відкрив набір, або адмін)
     /stopgame — зупинити партію без рейтингу
@@ -64,8 +64,8 @@ stats-empty = { $name } ще не дограв жодної партії.
 
 ## Computer players (issue 6).
 help-group-bots = /addbot [easy|normal|hard] — посадити за стіл комп'ютерного гравця 🤖 (кнопка «Прибрати бота» звільняє місце)
-help-private-bots = /newgame [1-3] [easy|normal|hard] — зіграти тут проти 1–3 комп'ютерних гравців 🤖
+help-private-bots = /newgame [1-3] [гра] [easy|normal|hard] — зіграти тут проти 1–3 комп'ютерних гравців 🤖 (без слів — вибір кнопками)
 err-bad-strength = Оберіть силу: easy, normal або hard.
-err-bad-solo = Так: /newgame [1-3] [easy|normal|hard] — наприклад, /newgame 3 hard
+err-bad-solo = Так: /newgame [1-3] [гра] [easy|normal|hard] — наприклад, /newgame 3 телефон hard
 cmd-addbot = Посадити комп'ютерного гравця
 cmd-newgame-private = Зіграти з комп'ютером

@@ -1,13 +1,13 @@
 # Набір гравців, правила та налаштування.
 
-lobby-title = <b>🐐 Козел — набір гравців</b>
+lobby-title = <b>🐐 { $game } — набір гравців</b>
 lobby-players = Гравці ({ $count } з { $max }):
 lobby-seat = { $seat }. { $name }
 lobby-seat-bot = { $seat }. 🤖 { $name }
 lobby-seat-empty = { $seat }. —
 lobby-creator = Набір відкрив: { $name }
 lobby-rules = <b>Правила:</b>
-lobby-hint = Тисніть «Сісти за стіл». Почати може той, хто відкрив набір, або адмін, коли за столом від 2 до 4 гравців.
+lobby-hint = Тисніть «Сісти за стіл». Почати може той, хто відкрив набір, або адмін; змінити гру — кнопкою «Інша гра».
 lobby-expires = Набір закриється через { $minutes ->
     [one] { $minutes } хвилину
     [few] { $minutes } хвилини
@@ -18,15 +18,25 @@ lobby-cancelled = ✖️ Набір скасовано.
 lobby-started = ▶️ Партія почалася! Кістки надіслано в особисті.
 
 ## Короткий опис правил чату (RULES.md).
-rules-title = <b>Правила цього чату:</b>
+rules-title = <b>Правила: { $game }</b>
 rules-teams = { $enabled ->
-    [yes] Командний козел: місця 1 і 3 проти 2 і 4
-   *[no] Класичний козел: кожен сам за себе
+    [yes] Команди: місця 1 і 3 проти 2 і 4
+   *[no] Кожен сам за себе
 }
-rules-limit = Партія до { $limit ->
-    [one] { $limit } очка
-   *[other] { $limit } очок
-}; хто набрав — козел
+rules-limit = { $race ->
+    [yes] Гра до { $limit ->
+        [one] { $limit } очка
+       *[other] { $limit } очок
+    }; хто першим набере — переміг
+   *[no] Партія до { $limit ->
+        [one] { $limit } очка
+       *[other] { $limit } очок
+    }; хто набрав — { $variant ->
+        [sea_goat] морський козел
+        [donkey] осел
+       *[other] козел
+    }
+}
 rules-fish-scoring = Риба: { $mode ->
     [each_own] кожен записує своє («Свої»)
     [own_to_max] у кого найбільше, записує своє («Свої на програвшого»)

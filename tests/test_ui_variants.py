@@ -1,0 +1,101 @@
+"""The games as players name them (ui.variants), the private /newgame words
+(handlers.games.parse_solo), the game menus' keyboards and callback data, and the README's
+transcripts, which must be what ``python -m ui.transcript`` prints of a real match."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+import pytest
+
+from handlers.games import parse_solo, solo_counts
+from service import variant_infos
+from ui import keyboards as kb
+from ui.callbacks import MAX_CALLBACK_BYTES, SoloCb, VariantCb, parse_callback
+from ui.i18n import SUPPORTED_LOCALES, Translator
+from ui.transcript import transcript
+from ui.variants import ALIASES, normalize, parse_variant
+
+TR = Translator(strict=True)
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def test_every_game_is_named_by_its_id_and_its_aliases_and_nothing_else():
+    for name in variant_infos():
+        assert parse_variant(name) == name
+        assert parse_variant(name.upper()) == name
+        for alias in ALIASES.get(name, ()):
+            assert parse_variant(alias) == name, alias
+            assert parse_variant(alias.upper().replace(" ", "_")) == name, alias
+        for locale in SUPPORTED_LOCALES:  # the names the bot itself shows
+            assert parse_variant(TR.plain(locale, "variant-name", variant=name)) == name
+    assert parse_variant(["Морской", "Козёл"]) == "sea_goat"
+    assert parse_variant("«Осёл»") == "donkey" and parse_variant("Сiмка") is None
+    for word in ("", "poker", "козёл морской", "7", "sea goat goat"):
+        assert parse_variant(word) is None
+    assert normalize("  Морской__Козёл -  ") == "морской козел"
+    games: dict[str, set[str]] = {}
+    for name in variant_infos():
+        for word in (name, *ALIASES.get(name, ())):
+            games.setdefault(normalize(word), set()).add(name)
+    assert [w for w, names in games.items() if len(names) > 1] == []  # one game a word
+
+
+@pytest.mark.parametrize(("words", "expected"), [
+    ("", ("classic", 1, "normal", False)),
+    ("3 hard", ("classic", 3, "hard", True)),
+    ("телефон 2", ("telephone", 2, "normal", True)),
+    ("easy морской козёл", ("sea_goat", 1, "easy", False)),
+    ("sport", ("sport", 3, "normal", False)),  # no count: the one the game needs
+    ("1 генерал", ("general", 1, "normal", True)),  # refused later with the count it needs
+])
+def test_private_newgame_words(words, expected):
+    choice = parse_solo(words.split())
+    assert (choice.variant, choice.bots, choice.strength, choice.count_given) == expected
+
+
+def test_private_newgame_words_that_name_nothing():
+    assert parse_solo(["2", "chess"]) is None
+    assert parse_solo(["4"]) is None  # 1..3 computer players
+    assert solo_counts(variant_infos()["sport"]) == (3,)
+    assert solo_counts(variant_infos()["seven"]) == (1, 2, 3)
+
+
+def test_the_game_menus_fit_telegrams_limits():
+    for locale in SUPPORTED_LOCALES:
+        menu = kb.variant_keyboard(locale, 2**63 - 1, "sea_goat", tr=TR)
+        data = [b.callback_data for row in menu.inline_keyboard for b in row]
+        assert all(len(d.encode()) <= MAX_CALLBACK_BYTES for d in data)
+        picks = [parse_callback(d) for d in data]
+        assert [p.variant for p in picks if p.action == "pick"] == list(variant_infos())
+        assert picks[-1] == VariantCb(action="back", lobby=2**63 - 1)
+        labels = [b.text for row in menu.inline_keyboard for b in row]
+        assert labels.count("✓ " + TR.plain(locale, "variant-name", variant="sea_goat")) == 1
+        setup = kb.solo_keyboard(locale, "sport", 3, "easy", (3,), tr=TR)
+        cbs = [parse_callback(b.callback_data) for row in setup.inline_keyboard for b in row]
+        assert all(isinstance(c, SoloCb) for c in cbs) and cbs[-1].go
+        assert [c.bots for c in cbs[10:11]] == [3] and len(setup.inline_keyboard) == 8
+    for forged in ("v1:pick:1:" + "x" * 17, "v1:jump:1:", "o1:classic:4:normal:0",
+                   "o1:classic:1:ultra:0", "o1:Classic:1:easy:0"):
+        with pytest.raises(ValueError):
+            parse_callback(forged)
+
+
+def _readme_blocks(title: str) -> list[str]:
+    text = README.read_text("utf-8")
+    section = text[text.index(title):]
+    section = section[:section.index("\n### ", 10)]
+    return re.findall(r"```\n(.*?)\n```", section, re.S)
+
+
+@pytest.mark.parametrize(("title", "variant", "kwargs"), [
+    ("### A round of Морской козёл", "sea_goat", dict(players=3, seed=1, want="multi", at=8)),
+    ("### A round of Телефон", "telephone", dict(players=3, seed=1, want="points", at=9)),
+])
+def test_the_readmes_transcripts_are_a_real_match(title, variant, kwargs):
+    """The README's rounds are printed by ``python -m ui.transcript`` from a match played
+    through the service; if the texts change, run the command named there and paste."""
+    middle, closed = asyncio.run(transcript(variant, **kwargs))
+    assert _readme_blocks(title) == [middle.strip("\n"), closed.strip("\n")]
