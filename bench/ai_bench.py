@@ -8,9 +8,11 @@ strength does not depend on how busy the machine is.
 4 players, free-for-all, the variant's defaults (``--variant``, classic by default: RULES.md
 §1, matches to 101).  Line-ups:
 
-- ``normal`` against three ``easy`` (target in classic: normal's goat rate at most 12%);
-- ``hard`` against three ``normal`` (target: hard's goat rate at most 20%; a fair share is
-  25%) — played at ``--hard-budget`` seconds per move (default 0.1, a tenth of the bot's)
+- ``normal`` against three ``easy`` (target in classic: normal's goat rate at most 12%; in
+  the other games: below the fair share, 25%, or 50% where the game is played in teams);
+- ``hard`` against three ``normal`` (target in classic: hard's goat rate at most 20%; a fair
+  share is 25%; in the other games: below the rate of the normal players at its table) —
+  played at ``--hard-budget`` seconds per move (default 0.1, a tenth of the bot's)
   so that enough matches for a useful interval fit in a few minutes; a shorter budget only
   makes hard weaker, so the target met here is met at the full budget too;
 - the same line-up at the default budget of 1 s (``engine.ai.DEFAULT_BUDGET``) for
@@ -421,7 +423,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.speed_worker:
         speed_worker(args.speed_worker, args.speed_samples)
         return 0
-    rules_json = Rules(variant=args.variant).to_json()
+    rules = Rules(variant=args.variant)
+    rules_json = rules.to_json()
+    # a side's fair share of losing: one side in two with teams, else one in four
+    fair = 0.5 if rules.teams else 0.25
+    classic = args.variant == "classic"
 
     started = time.perf_counter()
     out: list[str] = [f"variant {args.variant}", ""]
@@ -431,14 +437,18 @@ def main(argv: list[str] | None = None) -> int:
                         args.seed, args.jobs, rules_json)
         out += report("normal vs three easy", args.matches_normal, st, ai.DEFAULT_BUDGET)
         out.append("")
-        ok &= wilson(st["normal"]["goats"], st["normal"]["n"])[0] <= 0.12
+        rate = st["normal"]["goats"] / max(1, st["normal"]["n"])
+        ok &= (wilson(st["normal"]["goats"], st["normal"]["n"])[0] <= 0.12 if classic
+               else rate < fair)
     if args.matches_hard:
         st = run_lineup("hn", "hard", "normal", args.matches_hard, args.hard_budget,
                         args.seed, args.jobs, rules_json, args.hard_samples)
         out += report("hard vs three normal", args.matches_hard, st, args.hard_budget,
                       args.hard_samples)
         out.append("")
-        ok &= wilson(st["hard"]["goats"], st["hard"]["n"])[0] <= 0.20
+        hard = st["hard"]["goats"] / max(1, st["hard"]["n"])
+        ok &= (wilson(st["hard"]["goats"], st["hard"]["n"])[0] <= 0.20 if classic
+               else hard < st["normal"]["goats"] / max(1, st["normal"]["n"]))
     if args.timing_matches:
         st = run_lineup("ht", "hard", "normal", args.timing_matches, ai.DEFAULT_BUDGET,
                         args.seed, args.jobs, rules_json, args.hard_samples)

@@ -32,7 +32,7 @@ from typing import Any
 from sqlalchemy import create_engine, text
 
 import engine
-from service.live import LiveMatch
+from service.live import LiveMatch, layout_view
 from service.views import EndReason, MatchEnd, PlayerResult, RoundSummary
 from storage import repository as repo
 from tests.e2e.players import move_buttons, parse_move_data
@@ -193,27 +193,40 @@ def _hand_value(hand: Sequence[Any], rules: Any) -> int:
 
 
 def summary_of(ev: Any, rules: Any) -> RoundSummary:
-    """The group's summary of a ``round_scored`` event, as the engine scored it."""
+    """The group's summary of a ``round_scored`` event, as the engine scored it (with the
+    table it closed, whose last move names the tiles that went out)."""
+    extra = ev.extra or {}
     return RoundSummary(
         round_no=ev.round_no, end=ev.end, by=ev.by,
         hands=tuple(tuple(f"{t.a}-{t.b}" for t in h) for h in ev.hands),
         hand_values=tuple(ev.hand_values), recorded=tuple(ev.recorded), scores=tuple(ev.scores),
         remembered=tuple(ev.remembered), pot_won=ev.pot_won, pot=ev.pot,
-        seat_values=tuple(_hand_value(h, rules) for h in ev.hands))
+        seat_values=tuple(_hand_value(h, rules) for h in ev.hands),
+        play_points=tuple(ev.play_points) if any(ev.play_points) else (),
+        losers=tuple(ev.losers), sticks=tuple(extra.get("sticks", ())),
+        left=tuple(extra.get("left", ())), losses=tuple(extra.get("losses", ())),
+        general=bool(extra.get("general")), fast=extra.get("fast"),
+        layout=layout_view(ev.layout), variant=rules.variant, rules=rules.to_json())
 
 
 def end_of(replay: Replay) -> MatchEnd:
     """The match end of a finished replay, as the engine rated it (RULES.md §1.15–§1.16)."""
     final = replay.final
     result = final.result
+    standing = replay.rules.spec.standing(final)
+    # a side's place: 1 + the sides ahead of it by rating, then by standing (ties share)
+    key = [(-result.rating[s], standing[s]) for s in range(len(final.scores))]
     lines = []
     for seat, name in enumerate(replay.names):
         side = seat % 2 if replay.rules.teams else seat
+        goat = side in result.goats
         lines.append(PlayerResult(seat=seat, user_id=0, name=name, score=final.scores[side],
-                                  goat=side in result.goats, rating=result.rating[side],
+                                  goat=goat, rating=result.rating[side],
                                   outs=0, fish=0, timed_out=result.timed_out == seat,
-                                  side=side))
-    return MatchEnd(EndReason(result.reason), True, tuple(lines))
+                                  side=side, place=1 + sum(k < key[side] for k in key),
+                                  title=result.title if goat else None))
+    return MatchEnd(EndReason(result.reason), True, tuple(lines), variant=replay.rules.variant,
+                    title=result.title, winners=tuple(result.winners), draw=bool(result.draw))
 
 
 def match_ids(database: Path, chat_id: int | None = None) -> list[int]:
