@@ -5,6 +5,7 @@ seat or the end by timeout, and nobody choosing ends it as the rules say."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 
@@ -25,7 +26,8 @@ def clock():
 @pytest.fixture
 async def svc(tmp_path, clock):
     service = await GameService.open(tmp_path / "leave.sqlite3", clock=clock,
-                                     bot_executor=InlineExecutor(), hard_samples=2)
+                                     bot_executor=InlineExecutor(), hard_samples=2,
+                                     seed_source=itertools.count(1000).__next__)
     yield service
     await service.close()
 
