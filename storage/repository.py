@@ -542,29 +542,60 @@ def add_to_boards(conn: Connection, rows: Sequence[Any], *, stats: Any = T_STATS
     entries = skill.entries_of(rows)
     people = [r for r in rows if r.bot is None]
     ids = [int(r.user_id) for r in people]
+    old_of, update_, insert_, change_ = _board_statements(stats, changes)
+    logged = []
     for scope, with_bots in skill.boards(entries, chat_id, GLOBAL_SCOPE):
-        key = and_(stats.c.scope == scope, stats.c.variant == variant,
-                   stats.c.with_bots == with_bots)
-        old = {int(r.user_id): (float(r.mu), float(r.sigma)) for r in conn.execute(
-            select(stats.c.user_id, stats.c.mu, stats.c.sigma)
-            .where(key, stats.c.user_id.in_(ids)))}
+        board = {"b_scope": scope, "b_variant": variant, "b_with_bots": with_bots}
+        old = {int(r.user_id): (float(r.mu), float(r.sigma))
+               for r in conn.execute(old_of, {**board, "b_ids": ids})}
         new = skill.rate(entries, old, with_bots=with_bots)
+        updates, inserts = [], []
         for r in people:
             uid = int(r.user_id)
             mu, sigma = new[uid]
             deltas = _stat_deltas(r)
             rated = {"mu": mu, "sigma": sigma, "skill": skill.conservative(mu, sigma)}
             if uid in old:
-                conn.execute(update(stats).where(key, stats.c.user_id == uid).values(
-                    **{k: stats.c[k] + deltas[k] for k in _STAT_FIELDS}, **rated))
+                updates.append({**board, "b_user": uid,
+                                **{f"d_{k}": v for k, v in deltas.items()},
+                                **{f"n_{k}": v for k, v in rated.items()}})
             else:
-                conn.execute(insert(stats).values(
-                    scope=scope, variant=variant, with_bots=with_bots, user_id=uid,
-                    **deltas, **rated))
+                inserts.append({"scope": scope, "variant": variant, "with_bots": with_bots,
+                                "user_id": uid, **deltas, **rated})
             before = old.get(uid, skill.INITIAL)
-            conn.execute(insert(changes).values(
-                match_id=match_id, scope=scope, with_bots=with_bots, user_id=uid,
-                mu_before=before[0], sigma_before=before[1], mu_after=mu, sigma_after=sigma))
+            logged.append({"match_id": match_id, "scope": scope, "with_bots": with_bots,
+                           "user_id": uid, "mu_before": before[0], "sigma_before": before[1],
+                           "mu_after": mu, "sigma_after": sigma})
+        if updates:
+            conn.execute(update_, updates)
+        if inserts:
+            conn.execute(insert_, inserts)
+    if logged:
+        conn.execute(change_, logged)
+
+
+#: The prepared statements of :func:`add_to_boards`, per (stats, changes) table pair: built
+#: once, so a match's end compiles nothing (the benchmark: bench/storage_bench.py).
+_BOARD_STATEMENTS: dict[tuple[Any, Any], tuple[Any, Any, Any, Any]] = {}
+
+
+def _board_statements(stats: Any, changes: Any) -> tuple[Any, Any, Any, Any]:
+    """(select the old ratings, update a row, insert rows, insert change rows) for one board
+    given by the bound ``b_scope``, ``b_variant``, ``b_with_bots``."""
+    got = _BOARD_STATEMENTS.get((stats, changes))
+    if got is not None:
+        return got
+    board = and_(stats.c.scope == bindparam("b_scope"),
+                 stats.c.variant == bindparam("b_variant"),
+                 stats.c.with_bots == bindparam("b_with_bots"))
+    old_of = (select(stats.c.user_id, stats.c.mu, stats.c.sigma)
+              .where(board, stats.c.user_id.in_(bindparam("b_ids", expanding=True))))
+    update_ = (update(stats).where(board, stats.c.user_id == bindparam("b_user"))
+               .values(**{k: stats.c[k] + bindparam(f"d_{k}") for k in _STAT_FIELDS},
+                       **{k: bindparam(f"n_{k}") for k in ("mu", "sigma", "skill")}))
+    got = (old_of, update_, insert(stats), insert(changes))
+    _BOARD_STATEMENTS[(stats, changes)] = got
+    return got
 
 
 def record_results(conn: Connection, results: Iterable[ResultRow]) -> None:
