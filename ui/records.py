@@ -113,7 +113,7 @@ def render_board(locale: str, rows: Sequence[LeaderRow], *, variant: str, everyw
     lines = head + [tr.t(locale, "board-order"), ""]
     for r in rows:
         lines.append(tr.t(locale, "board-line", place=r.place, name=clean_name(r.name),
-                          skill=round(r.skill, 1), matches=r.matches, points=r.rating,
+                          **_signed(r.skill), matches=r.matches, points=r.rating,
                           goats=r.goats))
     return _fit(lines)
 
@@ -141,11 +141,18 @@ def board_keyboard(locale: str, variants: Sequence[str], current: str, everywher
 # -- personal statistics (/stats) ---------------------------------------------------------
 
 
+def _signed(skill: float) -> dict[str, object]:
+    """A skill estimate as ``sign`` (the minus sign U+2212 below zero, else empty) and
+    ``skill`` (its size to 0.1): the locales' NUMBER() would write a hyphen."""
+    shown = round(skill, 1)
+    return {"sign": "−" if shown < 0 else "", "skill": abs(shown)}
+
+
 def _figures(tr: Translator, locale: str, st: PersonalStats) -> list[str]:
     if not st.matches:
         return [tr.t(locale, "pstats-none")]
     return [tr.t(locale, "pstats-games", matches=st.matches, wins=st.wins, goats=st.goats),
-            tr.t(locale, "pstats-skill", skill=round(st.skill, 1), mu=st.mu, sigma=st.sigma,
+            tr.t(locale, "pstats-skill", **_signed(st.skill), mu=st.mu, sigma=st.sigma,
                  points=st.rating),
             tr.t(locale, "pstats-play", outs=st.outs, fish=st.fish,
                  average=float(st.average_score))]
@@ -207,9 +214,10 @@ def _entry(tr: Translator, locale: str, m: HistoryEntry, mine: bool) -> list[str
     head = tr.t(locale, "hist-match", id=m.match_id, date=format_date(m.finished_at),
                 variant=variant_name(locale, m.variant, tr=tr))
     if mine:
-        where = (tr.t(locale, "hist-where-private") if m.chat_id > 0 else
-                 tr.t(locale, "hist-where-chat", chat=clean_name(m.chat_title or "—")))
-        head += " · " + where
+        if m.chat_id > 0:
+            head += " · " + tr.t(locale, "hist-where-private")
+        elif m.chat_title:
+            head += " · " + tr.t(locale, "hist-where-chat", chat=clean_name(m.chat_title))
     lines = [head]
     if m.ended_by == "timeout":
         lines.append(tr.t(locale, "hist-timeout"))

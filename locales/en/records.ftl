@@ -8,7 +8,7 @@ board-counts-fair = Counts this chat's matches without computer players.
 board-counts-bots = Counts every match of this chat, those with computer players too (the admins chose so in /settings).
 board-counts-global = Counts the matches of every chat without computer players.
 board-order = 🎯 — skill (a cautious estimate, μ − 3σ), which sets the order; ⭐ — rating points; 🐐 — times a goat.
-board-line = { $place }. { $name } — 🎯 <b>{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) }</b> · { $matches ->
+board-line = { $place }. { $name } — 🎯 <b>{ $sign }{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) }</b> · { $matches ->
     [one] { $matches } match
    *[other] { $matches } matches
 } · ⭐ { $points } · 🐐 { $goats }
@@ -27,7 +27,7 @@ pstats-overall = <b>In every chat</b> (without computer players){ $place ->
 }
 pstats-solo = <b>In private matches against computer players:</b>
 pstats-games = Matches: { $matches } · first: { $wins } · goat: { $goats }
-pstats-skill = 🎯 Skill { NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) } (μ { NUMBER($mu, maximumFractionDigits: 1) }, σ { NUMBER($sigma, maximumFractionDigits: 1) }) · ⭐ rating points: { $points }
+pstats-skill = 🎯 Skill { $sign }{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) } (μ { NUMBER($mu, maximumFractionDigits: 1) }, σ { NUMBER($sigma, maximumFractionDigits: 1) }) · ⭐ rating points: { $points }
 pstats-play = Went out: { $outs } · fish: { $fish } · average final score: { NUMBER($average, maximumFractionDigits: 1) }
 pstats-none = — no match yet.
 pstats-empty = { $name } has not finished a match yet.

@@ -8,7 +8,7 @@ board-counts-fair = Считаются партии этого чата без �
 board-counts-bots = Считаются все партии этого чата, и с компьютерными игроками тоже (так решили админы в /settings).
 board-counts-global = Считаются партии всех чатов без компьютерных игроков.
 board-order = 🎯 — мастерство (осторожная оценка μ − 3σ), по нему порядок; ⭐ — очки рейтинга; 🐐 — сколько раз был козлом.
-board-line = { $place }. { $name } — 🎯 <b>{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) }</b> · { $matches ->
+board-line = { $place }. { $name } — 🎯 <b>{ $sign }{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) }</b> · { $matches ->
     [one] { $matches } партия
     [few] { $matches } партии
    *[many] { $matches } партий
@@ -28,7 +28,7 @@ pstats-overall = <b>Во всех чатах</b> (без компьютерны�
 }
 pstats-solo = <b>В личке против компьютерных игроков:</b>
 pstats-games = Партий: { $matches } · первым: { $wins } · козлом: { $goats }
-pstats-skill = 🎯 Мастерство { NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) } (μ { NUMBER($mu, maximumFractionDigits: 1) }, σ { NUMBER($sigma, maximumFractionDigits: 1) }) · ⭐ очков рейтинга: { $points }
+pstats-skill = 🎯 Мастерство { $sign }{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) } (μ { NUMBER($mu, maximumFractionDigits: 1) }, σ { NUMBER($sigma, maximumFractionDigits: 1) }) · ⭐ очков рейтинга: { $points }
 pstats-play = Выходов: { $outs } · рыб: { $fish } · средний итоговый счёт: { NUMBER($average, maximumFractionDigits: 1) }
 pstats-none = — ни одной партии.
 pstats-empty = { $name } ещё не доиграл ни одной партии.

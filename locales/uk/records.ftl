@@ -8,7 +8,7 @@ board-counts-fair = Рахуються партії цього чату без �
 board-counts-bots = Рахуються всі партії цього чату, і з комп'ютерними гравцями теж (так вирішили адміни в /settings).
 board-counts-global = Рахуються партії всіх чатів без комп'ютерних гравців.
 board-order = 🎯 — майстерність (обережна оцінка μ − 3σ), за нею порядок; ⭐ — очки рейтингу; 🐐 — скільки разів був козлом.
-board-line = { $place }. { $name } — 🎯 <b>{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) }</b> · { $matches ->
+board-line = { $place }. { $name } — 🎯 <b>{ $sign }{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) }</b> · { $matches ->
     [one] { $matches } партія
     [few] { $matches } партії
    *[many] { $matches } партій
@@ -28,7 +28,7 @@ pstats-overall = <b>В усіх чатах</b> (без комп'ютерних �
 }
 pstats-solo = <b>В особистих проти комп'ютерних гравців:</b>
 pstats-games = Партій: { $matches } · першим: { $wins } · козлом: { $goats }
-pstats-skill = 🎯 Майстерність { NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) } (μ { NUMBER($mu, maximumFractionDigits: 1) }, σ { NUMBER($sigma, maximumFractionDigits: 1) }) · ⭐ очок рейтингу: { $points }
+pstats-skill = 🎯 Майстерність { $sign }{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) } (μ { NUMBER($mu, maximumFractionDigits: 1) }, σ { NUMBER($sigma, maximumFractionDigits: 1) }) · ⭐ очок рейтингу: { $points }
 pstats-play = Виходів: { $outs } · риб: { $fish } · середній підсумковий рахунок: { NUMBER($average, maximumFractionDigits: 1) }
 pstats-none = — жодної партії.
 pstats-empty = { $name } ще не дограв жодної партії.
