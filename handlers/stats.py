@@ -17,9 +17,12 @@ from handlers.common import App, alert, display_name, query_chat, reply
 from service.live import VARIANT_NAMES
 from ui import records
 from ui.callbacks import StatsCb, TopCb
+from ui.variants import parse_variant
 
 #: People per board.
 BOARD_SIZE = 20
+#: The words of /top that ask for every chat's board (``/top all``, ``/top все морской``).
+EVERYWHERE = frozenset({"all", "все", "всі", "global", "общий", "загальний"})
 
 
 async def _chat_game(app: App, chat_id: int) -> tuple[str, bool]:
@@ -47,14 +50,16 @@ async def _board(app: App, chat_id: int, locale: str, variant: str, everywhere: 
 
 async def cmd_top(message: Message, command: CommandObject, app: App, locale: str) -> None:
     """/top [all] [game]: this chat's board (all: every chat's; in private always every
-    chat's) of a game, by default the chat's; buttons switch the game and the board."""
+    chat's) of a game, by default the chat's; the game by its id or any name of
+    :func:`ui.variants.parse_variant` (``/top sea_goat``, ``/top все морской козёл``);
+    buttons switch the game and the board."""
     words = (command.args or "").strip().lower().split()
-    everywhere = "all" in words
-    games = [w for w in words if w != "all"]
-    if len(games) > 1 or (games and games[0] not in VARIANT_NAMES):
+    everywhere = any(w in EVERYWHERE for w in words)
+    games = [w for w in words if w not in EVERYWHERE]
+    variant = parse_variant(games) if games else (await _chat_game(app, message.chat.id))[0]
+    if variant is None:
         reply(app, message, _bad_game(app, locale))
         return
-    variant = games[0] if games else (await _chat_game(app, message.chat.id))[0]
     text, markup = await _board(app, message.chat.id, locale, variant, everywhere)
     reply(app, message, text, reply_markup=markup)
 
@@ -94,17 +99,19 @@ async def _stats(app: App, chat_id: int, user_id: int, name: str, locale: str,
 
 
 async def cmd_stats(message: Message, command: CommandObject, app: App, locale: str) -> None:
-    """/stats [game]: yours, or the replied-to user's, in this chat and over all chats."""
+    """/stats [game]: yours, or the replied-to user's, in this chat and over all chats; the
+    game by its id or any of its names (``/stats морской``)."""
     target = message.from_user
     if message.reply_to_message and message.reply_to_message.from_user \
             and not message.reply_to_message.from_user.is_bot:
         target = message.reply_to_message.from_user
-    arg = (command.args or "").strip().lower()
-    if arg and arg not in VARIANT_NAMES:
+    arg = (command.args or "").strip()
+    variant = parse_variant(arg) if arg else None
+    if arg and variant is None:
         reply(app, message, _bad_game(app, locale))
         return
     text, markup = await _stats(app, message.chat.id, target.id, display_name(target), locale,
-                                arg or None)
+                                variant)
     reply(app, message, text, reply_markup=markup)
 
 

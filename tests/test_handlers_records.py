@@ -196,6 +196,14 @@ async def test_top_and_stats_per_game_with_buttons(tmp_path, lang):
         assert shown.startswith(tr.t(lang, "board-title-chat", variant=sea))
         await h.say(OLYA, GROUP, "/top all sea_goat")
         assert h.tg.last(GROUP).text.startswith(tr.t(lang, "board-title-global", variant=sea))
+        # a game by any of its names, every chat's board by a word of the reader's language
+        for words in ("все Морской козёл", "всі морський", "all Sea_Goat"):
+            await h.say(OLYA, GROUP, f"/top {words}")
+            assert h.tg.last(GROUP).text.startswith(
+                tr.t(lang, "board-title-global", variant=sea)), words
+        await h.say(OLYA, GROUP, "/stats морской")
+        assert h.tg.last(GROUP).text.startswith(
+            tr.t(lang, "pstats-title", name="Оля", variant=sea))
         await h.say(OLYA, GROUP, "/top burro")
         assert h.tg.last(GROUP).text.startswith(tr.t(lang, "err-bad-variant", list="")[:8])
         await h.say(OLYA, GROUP, "/stats")
