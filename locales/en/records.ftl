@@ -175,7 +175,7 @@ cmd-leave-private = Leave a running match
 help-group-records =
     /history — this chat's matches, /record — a match record to your private chat
     /leave during a match — hand your seat to a computer player
-    /top and /stats take a game: /top sea_goat
+    /top and /stats take a game: /top sea goat, /top all sea goat
 help-private-records =
     /history — your matches, /record — a match record
     /replay — check a record: send the file or reply to it

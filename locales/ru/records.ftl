@@ -178,7 +178,7 @@ cmd-leave-private = Выйти из идущей партии
 help-group-records =
     /history — партии этого чата, /record — запись партии в личку
     /leave во время партии — уступить место компьютерному игроку
-    /top и /stats понимают игру: /top sea_goat
+    /top и /stats понимают игру: /top морской, /top все морской
 help-private-records =
     /history — ваши партии, /record — запись партии
     /replay — проверить запись: пришлите файл или ответьте на него

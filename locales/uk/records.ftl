@@ -178,7 +178,7 @@ cmd-leave-private = Вийти з партії, що йде
 help-group-records =
     /history — партії цього чату, /record — запис партії в особисті
     /leave під час партії — поступитися місцем комп'ютерному гравцеві
-    /top і /stats розуміють гру: /top sea_goat
+    /top і /stats розуміють гру: /top морський, /top всі морський
 help-private-records =
     /history — ваші партії, /record — запис партії
     /replay — перевірити запис: надішліть файл або дайте відповідь на нього
