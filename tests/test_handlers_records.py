@@ -20,6 +20,7 @@ GROUP = -100777
 OLYA = Person(11, "Оля")
 PETYA = Person(12, "Петя")
 MASHA = Person(13, "Маша")
+_OLYA, _PETYA, _MASHA = OLYA, PETYA, MASHA
 ANN = Person(14, "Ann", "en")
 
 
@@ -247,9 +248,12 @@ async def test_the_chats_board_counts_bot_matches_when_its_admins_allow_it(tmp_p
         assert "Оля" not in h.tg.last(GROUP).text  # never on the global board
 
 
-async def test_leave_during_a_match_after_a_confirmation(tmp_path):
+@pytest.mark.parametrize("lang", ["ru", "uk", "en"])
+async def test_leave_during_a_match_after_a_confirmation(tmp_path, lang):
+    OLYA, PETYA, MASHA = (Person(p.id, p.first_name, lang) for p in (_OLYA, _PETYA, _MASHA))
     async with Harness(tmp_path) as h:
         svc = h.app.service
+        await svc.update_chat(GROUP, language=lang)
         for p in (OLYA, PETYA, MASHA):
             h.tg.dm_open.add(p.id)
             await h.say(p, p.id, "/start")
@@ -257,15 +261,15 @@ async def test_leave_during_a_match_after_a_confirmation(tmp_path):
         for p in (PETYA, MASHA):
             await h.say(p, GROUP, "/join")
         await h.say(OLYA, GROUP, "/startgame")
-        await h.say(Person(50, "Зритель"), GROUP, "/leave")
-        assert h.tg.last(GROUP).text == h.app.tr.t("ru", "err-not-joined")
+        await h.say(Person(50, "Зритель", lang), GROUP, "/leave")
+        assert h.tg.last(GROUP).text == h.app.tr.t(lang, "err-not-joined")
         await h.say(PETYA, GROUP, "/leave")
         confirm = h.tg.last(GROUP)
-        assert confirm.text == h.app.tr.t("ru", "leave-confirm", name="Петя")
-        text, alert, _ = await h.press(OLYA, confirm, text=h.app.tr.plain("ru",
+        assert confirm.text == h.app.tr.t(lang, "leave-confirm", name="Петя")
+        text, alert, _ = await h.press(OLYA, confirm, text=h.app.tr.plain(lang,
                                                                            "btn-leave-yes"))
-        assert alert and text == h.app.tr.plain("ru", "err-not-your-leave")
-        await h.press(PETYA, confirm, text=h.app.tr.plain("ru", "btn-leave-yes"))
+        assert alert and text == h.app.tr.plain(lang, "err-not-your-leave")
+        await h.press(PETYA, confirm, text=h.app.tr.plain(lang, "btn-leave-yes"))
         notice = h.tg.last(GROUP).text
         assert notice.startswith("🚪 Петя") and "🤖" in notice
         found = await svc.find_open(GROUP, None)
@@ -279,29 +283,32 @@ async def test_leave_during_a_match_after_a_confirmation(tmp_path):
             await h.app.publisher.settled()
         mover = next(p for p in (OLYA, MASHA) if h.keyboard_message(p) is not None)
         msg = h.keyboard_message(mover)
-        leave = h.app.tr.plain("ru", "btn-leave-match")
+        leave = h.app.tr.plain(lang, "btn-leave-match")
         assert leave in [b.text for b in msg.buttons()]
         await h.press(mover, msg, text=leave)
         ask = h.tg.last(mover.id)
-        assert ask.text.startswith(h.app.tr.t("ru", "leave-confirm", name=mover.first_name))
-        await h.press(mover, ask, text=h.app.tr.plain("ru", "btn-leave-no"))
-        assert h.tg.messages[(mover.id, ask.message_id)].text == h.app.tr.t("ru", "leave-kept")
+        assert ask.text.startswith(h.app.tr.t(lang, "leave-confirm", name=mover.first_name))
+        await h.press(mover, ask, text=h.app.tr.plain(lang, "btn-leave-no"))
+        assert h.tg.messages[(mover.id, ask.message_id)].text == h.app.tr.t(lang, "leave-kept")
         await h.say(mover, mover.id, "/leave")
-        await h.press(mover, h.tg.last(mover.id), text=h.app.tr.plain("ru", "btn-leave-yes"))
+        await h.press(mover, h.tg.last(mover.id), text=h.app.tr.plain(lang, "btn-leave-yes"))
         found = await svc.find_open(GROUP, None)
         assert found.hand_for(mover.id) is None and found.status == Status.PLAYING
         # the last person leaving stops the match
         last_one = next(p for p in (OLYA, MASHA) if p != mover)
         await h.say(last_one, GROUP, "/leave")
-        await h.press(last_one, h.tg.last(GROUP), text=h.app.tr.plain("ru", "btn-leave-yes"))
+        await h.press(last_one, h.tg.last(GROUP), text=h.app.tr.plain(lang, "btn-leave-yes"))
         assert (await svc.find_open(GROUP, None)).ok is False
         last = h.tg.chat(GROUP)[-1].text
-        assert last == h.app.tr.t("ru", "match-stopped")
+        assert last == h.app.tr.t(lang, "match-stopped")
 
 
-async def test_the_group_answers_when_a_players_turns_time_out(tmp_path):
+@pytest.mark.parametrize("lang", ["ru", "uk", "en"])
+async def test_the_group_answers_when_a_players_turns_time_out(tmp_path, lang):
+    OLYA, PETYA, MASHA = (Person(p.id, p.first_name, lang) for p in (_OLYA, _PETYA, _MASHA))
     async with Harness(tmp_path) as h:
         svc = h.app.service
+        await svc.update_chat(GROUP, language=lang)
         for p in (OLYA, PETYA, MASHA):
             h.tg.dm_open.add(p.id)
             await h.say(p, p.id, "/start")
@@ -330,12 +337,12 @@ async def test_the_group_answers_when_a_players_turns_time_out(tmp_path):
         assert question.text.startswith("⏱ " + who.name)
         me = next(p for p in (OLYA, PETYA, MASHA) if p.id == who.user_id)
         other = next(p for p in (OLYA, PETYA, MASHA) if p.id != who.user_id)
-        bot_button = h.app.tr.plain("ru", "btn-hold-bot")
+        bot_button = h.app.tr.plain(lang, "btn-hold-bot")
         text, alert, _ = await h.press(me, question, text=bot_button)
-        assert alert and text == h.app.tr.plain("ru", "err-hold-not-yours")
+        assert alert and text == h.app.tr.plain(lang, "err-hold-not-yours")
         await h.press(other, question, text=bot_button)
         answered = h.tg.messages[(GROUP, question.message_id)]
-        assert answered.text == h.app.tr.t("ru", "hold-bot", name=who.name)
+        assert answered.text == h.app.tr.t(lang, "hold-bot", name=who.name)
         assert not answered.buttons()
         now = await svc.find_open(GROUP, None)
         assert now.table.seats[absent].bot == "normal" and now.hold is None
