@@ -248,19 +248,25 @@ async def test_the_chats_board_counts_bot_matches_when_its_admins_allow_it(tmp_p
         assert "Оля" not in h.tg.last(GROUP).text  # never on the global board
 
 
+async def _started(h: Harness, lang: str, people) -> None:
+    """A match of ``people`` started through the group's commands, in a chat speaking
+    ``lang``; everyone's private chat is open."""
+    await h.app.service.update_chat(GROUP, language=lang)
+    for p in people:
+        h.tg.dm_open.add(p.id)
+        await h.say(p, p.id, "/start")
+    await h.say(people[0], GROUP, "/newgame")
+    for p in people[1:]:
+        await h.say(p, GROUP, "/join")
+    await h.say(people[0], GROUP, "/startgame")
+
+
 @pytest.mark.parametrize("lang", ["ru", "uk", "en"])
 async def test_leave_during_a_match_after_a_confirmation(tmp_path, lang):
     OLYA, PETYA, MASHA = (Person(p.id, p.first_name, lang) for p in (_OLYA, _PETYA, _MASHA))
     async with Harness(tmp_path) as h:
         svc = h.app.service
-        await svc.update_chat(GROUP, language=lang)
-        for p in (OLYA, PETYA, MASHA):
-            h.tg.dm_open.add(p.id)
-            await h.say(p, p.id, "/start")
-        await h.say(OLYA, GROUP, "/newgame")
-        for p in (PETYA, MASHA):
-            await h.say(p, GROUP, "/join")
-        await h.say(OLYA, GROUP, "/startgame")
+        await _started(h, lang, (OLYA, PETYA, MASHA))
         await h.say(Person(50, "Зритель", lang), GROUP, "/leave")
         assert h.tg.last(GROUP).text == h.app.tr.t(lang, "err-not-joined")
         await h.say(PETYA, GROUP, "/leave")
@@ -308,14 +314,7 @@ async def test_the_group_answers_when_a_players_turns_time_out(tmp_path, lang):
     OLYA, PETYA, MASHA = (Person(p.id, p.first_name, lang) for p in (_OLYA, _PETYA, _MASHA))
     async with Harness(tmp_path) as h:
         svc = h.app.service
-        await svc.update_chat(GROUP, language=lang)
-        for p in (OLYA, PETYA, MASHA):
-            h.tg.dm_open.add(p.id)
-            await h.say(p, p.id, "/start")
-        await h.say(OLYA, GROUP, "/newgame")
-        for p in (PETYA, MASHA):
-            await h.say(p, GROUP, "/join")
-        await h.say(OLYA, GROUP, "/startgame")
+        await _started(h, lang, (OLYA, PETYA, MASHA))
         found = await svc.find_open(GROUP, None)
         absent = found.table.to_act
         while True:  # the absent player's turns time out; the others play at once
