@@ -206,14 +206,14 @@ def test_action_log_words():
         "Раздача, заходит Оля.",
         "Оля: заход [6|6]",
         "Оля: [2|5] справа",
-        "Петя взял 3 из базара и постучал",
-        "Маша взял 1 из базара и сыграл [1|3] слева",
-        "⏱ Оля не успел — за него походил бот.",
+        "Петя берёт 3 из базара и стучит",
+        "Маша берёт 1 из базара и ходит [1|3] слева",
+        "⏱ Оля: время вышло — ход сделал бот.",
         "Оля: [2|5] слева",
-        "Петя взял 2 из базара",
+        "Петя берёт 2 из базара",
     ]
     uk = render.action_log(notes, names, "uk", tr=TR)
-    assert uk[3] == "Петя витягнув 3 з базару і постукав"
+    assert uk[3] == "Петя бере 3 з базару і стукає"
     en = render.action_log([ActionNote("played", 0, 1, tile="2-5", end="left"),
                             ActionNote("fish", 1, 1), ActionNote("went_out", 2, 1)],
                            names, "en", tr=TR)
@@ -418,7 +418,7 @@ def test_round_summary_reveals_hands_values_and_records():
                    scores=(0, 0, 15), remembered=(0, 7, 0), pot_won=0, pot=3,
                    seat_values=(0, 19, 1))
     text = render.render_round_summary("uk", out, names, [0, 1, 2], tr=TR)
-    assert "🏁 Вийшов Оля." in text
+    assert "🏁 Оля виходить." in text
     assert "Оля: порожньо" in text
     assert "Петя: +7 запам'ятовано → <b>+7</b>" in text
     assert "🥚 У яйцях: 3 очки." in text
@@ -522,7 +522,7 @@ def test_top_and_stats():
                                 average=37.25, tr=TR)
     assert "Партій: 5" in stats and "Був козлом: 2 рази" in stats
     assert "Рейтинг: 14 очок" in stats and "37,2" in stats
-    assert "ще не дограв" in render.render_stats("uk", "Оля", matches=0, goats=0, rating=0,
+    assert "ще жодної дограної" in render.render_stats("uk", "Оля", matches=0, goats=0, rating=0,
                                                  outs=0, fish=0, average=None, tr=TR)
 
 

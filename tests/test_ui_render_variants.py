@@ -241,7 +241,7 @@ def test_a_move_of_several_tiles_reads_as_one_action():
     assert lines == ["Оля: [3|3] слева и [5|5] справа",
                      "Петя: [2|2]🔒 вверх, [4|4] вниз и [6|6]🔒 справа",
                      "Маша: [1|1] вниз, вдоль · +15",
-                     "Оля взял 2 из базара и сыграл [0|5] в промежуток"]
+                     "Оля берёт 2 из базара и ходит [0|5] в промежуток"]
     en = render.action_log(notes[:1], ["Olya"], "en", tr=TR)
     assert en == ["Olya: [3|3] on the left and [5|5] on the right"]
     uk = render.action_log(notes[:1], ["Оля"], "uk", tr=TR)
@@ -260,7 +260,7 @@ def test_semerka_log_and_sticks():
     assert lines[1] == "➕ Сумма концов 6 — Оля ходит ещё раз"
     assert lines[3] == ("7️⃣ Сумма концов 7 — Петя берёт 2 кости (из них 1 вслепую из руки "
                         "Оля) и пропускает ход")
-    assert lines[4] == "Маша взял 1 из базара — не подошла, ход дальше"
+    assert lines[4] == "Маша берёт 1 из базара — не подошла, ход дальше"
     assert lines[5:] == ["🪵 Петя получает палку.", "🚪 Петя выбывает из партии."]
     seats = tuple(replace(s, sticks=k, left=k == 3, tiles=0 if k == 3 else 4)
                   for s, k in zip(_seats(), (1, 3, 0), strict=True))
@@ -288,7 +288,7 @@ def test_sea_goat_round_ends():
     """RULES.md §2.1: the loser records alone; points below 25 are lost while closed; a tie
     feeds the pot; a [6|6] out resets the finisher; a blocked fast round is void."""
     text = render.render_round_summary("ru", _summary(), NAMES, [0, 1, 2], tr=TR)
-    assert "🏁 Вышел Оля: [6|6]." in text and "Проигравший раунда: <b>Петя</b>" in text
+    assert "🏁 Оля выходит: [6|6]." in text and "Проигравший раунда: <b>Петя</b>" in text
     assert "Петя: +19 → счёт <b>44</b>" in text
     lost = _summary(scores=(0, 0, 30))
     assert "Петя: +19 — счёт не открыт (нужно 25), очки сгорают" in render.render_round_summary(
@@ -322,8 +322,8 @@ def test_chcv_specials_and_general():
     chcv = _summary(variant="chcv", rules={"variant": "chcv", "match_limit": 101}, losers=(),
                     specials=(("out_6-6", 0), ("held_0-0", 2)))
     text = render.render_round_summary("ru", chcv, NAMES, [0, 1, 2], tr=TR)
-    assert "💥 Оля вышел с [6|6] — всем остальным по 50." in text
-    assert "💥 У Маша остался [0|0] — козёл!" in text
+    assert "💥 Оля выходит с [6|6] — всем остальным по 50." in text
+    assert "💥 Маша: на руке остался [0|0] — козёл!" in text
     assert "💥" not in render.render_round_summary("ru", chcv, NAMES, [0, 1, 2],
                                                    specials=False, tr=TR)
     names = ["Оля", "Петя", "Маша", "Коля"]

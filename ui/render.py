@@ -213,7 +213,7 @@ def action_log(notes: Iterable[ActionNote], names: Sequence[str], locale: str, *
     of words, oldest first (HTML).
 
     Draws are counted, never shown: a seat's draws merge with what that seat does next
-    («Петя взял 3 из базара и постучал», RULES.md §1.8).  A host move (§1.17) gets its own
+    («Петя берёт 3 из базара и стучит», RULES.md §1.8).  A host move (§1.17) gets its own
     line.  A move of several tiles is one line (§2.0.4); the variants' events get theirs:
     another turn and draw-two after an end sum of 6 or 7, a drawn tile that does not fit
     (Семёрка §2.8 rules 4–6), sticks and leaving (§2.8 rules 7–8), a void round (§2.1 rule 6,

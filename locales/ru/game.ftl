@@ -27,12 +27,12 @@ log-misdeal = Пересдача: у { $name } { $reason ->
 }.
 log-led = { $name }: заход { $move }
 log-played = { $name }: { $move }
-log-drew-played = { $name } взял { $count } из базара и сыграл { $move }
-log-drew = { $name } взял { $count } из базара
-log-drew-knocked = { $name } взял { $count } из базара и постучал
-log-knocked = { $name } постучал
-log-host-moved = ⏱ { $name } не успел — за него походил бот.
-log-went-out = 🏁 { $name } вышел!
+log-drew-played = { $name } берёт { $count } из базара и ходит { $move }
+log-drew = { $name } берёт { $count } из базара
+log-drew-knocked = { $name } берёт { $count } из базара и стучит
+log-knocked = { $name } стучит
+log-host-moved = ⏱ { $name }: время вышло — ход сделал бот.
+log-went-out = 🏁 { $name } выходит!
 log-fish = 🐟 Рыба! Рыбак — { $name }.
 
 ## Рука в личке.
@@ -52,7 +52,7 @@ hand-match-over = Партия окончена — итоги в группе.
 
 ## Итоги раунда.
 round-title = <b>Раунд { $round } окончен</b>
-round-out = 🏁 Вышел { $name }.
+round-out = 🏁 { $name } выходит.
 round-fish = 🐟 Рыба! Рыбак — { $name }.
 round-hands-title = <b>Руки:</b>
 round-hand = { $name }: { $tiles } = { points }

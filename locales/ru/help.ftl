@@ -60,7 +60,7 @@ stats-rating = Рейтинг: { points }
 stats-outs = Выходов: { $count }
 stats-fish = Рыб: { $count }
 stats-average = Средний итоговый счёт: { NUMBER($average, maximumFractionDigits: 1) }
-stats-empty = { $name } ещё не доиграл ни одной партии.
+stats-empty = { $name }: ещё ни одной доигранной партии.
 
 ## Computer players (issue 6).
 help-group-bots = /addbot [easy|normal|hard] — посадить за стол компьютерного игрока 🤖 (кнопка «Убрать бота» освобождает место)

@@ -27,12 +27,12 @@ log-misdeal = Перероздача: у { $name } { $reason ->
 }.
 log-led = { $name }: перший хід { $move }
 log-played = { $name }: { $move }
-log-drew-played = { $name } витягнув { $count } з базару і зіграв { $move }
-log-drew = { $name } витягнув { $count } з базару
-log-drew-knocked = { $name } витягнув { $count } з базару і постукав
-log-knocked = { $name } постукав
-log-host-moved = ⏱ { $name } не встиг — за нього походив бот.
-log-went-out = 🏁 { $name } вийшов!
+log-drew-played = { $name } бере { $count } з базару і ходить { $move }
+log-drew = { $name } бере { $count } з базару
+log-drew-knocked = { $name } бере { $count } з базару і стукає
+log-knocked = { $name } стукає
+log-host-moved = ⏱ { $name }: час вийшов — хід зробив бот.
+log-went-out = 🏁 { $name } виходить!
 log-fish = 🐟 Риба! Рибак — { $name }.
 
 ## Рука в особистих.
@@ -52,7 +52,7 @@ hand-match-over = Партію закінчено — підсумки в гру
 
 ## Підсумки раунду.
 round-title = <b>Раунд { $round } закінчено</b>
-round-out = 🏁 Вийшов { $name }.
+round-out = 🏁 { $name } виходить.
 round-fish = 🐟 Риба! Рибак — { $name }.
 round-hands-title = <b>Руки:</b>
 round-hand = { $name }: { $tiles } = { points }

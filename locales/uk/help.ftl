@@ -60,7 +60,7 @@ stats-rating = Рейтинг: { points }
 stats-outs = Виходів: { $count }
 stats-fish = Риб: { $count }
 stats-average = Середній підсумковий рахунок: { NUMBER($average, maximumFractionDigits: 1) }
-stats-empty = { $name } ще не дограв жодної партії.
+stats-empty = { $name }: ще жодної дограної партії.
 
 ## Computer players (issue 6).
 help-group-bots = /addbot [easy|normal|hard] — посадити за стіл комп'ютерного гравця 🤖 (кнопка «Прибрати бота» звільняє місце)
