@@ -31,7 +31,7 @@ pstats-games = Партий: { $matches } · первым: { $wins } · козл
 pstats-skill = 🎯 Мастерство { $sign }{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) } (μ { NUMBER($mu, maximumFractionDigits: 1) }, σ { NUMBER($sigma, maximumFractionDigits: 1) }) · ⭐ очков рейтинга: { $points }
 pstats-play = Выходов: { $outs } · рыб: { $fish } · средний итоговый счёт: { NUMBER($average, maximumFractionDigits: 1) }
 pstats-none = — ни одной партии.
-pstats-empty = { $name } ещё не доиграл ни одной партии.
+pstats-empty = { $name }: пока ни одной доигранной партии.
 pstats-others = Другие игры: { $list }
 
 ## История (/history).
@@ -47,8 +47,8 @@ hist-bots = 🤖 с компьютерными игроками: в общий �
 hist-timeout = ⏱ прервана по тайм-ауту
 hist-line = { $place }. { $name } — { $score } · ⭐ +{ $points }
 hist-line-goat = { $place }. 🐐 { $name } — { $score }, { $goat } · ⭐ +{ $points }
-hist-line-timeout = { $place }. ⏱ { $name } — { $score }, не ходил · ⭐ +{ $points }
-hist-line-left = 🚪 { $name } — вышел из партии · ⭐ +0
+hist-line-timeout = { $place }. ⏱ { $name } — { $score }, тайм-аут · ⭐ +{ $points }
+hist-line-left = 🚪 { $name } — место отдано компьютерному игроку · ⭐ +0
 hist-team = (команда { $team })
 hist-skill = 🎯 { $sign }{ NUMBER($delta, minimumFractionDigits: 1, maximumFractionDigits: 1) }
 hist-goat = { $title ->
@@ -73,10 +73,10 @@ rec-sent = 📄 Запись партии #{ $id } — в личке.
 rec-none = Здесь ещё нет законченных партий.
 chk-ok = ✅ <b>Запись читается</b> — { $variant }, игроки: { $names }
 chk-round = Раунд { $round }: { $end ->
-    [out] вышел { $name }
+    [out] выход: { $name }
     [fish] рыба, рыбак { $name }
     [void] рыба не в счёт, пересдача
-   *[limit] { $name } набрал(а) лимит
+   *[limit] лимит: { $name }
 } — записано { $recorded }; счёт { $scores }
 chk-more = … и ещё раньше: { $count ->
     [one] { $count } раунд
@@ -140,7 +140,7 @@ hold-question = ⏱ { $name } пропускает ход уже не первы
     [one] { $seconds } секунду
     [few] { $seconds } секунды
    *[many] { $seconds } секунд
-}, партия закончится по тайм-ауту; { $name } может и сам сходить и остаться в игре.
+}, партия закончится по тайм-ауту; { $name } может и сходить сейчас: тогда всё остаётся как есть.
 hold-bot = 🤖 Решено: место { $name } занял компьютерный игрок, играем дальше.
 hold-end = ⏹ Партия закончилась по тайм-ауту.
 hold-back = ▶️ { $name } снова в игре.

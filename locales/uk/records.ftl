@@ -31,7 +31,7 @@ pstats-games = Партій: { $matches } · першим: { $wins } · козл
 pstats-skill = 🎯 Майстерність { $sign }{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) } (μ { NUMBER($mu, maximumFractionDigits: 1) }, σ { NUMBER($sigma, maximumFractionDigits: 1) }) · ⭐ очок рейтингу: { $points }
 pstats-play = Виходів: { $outs } · риб: { $fish } · середній підсумковий рахунок: { NUMBER($average, maximumFractionDigits: 1) }
 pstats-none = — жодної партії.
-pstats-empty = { $name } ще не дограв жодної партії.
+pstats-empty = { $name }: поки жодної завершеної партії.
 pstats-others = Інші ігри: { $list }
 
 ## Історія (/history).
@@ -47,8 +47,8 @@ hist-bots = 🤖 з комп'ютерними гравцями: у загаль�
 hist-timeout = ⏱ перервана за тайм-аутом
 hist-line = { $place }. { $name } — { $score } · ⭐ +{ $points }
 hist-line-goat = { $place }. 🐐 { $name } — { $score }, { $goat } · ⭐ +{ $points }
-hist-line-timeout = { $place }. ⏱ { $name } — { $score }, не ходив · ⭐ +{ $points }
-hist-line-left = 🚪 { $name } — вийшов з партії · ⭐ +0
+hist-line-timeout = { $place }. ⏱ { $name } — { $score }, тайм-аут · ⭐ +{ $points }
+hist-line-left = 🚪 { $name } — місце віддано комп'ютерному гравцю · ⭐ +0
 hist-team = (команда { $team })
 hist-skill = 🎯 { $sign }{ NUMBER($delta, minimumFractionDigits: 1, maximumFractionDigits: 1) }
 hist-goat = { $title ->
@@ -73,10 +73,10 @@ rec-sent = 📄 Запис партії #{ $id } — в особистих.
 rec-none = Тут ще немає завершених партій.
 chk-ok = ✅ <b>Запис читається</b> — { $variant }, гравці: { $names }
 chk-round = Раунд { $round }: { $end ->
-    [out] вийшов { $name }
+    [out] вихід: { $name }
     [fish] риба, рибак { $name }
     [void] риба не в рахунок, перездача
-   *[limit] { $name } набрав ліміт
+   *[limit] ліміт: { $name }
 } — записано { $recorded }; рахунок { $scores }
 chk-more = … і ще раніше: { $count ->
     [one] { $count } раунд
@@ -140,7 +140,7 @@ hold-question = ⏱ { $name } знову пропускає хід. Що дал�
     [one] { $seconds } секунду
     [few] { $seconds } секунди
    *[many] { $seconds } секунд
-}, партія завершиться за тайм-аутом; { $name } може й сам походити й залишитися в грі.
+}, партія завершиться за тайм-аутом; { $name } може й походити зараз: тоді все залишиться як є.
 hold-bot = 🤖 Вирішено: місце { $name } зайняв комп'ютерний гравець, граємо далі.
 hold-end = ⏹ Партія завершилася за тайм-аутом.
 hold-back = ▶️ { $name } знову в грі.
