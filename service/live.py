@@ -67,6 +67,7 @@ __all__ = [
     "full_rules",
     "public_events",
     "record_of",
+    "is_record_of",
     "result_of",
     "rules_overrides",
     "rules_players",
@@ -838,6 +839,39 @@ def record_of(row: MatchRow, actions: Sequence[ActionRow]) -> dict[str, Any]:
                                     [seat_name(s) for s in row.seats], row.seed, decisions)
     except (engine.EngineError, ValueError) as exc:
         raise ReplayError(f"match {row.id}: {exc}") from exc
+
+
+def _canonical(value: Any) -> Any:
+    """``value`` with every tile code written smaller half first (``"5-2"`` → ``"2-5"``) and
+    every dealt hand in order (a hand is a set; the bazar's order is the order of drawing):
+    the same game however its record spells it."""
+    if isinstance(value, str) and len(value) == 3 and value[1] == "-" \
+            and value[0].isdigit() and value[2].isdigit():
+        a, b = sorted((value[0], value[2]))
+        return f"{a}-{b}"
+    if isinstance(value, (list, tuple)):
+        return [_canonical(v) for v in value]
+    if isinstance(value, dict):
+        out = {k: _canonical(v) for k, v in value.items()}
+        hands = out.get("hands")
+        if isinstance(hands, list) and all(isinstance(h, list) for h in hands):
+            out["hands"] = [sorted(h, key=repr) for h in hands]
+        return out
+    return value
+
+
+def is_record_of(sent: Any, row: MatchRow, actions: Sequence[ActionRow]) -> bool:
+    """Whether a sent record (its parsed JSON, which replayed) is the stored match ``row``
+    with its ``actions``: the same rules, number of players, deals and decisions as
+    :func:`record_of` makes of it, tiles in either order (the names may differ)."""
+    try:
+        stored = record_of(row, actions)
+        rules = engine.Rules.from_json(sent.get("rules") or {}).to_json()
+    except (ReplayError, engine.EngineError, ValueError, TypeError, AttributeError):
+        return False
+    return (rules == engine.Rules.from_json(stored["rules"]).to_json()
+            and len(sent.get("players") or ()) == len(stored["players"])
+            and _canonical(sent.get("rounds")) == _canonical(stored["rounds"]))
 
 
 def _rule_of(error: Any) -> str | None:

@@ -17,7 +17,7 @@ from concurrent.futures import Executor
 from dataclasses import replace
 from typing import Any
 
-from service.live import check_record, record_of
+from service.live import check_record, is_record_of, record_of
 from service.views import ErrorCode, RecordCheck, RecordFile, Status
 from storage import Database
 from storage import repository as repo
@@ -102,9 +102,10 @@ class Records:
 
     async def check(self, data: bytes) -> RecordCheck:
         """Replay a record a user sent (:func:`service.live.check_record`); when it names a
-        finished match of this bot, also whether it equals that match's stored result (the
-        goats and every rated player's rating points, RULES.md §1.15–§1.16).  Changes
-        nothing."""
+        finished match of this bot, also whether it is that match (``RecordCheck.stored``):
+        the same rules, deals and decisions as the bot's own record of it (tiles in either
+        order, the names as they like), and so the same goats and rating points of every
+        rated player (RULES.md §1.15–§1.16).  Changes nothing."""
         loop = asyncio.get_running_loop()
         out = await loop.run_in_executor(self.executor, check_record, bytes(data))
         if not out.ok:
@@ -116,10 +117,13 @@ class Records:
             match_id = None
         if match_id is None or not 0 < match_id < 2**63:
             return out
-        rows = await self.db.read(repo.results_of, match_id)
-        if not rows:
+        row, actions = await self.db.read(_load, match_id)
+        if row is None or row.status != Status.FINISHED or row.seed is None:
             return out
-        same = out.finished and all(
+        rows = await self.db.read(repo.results_of, match_id)
+        sent = json.loads(data.decode("utf-8"))
+        same = await loop.run_in_executor(self.executor, is_record_of, sent, row, actions)
+        same = same and out.finished and all(
             r.side < len(out.rating) and r.rating == out.rating[r.side]
             and r.goat == (r.side in out.goats) for r in rows if not r.left_match)
         return replace(out, stored_match=match_id, stored=same)

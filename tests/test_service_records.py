@@ -116,6 +116,25 @@ async def test_a_record_that_names_a_match_but_differs_from_it_says_so(svc):
     assert check.ok and check.stored_match == second.match_id and check.stored is False
 
 
+async def test_a_record_is_its_match_however_it_spells_tiles_and_names_but_not_if_redealt(
+        svc):
+    done = await finished_match(svc, "classic", -100, seed=11)
+    record = json.loads((await svc.record(done.match_id, 1, -100)).data)
+    spelled = json.loads(json.dumps(record))
+    spelled["players"] = ["A", "B", "C"]
+    deal = spelled["rounds"][0]["deal"]
+    deal["hands"][0] = ["-".join(reversed(t.split("-"))) for t in reversed(deal["hands"][0])]
+    check = await svc.check_record(json.dumps(spelled).encode())
+    assert check.ok and check.stored_match == done.match_id and check.stored is True
+    # the last round dealt again: the same bazar in another order draws other tiles, so the
+    # record replays (or not) to another game, which is never "the stored match"
+    redealt = json.loads(json.dumps(record))
+    last = redealt["rounds"][-1]
+    last["deal"]["bazar"] = list(reversed(last["deal"]["bazar"]))
+    check = await svc.check_record(json.dumps(redealt).encode())
+    assert check.stored is not True
+
+
 def _illegal_in_round_3(record: dict) -> dict:
     """The record with its round 3's second decision replaced by a tile of another hand."""
     rnd = record["rounds"][2]
