@@ -76,7 +76,7 @@ chk-round = Round { $round }: { $end ->
     [fish] fish, fisher { $name }
     [void] a fish that does not count, dealt again
    *[limit] { $name } reached the limit
-} — recorded { $recorded }; scores { $scores }
+} — round points { $recorded }; scores { $scores }
 chk-more = … and earlier: { $count ->
     [one] { $count } round
    *[other] { $count } rounds

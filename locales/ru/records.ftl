@@ -77,7 +77,7 @@ chk-round = Раунд { $round }: { $end ->
     [fish] рыба, рыбак { $name }
     [void] рыба не в счёт, пересдача
    *[limit] лимит: { $name }
-} — записано { $recorded }; счёт { $scores }
+} — очки раунда { $recorded }; счёт { $scores }
 chk-more = … и ещё раньше: { $count ->
     [one] { $count } раунд
     [few] { $count } раунда

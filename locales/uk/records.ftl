@@ -77,7 +77,7 @@ chk-round = Раунд { $round }: { $end ->
     [fish] риба, рибак { $name }
     [void] риба не в рахунок, перездача
    *[limit] ліміт: { $name }
-} — записано { $recorded }; рахунок { $scores }
+} — очки раунду { $recorded }; рахунок { $scores }
 chk-more = … і ще раніше: { $count ->
     [one] { $count } раунд
     [few] { $count } раунди
