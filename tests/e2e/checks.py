@@ -119,9 +119,10 @@ class Replay:
         return [e for evs in self.events for e in evs]
 
     def seat_of(self, user_id: int) -> int | None:
-        """The seat of a user, None if not seated."""
+        """The seat of a user (also one they left to a computer player), None if not
+        seated."""
         for i, s in enumerate(self.row.seats):
-            if s["user_id"] == user_id:
+            if s["user_id"] == user_id or (s.get("left") or {}).get("user_id") == user_id:
                 return i
         return None
 
