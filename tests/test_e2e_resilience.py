@@ -83,7 +83,7 @@ async def test_a_player_who_never_moves_loses_the_match_by_timeout(bot, emulator
         host = next((t for t in later if t >= 0.5), None)
         assert host is not None and 4.5 <= host < 10.0, later  # the turn began at the commit
     group, dms = await table.chats()
-    assert any("Петя не успел" in h["text"] for m in group for h in m.history)
+    assert any("Петя: время вышло" in h["text"] for m in group for h in m.history)
     assert any("за вас походил бот" in h["text"] for m in dms[petya.id] for h in m.history)
     end = [m for m in group if "прервана по тайм-ауту" in (m.text or "")]
     assert len(end) == 1 and "Петя не ходил" in end[0].text
