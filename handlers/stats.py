@@ -17,7 +17,7 @@ from handlers.common import App, alert, display_name, query_chat, reply
 from service.live import VARIANT_NAMES
 from ui import records
 from ui.callbacks import StatsCb, TopCb
-from ui.variants import parse_variant
+from ui.variants import parse_variant, variant_name
 
 #: People per board.
 BOARD_SIZE = 20
@@ -32,7 +32,9 @@ async def _chat_game(app: App, chat_id: int) -> tuple[str, bool]:
 
 
 def _bad_game(app: App, locale: str) -> str:
-    return app.tr.t(locale, "err-bad-variant", list=", ".join(VARIANT_NAMES))
+    """No game has that name: the games by their names in the reader's language."""
+    names = ", ".join(variant_name(app.tr, locale, v) for v in VARIANT_NAMES)
+    return app.tr.t(locale, "err-bad-variant", list=names)
 
 
 async def _board(app: App, chat_id: int, locale: str, variant: str, everywhere: bool):

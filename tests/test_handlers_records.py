@@ -207,6 +207,7 @@ async def test_top_and_stats_per_game_with_buttons(tmp_path, lang):
             tr.t(lang, "pstats-title", name="Оля", variant=sea))
         await h.say(OLYA, GROUP, "/top burro")
         assert h.tg.last(GROUP).text.startswith(tr.t(lang, "err-bad-variant", list="")[:8])
+        assert sea in h.tg.last(GROUP).text  # the games by their names in the reader's words
         await h.say(OLYA, GROUP, "/stats")
         stats = h.tg.last(GROUP)
         assert stats.text.startswith(tr.t(lang, "pstats-title", name="Оля", variant=game))
