@@ -105,6 +105,30 @@ class LocaleMiddleware(BaseMiddleware):
         return await handler(event, data)
 
 
+class SameChatGuard(BaseMiddleware):
+    """An inner middleware of a router's button presses: a press whose callback data names a
+    match (``lobby`` or ``match``) is handled only under a message of that match's own chat.
+    A forged press that carries another chat's lobby or match id (a join, a start, an admin's
+    stop or game switch, which the admin check alone would judge by the pressing chat) gets
+    an alert and changes nothing."""
+
+    async def __call__(self, handler: Callable[[TelegramObject, dict[str, Any]],
+                                               Awaitable[Any]],
+                       event: TelegramObject, data: dict[str, Any]) -> Any:
+        cb = data.get("callback_data")
+        match_id = getattr(cb, "lobby", None)
+        if match_id is None:
+            match_id = getattr(cb, "match", None)
+        if isinstance(event, CallbackQuery) and isinstance(match_id, int):
+            app: App = data["app"]
+            res = await app.service.view(match_id)
+            view = (res.lobby or res.table) if res.ok else None
+            if view is not None and view.chat_id != query_chat(event):
+                await alert(event, app.tr.plain(data.get("locale", "en"), "err-other-chat"))
+                return None
+        return await handler(event, data)
+
+
 def display_name(user: User) -> str:
     """How a player is called at the table: first and last name, as Telegram has them."""
     name = user.full_name.strip() or (user.username or str(user.id))

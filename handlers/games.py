@@ -16,7 +16,15 @@ from dataclasses import dataclass
 from aiogram import Bot, F, Router
 from aiogram.types import CallbackQuery, Message
 
-from handlers.common import App, alert, display_name, is_admin, query_chat, register
+from handlers.common import (
+    App,
+    SameChatGuard,
+    alert,
+    display_name,
+    is_admin,
+    query_chat,
+    register,
+)
 from service import STRENGTHS, ErrorCode, Result, Status, VariantInfo
 from ui.callbacks import SoloCb, VariantCb
 from ui.keyboards import lobby_keyboard, solo_keyboard, variant_keyboard
@@ -59,12 +67,13 @@ class SoloChoice:
 
 def parse_solo(words: list[str], default_variant: str = "classic") -> SoloChoice | None:
     """Read ``/newgame [1-3] [game] [easy|normal|hard]`` in any order (the game's name may be
-    several words, ``морской козёл``); None when a word is neither."""
+    several words, ``морской козёл``); None when a word is neither.  A count outside 1–3 is
+    kept as given, for :func:`solo_refusal` to answer with the counts the game seats."""
     bots, strength, rest = None, "normal", []
     for word in words:
         low = word.lower()
-        if low in ("1", "2", "3") and bots is None:
-            bots = int(low)
+        if low.isdigit() and len(low) <= 2 and bots is None:
+            bots = int(low)  # 0 or 4+ too: the refusal says the counts the game seats
         elif low in STRENGTHS:
             strength = low
         else:
@@ -235,6 +244,7 @@ async def on_variant_pick(query: CallbackQuery, callback_data: VariantCb, app: A
 def create_router() -> Router:
     """The games router: the lobby's game menu and the private set-up's buttons."""
     router = Router(name="games")
+    router.callback_query.middleware(SameChatGuard())
     router.callback_query.register(on_variant_menu, VariantCb.filter(F.action == "menu"))
     router.callback_query.register(on_variant_back, VariantCb.filter(F.action == "back"))
     router.callback_query.register(on_variant_pick, VariantCb.filter(F.action == "pick"))

@@ -17,6 +17,7 @@ from aiogram.types import CallbackQuery, Message
 from handlers.common import (
     IN_GROUPS,
     App,
+    SameChatGuard,
     alert,
     display_name,
     is_admin,
@@ -96,7 +97,12 @@ async def cmd_newgame(message: Message, command: CommandObject, app: App,
     if (command.args or "").strip():
         variant = parse_variant(command.args)
         if variant is None:
-            reply(app, message, unknown_variant_text(app, locale))
+            words = command.args.lower().split()
+            solo = any(w.isdigit() or w in STRENGTHS for w in words)
+            text = unknown_variant_text(app, locale)
+            if solo:  # the private command's words: a group seats computer players with /addbot
+                text = app.tr.t(locale, "err-newgame-group-words") + "\n" + text
+            reply(app, message, text)
             return
     await register(app, user)
     chat = await app.service.update_chat(message.chat.id, title=message.chat.title,
@@ -183,7 +189,8 @@ async def cmd_stopgame(message: Message, app: App, bot: Bot, locale: str) -> Non
                                                               message.from_user.id):
         reply(app, message, app.tr.t(locale, "err-only-creator-or-admin"))
         return
-    reply(app, message, app.tr.t(locale, "match-stop-confirm"),
+    key = "lobby-stop-confirm" if found.lobby is not None else "match-stop-confirm"
+    reply(app, message, app.tr.t(locale, key),
           reply_markup=stop_keyboard(locale, found.match_id, tr=app.tr))
 
 
@@ -284,6 +291,7 @@ def create_router() -> Router:
     """The lobby's router: group commands, the stop confirmation and the lobby buttons (the
     Rematch button also in a private chat, under a solo match)."""
     router = Router(name="lobby")
+    router.callback_query.middleware(SameChatGuard())
     router.message.filter(IN_GROUPS)
     router.message.register(cmd_newgame, Command("newgame"))
     router.message.register(cmd_join, Command("join"))

@@ -4,9 +4,19 @@ Issue 4, "Hands in private": a press is validated against the match version, the
 and the hand by the service; a stale, foreign or forged press gets an alert and changes
 nothing (a forged one does not even parse: ``MoveCb.filter()`` lets it fall through to the
 errors router, which answers it as outdated).
+
+Issues 12 and 13 ("Moves of two tiles", "Composing a move"): a :class:`~ui.callbacks.PlayCb`
+button plays a move of any variant (RULES.md §2.0.4), or shows a move of several doubles
+being built, whose placements so far travel in the button itself.  A building press changes
+nothing in the game: it is checked here against the legal moves of the seat's
+``HandView`` (its placements must be part of one, ``ui.compose.is_prefix``) and at the view's
+version, and the pressed message is edited to the move so far.  A press to play goes to the
+service, which checks it as every move (stale, out of turn, illegal).
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from aiogram import Router
 from aiogram.filters import Command
@@ -14,24 +24,78 @@ from aiogram.types import CallbackQuery, Message
 
 from handlers.common import App, alert, answer, reply, thread_of
 from service import ErrorCode, Result, Status
-from ui import render
-from ui.callbacks import MoveCb
+from service.views import MoveOption
+from ui import compose, render
+from ui.callbacks import MoveCb, PlayCb
 
 
 async def on_move(query: CallbackQuery, callback_data: MoveCb, app: App, locale: str) -> None:
     """A move button: ``MoveCb(game, ver, tile, end)``."""
     a, b = callback_data.halves
-    res = await app.service.act(callback_data.game, query.from_user.id, f"{a}-{b}",
-                                callback_data.engine_end, callback_data.ver)
+    await _act(query, app, locale, callback_data.game, f"{a}-{b}", callback_data.engine_end,
+               callback_data.ver)
+
+
+async def _act(query: CallbackQuery, app: App, locale: str, game: int,
+               move: str | MoveOption, end: str | None, version: int) -> None:
+    res = await app.service.act(game, query.from_user.id, move, end, version)
     if not res.ok:
-        await alert(query, app.error_text(locale, res))
-        if res.error in (ErrorCode.STALE, ErrorCode.NOT_YOUR_TURN) and query.message:
-            # an old keyboard: take it away so only the live one remains
-            await app.publisher.refused(res, query.from_user.id, query.message.chat.id,
-                                        query.message.message_id)
+        await _refused(query, app, locale, res)
         return
     await query.answer()
     await app.publisher.publish(res)
+
+
+async def _refused(query: CallbackQuery, app: App, locale: str, res: Result,
+                   key: str | None = None) -> None:
+    """An alert; an old keyboard (stale, not this player's turn) is taken away, so that only
+    the live one remains."""
+    await alert(query, app.tr.plain(locale, key) if key else app.error_text(locale, res))
+    if res.error in (ErrorCode.STALE, ErrorCode.NOT_YOUR_TURN) and query.message:
+        await app.publisher.refused(res, query.from_user.id, query.message.chat.id,
+                                    query.message.message_id)
+
+
+async def on_play(query: CallbackQuery, callback_data: PlayCb, app: App, locale: str) -> None:
+    """A :class:`~ui.callbacks.PlayCb` button: ``p`` plays its placements as one move
+    (RULES.md §2.0.4); ``b`` shows the move being built with its placements so far
+    (refused unless they are part of a legal move of the presser's seat, at the current
+    version, on the presser's turn); ``t`` shows the move buttons again (the move being
+    built is dropped).  Nothing a ``b`` or ``t`` press does changes the game."""
+    cb = callback_data
+    user = query.from_user.id
+    if cb.act == "p":
+        first, *more = cb.placements
+        option = MoveOption(first.tile, first.end, first.closed, first.along, tuple(more))
+        await _act(query, app, locale, cb.game, option, None, cb.ver)
+        return
+    res = await app.service.view(cb.game)
+    hand = res.hand_for(user) if res.ok else None
+    if not res.ok or res.status != Status.PLAYING:
+        await alert(query, app.tr.plain(locale, "err-stale-button"))
+        return
+    if hand is None:
+        await alert(query, app.tr.plain(locale, "err-not-in-game"))
+        return
+    if res.version != cb.ver:
+        await _refused(query, app, locale, _as_error(res, ErrorCode.STALE))
+        return
+    if not hand.your_turn:
+        await _refused(query, app, locale, _as_error(res, ErrorCode.NOT_YOUR_TURN))
+        return
+    chosen = list(cb.placements) if cb.act == "b" else None
+    if chosen is not None and not compose.is_prefix(chosen, hand.legal):
+        await alert(query, app.tr.plain(locale, "err-compose-bad"))
+        return
+    await query.answer()
+    if query.message is not None:
+        await app.publisher.show_move(res, user, query.message.chat.id,
+                                      query.message.message_id, chosen)
+
+
+def _as_error(res: Result, code: ErrorCode) -> Result:
+    """``res`` (a view) as the refusal ``code``, for the answer and the old keyboard."""
+    return replace(res, ok=False, error=code)
 
 
 async def _my_open_match(app: App, user_id: int) -> Result | None:
@@ -66,5 +130,6 @@ def create_router() -> Router:
     """The play router: the move buttons and /score (/hand is in the private router)."""
     router = Router(name="play")
     router.callback_query.register(on_move, MoveCb.filter())
+    router.callback_query.register(on_play, PlayCb.filter())
     router.message.register(cmd_score, Command("score"))
     return router

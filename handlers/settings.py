@@ -12,29 +12,42 @@ choices, choose a value, back to the menu, done.
 from __future__ import annotations
 
 from aiogram import Bot, F, Router
-from aiogram.filters import Command
+from aiogram.enums import ChatType
+from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
 from handlers.common import IN_GROUPS, App, alert, is_admin, query_chat, reply, thread_of
+from handlers.games import unknown_variant_text
 from ui import render
 from ui.callbacks import LangCb, SettingsCb
 from ui.keyboards import lang_keyboard, settings_choices_keyboard, settings_keyboard
 from ui.settings import setting
+from ui.variants import parse_variant
 
 
-async def cmd_rules(message: Message, app: App, locale: str) -> None:
-    """The rules of the game played here (RULES.md §1, §2): the open lobby's or match's in
-    this chat topic, else the chat's for new matches; what the game changes against classic
-    Kozel, its options' values, and every game's name for /newgame."""
+async def cmd_rules(message: Message, command: CommandObject, app: App, locale: str) -> None:
+    """The rules of a game (RULES.md §1, §2): ``/rules <game>`` that game's as a lobby of it
+    opened here would play it; else the open lobby's or match's in this chat topic, else the
+    chat's for new matches (in a private chat, the games against computer players); what
+    the game changes against classic Kozel, its options' values, and every game's name."""
+    private = message.chat.type == ChatType.PRIVATE
+    if command.args:
+        variant = parse_variant(command.args)
+        if variant is None:
+            reply(app, message, unknown_variant_text(app, locale))
+            return
+        rules = await app.service.game_rules(message.chat.id, variant)
+        reply(app, message, render.render_game_rules(locale, rules, where="named", tr=app.tr))
+        return
     found = await app.service.find_open(message.chat.id, thread_of(message))
     rules = None
     if found.ok:
         rules = found.lobby.rules if found.lobby is not None else (
             found.table.rules if found.table is not None else None)
-    playing = bool(rules)
+    where = "match" if rules else ("private" if private else "chat")
     if not rules:
         rules = (await app.service.chat_info(message.chat.id)).full_rules
-    reply(app, message, render.render_game_rules(locale, rules, playing=playing, tr=app.tr))
+    reply(app, message, render.render_game_rules(locale, rules, where=where, tr=app.tr))
 
 
 async def cmd_settings(message: Message, app: App, bot: Bot, locale: str) -> None:

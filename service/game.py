@@ -142,6 +142,10 @@ class GameService:
         """See :meth:`service.people.People.chat_info`."""
         return await self.people.chat_info(chat_id)
 
+    async def game_rules(self, chat_id: int, variant: str) -> dict[str, Any]:
+        """See :meth:`service.people.People.game_rules`."""
+        return await self.people.game_rules(chat_id, variant)
+
     async def update_chat(self, chat_id: int, **changes: Any) -> ChatResult:
         """See :meth:`service.people.People.update_chat`."""
         return await self.people.update_chat(chat_id, **changes)

@@ -144,8 +144,9 @@ def variant_infos() -> dict[str, VariantInfo]:
 def switch_variant(options: Mapping[str, Any], variant: str) -> dict[str, Any]:
     """The rule options of ``options`` (a chat's stored overrides or a lobby's full rules)
     moved to the game ``variant`` (RULES.md §2): the options chosen there (those that differ
-    from their old variant's defaults) that ``variant`` reads are kept, every other one is
-    dropped, and ``variant``'s defaults fill the rest when the rules are built.  Returns the
+    from their old variant's defaults) that ``variant`` reads with the same default are kept
+    (so a Kozel match limit never becomes a race's target), every other one is dropped,
+    and ``variant``'s defaults fill the rest when the rules are built.  Returns the
     overrides with ``"variant"`` (validated as :func:`full_rules`).  Raises ``ValueError`` for
     an unknown variant or invalid ``options``."""
     info = variant_infos().get(variant)
@@ -153,7 +154,11 @@ def switch_variant(options: Mapping[str, Any], variant: str) -> dict[str, Any]:
         raise ValueError(f"rules: variant must be one of {tuple(variant_infos())}, "
                          f"got {variant!r}")
     chosen = rules_overrides(options)
-    kept = {k: v for k, v in chosen.items() if k != "variant" and info.reads(k)}
+    was = variant_infos().get(str(options.get("variant", "classic")))
+    # an option means the same in both games only if both give it the same default: a
+    # Kozel limit (whoever reaches it loses, §1.15) is not a race's target (§2.0.7)
+    kept = {k: v for k, v in chosen.items() if k != "variant" and info.reads(k)
+            and (was is None or was.options.get(k) == info.options.get(k))}
     return rules_overrides({"variant": variant, **kept})
 
 

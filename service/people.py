@@ -130,6 +130,13 @@ class People:
             self._remember(self._chats, chat_id, info)
         return info
 
+    async def game_rules(self, chat_id: int, variant: str) -> dict[str, Any]:
+        """Every rule option of a lobby of ``variant`` opened in this chat now: the chat's
+        chosen options that game keeps (:func:`service.live.switch_variant`) over its
+        defaults (RULES.md §2).  Raises ``ValueError`` for an unknown variant."""
+        info = await self.chat_info(chat_id)
+        return full_rules(switch_variant(info.rules, variant))
+
     async def update_chat(
         self,
         chat_id: int,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -312,3 +313,11 @@ class Harness:
         """The private message of ``person`` that holds a live move keyboard, if any."""
         live = [m for m in self.tg.chat(person.id) if m.move_buttons()]
         return live[-1] if live else None
+
+    def the_live_keyboard(self, people: Sequence[Person]) -> tuple[Person, Sent]:
+        """The one person of ``people`` with a live move keyboard, and its message; fails
+        unless exactly one has one."""
+        live = [(p, self.keyboard_message(p)) for p in people]
+        live = [(p, m) for p, m in live if m is not None]
+        assert len(live) == 1, f"live keyboards: {[p.id for p, _ in live]}"
+        return live[0]

@@ -11,6 +11,7 @@ from concurrent.futures import Executor, Future
 from typing import Any
 
 import engine
+from engine.records import parse_decision
 from service.game import GameService
 from service.views import Result, Status
 from storage import repository as repo
@@ -88,7 +89,8 @@ async def play_random(
 
 def replay(row: repo.MatchRow, actions: list[repo.ActionRow]) -> Any:
     """The ``engine.MatchState`` of a stored match: its seed and action log through the
-    engine (None before the deal)."""
+    engine (None before the deal); a logged move is read as a game record writes it (one
+    placement, or several with ``tiles``, RULES.md §2.0.4)."""
     if row.seed is None:
         return None
     state, _ = engine.new_match(engine.Rules.from_json(row.rules), len(row.seats), row.seed)
@@ -97,8 +99,8 @@ def replay(row: repo.MatchRow, actions: list[repo.ActionRow]) -> Any:
         if d.get("host"):
             state, _ = engine.apply_host_move(state)
         else:
-            state, _ = engine.apply(state, a.seat, engine.Move(engine.Tile.parse(d["tile"]),
-                                                               d.get("end")))
+            state, _ = engine.apply(state, a.seat, parse_decision(
+                {k: v for k, v in d.items() if k != "bot"})[0])
     return state
 
 

@@ -70,10 +70,7 @@ async def test_whole_match_with_only_legal_buttons_and_no_leaked_hand(tmp_path, 
             state = await current(h, match_id)
             if state.finished:
                 break
-            live = [(p, h.keyboard_message(p)) for p in people]
-            live = [(p, m) for p, m in live if m is not None]
-            assert len(live) == 1
-            person, msg = live[0]
+            person, msg = h.the_live_keyboard(people)
             seat = [p.id for p in people].index(person.id)
             assert state.to_act == seat
             offered = {b.text for b in msg.move_buttons()}
@@ -195,6 +192,7 @@ async def test_lobby_commands_and_errors(tmp_path):
         assert h.tg.last(GROUP).text == tr.t("ru", "err-only-creator-or-admin")
         await h.say(OLYA, GROUP, "/stopgame")
         confirm = h.tg.last(GROUP)
+        assert confirm.text == tr.t("ru", "lobby-stop-confirm")  # a lobby: nothing to rate
         await h.press(OLYA, confirm, text=tr.plain("ru", "btn-stop-no"))
         assert (await h.app.service.find_open(GROUP, None)).ok
         await h.say(OLYA, GROUP, "/stopgame")
@@ -210,6 +208,7 @@ async def test_admin_may_start_and_stop_a_running_match(tmp_path):
         await h.say(MASHA, GROUP, "/startgame")
         assert (await current(h, match_id)) is not None
         await h.say(MASHA, GROUP, "/stopgame")
+        assert h.tg.last(GROUP).text == h.app.tr.t("ru", "match-stop-confirm")
         await h.press(MASHA, h.tg.last(GROUP), text=h.app.tr.plain("ru", "btn-stop-yes"))
         res = await h.app.service.view(match_id)
         assert res.status == "stopped"

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import pytest
 
+from handlers.games import unknown_variant_text
 from service import Status, variant_infos
 from tests.botkit import Harness, Person, Sent
-from ui.callbacks import LobbyCb, SettingsCb, SoloCb, VariantCb, parse_callback
+from ui.callbacks import LobbyCb, SettingsCb, SoloCb, StopCb, VariantCb, parse_callback
 
 GROUP = -100888
 OLYA, PETYA, MASHA, SERG = (Person(31, "Оля"), Person(32, "Петя"), Person(33, "Маша"),
@@ -239,6 +240,23 @@ async def test_rules_name_the_game_played_here_with_its_options(tmp_path, locale
         text = h.tg.last(GROUP).text
         assert game(h, "general", locale) in text and tr.t(locale, "rules-here-match") in text
         assert tr.t(locale, "rules-losses", count=2) in text
+        # /rules <game> tells that game as a lobby of it opened here would play it: the
+        # chat's reserve is kept, the sea goat's own limit is used (RULES.md §2.1)
+        await h.app.service.update_chat(GROUP, rules={"bazar_reserve": 1})
+        await h.say(OLYA, GROUP, "/rules морской")
+        text = h.tg.last(GROUP).text
+        assert text.startswith(tr.t(locale, "rules-title", game=game(h, "sea_goat", locale)))
+        assert tr.t(locale, "rules-here-named", id="sea_goat") in text
+        assert tr.t(locale, "rules-limit", limit=125, race="no", variant="sea_goat") in text
+        assert tr.t(locale, "rules-reserve", reserve=1) in text
+        await h.say(OLYA, GROUP, "/rules poker")
+        assert h.tg.last(GROUP).text == unknown_variant_text(h.app, locale)
+        # in private: the games against computer players, not /settings (groups only)
+        await h.say(OLYA, OLYA.id, "/rules")
+        text = h.tg.last(OLYA.id).text
+        assert any(tr.t(loc, "rules-here-private", id="classic") in text  # the user's language
+                   for loc in ("ru", "uk", "en"))
+        assert "/settings" not in text
 
 
 async def test_private_newgame_with_a_game_and_its_player_count(tmp_path):
@@ -260,6 +278,16 @@ async def test_private_newgame_with_a_game_and_its_player_count(tmp_path):
         await h.say(MASHA, MASHA.id, "/newgame 2 шахматы")
         assert h.tg.last(MASHA.id).text.startswith(tr.t("ru", "err-bad-solo"))
         assert not (await h.app.service.find_open(MASHA.id, None)).ok
+        # a wrong count is answered with the counts the game seats, not "no such game"
+        await h.say(MASHA, MASHA.id, "/newgame 4 телефон")
+        assert h.tg.last(MASHA.id).text == tr.t(
+            "ru", "err-solo-players", game=game(h, "telephone"), need="range", min=2, max=4,
+            bots=1, variant="telephone")
+        assert not (await h.app.service.find_open(MASHA.id, None)).ok
+        # in a group, the private command's words get a hint to /addbot and open nothing
+        await h.say(MASHA, GROUP, "/newgame 2 морской")
+        assert h.tg.last(GROUP).text.startswith(tr.t("ru", "err-newgame-group-words"))
+        assert not (await h.app.service.find_open(GROUP, None)).ok
 
 
 async def test_private_setup_buttons_choose_the_game_the_opponents_and_their_strength(tmp_path):
@@ -301,3 +329,32 @@ async def test_private_setup_buttons_choose_the_game_the_opponents_and_their_str
         text, alert, _ = await h.press(person, Sent(GROUP, 1, "x"), data=SoloCb(
             variant="classic", bots=1, strength="easy", go=True).pack())
         assert alert and text == tr.plain("uk", "err-private-only")
+
+
+OTHER = -100999
+EVE = Person(66, "Ева")
+
+
+@pytest.mark.parametrize("data", ["v1:pick:{mid}:general", "l1:addbot:{mid}", "l1:start:{mid}",
+                                  "l1:cancel:{mid}", "l1:join:{mid}", "stop"])
+async def test_a_press_carrying_another_chats_lobby_changes_nothing(tmp_path, data):
+    """An admin of one group (or anyone, in their private chat) forging a button with the id
+    of a lobby of another group is refused: the admin check would look at the wrong chat."""
+    async with Harness(tmp_path) as h:
+        await open_dm(h, OLYA, PETYA, EVE)
+        h.tg.admins[OTHER] = {EVE.id}
+        await h.say(OLYA, GROUP, "/newgame")
+        lobby = h.tg.last(GROUP)
+        await h.press(PETYA, lobby, data=lobby.buttons()[0].callback_data)
+        mid = (await h.app.service.find_open(GROUP, None)).match_id
+        before = await h.app.service.view(mid)
+        await h.say(EVE, OTHER, "/newgame")
+        theirs = h.tg.last(OTHER)
+        forged = StopCb(match=mid, confirm=True).pack() if data == "stop" else data.format(mid=mid)
+        for where in (Sent(OTHER, theirs.message_id, theirs.text, theirs.markup),
+                      Sent(EVE.id, 1, "", None)):
+            text, alert, _ = await h.press(EVE, where, data=forged)
+            assert alert and text == h.app.tr.plain("ru", "err-other-chat")
+        after = await h.app.service.view(mid)
+        assert after.status == Status.LOBBY and after.version == before.version
+        assert after.lobby == before.lobby

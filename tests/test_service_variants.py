@@ -47,13 +47,21 @@ def test_the_catalogue_names_every_game_of_the_engine():
 
 def test_switching_keeps_the_chosen_options_the_new_game_reads_and_drops_the_rest():
     """RULES.md §2: an option a variant does not read is refused unless at its §1 default,
-    so a switch must drop it; the options it reads keep the chat's choice, and the
+    so a switch must drop it; the options it reads with the same default keep the chat's
+    choice, and the
     variant's own defaults fill the rest (the sea goat's 25 to open, §2.1 rule 4)."""
     chosen = {"match_limit": 151, "fish_scoring": "each_own", "teams": True,
               "bazar_reserve": 1, "turn_timeout": 30}
     sea = switch_variant(chosen, "sea_goat")
-    assert sea == {"variant": "sea_goat", "match_limit": 151, "teams": True,
-                   "bazar_reserve": 1, "turn_timeout": 30}
+    # a limit is kept only between games that agree on its default (classic and ЧЧВ, 101):
+    # the sea goat plays to its own 125 (§2.1), a race has a target, not a goat's limit
+    assert sea == {"variant": "sea_goat", "teams": True, "bazar_reserve": 1,
+                   "turn_timeout": 30}
+    assert full_rules(sea)["match_limit"] == 125
+    assert switch_variant({"variant": "telephone", "match_limit": 300}, "classic") == {}
+    assert switch_variant({"match_limit": 51}, "telephone") == {"variant": "telephone"}
+    assert switch_variant({"variant": "telephone", "match_limit": 300}, "muggins") == {
+        "variant": "muggins"}
     assert full_rules(sea)["open_threshold"] == 25
     assert switch_variant(chosen, "chcv") == {"variant": "chcv", "match_limit": 151,
                                               "bazar_reserve": 1, "turn_timeout": 30}
@@ -95,7 +103,7 @@ async def test_the_creator_changes_the_lobbys_variant_and_the_seats_stay(svc, tm
     assert changed.ok and changed.version == version + 1
     rules = changed.lobby.rules
     assert (rules["variant"], rules["match_limit"], rules["bazar_reserve"]) == (
-        "sea_goat", 51, 2)
+        "sea_goat", 125, 2)  # the reserve is kept; the sea goat plays to its own limit
     assert [p.user_id for p in changed.lobby.players] == [1, 2, 3]
     assert changed.lobby.deadline_at == svc.clock() + 600  # the lobby lives on
     admin = await svc.change_variant(mid, 3, "seven", force=True)  # a chat admin

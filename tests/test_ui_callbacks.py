@@ -10,9 +10,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import engine
+from service.views import PlacementOption
 from ui.callbacks import (
     LOBBY_ACTIONS,
     MAX_CALLBACK_BYTES,
+    MAX_PLACEMENTS,
     SETTINGS_MENU,
     VERSIONS,
     BadCallback,
@@ -22,16 +24,22 @@ from ui.callbacks import (
     LeaveCb,
     LobbyCb,
     MoveCb,
+    PlayCb,
     RecordCb,
     SettingsCb,
+    SoloCb,
     StatsCb,
     StopCb,
     TopCb,
+    VariantCb,
     end_code,
     move_callback,
+    pack_placements,
     parse_callback,
+    play_callback,
     tile_halves,
     tile_id,
+    unpack_placements,
 )
 from ui.settings import SETTINGS
 
@@ -40,9 +48,25 @@ SETTINGS_KEYS = tuple(s.key for s in SETTINGS) + SETTINGS_MENU
 ids = st.integers(min_value=0, max_value=2**63 - 1)
 variants = st.from_regex(r"[a-z_]{1,16}", fullmatch=True)
 
+placement = st.builds(PlacementOption, st.sampled_from([f"{a}-{b}" for a in range(7)
+                                                        for b in range(a, 7)]),
+                      st.sampled_from(["left", "right", "up", "down", "gap", None]),
+                      st.booleans(), st.booleans())
+moves = st.lists(placement, max_size=MAX_PLACEMENTS, unique_by=lambda p: p.tile)
+
+
+def play_cb(game, ver, act, placements):
+    if act == "t":
+        placements = []
+    elif act == "p" and not placements:
+        placements = [PlacementOption("0-0", "left")]
+    return PlayCb(game=game, ver=ver, act=act, move=pack_placements(placements))
+
+
 callbacks = st.one_of(
     st.builds(MoveCb, game=ids, ver=ids, tile=st.integers(0, 27),
               end=st.sampled_from(["l", "r", "-"])),
+    st.builds(play_cb, ids, ids, st.sampled_from(["p", "b", "t"]), moves),
     st.builds(LobbyCb, action=st.sampled_from(LOBBY_ACTIONS), lobby=ids),
     st.builds(SettingsCb, key=st.sampled_from(SETTINGS_KEYS),
               value=st.from_regex(r"[a-z0-9_]{0,16}", fullmatch=True)),
@@ -98,6 +122,10 @@ def test_forged_variants_of_valid_data_never_escape_as_other_errors(cb, pos, jun
         "m1:9223372036854775808:1:1:l", "m1:1_0:2:3:l", "m0:1:2:3:l", "m2:1:2:3:l",
         "l1:join:-5", "l1:JOIN:5", "l1:steal:5", "x1:5:true", "x1:5:yes", "x1:5:2",
         "s1:bogus:", "s2:lang:RU", "s2:lang:a:b", "s2:BOGUS:", "g1:de", "m1:１:2:3:l", "x" * 65,
+        # moves of the variants and moves being built (issues 12, 13)
+        "p1:1:2:p:", "p1:1:2:t:00", "p1:1:2:b:zz", "p1:1:2:b:0", "p1:1:2:b:0A", "p1:1:2:b:0000",
+        "p1:1:2:b:0000000000", "p1:1:2:x:00", "p1:1:2:b", "p1:1:2:b:00:", "p0:1:2:b:",
+        "p2:1:2:b:", "p1:01:2:b:", "p1:1:2:b:io", "p1:1:2:b:00 ", "p1:-1:2:b:",
     ],
 )
 def test_known_forgeries_raise_bad_callback(data):
@@ -119,12 +147,12 @@ def test_bad_callback_is_a_value_error_so_aiogram_filters_skip_it():
 
 
 def test_prefixes_carry_each_factorys_version():
-    factories = (MoveCb, LobbyCb, SettingsCb, StopCb, LangCb, TopCb, StatsCb, HistoryCb,
-                 RecordCb, LeaveCb, HoldCb)
+    factories = (MoveCb, PlayCb, LobbyCb, SettingsCb, StopCb, LangCb, VariantCb, SoloCb,
+                 TopCb, StatsCb, HistoryCb, RecordCb, LeaveCb, HoldCb)
     for cls in factories:
         letter = cls.__prefix__[0]
         assert cls.__prefix__ == f"{letter}{VERSIONS[letter]}"
-    assert len({cls.__prefix__[0] for cls in factories}) == len(factories)
+    assert len({cls.__prefix__[0] for cls in factories}) == len(VERSIONS) == 14
 
 
 @pytest.mark.parametrize("data", [
@@ -170,3 +198,39 @@ def test_move_callback_maps_engine_moves_and_back():
     assert parse_callback(move_callback(7, 42, (6, 6), "right")).engine_end == "right"
     with pytest.raises(ValueError):
         end_code("middle")
+
+
+def test_every_placement_travels_in_two_characters_and_back():
+    """RULES.md §2.0.4: a placement is (tile, end, closed, along); each of the 28 × 6 × 4
+    has its own two characters."""
+    codes = set()
+    for a in range(7):
+        for b in range(a, 7):
+            for end in ("left", "right", "up", "down", "gap", None):
+                for closed in (False, True):
+                    for along in (False, True):
+                        p = PlacementOption(f"{a}-{b}", end, closed, along)
+                        code = pack_placements([p])
+                        assert len(code) == 2 and unpack_placements(code) == (p,)
+                        codes.add(code)
+    assert len(codes) == 28 * 6 * 4
+    with pytest.raises(ValueError):
+        pack_placements([PlacementOption("1-1", "left")] * 2)  # a tile twice
+    with pytest.raises(ValueError):
+        pack_placements([PlacementOption(f"{d}-{d}", "left") for d in range(5)])
+    with pytest.raises(ValueError):
+        pack_placements([PlacementOption("1-1", "middle")])
+
+
+def test_the_largest_play_button_fits_64_bytes():
+    """Four placements with the largest codes and the largest ids."""
+    four = [PlacementOption(f"{d}-{d}", None, True, True) for d in range(3, 7)]
+    data = play_callback(2**63 - 1, 2**63 - 1, "b", four)
+    assert len(data.encode()) <= MAX_CALLBACK_BYTES
+    cb = parse_callback(data)
+    assert isinstance(cb, PlayCb) and cb.placements == tuple(four) and cb.act == "b"
+    assert parse_callback(play_callback(1, 2, "t")) == PlayCb(game=1, ver=2, act="t")
+    with pytest.raises(ValueError):
+        play_callback(1, 2, "p", [])
+    with pytest.raises(ValueError):
+        play_callback(1, 2, "t", four[:1])

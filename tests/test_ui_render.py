@@ -516,3 +516,17 @@ def test_tile_notation():
     assert render.format_tiles(["6-6", "1-0"]) == "[0|1] [6|6]"
     assert render.format_chain([(1, 1), (1, 5), (5, 3)]) == "[1|1][1|5][5|3]"
     assert render.format_chain([(i, i) for i in range(7)], 4) == "[0|0][1|1]…[5|5][6|6]"
+
+
+def test_the_hand_says_where_the_summary_is():
+    """A group match's summary is in the group; a match against computer players has no group:
+    its summary is in the same private chat."""
+    hand = HandView(1, 3, 0, 1, "Оля", ("0-6",), False, (), (), None)
+    final = MatchEnd(EndReason.LIMIT, True, ())
+    for chat_id, here in ((-100, False), (1, True)):
+        for table, key in ((_table(chat_id=chat_id, to_act=None, to_act_user_id=None),
+                            "hand-round-over"),
+                           (_table(chat_id=chat_id, to_act=None, to_act_user_id=None,
+                                   final=final), "hand-match-over")):
+            text = render.render_hand("ru", hand, table, tr=TR)
+            assert text.endswith(TR.t("ru", key + ("-here" if here else "")))

@@ -58,7 +58,8 @@ def test_private_newgame_words(words, expected):
 
 def test_private_newgame_words_that_name_nothing():
     assert parse_solo(["2", "chess"]) is None
-    assert parse_solo(["4"]) is None  # 1..3 computer players
+    # a count outside 1..3 is read as a count, so that the answer says what the game seats
+    assert parse_solo(["4"]).bots == 4 and parse_solo(["0", "телефон"]).bots == 0
     assert solo_counts(variant_infos()["sport"]) == (3,)
     assert solo_counts(variant_infos()["seven"]) == (1, 2, 3)
 
@@ -99,3 +100,14 @@ def test_the_readmes_transcripts_are_a_real_match(title, variant, kwargs):
     through the service; if the texts change, run the command named there and paste."""
     middle, closed = asyncio.run(transcript(variant, **kwargs))
     assert _readme_blocks(title) == [middle.strip("\n"), closed.strip("\n")]
+
+
+def test_transcripts_of_the_games_without_points_and_of_a_wrong_seating():
+    """Семёрка and Генерал record no points (RULES.md §2.8–§2.9): a round counts by its sticks
+    or lost rounds; a game asked for with a player count it does not seat is refused."""
+    _, closed = asyncio.run(transcript("seven", players=3, seed=1, tries=40))
+    assert "Семёрка" in closed and "Палк" in closed
+    with pytest.raises(ValueError, match="sport is played by 4 players, not 2"):
+        asyncio.run(transcript("sport", players=2))
+    with pytest.raises(ValueError, match="unknown game"):
+        asyncio.run(transcript("poker"))

@@ -14,6 +14,12 @@ field count, out-of-range number, unknown word -- raises :class:`BadCallback`, a
 
 Tiles travel as their id ``0..27`` in the order ``[0|0], [0|1], …, [0|6], [1|1], …, [6|6]``
 (the same order as ``engine.TILES``); ends as ``"l"`` / ``"r"`` / ``"-"`` (the lead).
+
+A move button of the variants (RULES.md §2.0.4: ends ``up``/``down``/``gap``, closed doubles,
+doubles laid along, several placements at once) and a move being built press by press carry
+their placements in :class:`PlayCb`, two characters each (:func:`pack_placements`), so that a
+half-built move lives in the button itself: nothing is stored, a restart loses nothing, and
+the match version in it makes it void once the game has moved on.
 """
 
 from __future__ import annotations
@@ -22,13 +28,18 @@ import re
 from typing import Annotated, Any, Literal
 
 from aiogram.filters.callback_data import CallbackData
-from pydantic import Field
+from pydantic import Field, field_validator, model_validator
+
+from service.views import PlacementOption
 
 __all__ = [
     "VERSIONS",
     "MAX_CALLBACK_BYTES",
     "BadCallback",
     "MoveCb",
+    "PlayCb",
+    "PLAY_ACTIONS",
+    "MAX_PLACEMENTS",
     "LobbyCb",
     "SettingsCb",
     "StopCb",
@@ -47,13 +58,16 @@ __all__ = [
     "tile_halves",
     "end_code",
     "move_callback",
+    "play_callback",
+    "pack_placements",
+    "unpack_placements",
     "parse_callback",
 ]
 
 #: Each factory's version, the digits of its prefix: bumped when its fields or values change.
 #: Settings are at 2 since the option that switches teams is called ``teams`` (it was
 #: ``variant``, a name now kept for the variants of RULES.md §2).
-VERSIONS = {"m": 1, "l": 1, "s": 2, "x": 1, "g": 1, "v": 1, "o": 1,
+VERSIONS = {"m": 1, "p": 1, "l": 1, "s": 2, "x": 1, "g": 1, "v": 1, "o": 1,
             # players' records (issue 15): boards, stats, history, records, leaving
             "t": 1, "u": 1, "h": 1, "d": 1, "q": 1, "k": 1}
 #: Telegram's limit on callback_data, in bytes.
@@ -121,6 +135,105 @@ class MoveCb(_Strict, CallbackData, prefix=f"m{VERSIONS['m']}"):
     def engine_end(self) -> str | None:
         """The end as the engine spells it: ``"left"``, ``"right"`` or None (lead)."""
         return _CODE_END[self.end]
+
+
+#: What a :class:`PlayCb` button does: ``p`` plays its placements as one move, ``b`` shows
+#: the move being built with its placements chosen so far, ``t`` goes back to the move
+#: buttons (the building is cancelled).
+PLAY_ACTIONS = ("p", "b", "t")
+#: Most placements in one move: four doubles, one per end of the cross (RULES.md §2.0.4).
+MAX_PLACEMENTS = 4
+#: Ends of a placement code: the names of ``engine.END_NAMES`` in their order, then the lead.
+_PLACE_ENDS: tuple[str | None, ...] = ("left", "right", "up", "down", "gap", None)
+_PLACE_END_CODE = {e: i for i, e in enumerate(_PLACE_ENDS)}
+_B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def _placement_value(p: PlacementOption) -> int:
+    try:
+        end = _PLACE_END_CODE[p.end]
+    except KeyError:
+        raise ValueError(f"not an end: {p.end!r}") from None
+    return tile_id(p.tile) * 24 + end * 4 + bool(p.closed) * 2 + bool(p.along)
+
+
+def pack_placements(placements: Any) -> str:
+    """The placements (:class:`~service.views.PlacementOption`, or anything with ``tile``,
+    ``end``, ``closed`` and ``along``) as two base-36 characters each: ``tile id × 24 + end ×
+    4 + closed × 2 + along``, the end numbered ``left, right, up, down, gap, lead``.  Raises
+    ``ValueError`` for more than :data:`MAX_PLACEMENTS`, a tile twice, an unknown tile or
+    end."""
+    out = []
+    seen = set()
+    for p in placements:
+        p = PlacementOption(p.tile, p.end, bool(p.closed), bool(p.along))
+        value = _placement_value(p)
+        if value // 24 in seen:
+            raise ValueError(f"a tile twice in one move: {p.tile}")
+        seen.add(value // 24)
+        out.append(_B36[value // 36] + _B36[value % 36])
+    if len(out) > MAX_PLACEMENTS:
+        raise ValueError(f"more than {MAX_PLACEMENTS} placements in one move")
+    return "".join(out)
+
+
+def unpack_placements(code: str) -> tuple[PlacementOption, ...]:
+    """The placements of :func:`pack_placements`'s ``code`` (tiles as ``"a-b"``).  Raises
+    ``ValueError`` for anything :func:`pack_placements` does not produce."""
+    if not isinstance(code, str) or len(code) % 2 or len(code) > 2 * MAX_PLACEMENTS:
+        raise ValueError(f"not a placement code: {code!r}")
+    out = []
+    seen = set()
+    for i in range(0, len(code), 2):
+        hi, lo = _B36.find(code[i]), _B36.find(code[i + 1])
+        if hi < 0 or lo < 0:
+            raise ValueError(f"not a placement code: {code!r}")
+        value = hi * 36 + lo
+        tid, rest = divmod(value, 24)
+        end, flags = divmod(rest, 4)
+        if tid >= len(_TILES) or end >= len(_PLACE_ENDS) or tid in seen:
+            raise ValueError(f"not a placement code: {code!r}")
+        seen.add(tid)
+        a, b = _TILES[tid]
+        out.append(PlacementOption(f"{a}-{b}", _PLACE_ENDS[end], bool(flags & 2),
+                                   bool(flags & 1)))
+    return tuple(out)
+
+
+class PlayCb(_Strict, CallbackData, prefix=f"p{VERSIONS['p']}"):
+    """A move button of any variant, or a step of a move being built (RULES.md §2.0.4;
+    issues 12 and 13, "Moves of two tiles", "Composing a move").
+
+    ``game``: the match id; ``ver``: the match version the keyboard was built for (any other
+    is stale); ``act``: one of :data:`PLAY_ACTIONS`; ``move``: the placements
+    (:func:`pack_placements`) — for ``p`` the move to play (1..4 placements), for ``b`` the
+    placements chosen so far (0..4), for ``t`` none.  Four placements with the largest ids
+    pack to 53 bytes.  Data whose placements do not decode (an unknown tile or end, a tile
+    twice, more than four) does not parse (:class:`BadCallback`).
+    """
+
+    game: Id
+    ver: Id
+    act: Literal["p", "b", "t"]
+    move: Annotated[str, Field(pattern=r"^(?:[0-9a-z]{2}){0,4}$")] = ""
+
+    @field_validator("move")
+    @classmethod
+    def _decodes(cls, value: str) -> str:
+        unpack_placements(value)
+        return value
+
+    @model_validator(mode="after")
+    def _fits_the_action(self) -> PlayCb:
+        n = len(self.move) // 2
+        if (self.act == "p" and n == 0) or (self.act == "t" and n):
+            raise ValueError(f"{n} placements for action {self.act!r}")
+        return self
+
+    @property
+    def placements(self) -> tuple[PlacementOption, ...]:
+        """The placements the button carries, in order."""
+        return unpack_placements(self.move)
 
 
 class LobbyCb(_Strict, CallbackData, prefix=f"l{VERSIONS['l']}"):
@@ -233,8 +346,8 @@ class HoldCb(_Strict, CallbackData, prefix=f"k{VERSIONS['k']}"):
 
 _FACTORIES: dict[str, type[CallbackData]] = {
     cls.__prefix__: cls
-    for cls in (MoveCb, LobbyCb, SettingsCb, StopCb, LangCb, VariantCb, SoloCb, TopCb, StatsCb,
-                HistoryCb, RecordCb, LeaveCb, HoldCb)
+    for cls in (MoveCb, PlayCb, LobbyCb, SettingsCb, StopCb, LangCb, VariantCb, SoloCb, TopCb,
+                StatsCb, HistoryCb, RecordCb, LeaveCb, HoldCb)
 }
 
 
@@ -274,6 +387,14 @@ def move_callback(game_id: int, version: int, tile: Any, end: str | None) -> str
     """Packed callback_data for playing ``tile`` at ``end`` (``"left"``/``"right"``/None) in
     match ``game_id`` at state ``version``."""
     return MoveCb(game=game_id, ver=version, tile=tile_id(tile), end=end_code(end)).pack()
+
+
+def play_callback(game_id: int, version: int, action: str, placements: Any = ()) -> str:
+    """Packed :class:`PlayCb` data: ``action`` (:data:`PLAY_ACTIONS`) with ``placements``
+    (see :func:`pack_placements`) in match ``game_id`` at state ``version``.  Raises
+    ``ValueError`` for placements that cannot travel or do not fit the action."""
+    return PlayCb(game=game_id, ver=version, act=action,
+                  move=pack_placements(placements)).pack()
 
 
 def parse_callback(data: str | None) -> CallbackData:

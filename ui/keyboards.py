@@ -12,8 +12,9 @@ from typing import Any
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from service.views import ChatInfo
+from service.views import ChatInfo, MoveOption, PlacementOption
 
+from . import compose
 from .callbacks import (
     LangCb,
     LobbyCb,
@@ -22,16 +23,18 @@ from .callbacks import (
     StopCb,
     VariantCb,
     move_callback,
+    play_callback,
     tile_halves,
     tile_id,
 )
-from .i18n import SUPPORTED_LOCALES, Translator, get_translator
+from .i18n import DEFAULT_LOCALE, SUPPORTED_LOCALES, Translator, get_translator
 from .settings import SETTINGS, Setting
 
 __all__ = [
     "MOVE_ROW",
     "move_label",
     "hand_keyboard",
+    "compose_keyboard",
     "lobby_keyboard",
     "rematch_keyboard",
     "stop_keyboard",
@@ -46,7 +49,11 @@ __all__ = [
 
 #: Move buttons per keyboard row.
 MOVE_ROW = 3
-_ARROW = {"left": "←", "right": "→", None: ""}
+#: Buttons of moves of two placements per keyboard row (their labels are longer).
+MULTI_ROW = 2
+#: Ends a :class:`~ui.callbacks.MoveCb` button carries; any other placement travels in a
+#: :class:`~ui.callbacks.PlayCb`.
+_MOVE_CB_ENDS = ("left", "right", None)
 
 _PAYLOAD = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _USERNAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{3,31}$")
@@ -60,35 +67,121 @@ def _rows(buttons: Sequence[InlineKeyboardButton], width: int) -> list[list[Inli
     return [list(buttons[i:i + width]) for i in range(0, len(buttons), width)]
 
 
-def move_label(tile: Any, end: str | None) -> str:
-    """Button label of a move: ``"[2|5] ←"`` (left end), ``"[2|5] →"`` (right end) or
-    ``"[2|5]"`` (lead), the tile written with ``a <= b`` as in the hand (RULES.md §0)."""
+def move_label(tile: Any, end: str | None, closed: bool = False, along: bool = False) -> str:
+    """Button label of a one-tile move: ``"[2|5] ←"`` (left end), ``"[2|5] →"`` (right
+    end), ``"[2|5]"`` (lead), ``↑``/``↓`` on the cross's arms, ``⋯`` the gap (RULES.md §2.1
+    rule 7), with 🔒 for a closed double (§2.0.3) and ∥ for one laid along (§2.5 rule 3); the
+    tile written with ``a <= b`` as in the hand (RULES.md §0)."""
+    return compose.placement_label(MoveOption(_code(tile), end, closed, along))
+
+
+def _code(tile: Any) -> str:
+    """``"a-b"`` (``a <= b``) of a tile given as a code, a pair or an ``engine.Tile``."""
     a, b = tile_halves(tile_id(tile))
-    arrow = _ARROW[end]
-    return f"[{a}|{b}] {arrow}" if arrow else f"[{a}|{b}]"
+    return f"{a}-{b}"
 
 
-def hand_keyboard(game_id: int, version: int, moves: Iterable[Any]) -> InlineKeyboardMarkup:
-    """Exactly one button per legal move (issue 4, "Hands in private"): ``moves`` have a
-    ``tile`` (code ``"a-b"``) and an ``end``, normally ``HandView.legal`` of the seat to act,
-    and ``version`` is the view's version.  Buttons are ordered by tile, left end
-    first, :data:`MOVE_ROW` per row.  Raises ``ValueError`` for a duplicate move."""
-    items = []
+def _options(moves: Iterable[Any]) -> list[MoveOption]:
+    """``moves`` as :class:`MoveOption` (engine moves are accepted too, for tests)."""
+    out = []
+    for m in moves:
+        if isinstance(m, MoveOption):
+            out.append(m)
+            continue
+        first, *more = m if isinstance(m, tuple) else (m,)
+        out.append(MoveOption(_code(first.tile), first.end, bool(getattr(first, "closed", 0)),
+                              bool(getattr(first, "along", 0)),
+                              tuple(PlacementOption(_code(p.tile), p.end, bool(p.closed),
+                                                    bool(p.along)) for p in more)))
+    return out
+
+
+def _single_button(game_id: int, version: int, m: MoveOption) -> InlineKeyboardButton:
+    label = move_label(m.tile, m.end, m.closed, m.along)
+    if m.end in _MOVE_CB_ENDS and not m.closed and not m.along:
+        data = move_callback(game_id, version, m.tile, m.end)
+    else:
+        data = play_callback(game_id, version, "p", m.placements)
+    return InlineKeyboardButton(text=label, callback_data=data)
+
+
+def hand_keyboard(game_id: int, version: int, moves: Iterable[Any], *,
+                  locale: str | None = None, tr: Translator | None = None
+                  ) -> InlineKeyboardMarkup:
+    """The move keyboard of the seat to act: ``moves`` are its legal moves (``HandView.legal``,
+    :class:`~service.views.MoveOption`), ``version`` the view's version (issue 4, "Hands in
+    private"; issues 12 and 13).
+
+    - a button per move of one placement (:func:`move_label`), ordered by tile, left end
+      first, :data:`MOVE_ROW` per row; a plain tile on the line's ends or a lead carries
+      :class:`~ui.callbacks.MoveCb`, any other placement (an arm of the cross, the gap, a
+      closed double, a double along) :class:`~ui.callbacks.PlayCb` (RULES.md §2.0.4);
+    - the moves of several placements (RULES.md §2.0.4): a button each, showing every tile
+      (:func:`ui.compose.move_text`, ✳ on a double that becomes the spinner), when
+      :func:`ui.compose.whole_buttons` says so; else one 🧩 button that starts building one
+      press by press (:func:`compose_keyboard`).
+
+    Every button plays or builds a legal move and every legal move is reachable.  Raises
+    ``ValueError`` for a duplicate move."""
+    options = _options(moves)
     seen = set()
-    for move in moves:
-        tile, end = move.tile, move.end
-        key = (tile_id(tile), end)
+    for m in options:
+        key = compose.option_key(m)
         if key in seen:
-            raise ValueError(f"duplicate move {move!r}")
+            raise ValueError(f"duplicate move {m!r}")
         seen.add(key)
-        items.append((key[0], {"left": 0, None: 1, "right": 2}[end], tile, end))
-    items.sort(key=lambda x: (x[0], x[1]))
-    buttons = [
-        InlineKeyboardButton(text=move_label(tile, end),
-                             callback_data=move_callback(game_id, version, tile, end))
-        for _, _, tile, end in items
-    ]
-    return InlineKeyboardMarkup(inline_keyboard=_rows(buttons, MOVE_ROW))
+    singles = sorted((m for m in options if not m.more), key=compose.sort_key)
+    rows = _rows([_single_button(game_id, version, m) for m in singles], MOVE_ROW)
+    multi = compose.multi_moves(options)
+    if not multi:
+        return InlineKeyboardMarkup(inline_keyboard=rows)
+    if compose.whole_buttons(options):
+        ordered = sorted(multi, key=lambda m: [compose.sort_key(p) for p in m.placements])
+        buttons = [InlineKeyboardButton(
+            text=compose.move_text(m.placements, spinner=compose.first_matters(m, options),
+                                   spatial=True),
+            callback_data=play_callback(game_id, version, "p", m.placements))
+            for m in ordered]
+        rows += _rows(buttons, MULTI_ROW)
+    else:
+        tr = _tr(tr)
+        rows.append([InlineKeyboardButton(
+            text=tr.plain(locale or DEFAULT_LOCALE, "btn-compose"),
+            callback_data=play_callback(game_id, version, "b"))])
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def compose_keyboard(game_id: int, version: int, moves: Iterable[Any], chosen: Sequence[Any],
+                     *, locale: str | None = None, tr: Translator | None = None
+                     ) -> InlineKeyboardMarkup:
+    """The keyboard of a move of several placements being built (issue 13, "Composing a
+    move"; RULES.md §2.0.4): ``chosen`` the placements chosen so far (a
+    :func:`ui.compose.is_prefix` of ``moves``, the legal moves).  A "+" button per placement
+    that may be added (:func:`ui.compose.continuations`: each double on a free end it fits,
+    face up or closed where allowed), "play" once ``chosen`` is a whole legal move (it plays
+    the move as the service lists it), and "cancel" back to :func:`hand_keyboard`.  Every
+    button carries the placements so far (:class:`~ui.callbacks.PlayCb`), so the state
+    lives in the keyboard alone.  Raises ``ValueError`` when ``chosen`` is no part of a legal
+    move."""
+    tr = _tr(tr)
+    locale = locale or DEFAULT_LOCALE
+    options = _options(moves)
+    chosen = list(chosen)
+    if not compose.is_prefix(chosen, options):
+        raise ValueError(f"no legal move starts with {chosen!r}")
+    adds = [InlineKeyboardButton(
+        text="+ " + compose.placement_label(p),
+        callback_data=play_callback(game_id, version, "b", chosen + [p]))
+        for p in compose.continuations(chosen, options)]
+    rows = _rows(adds, MOVE_ROW)
+    done = compose.completed(chosen, options)
+    if done is not None:
+        rows.append([InlineKeyboardButton(
+            text=tr.plain(locale, "btn-compose-play"),
+            callback_data=play_callback(game_id, version, "p", done.placements))])
+    rows.append([InlineKeyboardButton(text=tr.plain(locale, "btn-compose-cancel"),
+                                      callback_data=play_callback(game_id, version, "t"))])
+    return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
 def lobby_keyboard(

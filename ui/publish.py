@@ -30,15 +30,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from service import GameService, Result, Status
 from service.views import SeatView, TableView
-from ui import records, render
+from ui import compose, records, render
 from ui.bookkeeping import HandMessage, MatchMessages
 from ui.i18n import DEFAULT_LOCALE, Translator, choose_locale
-from ui.keyboards import deep_link, dm_keyboard, hand_keyboard, lobby_keyboard, rematch_keyboard
+from ui.keyboards import (
+    compose_keyboard,
+    deep_link,
+    dm_keyboard,
+    hand_keyboard,
+    lobby_keyboard,
+    rematch_keyboard,
+)
 from ui.outbox import ref_id
 
 __all__ = ["Publisher"]
@@ -329,13 +336,11 @@ class Publisher:
                 continue  # computer players have no private chat
             old = books.hands.get(uid)
             locale = await self.user_locale(uid)
-            text = render.render_hand(locale, hand, table, tr=self.tr)
+            text = compose.hand_text(locale, hand, table, tr=self.tr)
             if hand.your_turn:
                 if old and old.version == version and old.live:
                     continue  # already holds the keyboard for this version
-                markup = hand_keyboard(table.match_id, version, hand.legal)
-                markup.inline_keyboard.append(records.leave_button(locale, table.match_id, uid,
-                                                                   tr=self.tr))
+                markup = self._hand_keyboard(table.match_id, version, hand.legal, uid, locale)
                 if old and old.live and seat.seat in pressed:
                     # the player is looking at the message they just pressed: their next turn
                     # (everyone else knocked, or they lead the new round, §1.6) goes there
@@ -421,6 +426,55 @@ class Publisher:
         live = books.hands.get(user_id)
         if not (live and live.live and ref_id(live.message) == message_id):
             self.outbox.edit_markup(chat_id, message_id, None)
+
+    async def show_move(self, result: Result, user_id: int, chat_id: int, message_id: int,
+                        chosen: Sequence[Any] | None) -> bool:
+        """A press that builds a move of several placements (issue 13, "Composing a move"):
+        the pressed hand message ``message_id`` of ``user_id`` shows ``result``'s hand with
+        the move built so far, ``chosen`` (:func:`ui.compose.hand_text`,
+        :func:`ui.keyboards.compose_keyboard`), or the move buttons again when ``chosen`` is
+        None.  The caller has checked that ``chosen`` is part of a legal move of the seat to
+        act.  Changes nothing when it is not the user's turn in ``result`` or a newer state
+        was already shown (the game moved on while the press was answered); True when the
+        edit was queued.  An edit of the message already queued coalesces with it, and one
+        that would change nothing counts as done (the outbox).  If another message holds the
+        turn's keyboard (the hand was sent again: /hand, /start, a restart), the pressed one
+        takes over and the other loses its keyboard, so one keyboard stays live."""
+        hand = result.hand_for(user_id)
+        table = result.table
+        if table is None or hand is None or not hand.your_turn:
+            return False
+        async with self._locks.setdefault(result.match_id, asyncio.Lock()):
+            if self._published.get(result.match_id, -1) > (result.version or 0):
+                return False
+            books = await self.messages(result.match_id)
+            old = books.hands.get(user_id)
+            ref: Any = message_id
+            if old is not None and ref_id(old.message) == message_id:
+                ref = old.message
+            elif old is not None and old.live:
+                self.outbox.edit_markup(chat_id, old.message, None)
+            books.hands[user_id] = HandMessage(ref, table.version, table.round_no, True)
+            self._changed(result.match_id)
+            locale = await self.user_locale(user_id)
+            text = compose.hand_text(locale, hand, table, chosen=chosen, tr=self.tr)
+            if chosen is None:
+                markup = self._hand_keyboard(table.match_id, table.version, hand.legal,
+                                             user_id, locale)
+            else:
+                markup = compose_keyboard(table.match_id, table.version, hand.legal, chosen,
+                                          locale=locale, tr=self.tr)
+            self.outbox.edit_text(chat_id, ref, text, reply_markup=markup)
+        return True
+
+    def _hand_keyboard(self, match_id: int, version: int, legal: Any, user_id: int,
+                       locale: str) -> Any:
+        """A hand's move buttons (:func:`ui.keyboards.hand_keyboard`) with the button that
+        leaves the match under them (issue 15)."""
+        markup = hand_keyboard(match_id, version, legal, locale=locale, tr=self.tr)
+        markup.inline_keyboard.append(records.leave_button(locale, match_id, user_id,
+                                                           tr=self.tr))
+        return markup
 
     async def chat_migrated(self, match_id: int, new_chat_id: int) -> None:
         """The match's group became the supergroup ``new_chat_id``: the old group's messages

@@ -362,19 +362,22 @@ def render_rules(locale: str, rules: Mapping[str, Any], *, tr: Translator | None
 
 
 def render_game_rules(locale: str, rules: Mapping[str, Any], *, playing: bool = False,
-                      tr: Translator | None = None) -> str:
+                      where: str | None = None, tr: Translator | None = None) -> str:
     """/rules: the game's name, in short what it changes against classic Kozel (RULES.md §2:
-    ``variant-about``), its options' current values (:func:`render_rules`), whether they are
-    a running match's (``playing``) or the chat's for new matches, and every game with its
-    id for /newgame."""
+    ``variant-about``), its options' current values (:func:`render_rules`), whose they are
+    (``where``: ``"match"`` a running match's, ``"chat"`` the group's for new matches,
+    ``"named"`` a lobby's of the game named in ``/rules <game>``, ``"private"`` a match
+    against computer players; default ``"match"`` if ``playing`` else ``"chat"``), and every
+    game with its id for /newgame."""
     tr = _tr(tr)
+    where = where or ("match" if playing else "chat")
     variant = str(rules.get("variant", "classic"))
     games = ", ".join(f"{variant_name(tr, locale, v.name)} ({v.name})" for v in variants())
     return "\n".join([
         tr.t(locale, "rules-title", game=variant_name(tr, locale, variant)),
         tr.t(locale, "variant-about", variant=variant), "",
         render_rules(locale, rules, tr=tr), "",
-        tr.t(locale, "rules-here-match" if playing else "rules-here-chat"),
+        tr.t(locale, f"rules-here-{where}", id=variant),
         tr.t(locale, "rules-games", games=games)])
 
 
@@ -639,8 +642,9 @@ def render_hand(locale: str, hand: HandView, table: TableView, *,
     if hand.knocked:
         lines.append(tr.t(locale, "hand-knocked"))
     lines.append("")
+    here = table.chat_id > 0  # a match against computer players, in this private chat
     if table.final is not None:
-        lines.append(tr.t(locale, "hand-match-over"))
+        lines.append(tr.t(locale, "hand-match-over-here" if here else "hand-match-over"))
     elif hand.your_turn:
         if not table.layout.line:
             if hand.lead is not None:
@@ -651,7 +655,7 @@ def render_hand(locale: str, hand: HandView, table: TableView, *,
     elif table.to_act is not None:
         lines.append(tr.t(locale, "hand-waiting", name=_name(_names(table), table.to_act)))
     else:
-        lines.append(tr.t(locale, "hand-round-over"))
+        lines.append(tr.t(locale, "hand-round-over-here" if here else "hand-round-over"))
     return "\n".join(lines)
 
 

@@ -20,7 +20,7 @@ import re
 import tempfile
 from pathlib import Path
 
-from service import GameService, Status
+from service import GameService, Status, variant_infos
 from service.views import Result, TableView
 
 from . import render
@@ -53,7 +53,14 @@ async def transcript(variant: str, *, players: int = 3, seed: int = 1, want: str
     """The table after ``at`` moves of the first round that has ``want``, and the same round
     closed; played through :class:`service.GameService` with random legal moves of
     ``random.Random(seed)``.  Raises ``LookupError`` when ``tries`` matches give no such
-    round."""
+    round, ``ValueError`` for a game unknown or not played by ``players``."""
+    info = variant_infos().get(variant)
+    if info is None:
+        raise ValueError(f"unknown game {variant!r}; games: {', '.join(variant_infos())}")
+    low, high = info.players
+    if not low <= players <= high:
+        count = str(low) if low == high else f"{low}–{high}"
+        raise ValueError(f"{variant} is played by {count} players, not {players}")
     tr = get_translator()
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
@@ -79,7 +86,7 @@ async def transcript(variant: str, *, players: int = 3, seed: int = 1, want: str
                     closed = _closed(res)
                     if closed is not None:
                         if middle is not None and _wanted(closed, want) and \
-                                closed.summary.end == "out" and any(closed.summary.recorded) \
+                                closed.summary.end == "out" and _counts(closed) \
                                 and closed.final is None:
                             return shown(middle), shown(render.render_table(
                                 locale, closed, tr=tr))
@@ -87,6 +94,13 @@ async def transcript(variant: str, *, players: int = 3, seed: int = 1, want: str
         finally:
             await svc.close()
     raise LookupError(f"no round of {variant} with {want} in {tries} matches")
+
+
+def _counts(table: TableView) -> bool:
+    """Whether the closed round changed the standing: points recorded, or a loser (the
+    sticks of Семёрка §2.8, Генерал's lost round §2.9, which record no points)."""
+    summary = table.summary
+    return any(summary.recorded) or bool(summary.sticks) or bool(summary.losses)
 
 
 def _closed(res: Result) -> TableView | None:
@@ -109,8 +123,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--at", type=int, default=12, help="moves before the middle table")
     parser.add_argument("--locale", default="ru")
     args = parser.parse_args(argv)
-    middle, closed = asyncio.run(transcript(args.variant, players=args.players, seed=args.seed,
-                                            want=args.want, at=args.at, locale=args.locale))
+    try:
+        middle, closed = asyncio.run(transcript(args.variant, players=args.players,
+                                                seed=args.seed, want=args.want, at=args.at,
+                                                locale=args.locale))
+    except (ValueError, LookupError) as exc:
+        parser.exit(2, f"{parser.prog}: {exc}\n")
     print(middle)
     print("\n-----\n")
     print(closed)

@@ -45,11 +45,13 @@ err-not-joined = You are not at this table.
 err-no-game = There is no game in this chat. Start one: /newgame
 err-game-exists = This chat already has an open lobby or a match.
 err-lobby-closed = This lobby is closed.
+err-other-chat = This button belongs to a game in another chat.
+err-newgame-group-words = In a group /newgame takes only a game's name (/newgame sea_goat); seat computer players in the lobby with /addbot [easy|normal|hard].
 err-dm-needed = First open a private chat with the bot and press “Start” — your tiles will arrive there.
 err-group-only = This command works in groups only.
 err-private-only = This command works in the private chat with the bot only.
 err-no-hand = You have no match right now.
-err-unexpected = Sorry, something went wrong. The game is unchanged — please try again.
+err-unexpected = Sorry, something went wrong. Nothing is lost: the table shows where the game stands, and /hand sends your tiles again.
 
 ## Buttons.
 btn-join = ✋ Take a seat

@@ -49,6 +49,8 @@ hand-your-turn = ▶️ <b>Your move!</b> Pick a tile:
 hand-waiting = { $name } is to move.
 hand-round-over = The round is over — see the summary in the group.
 hand-match-over = The match is over — see the summary in the group.
+hand-round-over-here = The round is over — see the summary in this chat.
+hand-match-over-here = The match is over — see the summary in this chat.
 
 ## Round summary.
 round-title = <b>Round { $round } is over</b>
@@ -79,6 +81,7 @@ match-line = { $place }. { $name } — { $score }, rating +{ $gain }
 match-line-goat = { $place }. 🐐 { $name } — { $score }, rating +{ $gain }
 match-rematch = Another match? Press “Rematch”.
 match-stop-confirm = Stop the match? Nobody gets rating points.
+lobby-stop-confirm = Close the lobby? Nobody has been dealt yet.
 match-stopped = ⏹ The match was stopped. No rating points.
 match-stop-kept = Playing on!
 score-line = { $name }: { $score }

@@ -23,10 +23,10 @@ variant-about = { $variant ->
     [telephone] Played on a cross: the first double is the spinner, open on four sides. Points come during play: when the open ends add up to a multiple of 5 after a move, the mover scores it. Going out scores the opponents' hands, rounded down to a multiple of 5. Several doubles may go in one move, one per end. The first to the limit wins.
     [muggins] Played on a cross: the first double is the spinner. Other doubles go across (both halves count) or along. When the ends add up to a multiple of 5 after a move, the mover scores it. Going out scores 10. Two players get 7 tiles, three or four get 5. The first to the limit wins.
     [traditional] A race to the limit: only the round's winner scores — whoever goes out takes the opponents' hands; in a fish, the lowest hand takes the difference. Two players get 7 tiles, three or four get 5. Every round is led by [6|6] (or [5|5] and lower).
-    [sport] Exactly four, in teams. Scored like classic Kozel but with no limit: a fixed number of deals, the lead going round. After the last deal the team with the higher score are the goats; equal scores are a draw.
+    [sport] Exactly four, in teams. Scored like classic Kozel but with no limit: a fixed number of deals, the lead going round. After the last deal the team with the higher score is the goat; equal scores are a draw.
     [seven] Every player for themselves. Ends adding up to 6 — you move again; to 7 — the next player takes two tiles and misses the turn. Nothing to play — draw one; if it does not fit, pass. At the end of a round whoever holds the most (a double is 10) gets a stick. Collect the sticks and you are out; the first out is the goat, the last one left wins.
     [general] Exactly four, in teams, 7 tiles each, no boneyard. [1|1] leads. A fish does not count — deal again. The player after the one who went out loses the round for their team. Going out with [0|0] or [6|6] makes that loser a “general”, and their team loses the match at once. No points.
-   *[classic] The classic: 7 tiles each, the rest is the boneyard. The match's first lead is [1|1]. Points are the pips in hand; up to 12 are remembered (+N), 13 or more open the score. Whoever reaches the limit is the goat.
+   *[classic] The classic: 7 tiles each, the rest is the boneyard. The match's first lead is [1|1] (if nobody holds it, the next double). Points are the pips in hand; up to 12 are remembered (+N), 13 or more open the score. Whoever reaches the limit is the goat.
 }
 
 ## Choosing a game.
@@ -102,9 +102,11 @@ rules-sticks = { $count ->
 rules-losses = { $count ->
     [one] { $count } lost round
    *[other] { $count } lost rounds
-} and the team are the goats
+} and the team loses the match
 rules-here-match = <i>This is how the match in this chat is played now.</i>
 rules-here-chat = <i>This is how new matches in this chat are played (/settings to change).</i>
+rules-here-named = <i>A lobby of this game opened here now would be played so: /newgame { $id }.</i>
+rules-here-private = <i>Against computer players: /newgame [1-3] { $id } [easy|normal|hard]; /rules followed by a game shows that game.</i>
 rules-games = <b>All games:</b> { $games }.
     To start another: /newgame and its name, for example /newgame sea_goat.
 
@@ -118,7 +120,7 @@ table-goal = { $variant ->
     [sport] 🎯 { $deals ->
         [one] { $deals } deal
        *[other] { $deals } deals
-    }, the lead going round: the higher score are the goats.
+    }, the lead going round: the team with the higher score is the goat.
     [seven] 🎯 Whoever holds the most gets a stick; { $sticks ->
         [one] { $sticks } stick
        *[other] { $sticks } sticks
@@ -126,7 +128,7 @@ table-goal = { $variant ->
     [general] 🎯 The player after the one who went out loses the round; { $losses ->
         [one] { $losses } lost round
        *[other] { $losses } lost rounds
-    } and the team are the goats.
+    } and the team loses the match.
    *[other] { $race ->
         [yes] 🎯 A race to { $limit }: the first to reach it wins.
        *[no] 🎯 To { $limit }: whoever reaches it is the goat.

@@ -49,6 +49,8 @@ hand-your-turn = ▶️ <b>Ваш ход!</b> Выберите кость:
 hand-waiting = Ходит { $name }.
 hand-round-over = Раунд окончен — итоги в группе.
 hand-match-over = Партия окончена — итоги в группе.
+hand-round-over-here = Раунд окончен — итоги в этом чате.
+hand-match-over-here = Партия окончена — итоги в этом чате.
 
 ## Итоги раунда.
 round-title = <b>Раунд { $round } окончен</b>
@@ -79,6 +81,7 @@ match-line = { $place }. { $name } — { $score }, рейтинг +{ $gain }
 match-line-goat = { $place }. 🐐 { $name } — { $score }, рейтинг +{ $gain }
 match-rematch = Ещё партию? Жмите «Реванш».
 match-stop-confirm = Остановить партию? Рейтинг никому не начислится.
+lobby-stop-confirm = Закрыть набор? Партия ещё не начиналась.
 match-stopped = ⏹ Партия остановлена. Рейтинг не начислен.
 match-stop-kept = Играем дальше!
 score-line = { $name }: { $score }

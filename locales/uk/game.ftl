@@ -49,6 +49,8 @@ hand-your-turn = ▶️ <b>Ваш хід!</b> Оберіть кістку:
 hand-waiting = Ходить { $name }.
 hand-round-over = Раунд закінчено — підсумки в групі.
 hand-match-over = Партію закінчено — підсумки в групі.
+hand-round-over-here = Раунд закінчено — підсумки в цьому чаті.
+hand-match-over-here = Партію закінчено — підсумки в цьому чаті.
 
 ## Підсумки раунду.
 round-title = <b>Раунд { $round } закінчено</b>
@@ -79,6 +81,7 @@ match-line = { $place }. { $name } — { $score }, рейтинг +{ $gain }
 match-line-goat = { $place }. 🐐 { $name } — { $score }, рейтинг +{ $gain }
 match-rematch = Ще партію? Тисніть «Реванш».
 match-stop-confirm = Зупинити партію? Рейтинг нікому не нарахується.
+lobby-stop-confirm = Закрити набір? Партія ще не починалася.
 match-stopped = ⏹ Партію зупинено. Рейтинг не нараховано.
 match-stop-kept = Граємо далі!
 score-line = { $name }: { $score }

@@ -2,43 +2,51 @@
 
 :func:`load_replay` reads a match's row and action log from the bot's SQLite file and replays
 it through ``engine`` (seed + decisions reproduce a match exactly), keeping every intermediate
-state.  The checkers then read the chats as people saw them — every text each message ever had
+state; beside it, the service's own views of every version, rebuilt from the same row and log
+(:class:`service.live.LiveMatch`), whose numbers are held against the engine's.  The checkers
+then read the chats as people saw them — every text each message ever had
 (``ChatMessage.history``) and every keyboard it carried — and raise ``AssertionError`` naming
 the message when:
 
-- a move keyboard offers anything but exactly the legal moves of the state its version names,
-  or is shown to anyone but the seat to act (:func:`check_keyboards`);
-- a private chat ever holds two live move keyboards at once (:func:`check_keyboards`);
-- a tile that is not public appears in the group, or a tile of another hand appears in a
-  player's private chat, before the round's summary reveals the hands
-  (:func:`check_group`, :func:`check_private`);
-- a table does not account for all 28 tiles, or shows a chain the round never had
+- a move keyboard offers anything but exactly the legal moves of the state its version names
+  (directly, or at the end of a move built double by double: every building button is part
+  of a legal move, RULES.md §2.0.4), or is shown to anyone but the seat to act, or a private
+  chat ever holds two live move keyboards at once (:func:`check_keyboards`);
+- a table shows anything but the table of some version of the match as the bot renders it,
+  or that table does not account for all 28 tiles (the tiles on the table, in the hands and
+  in the bazar, as the engine has them), or a tile that is not on the table appears in it
+  before the round's summary reveals the hands; any other message shows a tile
   (:func:`check_group`);
+- a tile of another hand appears in a player's private chat (:func:`check_private`);
 - a round summary or the match-end message differs from the engine's records
   (:func:`check_results`), or the table does not end on the latest state
   (:func:`check_latest_table`).
 
-Texts are read in the group's language, Russian (the bot's default).
+Every layout is read (RULES.md §2.0: the line, the cross and its arms, closed doubles, the
+gap).  A solo match is played in the player's private chat: there the tables and the hand
+messages share one chat, and each checker reads its own kind of message.  Texts are read in
+the bot's default language, Russian.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import create_engine, text
 
 import engine
-from service.live import LiveMatch, layout_view
-from service.views import EndReason, MatchEnd, PlayerResult, RoundSummary
+from engine.records import parse_decision
+from service.live import LiveMatch
+from service.views import MatchEnd, RoundSummary, TableView
 from storage import repository as repo
-from tests.e2e.players import move_buttons, parse_move_data
+from tests.e2e.players import button_move, move_buttons
 from tests.emulator import ChatMessage
+from tests.emulator.html import parse_html
 from ui import render
-from ui.callbacks import tile_halves, tile_id
 from ui.keyboards import move_label
 
 __all__ = [
@@ -56,13 +64,11 @@ __all__ = [
 
 LOCALE = "ru"
 _TILE = re.compile(r"\[(\d)\|(\d)\]")
-_TABLE_TITLE = re.compile(r"^Раунд (\d+)$")
-_SUMMARY_TITLE = re.compile(r"^Раунд (\d+) окончен$")
 _HAND_TITLE = re.compile(r"^Ваши кости \(раунд (\d+)\):$")
-_SEAT_LINE = re.compile(r"^(?:▶️|▫️) (.+) — (\d+) (?:кость|кости|костей), счёт (.+)$")
-_BAZAR = re.compile(r"^Базар: (\d+)(?: \(\+(\d+) в резерве\))?$")
 _END_LINE = re.compile(r"^(\d+)\. (🐐 )?(.+) — (-?\d+), рейтинг \+(\d+)$")
-_CODE_END = {"l": "left", "r": "right", "-": None}
+#: Two deadlines far apart: the lines of a table that change between them show the deadline
+#: (RULES.md §1.17), which the rebuilt views cannot know; they are not compared.
+_DEADLINES = (1_000_000_000.0, 1_000_040_000.0)
 
 
 def tiles_in(text: str | None) -> list[tuple[int, int]]:
@@ -70,12 +76,23 @@ def tiles_in(text: str | None) -> list[tuple[int, int]]:
     return [(min(int(a), int(b)), max(int(a), int(b))) for a, b in _TILE.findall(text or "")]
 
 
+def _pair(t: Any) -> tuple[int, int]:
+    a, b = (t.a, t.b) if hasattr(t, "a") else (t[0], t[1])
+    return (min(a, b), max(a, b))
+
+
 def _norm(tiles: Iterable[Any]) -> set[tuple[int, int]]:
-    out = set()
-    for t in tiles:
-        a, b = (t.a, t.b) if hasattr(t, "a") else t
-        out.add((min(a, b), max(a, b)))
-    return out
+    return {_pair(t) for t in tiles}
+
+
+def _on_table(state: Any) -> set[tuple[int, int]]:
+    """The tiles on the table of a state: the line and the arms of the cross."""
+    lay = state.layout
+    return _norm(lay.line) | _norm(lay.up) | _norm(lay.down)
+
+
+def _plain(html: str) -> str:
+    return parse_html(html)[0]
 
 
 @dataclass
@@ -86,7 +103,10 @@ class Replay:
     the engine events that led to it; the bot's match version of ``states[k]`` is
     ``base_version + k`` (every accepted action bumps it once), plus one for every change
     without an action before it (:meth:`bumped`: a question put to the group, a seat
-    handed to a computer player).
+    handed to a computer player).  ``tables[k]`` is the
+    service's table view of version ``base_version + k`` (while playing), ``closed[k]`` the
+    closed table of the round before it (if any), ``final_table`` the table once the match
+    closed, ``summaries`` the rounds the service scored and ``end`` its match end.
     """
 
     row: Any
@@ -96,6 +116,12 @@ class Replay:
     states: list[Any] = field(default_factory=list)
     events: list[list[Any]] = field(default_factory=list)
     base_version: int = 0
+    tables: list[TableView] = field(default_factory=list)
+    closed: list[TableView | None] = field(default_factory=list)
+    final_table: TableView | None = None
+    summaries: list[RoundSummary] = field(default_factory=list)
+    end: MatchEnd | None = None
+    _rendered: list | None = field(default=None, repr=False)
     bumps: list[int] = field(default_factory=list)
 
     def bumped(self, after: int) -> None:
@@ -118,6 +144,11 @@ class Replay:
         """Every engine event of the match, in order."""
         return [e for evs in self.events for e in evs]
 
+    @property
+    def sides(self) -> list[int]:
+        """The scoring side of each seat (RULES.md §1.14)."""
+        return [self.rules.spec.side_of(seat, self.rules) for seat in range(len(self.names))]
+
     def seat_of(self, user_id: int) -> int | None:
         """The seat of a user (also one they left to a computer player), None if not
         seated."""
@@ -126,108 +157,51 @@ class Replay:
                 return i
         return None
 
-    def state_at(self, version: int) -> Any:
-        """The state the bot showed as match version ``version``."""
+    def index_of(self, version: int) -> int:
+        """The number of actions behind match version ``version`` (changes without an
+        action, :meth:`bumped`, keep the state they were made on)."""
         v = self.base_version
         for k in range(len(self.states)):
             v += self.bumps.count(k)
             if version <= v:
                 assert version >= self.base_version, (
                     f"match {self.match_id}: version {version} before {self.base_version}")
-                return self.states[k]
+                return k
             v += 1
         raise AssertionError(f"match {self.match_id}: version {version} after {v - 1}")
 
-    def rounds(self) -> dict[int, list[Any]]:
-        """The events of each round."""
-        return events_by_round(self.all_events)
-
-    def chains(self, round_no: int) -> list[tuple[tuple[int, int], ...]]:
-        """Every chain round ``round_no`` showed, from empty to its last tile."""
-        evs = self.rounds().get(round_no, [])
-        out = [()]
-        for i, e in enumerate(evs):
-            if e.kind in ("led", "played"):
-                out.append(tuple(chain_from_events(evs[:i + 1])))
-        return out
+    def state_at(self, version: int) -> Any:
+        """The state the bot showed as match version ``version``."""
+        return self.states[self.index_of(version)]
 
     def scored(self) -> list[Any]:
         """The ``round_scored`` events in order."""
         return [e for e in self.all_events if e.kind == "round_scored"]
 
+    def views(self) -> list[tuple[TableView, Any]]:
+        """Every table view of the match with the engine state it shows (None for a closed
+        table): each version's table, the closed tables, the final table."""
+        out = [(t, self.states[k]) for k, t in enumerate(self.tables)]
+        seen = set()
+        for c in self.closed:
+            if c is not None and c.version not in seen:
+                seen.add(c.version)
+                out.append((c, None))
+        if self.final_table is not None:
+            out.append((self.final_table, self.final))
+        return out
 
-def events_by_round(events: Iterable[Any]) -> dict[int, list[Any]]:
-    """A match's event stream split by round: a round's events run from its ``misdeal``/
-    ``dealt`` events to its ``round_scored`` (and ``match_ended``)."""
-    out: dict[int, list[Any]] = {}
-    current = 1
-    for ev in events:
-        if ev.kind in ("misdeal", "dealt", "round_scored"):
-            current = ev.round_no
-        out.setdefault(current, []).append(ev)
-    return out
-
-
-def chain_from_events(events: Iterable[Any]) -> list[tuple[int, int]]:
-    """A round's chain (oriented pairs, left to right) rebuilt from its ``led`` and ``played``
-    events -- the checker's own reading of RULES.md §0 and §1.7, apart from the bot's."""
-    chain: list[tuple[int, int]] = []
-    for ev in events:
-        if ev.kind == "led":
-            chain = [(ev.tile.a, ev.tile.b)]
-        elif ev.kind == "played" and chain:
-            a, b = ev.tile.a, ev.tile.b
-            if ev.end == "left":
-                left = chain[0][0]
-                chain.insert(0, (b if a == left else a, left))
-            else:
-                right = chain[-1][1]
-                chain.append((right, b if a == right else a))
-    return chain
+    def rendered(self) -> list[tuple[tuple[list[str], set[int]], TableView, Any]]:
+        """:meth:`views` as the bot renders them (:func:`_rendered`), computed once."""
+        if self._rendered is None:
+            self._rendered = [(_rendered(v), v, st) for v, st in self.views()]
+        return self._rendered
 
 
-def _hand_value(hand: Sequence[Any], rules: Any) -> int:
-    """RULES.md §1.11: the pips; the lone [0|0] counts ``lone_zero_double_value``."""
-    if [(t.a, t.b) for t in hand] == [(0, 0)]:
-        return rules.lone_zero_double_value
-    return sum(t.a + t.b for t in hand)
-
-
-def summary_of(ev: Any, rules: Any) -> RoundSummary:
-    """The group's summary of a ``round_scored`` event, as the engine scored it (with the
-    table it closed, whose last move names the tiles that went out)."""
-    extra = ev.extra or {}
-    return RoundSummary(
-        round_no=ev.round_no, end=ev.end, by=ev.by,
-        hands=tuple(tuple(f"{t.a}-{t.b}" for t in h) for h in ev.hands),
-        hand_values=tuple(ev.hand_values), recorded=tuple(ev.recorded), scores=tuple(ev.scores),
-        remembered=tuple(ev.remembered), pot_won=ev.pot_won, pot=ev.pot,
-        seat_values=tuple(_hand_value(h, rules) for h in ev.hands),
-        play_points=tuple(ev.play_points) if any(ev.play_points) else (),
-        losers=tuple(ev.losers), sticks=tuple(extra.get("sticks", ())),
-        left=tuple(extra.get("left", ())), losses=tuple(extra.get("losses", ())),
-        general=bool(extra.get("general")), fast=extra.get("fast"),
-        layout=layout_view(ev.layout), variant=rules.variant, rules=rules.to_json())
-
-
-def end_of(replay: Replay) -> MatchEnd:
-    """The match end of a finished replay, as the engine rated it (RULES.md §1.15–§1.16)."""
-    final = replay.final
-    result = final.result
-    standing = replay.rules.spec.standing(final)
-    # a side's place: 1 + the sides ahead of it by rating, then by standing (ties share)
-    key = [(-result.rating[s], standing[s]) for s in range(len(final.scores))]
-    lines = []
-    for seat, name in enumerate(replay.names):
-        side = seat % 2 if replay.rules.teams else seat
-        goat = side in result.goats
-        lines.append(PlayerResult(seat=seat, user_id=0, name=name, score=final.scores[side],
-                                  goat=goat, rating=result.rating[side],
-                                  outs=0, fish=0, timed_out=result.timed_out == seat,
-                                  side=side, place=1 + sum(k < key[side] for k in key),
-                                  title=result.title if goat else None))
-    return MatchEnd(EndReason(result.reason), True, tuple(lines), variant=replay.rules.variant,
-                    title=result.title, winners=tuple(result.winners), draw=bool(result.draw))
+def decision_move(decision: Mapping[str, Any]) -> Any:
+    """The ``engine.Move`` of a logged decision (one placement, or several with ``tiles``,
+    RULES.md §2.0.4; a computer player's strength is left aside)."""
+    return parse_decision({k: v for k, v in decision.items() if k != "bot"})[0]
 
 
 def match_ids(database: Path, chat_id: int | None = None) -> list[int]:
@@ -246,7 +220,8 @@ def match_ids(database: Path, chat_id: int | None = None) -> list[int]:
 
 
 def load_replay(database: Path, match_id: int) -> Replay:
-    """Read match ``match_id`` and its actions from the bot's SQLite file and replay them."""
+    """Read match ``match_id`` and its actions from the bot's SQLite file and replay them
+    through the engine, and rebuild the service's views of every version."""
     eng = create_engine(f"sqlite:///{database}")
     try:
         with eng.connect() as conn:
@@ -265,30 +240,134 @@ def load_replay(database: Path, match_id: int) -> Replay:
             assert state.to_act == a.seat, f"host move for seat {a.seat} out of turn"
             state, events = engine.apply_host_move(state)
         else:
-            move = engine.Move(engine.Tile.parse(a.decision["tile"]), a.decision.get("end"))
-            state, events = engine.apply(state, a.seat, move)
+            state, events = engine.apply(state, a.seat, decision_move(a.decision))
         rp.states.append(state)
         rp.events.append(list(events))
     rp.base_version = row.version - len(actions)
+    _rebuild_views(rp)
     return rp
+
+
+def _rebuild_views(rp: Replay) -> None:
+    """The service's views of every version (``LiveMatch`` over the row as it was while
+    playing), and the final table and match end."""
+    row = rp.row
+    playing = replace(row, status="playing", end_reason=None, finished_at=None,
+                      version=rp.base_version)
+    live = LiveMatch.from_row(playing)
+    rp.tables.append(live.table_view())
+    rp.closed.append(live.closed)
+    for k, action in enumerate(rp.actions, start=1):
+        version = rp.base_version + k
+        rp.summaries += live.take(live.replay_step(action), version=version)
+        live.set(version=version)
+        rp.tables.append(live.table_view())
+        rp.closed.append(live.closed)
+    if row.status != "playing":
+        live.set(status=row.status, end_reason=row.end_reason)
+        rp.final_table = live.table_view()
+        rp.end = live.final()
 
 
 def _texts(msg: ChatMessage) -> list[tuple[str, dict | None]]:
     """Every (text, keyboard) a message showed."""
-    if msg.history:
-        return [(h["text"], h.get("reply_markup")) for h in msg.history]
-    return [(msg.text, None)] if msg.text is not None else []
+    return [(t, m) for t, m in msg.shown_texts() if t is not None]
+
+
+def _is_hand(text_: str) -> re.Match | None:
+    lines = text_.splitlines()
+    return _HAND_TITLE.match(lines[0]) if lines else None
 
 
 # -- keyboards ---------------------------------------------------------------------------------
 
 
+def _legal_keys(state: Any) -> tuple[list[tuple], dict[frozenset, int]]:
+    """The legal moves of ``state`` as tuples of ``(tile, end, closed, along)`` placements,
+    and how often each set of placements is listed (more than once: the first placement
+    matters, RULES.md §2.0.2, §2.4)."""
+    moves = []
+    for m in engine.legal_moves(state):
+        moves.append(tuple((_pair(p.tile), p.end, bool(p.closed), bool(p.along)) for p in m))
+    count: dict[frozenset, int] = {}
+    for m in moves:
+        count[frozenset(m)] = count.get(frozenset(m), 0) + 1
+    return moves, count
+
+
+def _part_of(chosen: tuple, moves: list[tuple], count: dict) -> list[tuple]:
+    """The legal moves of several placements that ``chosen`` (in the order chosen) is part
+    of — the checker's own reading of RULES.md §2.0.4."""
+    out = []
+    for m in moves:
+        if len(m) < 2 or not set(chosen) <= set(m) or len(set(chosen)) != len(chosen):
+            continue
+        if count[frozenset(m)] > 1 and chosen and chosen[0] != m[0]:
+            continue
+        out.append(m)
+    return out
+
+
+def _key(placement: Any) -> tuple:
+    return (_pair(engine.Tile.parse(placement.tile)), placement.end, bool(placement.closed),
+            bool(placement.along))
+
+
+def _check_keyboard(buttons: list[dict], state: Any, where: str) -> None:
+    """One keyboard against the legal moves of ``state``: the move buttons (one, or the
+    placements of a move being built)."""
+    moves, count = _legal_keys(state)
+    legal = set(moves)
+    decoded = [button_move(b["callback_data"]) for b in buttons]
+    plays = [tuple(_key(p) for p in d.placements) for d in decoded if d.kind == "play"]
+    builds = [tuple(_key(p) for p in d.placements) for d in decoded if d.kind == "build"]
+    cancel = [d for d in decoded if d.kind == "cancel"]
+    for b, d in zip(buttons, decoded, strict=True):
+        if d.kind == "play" and len(d.placements) == 1:
+            p = d.placements[0]
+            want = move_label(p.tile, p.end, p.closed, p.along)
+            assert b["text"] == want or b["text"] == "▶️ Сыграть", \
+                f"{where}: label {b['text']!r}, not {want!r}"
+        elif d.kind == "play":
+            assert sorted(tiles_in(b["text"])) in ([], sorted(_pair(engine.Tile.parse(p.tile))
+                                                              for p in d.placements)), \
+                f"{where}: the label {b['text']!r} does not show the move's tiles"
+    for m in plays:
+        assert m in legal, f"{where}: a button plays {m}, which is no legal move"
+    assert len(set(plays)) == len(plays), f"{where}: duplicate buttons"
+    if not cancel:  # the move buttons of the turn
+        offered = set(plays)
+        if builds:
+            assert builds == [()], f"{where}: building buttons {builds}"
+            offered |= {m for m in moves if len(m) > 1}
+            assert not any(len(m) > 1 for m in plays), f"{where}: both ways to several tiles"
+        assert offered == legal, f"{where}: offered {sorted(offered, key=str)}, " \
+                                 f"legal {sorted(legal, key=str)}"
+        return
+    # a move being built: the placements chosen so far, and what may follow
+    chosen = builds[0][:-1] if builds else None
+    for b in builds:
+        assert b[:-1] == chosen, f"{where}: building buttons from different moves {builds}"
+        assert _part_of(b, moves, count), f"{where}: {b} is part of no legal move"
+    if chosen is None:  # nothing to add: the move is whole
+        assert len(plays) == 1, f"{where}: a move being built that goes nowhere"
+        return
+    parts = _part_of(chosen, moves, count)
+    assert parts, f"{where}: {chosen} is part of no legal move"
+    nxt = {p for m in parts for p in m if p not in chosen and _part_of(chosen + (p,), moves,
+                                                                       count)}
+    assert {b[-1] for b in builds} == nxt, f"{where}: may add {nxt}, offered {builds}"
+    whole = [m for m in parts if set(m) == set(chosen)]
+    assert plays == whole, f"{where}: play {plays}, but {chosen} makes {whole}"
+
+
 def check_keyboards(replays: Sequence[Replay], dms: Mapping[int, Sequence[ChatMessage]], *,
                     single_live: bool = True) -> int:
     """Every move keyboard ever shown in a private chat offers exactly the legal moves of the
-    state its version names, labelled as the bot labels moves, to the seat to act; and (with
-    ``single_live``) no private chat ever held two live move keyboards.  Returns the number of
-    keyboards checked."""
+    state its version names (a move being built: exactly the placements that keep it part of
+    a legal move, and "play" once it is one), labelled as the bot labels moves, to the seat to
+    act; and (with ``single_live``) no private chat ever held two live move keyboards.
+    Returns the number of keyboards checked."""
     by_id = {r.match_id: r for r in replays}
     checked = 0
     for user_id, msgs in dms.items():
@@ -300,9 +379,9 @@ def check_keyboards(replays: Sequence[Replay], dms: Mapping[int, Sequence[ChatMe
                 buttons = move_buttons(markup)
                 if not buttons:
                     continue
-                parsed = [parse_move_data(b["callback_data"]) for b in buttons]
-                games = {p[0] for p in parsed}
-                versions = {p[1] for p in parsed}
+                decoded = [button_move(b["callback_data"]) for b in buttons]
+                games = {d.game for d in decoded}
+                versions = {d.version for d in decoded}
                 assert len(games) == 1 and len(versions) == 1, f"mixed keyboard {buttons}"
                 rp = by_id.get(games.pop())
                 if rp is None:
@@ -312,15 +391,7 @@ def check_keyboards(replays: Sequence[Replay], dms: Mapping[int, Sequence[ChatMe
                 where = f"user {user_id}, message {m.message_id}"
                 assert state.to_act == seat, f"{where}: keyboard for seat {seat}, " \
                                              f"but seat {state.to_act} is to act"
-                offered = {(tile_halves(t), _CODE_END[e]) for _, _, t, e in parsed}
-                legal = {(tile_halves(tile_id(mv.tile)), mv.end)
-                         for mv in engine.legal_moves(state)}
-                assert offered == legal, f"{where}: offered {sorted(offered, key=str)}, " \
-                                         f"legal {sorted(legal, key=str)}"
-                assert len(offered) == len(buttons), f"{where}: duplicate buttons"
-                for b, (_, _, t, e) in zip(buttons, parsed, strict=True):
-                    label = move_label(tile_halves(t), _CODE_END[e])
-                    assert b["text"] == label, f"{where}: label {b}, not {label!r}"
+                _check_keyboard(buttons, state, where)
                 assert "Ваш ход" in text_, f"{where}: a keyboard without 'your move'"
                 checked += 1
         live: set[int] = set()
@@ -333,84 +404,115 @@ def check_keyboards(replays: Sequence[Replay], dms: Mapping[int, Sequence[ChatMe
     return checked
 
 
-# -- secrecy and conservation ------------------------------------------------------------------
+# -- tables, secrecy and conservation ---------------------------------------------------------
 
 
-def _parse_table(text_: str) -> dict | None:
-    lines = text_.splitlines()
-    m = _TABLE_TITLE.match(lines[0]) if lines else None
-    if m is None:
-        return None
-    out: dict[str, Any] = {"round": int(m.group(1)), "chain": None, "elided": False,
-                           "counts": [], "scores": [], "bazar": None}
-    for line in lines[1:]:
-        if line.startswith("Цепь: "):
-            out["chain"] = [tuple(map(int, p)) for p in _TILE.findall(line)]
-            out["elided"] = "…" in line
-        elif line.startswith("Цепь пуста"):
-            out["chain"] = []
-        elif (b := _BAZAR.match(line)) is not None:
-            out["bazar"] = int(b.group(1)) + int(b.group(2) or 0)
-        elif (s := _SEAT_LINE.match(line)) is not None:
-            out["counts"].append(int(s.group(2)))
-            out["scores"].append(s.group(3))
-    return out
+def _rendered(view: TableView) -> tuple[list[str], set[int]]:
+    """The table as the bot renders it, as plain lines, and the lines that show the turn's
+    deadline (RULES.md §1.17: they differ between two deadlines; the views rebuilt from the
+    database do not know each version's deadline)."""
+    if view.to_act is None:
+        return _plain(render.render_table(LOCALE, view)).splitlines(), set()
+    one, two = (_plain(render.render_table(LOCALE, replace(view, deadline_at=d))).splitlines()
+                for d in _DEADLINES)
+    if len(one) != len(two):  # pragma: no cover - a deadline that adds lines
+        return one, set(range(len(one)))
+    return one, {i for i, (a, b) in enumerate(zip(one, two, strict=True)) if a != b}
 
 
-def check_group(replays: Sequence[Replay], messages: Sequence[ChatMessage]) -> dict[str, int]:
-    """The group never shows a tile that is not public: a table shows a chain its round had
-    and no other tile, and accounts for the 28 tiles (chain + tiles in hands + bazar); only a
-    round summary shows hands; any other message shows no tile at all.  Returns counts of
-    the texts checked by kind."""
-    chains: dict[int, set[tuple]] = {}
+def _same_table(shown: str, expected: tuple[list[str], set[int]]) -> bool:
+    lines, skip = expected
+    got = shown.splitlines()
+    return len(got) == len(lines) and all(
+        a == b for i, (a, b) in enumerate(zip(got, lines, strict=True)) if i not in skip)
+
+
+def _check_view(rp: Replay, view: TableView, state: Any, where: str) -> None:
+    """A table view against the engine: the tiles on the table, in each hand and in the
+    bazar (all 28, RULES.md §1.1), and the tiles the round placed."""
+    lay = view.layout
+    on_table = _norm(lay.line) | _norm(lay.up) | _norm(lay.down)
+    assert len(on_table) == lay.tiles, f"{where}: a tile twice on the table"
+    total = lay.tiles + sum(s.tiles for s in view.seats) + view.drawable + view.reserve
+    assert total == 28, f"{where}: {total} tiles, not 28"
+    if state is None:
+        return
+    assert on_table == _on_table(state), f"{where}: not the engine's table"
+    assert [s.tiles for s in view.seats] == list(state.hand_sizes()), f"{where}: hands"
+    assert (view.drawable, view.reserve) == (state.drawable, state.reserve), f"{where}: bazar"
+
+
+def check_group(replays: Sequence[Replay], messages: Sequence[ChatMessage], *,
+                hands_here: bool = False) -> dict[str, int]:
+    """The chat where the tables are shown never shows a tile that is not public: every
+    table it shows is the table of a version of a match, as the bot renders the service's
+    view of it (the turn's deadline aside), that view holds the engine's table, hands and
+    bazar (28 tiles), and the text shows no tile off the table except in the round's summary
+    of the hands at the end; any other message shows no tile, except a round's summary.
+    ``hands_here``: the players' hand messages are in this chat too (a solo match), and are
+    left to :func:`check_private`.  Returns counts of the texts checked by kind."""
+    expected = []
     for rp in replays:
-        for rnd in rp.rounds():
-            chains.setdefault(rnd, set()).update(rp.chains(rnd))
+        for lines, view, state in rp.rendered():
+            where = f"match {rp.match_id}, version {view.version}"
+            _check_view(rp, view, state, where)
+            lay = view.layout
+            public = _norm(lay.line) | _norm(lay.up) | _norm(lay.down)
+            if view.summary is not None:  # the round's end reveals the hands
+                public |= {_pair(engine.Tile.parse(t)) for h in view.summary.hands for t in h}
+            expected.append((lines, view, public))
+    index: dict[tuple[str, int], list] = {}
+    for entry in expected:
+        lines = entry[0][0]
+        index.setdefault((lines[0] if lines else "", len(lines)), []).append(entry)
+    summaries = [_plain(render.render_round_summary(LOCALE, s, rp.names, rp.sides,
+                                                    specials=specials))
+                 for rp in replays for s in rp.summaries for specials in (True, False)]
     seen = {"table": 0, "summary": 0, "other": 0}
     for m in messages:
         if not m.from_bot:
             continue
         for text_, _ in _texts(m):
-            where = f"group message {m.message_id}: {text_!r}"
-            lines = text_.splitlines() if text_ else []
-            cut = next((i for i, line in enumerate(lines) if _SUMMARY_TITLE.match(line)), None)
-            if cut is not None:
-                seen["summary"] += 1  # the round is over: its hands are revealed (checked in
-                if cut == 0:          # results); a closed table carries its summary at the end
-                    continue
-                text_ = "\n".join(lines[:cut])
-            table = _parse_table(text_)
-            if table is None:
-                assert not tiles_in(text_), f"tiles outside a table: {where}"
-                seen["other"] += 1
+            where = f"message {m.message_id}: {text_!r}"
+            if hands_here and _is_hand(text_):
                 continue
-            seen["table"] += 1
-            chain = table["chain"]
-            assert chain is not None and table["bazar"] is not None, f"unparsed table: {where}"
-            shown = set(tiles_in(text_))
-            assert shown <= _norm(chain), f"tiles off the chain: {where}"
-            if not table["elided"]:
-                assert tuple(chain) in chains.get(table["round"], set()), \
-                    f"a chain round {table['round']} never had: {where}"
-                assert len(_norm(chain)) == len(chain), f"a tile twice: {where}"
-                total = len(chain) + sum(table["counts"]) + table["bazar"]
-                assert total == 28, f"{total} tiles, not 28: {where}"
+            got = text_.splitlines()
+            match = next(((view, public) for lines, view, public in
+                          index.get((got[0] if got else "", len(got)), ())
+                          if _same_table(text_, lines)), None)
+            if match is not None:
+                view, public = match
+                seen["table"] += 1
+                seen["summary"] += view.summary is not None
+                assert set(tiles_in(text_)) <= public, f"tiles off the table: {where}"
+                continue
+            if any(s in text_ for s in summaries):
+                seen["summary"] += 1
+                continue
+            assert not tiles_in(text_), f"tiles outside a table: {where}"
+            seen["other"] += 1
     return seen
 
 
 def check_private(replays: Sequence[Replay], user_id: int,
-                  messages: Sequence[ChatMessage]) -> int:
+                  messages: Sequence[ChatMessage], *, tables_here: bool = False) -> int:
     """A player's private chat shows only their own hand (as it was at some moment of the
-    match), the chain and the tiles they drew — never another hand.  Returns the number of
-    texts with tiles checked."""
+    match), the tiles on the table and the tiles they drew — never another hand.
+    ``tables_here``: the tables are in this chat too (a solo match), and are left to
+    :func:`check_group`.  Returns the number of texts with tiles checked."""
     states = []
     for rp in replays:
         seat = rp.seat_of(user_id)
         if seat is None:
             continue
+        placed: set = set()
+        round_no = None
         for st in rp.states:
+            if st.round_no != round_no:
+                placed, round_no = set(), st.round_no
+            placed |= _on_table(st)
             hand = _norm(st.hand(seat))
-            states.append((st.round_no, hand, hand | _norm(st.chain)))
+            states.append((st.round_no, hand, hand | placed))
     checked = 0
     for m in messages:
         if not m.from_bot:
@@ -419,10 +521,12 @@ def check_private(replays: Sequence[Replay], user_id: int,
             shown = tiles_in(text_)
             if not shown:
                 continue
-            lines = text_.splitlines()
-            title = _HAND_TITLE.match(lines[0]) if lines else None
+            title = _is_hand(text_)
             where = f"user {user_id}, message {m.message_id}: {text_!r}"
+            if title is None and tables_here:
+                continue
             assert title is not None, f"tiles outside a hand message: {where}"
+            lines = text_.splitlines()
             rnd = int(title.group(1))
             hand = set(tiles_in(lines[1])) if len(lines) > 1 else set()
             assert any(r == rnd and h == hand and set(shown) <= visible
@@ -435,28 +539,48 @@ def check_private(replays: Sequence[Replay], user_id: int,
 
 
 def check_results(replay: Replay, messages: Sequence[ChatMessage]) -> None:
-    """Every round of the match has its summary in the group, exactly as the engine scored
-    it (hands, values, records, pot), the summary's hands and the closed table's chain account
-    for the 28 tiles, and the match-end message shows the engine's goats, final scores and
-    rating."""
+    """Every round of the match has its summary in the chat, the service's summary equals
+    the engine's record of the round (who, how, the hands, what was recorded, the scores, the
+    pot) and its hands and the round's tiles on the table account for the 28 tiles; the
+    match-end message is the service's match end, whose scores, goats, ratings and winners
+    are the engine's."""
     sources = [m.source or "" for m in messages if m.from_bot]
-    rules, names = replay.rules, replay.names
-    sides = [seat % 2 if rules.teams else seat for seat in range(len(names))]  # §1.14
-    for ev in replay.scored():
-        expected = render.render_round_summary(LOCALE, summary_of(ev, rules), names, sides)
-        assert any(expected in source for source in sources), \
-            f"match {replay.match_id}: no summary of round {ev.round_no}:\n{expected}"
-        in_hands = [t for h in ev.hands for t in _norm(h)]
-        chain = chain_from_events(replay.rounds()[ev.round_no])
-        assert len(set(in_hands) | _norm(chain)) == len(in_hands) + len(chain)
+    scored = replay.scored()
+    assert len(replay.summaries) == len(scored), f"match {replay.match_id}: summaries"
+    for ev, summary in zip(scored, replay.summaries, strict=True):
+        where = f"match {replay.match_id}, round {ev.round_no}"
+        assert (summary.round_no, summary.end, summary.by) == (ev.round_no, ev.end, ev.by), where
+        assert [list(map(_pair, map(engine.Tile.parse, h))) for h in summary.hands] == \
+            [[_pair(t) for t in h] for h in ev.hands], where
+        assert (summary.recorded, summary.scores, summary.remembered, summary.pot) == (
+            tuple(ev.recorded), tuple(ev.scores), tuple(ev.remembered), ev.pot), where
+        # alone (with ЧЧВ's specials, §2.3 rule 4), or closing the table (whose log has them)
+        expected = [render.render_round_summary(LOCALE, summary, replay.names, replay.sides,
+                                                specials=specials) for specials in (True, False)]
+        assert any(e in source for source in sources for e in expected), \
+            f"{where}: no summary in the chat:\n{expected[0]}"
+        in_hands = [_pair(engine.Tile.parse(t)) for h in summary.hands for t in h]
+        lay = summary.layout
+        table = (_norm(lay.line) | _norm(lay.up) | _norm(lay.down)) if lay is not None else set()
+        assert len(set(in_hands) | table) == len(in_hands) + len(table), where
     final = replay.final
     if final.result is None:
         return
-    expected = render.render_match_end(LOCALE, end_of(replay))
+    end = replay.end
+    assert end is not None and end.rated, f"match {replay.match_id}: no rated end"
+    result = final.result
+    for p in end.players:
+        assert (p.score, p.goat, p.rating) == (
+            final.scores[p.side], p.side in result.goats, result.rating[p.side]), p
+    assert tuple(end.winners) == tuple(result.winners)
+    assert end.title == result.title
+    expected = render.render_match_end(LOCALE, end)
     ends = [m for m in messages if m.from_bot and m.source == expected]
-    assert ends, f"match {replay.match_id}: no match-end message\n{expected}\n" \
-                 f"group showed: {[m.text for m in messages if m.text and '🐐' in m.text]}"
-    # read the numbers back from the text, independently of the renderer
+    assert ends, f"match {replay.match_id}: no match-end message\n{expected}"
+    if replay.rules.variant != "classic":
+        return
+    # classic: read the numbers back from the text, independently of the renderer
+    names, rules = replay.names, replay.rules
     clean = [render.clean_name(n) for n in names]
     labels = ([f"{clean[0]} + {clean[2]}", f"{clean[1]} + {clean[3]}"] if rules.teams
               else clean)
@@ -464,35 +588,40 @@ def check_results(replay: Replay, messages: Sequence[ChatMessage]) -> None:
     for line in ends[-1].text.splitlines():
         if (m := _END_LINE.match(line)) is not None:
             shown[m.group(3)] = (int(m.group(4)), int(m.group(5)), bool(m.group(2)))
-    expected_lines = {labels[s]: (final.scores[s], final.result.rating[s],
-                                  s in final.result.goats) for s in range(len(labels))}
+    expected_lines = {labels[s]: (final.scores[s], result.rating[s], s in result.goats)
+                      for s in range(len(labels))}
     assert shown == expected_lines, f"final table {shown} != engine {expected_lines}"
 
 
 def check_latest_table(replay: Replay, messages: Sequence[ChatMessage]) -> None:
-    """The newest table message of the group shows the match's latest state: the table of
-    the match rebuilt from the database, as the bot renders it."""
-    expected = render.render_table(LOCALE, LiveMatch.from_row(replay.row,
-                                                              replay.actions).table_view())
-    tables = [m for m in messages if m.from_bot and m.text
-              and _TABLE_TITLE.match(m.text.splitlines()[0])]
+    """The newest table message of the chat shows the match's latest state: the table of
+    the match rebuilt from the database, as the bot renders it (the turn's deadline
+    aside)."""
+    view = LiveMatch.from_row(replay.row, replay.actions).table_view()
+    expected = _rendered(view)
+    known = [lines for lines, _, _ in replay.rendered()] + [expected]
+    tables = [m for m in messages if m.from_bot and m.text and not _is_hand(m.text)
+              and any(_same_table(m.text, lines) for lines in known)]
     assert tables, "no table message"
-    assert tables[-1].source == expected, (
+    assert _same_table(tables[-1].text, expected), (
         f"match {replay.match_id}: the table shows\n{tables[-1].text}\n--- expected\n"
-        f"{expected}")
+        + "\n".join(expected[0]))
 
 
 def check_all(replays: Sequence[Replay], group: Sequence[ChatMessage],
               dms: Mapping[int, Sequence[ChatMessage]], *, latest: bool = True,
               single_live: bool = True) -> dict[str, int]:
-    """Run every checker over one group and its players' private chats; counts of what was
-    checked (``keyboards``, ``tables``, ``summaries``, ``hands``)."""
-    counts = check_group(replays, group)
+    """Run every checker over one chat of tables (a group, or the private chat of a solo
+    match) and its players' private chats; counts of what was checked (``keyboards``,
+    ``tables``, ``summaries``, ``hands``)."""
+    chat_ids = {m.chat_id for m in group}
+    solo = bool(chat_ids) and chat_ids <= set(dms)
+    counts = check_group(replays, group, hands_here=solo)
     out = {"keyboards": check_keyboards(replays, dms, single_live=single_live),
            "tables": counts["table"],
            "summaries": counts["summary"], "hands": 0}
     for uid, msgs in dms.items():
-        out["hands"] += check_private(replays, uid, msgs)
+        out["hands"] += check_private(replays, uid, msgs, tables_here=solo)
     for rp in replays:
         check_results(rp, group)
     if latest and replays:

@@ -5,6 +5,9 @@ Everything goes through the emulator's control API (:class:`~tests.emulator.Emul
 as a person's Telegram client would see it.  To learn quickly which keyboard is live, the
 players follow the emulator's Bot API call log (:class:`CallFeed`): every move keyboard the bot
 sends carries its match version in its callback data, so the newest version is the live one.
+A move of several doubles is built press by press (RULES.md §2.0.4, issue 13): a building
+press edits the same message to a keyboard of the same version, which the player presses in
+turn until the move is played.
 The full chats, with every text a message ever had, are read once at the end by the checkers
 (:mod:`tests.e2e.checks`).
 """
@@ -21,6 +24,9 @@ from tests.emulator import ChatMessage, EmulatorClient
 
 __all__ = [
     "MOVE_PREFIX",
+    "PLAY_PREFIX",
+    "ButtonMove",
+    "button_move",
     "CallFeed",
     "Keyboard",
     "MatchLog",
@@ -31,22 +37,55 @@ __all__ = [
     "parse_move_data",
 ]
 
-#: callback_data of a move button starts with this (``ui.callbacks.MoveCb``).
+#: callback_data of a move button starts with this (``ui.callbacks.MoveCb``: a tile on an end
+#: of the line, or a lead).
 MOVE_PREFIX = "m1:"
+#: ... or with this (``ui.callbacks.PlayCb``: any move, or a step of a move being built).
+PLAY_PREFIX = "p1:"
 _LOBBY_PREFIX = "l1:"
 
 
 def move_buttons(markup: dict | None) -> list[dict]:
-    """The move buttons (``{"text", "callback_data"}``) of an inline keyboard, row by row."""
+    """The move buttons (``{"text", "callback_data"}``) of an inline keyboard, row by row:
+    those that play a move and those that build one."""
     rows = (markup or {}).get("inline_keyboard") or []
     return [b for row in rows for b in row
-            if str(b.get("callback_data", "")).startswith(MOVE_PREFIX)]
+            if str(b.get("callback_data", "")).startswith((MOVE_PREFIX, PLAY_PREFIX))]
 
 
 def parse_move_data(data: str) -> tuple[int, int, int, str]:
-    """``"m1:<match>:<version>:<tile id>:<end>"`` → ``(match, version, tile id, end)``."""
+    """``"m1:<match>:<version>:<tile id>:<end>"`` → ``(match, version, tile id, end)`` (a
+    ``MoveCb`` button only)."""
     _, game, ver, tile, end = data.split(":")
     return int(game), int(ver), int(tile), end
+
+
+@dataclass(frozen=True)
+class ButtonMove:
+    """What a move button does: ``kind`` ``play`` (its ``placements`` are the move),
+    ``build`` (shows the move being built with these ``placements`` chosen so far) or
+    ``cancel`` (back to the move buttons), in match ``game`` at ``version``."""
+
+    game: int
+    version: int
+    kind: str
+    placements: tuple[Any, ...] = ()
+
+
+def button_move(data: str) -> ButtonMove:
+    """Decode a move button's callback_data (``MoveCb`` or ``PlayCb``); ``ValueError`` for
+    anything else.  Placements have ``tile`` (``"a-b"``), ``end``, ``closed``, ``along``."""
+    from service.views import PlacementOption
+    from ui.callbacks import MoveCb, PlayCb, parse_callback
+
+    cb = parse_callback(data)
+    if isinstance(cb, MoveCb):
+        a, b = cb.halves
+        return ButtonMove(cb.game, cb.ver, "play", (PlacementOption(f"{a}-{b}", cb.engine_end),))
+    if isinstance(cb, PlayCb):
+        kind = {"p": "play", "b": "build", "t": "cancel"}[cb.act]
+        return ButtonMove(cb.game, cb.ver, kind, cb.placements)
+    raise ValueError(f"not a move button: {data!r}")
 
 
 @dataclass(frozen=True)
@@ -119,9 +158,9 @@ class CallFeed:
         if not buttons:
             return
         mid = call["message_id"] if method == "sendmessage" else call["params"]["message_id"]
-        game, ver, _, _ = parse_move_data(buttons[0]["callback_data"])
-        self.keyboards.append(Keyboard(int(call["chat_id"]), int(mid), game, ver,
-                                       tuple(buttons), call["seq"]))
+        first = button_move(buttons[0]["callback_data"])
+        self.keyboards.append(Keyboard(int(call["chat_id"]), int(mid), first.game,
+                                       first.version, tuple(buttons), call["seq"]))
 
     async def wait(self, predicate: Callable[[], Any], *, timeout: float = 15.0,
                    what: str = "condition") -> Any:
@@ -142,12 +181,13 @@ class CallFeed:
 
     def newest_keyboard(self, user_ids: Sequence[int], match_id: int | None = None
                         ) -> Keyboard | None:
-        """The move keyboard with the highest version sent to one of ``user_ids``."""
+        """The move keyboard with the highest version sent to one of ``user_ids`` (of one
+        version, the last shown: a move being built edits its message)."""
         best = None
         ids = set(user_ids)
         for kb in self.keyboards:
             if kb.chat_id in ids and (match_id is None or kb.match_id == match_id) \
-                    and (best is None or kb.version > best.version):
+                    and (best is None or (kb.version, kb.seq) > (best.version, best.seq)):
                 best = kb
         return best
 
@@ -246,12 +286,12 @@ class Table:
         now = await self.client.message(msg.chat_id, msg.message_id)
         return now.edits > edits
 
-    async def open_lobby(self) -> ChatMessage:
-        """``players[0]`` types /newgame; the lobby message (its Join button names the
-        match)."""
+    async def open_lobby(self, game: str = "") -> ChatMessage:
+        """``players[0]`` types /newgame (with the name of a ``game``, RULES.md §2); the lobby
+        message (its Join button names the match)."""
         await self.feed.sync()
         self.start_seq = self.feed.seq
-        sent = await self.command(self.players[0], "/newgame")
+        sent = await self.command(self.players[0], f"/newgame {game}".strip())
         lobby = await self.client.wait_message(
             self.chat_id, lambda m: m.from_bot and any(
                 (b.callback_data or "").startswith("l1:join:") for b in m.flat_buttons),
@@ -285,10 +325,10 @@ class Table:
 
         await self.client.wait_until(check, timeout=10, what=f"{count} players seated")
 
-    async def gather(self) -> None:
-        """Open the lobby, have every other player press Join, and wait until all are
-        seated."""
-        await self.open_lobby()
+    async def gather(self, game: str = "") -> None:
+        """Open the lobby (of ``game``), have every other player press Join, and wait until
+        all are seated."""
+        await self.open_lobby(game)
         for n, p in enumerate(self.players[1:], start=2):
             answer = await self.press_join(p)
             assert not answer.get("show_alert") and not answer.get("url"), answer
@@ -310,33 +350,67 @@ class Table:
                             timeout: float = 15.0) -> Keyboard | None:
         """Wait for a move keyboard of this match newer than ``after_version``, or for the
         match-end message (then None)."""
+        return await self._next(lambda kb: kb.version > after_version, since=since,
+                                timeout=timeout, what=f"a keyboard after version {after_version}")
+
+    async def _next(self, newer: Callable[[Keyboard], bool], *, since: int, timeout: float,
+                    what: str) -> Keyboard | None:
+        """Wait until the newest move keyboard of this match is ``newer`` (that keyboard),
+        or for the match-end message (None)."""
         def ready() -> Any:
             kb = self.feed.newest_keyboard(self.user_ids, self.match_id)
-            if kb is not None and kb.version > after_version:
+            if kb is not None and newer(kb):
                 return kb
             if self.feed.match_end(self.chat_id, since):
                 return "end"
             return None
 
-        got = await self.feed.wait(ready, timeout=timeout,
-                                   what=f"a keyboard after version {after_version}")
+        got = await self.feed.wait(ready, timeout=timeout, what=what)
         return None if got == "end" else got
 
     async def press(self, kb: Keyboard, rng: random.Random | None = None, *,
                     index: int | None = None) -> Press:
-        """The keyboard's owner presses one of its buttons (random, or ``index``)."""
+        """The keyboard's owner presses one of its buttons (``index``, or at random: on the
+        move buttons, "several doubles" with probability ``build_bias`` when it is there; on
+        a move being built, "cancel" only now and then)."""
         if index is None:
-            index = (rng or random).randrange(len(kb.buttons))
+            index = self.choose(kb, rng or random)
         button = kb.buttons[index]
         got = await self.client.press(kb.chat_id, kb.chat_id, kb.message_id,
                                       text=button["text"])
         return Press(kb.chat_id, kb, button["callback_data"], got["query_id"])
 
+    #: How likely a player who may build a move of several doubles starts building it.
+    build_bias = 0.5
+    #: How likely a player building a move cancels it (when anything else is possible).
+    cancel_bias = 0.1
+
+    def choose(self, kb: Keyboard, rng: Any) -> int:
+        """The index of the button a player presses on ``kb``."""
+        kinds = [button_move(b["callback_data"]).kind for b in kb.buttons]
+        if "cancel" in kinds:
+            others = [i for i, k in enumerate(kinds) if k != "cancel"]
+            if others and rng.random() >= self.cancel_bias:
+                return rng.choice(others)
+            return kinds.index("cancel")
+        if "build" in kinds and rng.random() < self.build_bias:
+            return kinds.index("build")
+        return rng.randrange(len(kb.buttons))
+
+    async def next_shown(self, kb: Keyboard, *, since: int = 0, timeout: float = 15.0
+                         ) -> Keyboard | None:
+        """After a press that builds a move on ``kb``: the keyboard shown next (the same
+        message edited, or a newer version), or None for the match end."""
+        return await self._next(lambda new: (new.version, new.seq) > (kb.version, kb.seq),
+                                since=since, timeout=timeout,
+                                what=f"the keyboard after a press on version {kb.version}")
+
     async def play(self, rng: random.Random, *, max_moves: int | None = None,
                    log: MatchLog | None = None, after_version: int = -1,
                    timeout: float = 15.0) -> MatchLog:
         """Press a random button of each new keyboard until the match ends (or
-        ``max_moves`` presses were made); returns (and extends) ``log``."""
+        ``max_moves`` moves were made), building moves of several doubles press by press;
+        returns (and extends) ``log``."""
         log = log if log is not None else MatchLog()
         last = after_version
         if log.presses:
@@ -344,11 +418,17 @@ class Table:
         moves = 0
         while max_moves is None or moves < max_moves:
             kb = await self.next_keyboard(last, since=self.start_seq, timeout=timeout)
+            while kb is not None:
+                press = await self.press(kb, rng)
+                log.presses.append(press)
+                if button_move(press.data).kind == "play":
+                    break
+                await self.feed.sync()
+                kb = await self.next_shown(kb, since=self.start_seq, timeout=timeout)
             if kb is None:
                 end = self.feed.match_end(self.chat_id, self.start_seq)
                 log.ended, log.end_text = True, end["params"]["text"]
                 return log
-            log.presses.append(await self.press(kb, rng))
             last = kb.version
             moves += 1
         return log
