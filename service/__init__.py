@@ -35,7 +35,7 @@ See :mod:`service.views` for the result and view types.
 
 from service.bots import DEFAULT_HARD_SAMPLES, STRENGTHS, is_bot
 from service.game import DEFAULT_BOT_MOVE_DELAY, DEFAULT_LOBBY_TTL, GameService
-from service.live import ReplayError, variant_infos
+from service.live import TILE_CODES, ReplayError, variant_infos
 from service.views import (
     ActionNote,
     BotStats,
@@ -68,6 +68,7 @@ __all__ = [
     "DEFAULT_BOT_MOVE_DELAY",
     "DEFAULT_HARD_SAMPLES",
     "DEFAULT_LOBBY_TTL",
+    "TILE_CODES",
     "STRENGTHS",
     "ActionNote",
     "BotStats",

@@ -73,6 +73,7 @@ __all__ = [
     "rules_players",
     "seat_name",
     "switch_variant",
+    "TILE_CODES",
     "variant_infos",
 ]
 
@@ -174,6 +175,11 @@ def rules_players(rules: Mapping[str, Any] | Any) -> tuple[int, int]:
 # -- tiles, moves and events -----------------------------------------------------------------------
 
 _CODES = {t: f"{t.a}-{t.b}" for t in engine.TILES}
+
+#: The 28 tile codes (``"2-5"``, low half first) in the order of the engine's tile ids
+#: (``engine.tiles.TILE_ID``, RULES.md §0): the one table of tile ids for the whole bot, e.g. the
+#: compact ids in callback data.
+TILE_CODES: tuple[str, ...] = tuple(_CODES[t] for t in engine.TILES)
 
 
 def tile_code(tile: Any) -> str:

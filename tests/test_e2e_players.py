@@ -130,7 +130,7 @@ async def test_bad_presses_are_refused_and_change_nothing(shared_bot):
             (mover, mover, kb.message_id, f"m1:{game}:{ver}:{tile}:x", "устарела"),
             (mover, mover, kb.message_id, f"m1:{game}:{ver}:{foreign}:l", "устарела"),
             (mover, mover, kb.message_id, "garbage", "устарела"),
-            (mover, mover, kb.message_id, f"l1:start:{game}", "закрыт"),
+            (mover, mover, kb.message_id, f"l1:start:{game}", "другом чате"),
             (bystander.id, table.chat_id, table_msg.message_id, f"l1:cancel:{game}", ""),
         ]
         if old is not None:  # the keyboard before this one, pressed again

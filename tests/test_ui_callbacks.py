@@ -234,3 +234,11 @@ def test_the_largest_play_button_fits_64_bytes():
         play_callback(1, 2, "p", [])
     with pytest.raises(ValueError):
         play_callback(1, 2, "t", four[:1])
+
+
+def test_tile_ids_in_buttons_are_the_engines():
+    """One table of tile ids (RULES.md §0): a button's compact id is the engine's id."""
+    from engine.tiles import TILE_ID
+    from ui.callbacks import tile_halves, tile_id
+    for tile, tid in TILE_ID.items():
+        assert tile_id(f"{tile.a}-{tile.b}") == tid and tile_halves(tid) == (tile.a, tile.b)

@@ -30,6 +30,7 @@ from typing import Annotated, Any, Literal
 from aiogram.filters.callback_data import CallbackData
 from pydantic import Field, field_validator, model_validator
 
+from service import TILE_CODES
 from service.views import PlacementOption
 
 __all__ = [
@@ -84,7 +85,8 @@ LobbyAction = Literal["join", "leave", "start", "cancel", "addbot", "rmbot", "re
 #: to the main menu, ``done`` closes it.
 SETTINGS_MENU = ("menu", "done")
 
-_TILES: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(7) for b in range(a, 7))
+#: (low, high) halves by tile id: the service's one table of tile ids (``service.TILE_CODES``)
+_TILES: tuple[tuple[int, int], ...] = tuple((int(c[0]), int(c[2])) for c in TILE_CODES)
 _TILE_ID: dict[tuple[int, int], int] = {t: i for i, t in enumerate(_TILES)}
 _END_CODE = {"left": "l", "right": "r", None: "-"}
 _CODE = re.compile(r"\[?([0-6])[-|]([0-6])\]?")
