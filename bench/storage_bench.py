@@ -9,7 +9,13 @@ task per match, one process):
 - ``storage``: the per-action transaction alone — the optimistic version bump of the match row
   plus the insert into the action log, committed (``storage.repository.update_match`` +
   ``append_action`` through ``Database.write``);
-- ``service``: ``GameService.act`` end to end — engine move, that transaction, new views.
+- ``service``: ``GameService.act`` end to end — engine move, that transaction, new views;
+- ``match end``: the transaction that ends a match — the version bump to ``finished``, its
+  2-4 result rows and, since issue 15, the skill ratings (``openskill`` Plackett–Luce) and
+  sums of every board the match counts on, with a change row per person and board
+  (``storage.repository.record_results``); beside it the same transaction without the boards
+  (the row and the result rows only), to show what the rating update costs.  The players are
+  drawn from 40 people of one chat, so most already have ratings to read and update.
 
 Every counted action is committed before the next one of its match starts. The durability
 setting is the bot's: WAL, ``synchronous=NORMAL``; ``--compare`` adds ``synchronous=FULL`` and
@@ -25,9 +31,12 @@ import random
 import sys
 import tempfile
 import time
+from dataclasses import fields
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from sqlalchemy import insert  # noqa: E402
 
 from service import GameService, Status  # noqa: E402
 from storage import Database, open_database  # noqa: E402
@@ -111,6 +120,67 @@ async def bench_service(path: Path, matches: int, seconds: float) -> tuple[float
     return rate, finished
 
 
+def _end_rows(mid: int, users: list[int], now: float) -> list[repo.ResultRow]:
+    """The result rows of a free-for-all match of ``users`` (places in seat order)."""
+    last = len(users) - 1
+    return [repo.ResultRow(match_id=mid, seat=i, user_id=u, name=f"P{u}", chat_id=-1,
+                           final_score=10 * i, goat=i == last, rating=2 if i == 0 else 0,
+                           outs=1, fish=0, timed_out=False, ended_by="limit", finished_at=now,
+                           side=i, place=i + 1)
+            for i, u in enumerate(users)]
+
+
+async def bench_match_end(path: Path, matches: int, seconds: float, *,
+                          boards: bool = True) -> tuple[float, bool]:
+    """Committed match-end transactions per second with ``matches`` concurrent writers:
+    the match row to ``finished`` and its result rows, with (``boards``) the skill ratings
+    and sums of its boards (``repo.record_results``) or without (the rows only).  Returns
+    (rate, whether every prepared match ended before the time was up: then the rate is a
+    lower bound)."""
+    db = await open_database(path)
+    pool = max(2000, int(seconds * (4000 if boards else 8000)))
+    rng = random.Random(matches)
+
+    def setup(conn):
+        repo.upsert_chat(conn, -1, now=0.0)
+        out = []
+        for i in range(pool):
+            users = rng.sample(range(1, 41), 2 + i % 3)
+            mid = repo.insert_match(conn, chat_id=-1, thread_id=i, creator_id=users[0],
+                                    rules={}, seats=kit.seat_list([(u, f"P{u}") for u in users]),
+                                    now=0.0, deadline_at=None)
+            out.append((mid, users))
+        return out
+
+    todo = await db.write(setup)
+    stop_at = time.perf_counter() + seconds
+    done = 0
+
+    def txn(conn, mid, users, now):
+        if not repo.update_match(conn, mid, 0, now=now, status="finished",
+                                 end_reason="limit", deadline_at=None, finished_at=now):
+            raise RuntimeError("unexpected version conflict")
+        rows = _end_rows(mid, users, now)
+        if boards:
+            repo.record_results(conn, rows)
+        else:
+            conn.execute(insert(repo.T_RESULTS), [
+                {f.name: getattr(r, f.name) for f in fields(r)} for r in rows])
+
+    async def player():
+        nonlocal done
+        while todo and time.perf_counter() < stop_at:
+            mid, users = todo.pop()
+            await db.write(txn, mid, users, time.time())
+            done += 1
+
+    t0 = time.perf_counter()
+    await asyncio.gather(*(player() for _ in range(matches)))
+    rate = done / (time.perf_counter() - t0)
+    await db.dispose()
+    return rate, not todo
+
+
 async def size_per_match(path: Path, count: int) -> tuple[float, float]:
     """(bytes per finished match, actions per match) after ``count`` complete matches."""
     svc = await GameService.open(path)
@@ -145,6 +215,16 @@ async def main() -> None:
             s = await bench_storage(tmp / f"s{n}.sqlite3", n, seconds)
             a, _ = await bench_service(tmp / f"a{n}.sqlite3", n, seconds)
             print(f"{n:>20} {s:>14.0f} {a:>14.0f}", flush=True)
+        print(f"match-end transactions/s, {seconds:g} s each (2-4 players of 40 in one chat)")
+        print(f"{'concurrent matches':>20} {'with ratings':>14} {'rows only':>14}")
+        for n in sizes[:2]:
+            cells = []
+            for boards in (True, False):
+                rate, short = await bench_match_end(tmp / f"e{n}{boards}.sqlite3", n, seconds,
+                                                    boards=boards)
+                cells.append(("≥" if short else "") + f"{rate:.0f}")
+            print(f"{n:>20} {cells[0]:>14} {cells[1]:>14}", flush=True)
+        print("  (≥: every prepared match ended before the time was up)")
         if args.compare:
             for label, kwargs, target in (
                 ("synchronous=FULL", {"synchronous": "FULL"}, "full"),

@@ -2,9 +2,10 @@
 may belong to one dispatcher only, and tests build several).
 
 Order: chat events, the private chat (its message filter), the group lobby (its message
-filter), the games (the lobby's game menu, the private set-up), play, statistics, settings,
-help, and the errors router last (unknown buttons, the error handler).  The locale of every
-update is put into the handler data as ``locale`` by :class:`handlers.common.LocaleMiddleware`.
+filter), the games (the lobby's game menu, the private set-up), play, statistics, players'
+records, settings, help, and the errors router last (unknown buttons, the error handler).  The
+locale of every update is put into the handler data as ``locale`` by
+:class:`handlers.common.LocaleMiddleware`.
 """
 
 from __future__ import annotations
@@ -24,10 +25,12 @@ def setup_routers(dp: Dispatcher) -> None:
         lobby,
         play,
         private,
+        records,
         settings,
         stats,
     )
 
     dp.update.outer_middleware(LocaleMiddleware())
-    for module in (chat_events, private, lobby, games, play, stats, settings, help, errors):
+    for module in (chat_events, private, lobby, games, play, stats, records, settings, help,
+                   errors):
         dp.include_router(module.create_router())

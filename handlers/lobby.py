@@ -133,9 +133,19 @@ async def cmd_join(message: Message, app: App, locale: str) -> None:
 
 
 async def cmd_leave(message: Message, app: App, locale: str) -> None:
+    """/leave: free a lobby seat; during a match, hand the seat to a computer player after a
+    confirmation (issue 15, :mod:`handlers.records`)."""
     found = await app.service.find_open(message.chat.id, thread_of(message))
     if not found.ok:
         reply(app, message, app.error_text(locale, found))
+        return
+    if found.status == Status.PLAYING:
+        if found.hand_for(message.from_user.id) is None:
+            reply(app, message, app.tr.t(locale, "err-not-joined"))
+            return
+        from handlers.records import confirm_leave
+
+        confirm_leave(app, message, locale, found.match_id, message.from_user)
         return
     res = await app.service.leave(found.match_id, message.from_user.id)
     if not res.ok:

@@ -3,8 +3,9 @@
 private chats.
 
 Payloads: ``j<match id>`` seats the user in that lobby; ``h<match id>`` (from the group
-notice when a DM was closed) sends the hand of that match.  Any /start in private records
-that the bot may now write to the user (issue 4: 403 until they do).
+notice when a DM was closed) sends the hand of that match; ``r<match id>`` (from a record
+button pressed before the DM was open) sends that match's game record.  Any /start in
+private records that the bot may now write to the user (issue 4: 403 until they do).
 """
 
 from __future__ import annotations
@@ -26,10 +27,11 @@ from handlers.games import (
 from handlers.play import cmd_hand
 from service import ErrorCode, Status
 
-_PAYLOAD = re.compile(r"^([jh])(\d{1,18})$")
+_PAYLOAD = re.compile(r"^([jhr])(\d{1,18})$")
 
 #: Commands that work in groups only; in private they are answered with "group only".
-GROUP_COMMANDS = ("join", "leave", "addbot", "startgame", "stopgame", "settings")
+#: (/leave works in both: in private it leaves a running match, ``handlers.records``.)
+GROUP_COMMANDS = ("join", "addbot", "startgame", "stopgame", "settings")
 
 
 async def cmd_start(message: Message, command: CommandObject, app: App, locale: str) -> None:
@@ -47,6 +49,13 @@ async def cmd_start(message: Message, command: CommandObject, app: App, locale: 
         if res.error is not None and res.error != ErrorCode.ALREADY_JOINED:
             answer(app, message, app.error_text(locale, res))
             return
+    if m and m.group(1) == "r":
+        from handlers.records import send_record
+
+        key, _ = await send_record(app, user, int(m.group(2)), user.id)
+        if key != "rec-sent":
+            answer(app, message, app.tr.t(locale, key, id=int(m.group(2))))
+        return
     # a closed DM is open now: deliver every hand this user is waiting for
     delivered = False
     for res in await app.service.open_matches(user.id):

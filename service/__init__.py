@@ -18,7 +18,9 @@ Lobby: ``open_lobby``, ``join``, ``leave``, ``start``, ``stop``, ``rematch``,
 ``view``, ``find_open``, ``open_matches``, ``recently_finished``. Chats and users:
 ``update_chat``, ``chat_info``, ``migrate_chat``, ``bot_removed``, ``register_user``,
 ``set_dm_open``, ``get_user``. Message ids: ``load_messages``, ``save_messages``.
-Statistics: ``leaderboard``, ``personal_stats`` (people only), ``bot_stats``.
+Statistics (issues 12, 15): ``leaderboard`` and ``personal_stats`` per variant and board
+(people only; the skill rating beside the points), ``player_boards``, ``history``,
+``bot_stats``. Game records: ``record``, ``latest_match``, ``check_record``.
 Games (RULES.md §2): ``open_lobby(..., variant=)``, ``open_solo(..., variant=)``,
 ``change_variant`` in a lobby, ``update_chat(variant=)`` for a chat's default;
 :func:`variant_infos` says what each game reads (:class:`VariantInfo`).

@@ -10,10 +10,15 @@ in its module:
 - :mod:`service.lobbies` — open, join, leave, computer players in seats, start, stop, expire,
   rematch, solo matches;
 - :mod:`service.play` — a person's, the host's and a computer player's move;
+- :mod:`service.leaving` — a person's seat handed to a computer player in a running match
+  (/leave, or the group's choice when their turns time out);
 - :mod:`service.bots` — who computer players are, and the worker processes they think in;
 - :mod:`service.deadlines` — the sweeper of lobby and turn deadlines;
 - :mod:`service.people` — users and chats, cached;
-- :mod:`service.stats` — leaderboards and personal statistics;
+- :mod:`service.stats` — boards per variant with the skill rating, personal statistics and
+  the match history;
+- :mod:`service.records` — a played match's game record, and the check of a record a user
+  sends;
 - :mod:`service.messages` — the message ids the UI stores with a match, and the log of
   recent group sends.
 
@@ -31,10 +36,12 @@ from typing import Any
 
 from service.bots import DEFAULT_HARD_SAMPLES, DEFAULT_STRENGTH, Thinkers
 from service.deadlines import Deadlines
+from service.leaving import Leaving
 from service.lobbies import DEFAULT_LOBBY_TTL, Lobbies
 from service.messages import MessageIds, SendLog
 from service.people import People
 from service.play import DEFAULT_BOT_MOVE_DELAY, Play
+from service.records import Records
 from service.stats import Statistics
 from service.store import MatchStore
 from service.views import (
@@ -42,8 +49,12 @@ from service.views import (
     ChatInfo,
     ChatResult,
     EndReason,
+    ErrorCode,
+    HistoryPage,
     LeaderRow,
     PersonalStats,
+    RecordCheck,
+    RecordFile,
     Result,
     UserInfo,
 )
@@ -92,8 +103,11 @@ class GameService:
         self.lobbies = Lobbies(self.store, self.people, clock=clock, lobby_ttl=lobby_ttl,
                                seed_source=seed_source, turn_deadline=self.play.turn_deadline,
                                armed=self.play.armed)
+        self.leaving = Leaving(self.store, self.play, clock=clock,
+                               close_locked=self.lobbies.close_locked)
         self.deadlines = Deadlines(db, self.lobbies, self.play, clock=clock)
         self.stats = Statistics(db)
+        self.records = Records(db)
         self.messages = MessageIds(db, clock)
         self.sends = SendLog(db)
 
@@ -235,6 +249,21 @@ class GameService:
         """See :meth:`service.play.Play.bot_move`."""
         return await self.play.bot_move(match_id, expected_version)
 
+    async def leave_match(self, match_id: int, user_id: int) -> Result:
+        """See :meth:`service.leaving.Leaving.leave`."""
+        return await self.leaving.leave(match_id, user_id)
+
+    async def substitute(self, match_id: int, user_id: int, expected_version: int, *,
+                         force: bool = False) -> Result:
+        """See :meth:`service.leaving.Leaving.substitute`."""
+        return await self.leaving.substitute(match_id, user_id, expected_version, force=force)
+
+    async def end_by_timeout(self, match_id: int, user_id: int, expected_version: int, *,
+                             force: bool = False) -> Result:
+        """See :meth:`service.leaving.Leaving.end_by_timeout`."""
+        return await self.leaving.end_by_timeout(match_id, user_id, expected_version,
+                                                 force=force)
+
     # ------------------------------------------------------------------ deadlines
 
     async def fire_due(self, now: float | None = None) -> list[Result]:
@@ -283,15 +312,46 @@ class GameService:
 
     # ------------------------------------------------------------------ statistics
 
-    async def leaderboard(self, chat_id: int | None = None, *, limit: int = 10,
+    async def leaderboard(self, chat_id: int | None = None, *, variant: str = "classic",
+                          with_bots: bool = False, limit: int = 10,
                           offset: int = 0) -> tuple[LeaderRow, ...]:
         """See :meth:`service.stats.Statistics.leaderboard`."""
-        return await self.stats.leaderboard(chat_id, limit=limit, offset=offset)
+        return await self.stats.leaderboard(chat_id, variant=variant, with_bots=with_bots,
+                                            limit=limit, offset=offset)
 
-    async def personal_stats(self, user_id: int, chat_id: int | None = None) -> PersonalStats:
+    async def personal_stats(self, user_id: int, chat_id: int | None = None, *,
+                             variant: str = "classic", with_bots: bool = False
+                             ) -> PersonalStats:
         """See :meth:`service.stats.Statistics.personal_stats`."""
-        return await self.stats.personal_stats(user_id, chat_id)
+        return await self.stats.personal_stats(user_id, chat_id, variant=variant,
+                                               with_bots=with_bots)
+
+    async def player_boards(self, user_id: int) -> tuple[PersonalStats, ...]:
+        """See :meth:`service.stats.Statistics.player_boards`."""
+        return await self.stats.player_boards(user_id)
+
+    async def history(self, *, chat_id: int | None = None, user_id: int | None = None,
+                      page: int = 0, with_bots: bool = False) -> HistoryPage:
+        """See :meth:`service.stats.Statistics.history`."""
+        return await self.stats.history(chat_id=chat_id, user_id=user_id, page=page,
+                                        with_bots=with_bots)
 
     async def bot_stats(self) -> tuple[BotStats, ...]:
         """See :meth:`service.stats.Statistics.bot_stats`."""
         return await self.stats.bot_stats()
+
+    # ------------------------------------------------------------------ game records
+
+    async def record(self, match_id: int, user_id: int, chat_id: int | None = None, *,
+                     granted: bool = False) -> RecordFile | ErrorCode:
+        """See :meth:`service.records.Records.record`."""
+        return await self.records.record(match_id, user_id, chat_id, granted=granted)
+
+    async def latest_match(self, *, chat_id: int | None = None, user_id: int | None = None
+                           ) -> int | None:
+        """See :meth:`service.records.Records.latest`."""
+        return await self.records.latest(chat_id=chat_id, user_id=user_id)
+
+    async def check_record(self, data: bytes) -> RecordCheck:
+        """See :meth:`service.records.Records.check`."""
+        return await self.records.check(data)

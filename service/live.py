@@ -24,12 +24,15 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import engine
 from engine import ai
+from engine.records import MAX_RECORD_BYTES
 from service.views import (
     ActionNote,
     EndReason,
     EndView,
     ErrorCode,
+    HandedSeat,
     HandView,
+    HoldView,
     LaidTile,
     LayoutView,
     LobbyView,
@@ -38,6 +41,8 @@ from service.views import (
     PlacementOption,
     PlayerRef,
     PlayerResult,
+    RecordCheck,
+    RecordRound,
     Result,
     RoundSummary,
     SeatView,
@@ -50,17 +55,23 @@ if TYPE_CHECKING:
     from storage.repository import ActionRow, MatchRow
 
 __all__ = [
+    "MAX_RECORD_BYTES",
     "STRENGTHS",
+    "VARIANT_NAMES",
     "BadMove",
     "LiveMatch",
     "ReplayError",
     "Step",
+    "check_record",
     "decide",
     "full_rules",
     "public_events",
+    "record_of",
+    "is_record_of",
     "result_of",
     "rules_overrides",
     "rules_players",
+    "seat_name",
     "switch_variant",
     "TILE_CODES",
     "variant_infos",
@@ -70,6 +81,11 @@ __all__ = [
 STRENGTHS: tuple[str, ...] = tuple(ai.STRENGTHS)
 #: Players per match (RULES.md §1.1).
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
+#: Every game the engine plays (``Rules.variant``), in the order of RULES.md: classic (§1),
+#: then §2.1 … §2.9.
+VARIANT_NAMES: tuple[str, ...] = tuple(sorted(
+    engine.VARIANTS, key=lambda v: tuple(int(x) for x in
+                                         engine.VARIANTS[v].section.lstrip("§").split("."))))
 
 OPEN = (Status.LOBBY, Status.PLAYING)
 
@@ -602,6 +618,17 @@ class LiveMatch:
         """The seat whose decision is awaited, None before the deal and after the end."""
         return None if self.state is None else self.state.to_act
 
+    @property
+    def round_no(self) -> int:
+        """The round being played (RULES.md §2: every dealt round counts), 0 before the deal."""
+        return 0 if self.state is None else int(self.state.round_no)
+
+    def timeout_ends(self, seat: int) -> bool:
+        """Whether the host's next move for ``seat`` would end the match by timeout: it would
+        be the ``afk_limit``-th host move in a row for that seat (RULES.md §1.17)."""
+        return self.state is not None and \
+            int(self.state.afk[seat]) + 1 >= int(self.rules.afk_limit)
+
     def humans(self) -> int:
         """How many seats are held by people (not computer players)."""
         return sum(1 for p in self.players() if p.bot is None)
@@ -665,12 +692,14 @@ class LiveMatch:
         for i, p in enumerate(self.players()):
             side = self.side_of(i)
             goat = rated and side in result.goats
+            left = r.seats[i].get("left")
             lines.append(PlayerResult(
                 seat=i, user_id=p.user_id, name=p.name, score=scores[side],
                 goat=goat, rating=int(result.rating[side]) if rated else 0,
                 outs=self.outs[i], fish=self.fish[i],
                 timed_out=rated and result.timed_out == i, bot=p.bot, side=side,
                 place=place[side], title=result.title if goat else None,
+                left=str(left["name"]) if isinstance(left, Mapping) else None,
                 sticks=self.state.sticks[i] if self.state.sticks else 0,
                 losses=self.state.losses[side] if self.state.losses else 0,
             ))
@@ -765,10 +794,18 @@ def result_of(
     detail: str = "",
     events: Sequence[Any] = (),
     rounds: tuple[RoundSummary, ...] = (),
+    handed: HandedSeat | None = None,
 ) -> Result:
     """The :class:`~service.views.Result` of ``live`` after a change whose engine events are
-    ``events`` and which scored ``rounds`` (or a refusal: ``ok`` False with ``error``)."""
+    ``events`` and which scored ``rounds`` (or a refusal: ``ok`` False with ``error``);
+    ``handed``: the seat this change handed to a computer player."""
     started = live.state is not None
+    hold = live.row.hold
+    hold_view = None
+    if started and isinstance(hold, Mapping) and "afk" in hold and live.status in OPEN:
+        seat = int(hold["afk"])
+        who = live.players()[seat]
+        hold_view = HoldView(seat, who.user_id, who.name, live.row.deadline_at, live.version)
     return Result(
         ok=ok, error=error, detail=detail, match_id=live.match_id, status=live.status,
         version=live.version,
@@ -779,4 +816,136 @@ def result_of(
         rounds=rounds,
         final=live.final() if started else None,
         closed=live.closed if started else None,
+        hold=hold_view,
+        handed=handed,
     )
+
+
+# -- game records (issue 15: "The record of a match", "Checking a record") --------------------
+
+
+def seat_name(seat: Mapping[str, Any]) -> str:
+    """The name a seat plays under in a game record: its holder's, or for a seat a person
+    left to a computer player ``"Оля → Бот Фёдор 🤖"``."""
+    left = seat.get("left")
+    if isinstance(left, Mapping) and left.get("name"):
+        return f"{left['name']} → {seat['name']}"
+    return str(seat["name"])
+
+
+def record_of(row: MatchRow, actions: Sequence[ActionRow]) -> dict[str, Any]:
+    """The game record of a played match (``docs/ENGINE_API.md``, the JSON that ``python -m
+    engine replay`` reads): ``engine.records.record_match`` from the match's rules, seed and
+    action log, the names from its seats (:func:`seat_name`).  Every deal is in it, so give
+    it out only once the match has ended.  Raises :class:`ReplayError` when the log does not
+    replay (a corrupt log)."""
+    from engine import records
+
+    decisions = []
+    for a in actions:
+        d = a.decision
+        decisions.append((None, True) if d.get("host") else (_decision_move(d), False))
+    try:
+        return records.record_match(engine.Rules.from_json(row.rules),
+                                    [seat_name(s) for s in row.seats], row.seed, decisions)
+    except (engine.EngineError, ValueError) as exc:
+        raise ReplayError(f"match {row.id}: {exc}") from exc
+
+
+def _canonical(value: Any) -> Any:
+    """``value`` with every tile code written smaller half first (``"5-2"`` → ``"2-5"``) and
+    every dealt hand in order (a hand is a set; the bazar's order is the order of drawing):
+    the same game however its record spells it."""
+    if isinstance(value, str) and len(value) == 3 and value[1] == "-" \
+            and value[0].isdigit() and value[2].isdigit():
+        a, b = sorted((value[0], value[2]))
+        return f"{a}-{b}"
+    if isinstance(value, (list, tuple)):
+        return [_canonical(v) for v in value]
+    if isinstance(value, dict):
+        out = {k: _canonical(v) for k, v in value.items()}
+        hands = out.get("hands")
+        if isinstance(hands, list) and all(isinstance(h, list) for h in hands):
+            out["hands"] = [sorted(h, key=repr) for h in hands]
+        return out
+    return value
+
+
+def is_record_of(sent: Any, row: MatchRow, actions: Sequence[ActionRow]) -> bool:
+    """Whether a sent record (its parsed JSON, which replayed) is the stored match ``row``
+    with its ``actions``: the same rules, number of players, deals and decisions as
+    :func:`record_of` makes of it, tiles in either order (the names may differ)."""
+    try:
+        stored = record_of(row, actions)
+        rules = engine.Rules.from_json(sent.get("rules") or {}).to_json()
+    except (ReplayError, engine.EngineError, ValueError, TypeError, AttributeError):
+        return False
+    return (rules == engine.Rules.from_json(stored["rules"]).to_json()
+            and len(sent.get("players") or ()) == len(stored["players"])
+            and _canonical(sent.get("rounds")) == _canonical(stored["rounds"]))
+
+
+def _rule_of(error: Any) -> str | None:
+    """The rule an engine ``ReplayError`` names: its ``rule``, else a ``RULES.md §…`` in its
+    message."""
+    import re
+
+    found = re.search(r"RULES\.md (§\d+(?:\.\d+)*)", error.rule or str(error.message))
+    return found.group(1) if found else None
+
+
+def check_record(data: bytes) -> RecordCheck:
+    """Replay a game record that a user sent (RULES.md; ``engine.records.replay_json``) and
+    say what it shows: the rounds and the end of the match, or why it is refused —
+    ``size`` (over ``engine.records.MAX_RECORD_BYTES``), ``json`` (not JSON, or not UTF-8),
+    ``format`` (not a record: wrong types, missing keys), ``variant`` (no such game),
+    ``misdeal`` (a deal RULES.md §1.3 voids), ``deal`` (a deal that does not hold the 28 tiles
+    as the rules deal them), ``rounds`` (a round that stops before it ends, a round after the
+    match's end), ``illegal`` (a decision the rules forbid: ``round_no``, ``decision_no``,
+    ``rule``).  Pure: nothing is stored."""
+    import json
+
+    from engine import records
+
+    if len(data) > records.MAX_RECORD_BYTES:
+        return RecordCheck(False, "size", detail=str(len(data)))
+    try:
+        record = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        return RecordCheck(False, "json", detail=str(exc)[:200])
+    if not isinstance(record, dict):
+        return RecordCheck(False, "format", detail="a record is a JSON object")
+    rules = record.get("rules") or {}
+    variant = rules.get("variant", "classic") if isinstance(rules, dict) else None
+    if isinstance(variant, str) and variant not in engine.VARIANTS:
+        return RecordCheck(False, "variant", detail=variant[:40])
+    names = record.get("players")
+    names = tuple(str(n) for n in names) if isinstance(names, list) else ()
+    try:
+        out = records.replay(record)
+    except records.ReplayError as exc:
+        rule = _rule_of(exc)
+        message = str(exc.message)
+        if exc.decision_no is not None:
+            kind = "illegal"
+        elif exc.round_no is None:
+            kind = "format"
+        elif rule == "§1.3":
+            kind = "misdeal"
+        elif "deal" in message or "hand" in message:
+            kind = "deal"
+        else:
+            kind = "rounds"
+        return RecordCheck(False, kind, round_no=exc.round_no, decision_no=exc.decision_no,
+                           rule=rule, detail=message[:300], names=names,
+                           variant=variant if isinstance(variant, str) else "classic")
+    except (RecursionError, ValueError, TypeError, AttributeError, KeyError) as exc:
+        return RecordCheck(False, "format", detail=str(exc)[:200])
+    full = engine.Rules.from_json(rules)
+    return RecordCheck(
+        True, names=names, variant=full.variant, teams=bool(full.teams),
+        rounds=tuple(RecordRound(i + 1, r["end"], int(r["by"]), tuple(r["recorded"]),
+                                 tuple(r["scores"])) for i, r in enumerate(out["rounds"])),
+        finished=bool(out["finished"]), goats=tuple(out["goats"]),
+        rating=tuple(out["rating"]), title=out.get("title"),
+        winners=tuple(out.get("winners", ())), draw=bool(out.get("draw")))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from service import bots
@@ -98,17 +99,49 @@ class Play:
                 refuse(exc.code, str(exc), live)
             return await self._commit(live, step, user_id)
 
+    def choice_time(self, live: LiveMatch) -> float:
+        """Seconds the group has to answer the question of :meth:`host_move`: one turn's
+        time (``rules.turn_timeout``, RULES.md §1.17)."""
+        return float(live.rules.turn_timeout)
+
+    def asks_group(self, live: LiveMatch) -> bool:
+        """Whether a timeout of the seat to act is put to the group instead of the host's
+        move: that move would end the match by timeout (RULES.md §1.17), the seat is a
+        person's, another person plays at the table, and the match is not already waiting
+        for the group."""
+        seat = live.to_act
+        if seat is None or live.row.hold is not None or not live.timeout_ends(seat):
+            return False
+        seats = live.row.seats
+        return not bots.is_bot(seats[seat]) and any(
+            not bots.is_bot(s) for i, s in enumerate(seats) if i != seat)
+
     @answers
     async def host_move(self, match_id: int, expected_version: int | None = None) -> Result:
         """The turn timed out: the host moves for the seat to act (RULES.md §1.17: the
         playable tile with the most pips; drawing and knocking are forced). After
         ``rules.afk_limit`` host moves in a row for one seat the match ends by timeout and is
         rated with the timeout rating (§1.16). Logged as ``{"host": true}``.
+
+        The host move that would end the match is first put to the group when another
+        person plays at the table (:meth:`asks_group`): the match waits (``matches.hold``
+        ``{"afk": seat}``, ``Result.hold``) for :meth:`choice_time` seconds, while the other
+        players choose a computer player for the seat (``service.leaving``) or the end by
+        timeout; when that deadline falls due, this makes the host move and the match ends
+        by timeout as the rules say.  The absent player's own move meanwhile keeps the seat.
+
         ``expected_version``: act only on that version (the sweeper passes the version whose
         deadline fired, so a move that beat the deadline wins). Errors: ``not_found``,
         ``wrong_status``, ``stale``."""
         async with self.store.opening(match_id, status=Status.PLAYING,
                                       version=expected_version) as live:
+            if self.asks_group(live):
+                now = self.clock()
+                values = {"hold": {"afk": live.to_act},
+                          "deadline_at": now + self.choice_time(live)}
+                nxt = await self.store.write(live, live.next(now, **values), values,
+                                             stale="another action was applied first")
+                return result_of(nxt)
             return await self._commit(live, live.host_step(), None)
 
     @answers
@@ -149,6 +182,12 @@ class Play:
             return False
         return bots.is_bot(live.row.seats[live.to_act])
 
+    async def commit(self, live: LiveMatch, step: Step, user_id: int | None) -> Result:
+        """Commit ``step`` (made on ``live``, whose lock the caller holds) as :meth:`act`
+        does: the action, the version, the next deadline, at the match's end its results;
+        ``user_id`` who pressed (None for the host).  Raises ``Refused`` (stale)."""
+        return await self._commit(live, step, user_id)
+
     async def _commit(self, live: LiveMatch, step: Step, user_id: int | None) -> Result:
         """One transaction: bump the version (checked), append the action, set the next
         deadline; at the match's end also its status and results. Then swap the cache."""
@@ -160,6 +199,8 @@ class Play:
         else:
             values = {"status": Status.FINISHED, "end_reason": step.ended,
                       "deadline_at": None, "finished_at": now}
+        if live.row.hold is not None:
+            values["hold"] = None  # the question is answered by this move
         nxt.set(**values)
         results = _result_rows(nxt, now) if step.ended is not None else None
 
@@ -176,15 +217,25 @@ class Play:
 
 
 def _result_rows(live: LiveMatch, now: float) -> list[repo.ResultRow]:
-    """The ``match_results`` rows of a match the engine just finished (RULES.md §1.15-1.17)."""
+    """The ``match_results`` rows of a match the engine just finished (RULES.md §1.15-1.17).
+    A seat a person left to a computer player is the person's row, rated 0 as the timed-out
+    player of §1.16 (``left_match``), with the outs and fish they made before they left."""
     final = live.final()
     assert final is not None and final.rated
-    return [
-        repo.ResultRow(
+    rows = []
+    for p in final.players:
+        row = repo.ResultRow(
             match_id=live.match_id, seat=p.seat, user_id=p.user_id, name=p.name,
             chat_id=live.row.chat_id, final_score=p.score, goat=p.goat, rating=p.rating,
             outs=p.outs, fish=p.fish, timed_out=p.timed_out, ended_by=str(final.reason),
-            finished_at=now, bot=p.bot,
+            finished_at=now, bot=p.bot, variant=final.variant, side=p.side, place=p.place,
+            title=p.title,
         )
-        for p in final.players
-    ]
+        left = live.row.seats[p.seat].get("left")
+        if isinstance(left, dict):
+            row = replace(row, user_id=int(left["user_id"]), name=str(left["name"]),
+                          goat=False, rating=0, outs=int(left.get("outs", 0)),
+                          fish=int(left.get("fish", 0)), timed_out=False, bot=None,
+                          title=None, left_match=True)
+        rows.append(row)
+    return rows

@@ -249,7 +249,9 @@ class PlayerResult:
     for a human; ``side``: the scoring side, the seat or its team (§1.14), whose ``score``,
     ``goat`` and ``rating`` these are; ``place`` 1 for the best side (ties share it);
     ``title`` the goat's title (RULES.md §2.1, §2.9).  Variants: ``sticks`` the player's sticks
-    (Семёрка, §2.8 rules 7–8), ``losses`` its team's lost rounds (Генерал, §2.9 rule 4)."""
+    (Семёрка, §2.8 rules 7–8), ``losses`` its team's lost rounds (Генерал, §2.9 rule 4).
+    ``left``: the name of the person who left the match and whose seat this computer player
+    finished (that person is rated 0, §1.16)."""
 
     seat: int
     user_id: int
@@ -266,6 +268,7 @@ class PlayerResult:
     side: int = 0
     sticks: int = 0
     losses: int = 0
+    left: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -460,6 +463,37 @@ class HandView:
 
 
 @dataclass(frozen=True, slots=True)
+class HoldView:
+    """The group's question while a match waits (issue 15, "Leaving a started match"): the
+    turns of ``name`` (seat ``seat``, ``user_id``) timed out so often that the next host move
+    would end the match by timeout (RULES.md §1.17); its other players (or the chat's admins)
+    choose until ``deadline_at`` (Unix seconds) whether a computer player takes the seat or
+    the match ends by timeout as the rules say, which is what happens when nobody chooses.
+    The absent player's own move in the meantime keeps the seat.  ``version``: pass it back
+    with the choice."""
+
+    seat: int
+    user_id: int
+    name: str
+    deadline_at: float | None
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandedSeat:
+    """A person's seat was handed to a computer player: ``name`` (``user_id``) left the
+    match at seat ``seat`` by their own choice (``why`` ``"left"``) or by the group's after
+    their turns timed out (``"afk"``); ``bot`` the computer player's name.  The person is
+    rated 0 at the match's end, as the timed-out player of RULES.md §1.16."""
+
+    seat: int
+    user_id: int
+    name: str
+    bot: str
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
 class Result:
     """What every game operation returns.
 
@@ -476,6 +510,9 @@ class Result:
     - ``closed``: the table of the previous round as it closed (its ``summary`` set), while
       the match is in a later round; None in round 1 (and when the match was rebuilt after
       that round's table could no longer be known).
+    - ``hold``: the question the match waits on instead of a turn (:class:`HoldView`);
+      ``handed``: set by the change that handed a person's seat to a computer player
+      (:class:`HandedSeat`).
 
     Nothing here holds more than its audience may see: the group's views never hold a hand
     before the round's summary, and each :class:`HandView` belongs to one seat.
@@ -494,6 +531,8 @@ class Result:
     rounds: tuple[RoundSummary, ...] = ()
     final: MatchEnd | None = None
     closed: TableView | None = None
+    hold: HoldView | None = None
+    handed: HandedSeat | None = None
 
     def hand_for(self, user_id: int) -> HandView | None:
         """The hand view of ``user_id``, or None if they hold no seat."""
@@ -505,7 +544,9 @@ class Result:
 
 @dataclass(frozen=True, slots=True)
 class LeaderRow:
-    """A leaderboard line: rating sum (RULES.md §1.16), finished matches, goats (§1.15)."""
+    """A leaderboard line: rating sum (RULES.md §1.16), finished matches, goats (§1.15);
+    ``skill`` the conservative estimate μ − 3σ of the skill rating the board is ordered by
+    (``mu``, ``sigma``: ``storage.skill``), ``wins`` first places."""
 
     place: int
     user_id: int
@@ -513,12 +554,19 @@ class LeaderRow:
     rating: int
     matches: int
     goats: int
+    skill: float = 0.0
+    mu: float = 25.0
+    sigma: float = 25.0 / 3
+    wins: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class PersonalStats:
-    """A player's statistics over matches that ended by limit or timeout, in one chat or in
-    all chats (``chat_id`` None). ``average_score``: mean final score (0.0 without matches)."""
+    """A player's statistics over matches that ended by limit or timeout on one board: in
+    one chat or in all chats (``chat_id`` None), in one ``variant``, counting matches with
+    computer players (``with_bots``) or not. ``average_score``: mean final score (0.0
+    without matches); ``skill`` μ − 3σ of the skill rating (``mu``, ``sigma``); ``wins``
+    first places; ``place`` of ``players`` on that board (None when not on it)."""
 
     user_id: int
     chat_id: int | None
@@ -528,6 +576,14 @@ class PersonalStats:
     outs: int
     fish: int
     average_score: float
+    variant: str = "classic"
+    with_bots: bool = False
+    wins: int = 0
+    skill: float = 0.0
+    mu: float = 25.0
+    sigma: float = 25.0 / 3
+    place: int | None = None
+    players: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -584,6 +640,119 @@ class UserInfo:
     language: str | None
     dm_open: bool
     name: str
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryPlayer:
+    """One seat of a finished match in the history (seat order): ``name`` as it sat,
+    ``side`` its scoring side (RULES.md §1.14), ``place`` the side's place (1 best), the
+    side's final ``score``, ``goat`` (§1.15) with the variant's ``title`` (§2.1, §2.9),
+    ``rating`` the points of §1.16, ``timed_out`` (§1.17), ``left`` a person who left and
+    whose seat a computer player finished, ``bot`` a computer player's strength; ``skill`` the
+    change of the skill estimate μ − 3σ on the board the history reads, None when the match
+    does not count there."""
+
+    seat: int
+    user_id: int
+    name: str
+    side: int
+    place: int
+    score: int
+    goat: bool
+    rating: int
+    title: str | None = None
+    timed_out: bool = False
+    left: bool = False
+    bot: str | None = None
+    skill: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    """A finished match in the history: its id, where (``chat_id``, ``chat_title``; a
+    private chat's id is its user's), the game (``variant``), when it ended (``finished_at``,
+    Unix seconds) and how (``ended_by``: ``limit`` or ``timeout``), every seat, and
+    ``with_bots`` True when a computer player held a seat from the start."""
+
+    match_id: int
+    chat_id: int
+    chat_title: str | None
+    variant: str
+    finished_at: float
+    ended_by: str
+    players: tuple[HistoryPlayer, ...]
+    with_bots: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryPage:
+    """One page of the history, newest first: ``page`` (0-based) of ``pages``, ``total``
+    matches in all."""
+
+    entries: tuple[HistoryEntry, ...]
+    page: int
+    pages: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class RecordRound:
+    """A scored round of a checked game record: ``end`` (``out``, ``fish``, ``void``,
+    ``limit``), ``by`` the seat that ended it, per side what was ``recorded`` and the
+    ``scores`` after it (RULES.md §1.11–§1.14, §2)."""
+
+    round_no: int
+    end: str
+    by: int
+    recorded: tuple[int, ...]
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RecordCheck:
+    """What a game record a user sent shows (``service.live.check_record``).
+
+    ``ok`` True: it replays; ``names`` (seat order), ``variant``, ``teams``, its ``rounds``,
+    and once ``finished`` the ``goats`` (sides), ``rating`` per side (RULES.md §1.16),
+    ``title``, ``winners`` (races, §2.0.7), ``draw`` (§2.7).  ``ok`` False: ``error`` says
+    why — ``size``, ``json``, ``format``, ``variant``, ``misdeal``, ``deal``, ``rounds`` or
+    ``illegal`` (``round_no`` and ``decision_no``, 1-based, and the ``rule``, e.g. ``§1.7``);
+    ``detail`` the engine's words (English).  ``stored_match``: the id of the match of this
+    bot the record names and whose stored result it equals (``stored`` True) or not (False);
+    None when it names none."""
+
+    ok: bool
+    error: str | None = None
+    round_no: int | None = None
+    decision_no: int | None = None
+    rule: str | None = None
+    detail: str = ""
+    names: tuple[str, ...] = ()
+    variant: str = "classic"
+    teams: bool = False
+    rounds: tuple[RecordRound, ...] = ()
+    finished: bool = False
+    goats: tuple[int, ...] = ()
+    rating: tuple[int, ...] = ()
+    title: str | None = None
+    winners: tuple[int, ...] = ()
+    draw: bool = False
+    stored_match: int | None = None
+    stored: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RecordFile:
+    """A match's game record as a file: ``data`` the JSON (UTF-8) that ``python -m engine
+    replay`` reads, ``filename``; the match's id, chat, ``variant`` and when it finished
+    (Unix seconds)."""
+
+    match_id: int
+    chat_id: int
+    variant: str
+    finished_at: float | None
+    filename: str
+    data: bytes
 
 
 @dataclass(frozen=True, slots=True)

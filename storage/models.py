@@ -1,5 +1,5 @@
 """The one schema definition: SQLAlchemy 2 tables for chats, users, matches, the action log,
-match results and the leaderboard aggregate.
+match results, the leaderboard aggregate with the skill ratings and their changes.
 
 The schema is dialect-neutral (SQLite today, PostgreSQL later): only portable column types
 (BigInteger, Integer, String, Boolean, Double, JSON), no partial or expression indexes, no
@@ -105,6 +105,10 @@ class Match(Base):
     - ``version``: bumped by every accepted change (optimistic concurrency check).
     - ``messages``: the message ids the bot must edit, a JSON object owned by the UI layer.
     - ``deadline_at``: when the current turn (or the lobby) times out, Unix seconds; None: none.
+    - ``hold``: a question the match waits on instead of a turn (revision 0005), None
+      otherwise: ``{"afk": seat}`` while the group chooses whether a computer player takes
+      the seat of a player whose turns timed out (RULES.md §1.17) or the match ends by
+      timeout; ``deadline_at`` is then when the question times out.
     """
 
     __tablename__ = "matches"
@@ -121,6 +125,7 @@ class Match(Base):
     version: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
     messages: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     deadline_at: Mapped[float | None] = mapped_column(Double)
+    hold: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     creator_id: Mapped[int] = mapped_column(BigInteger)
     rematch_of: Mapped[int | None] = mapped_column(AutoId, ForeignKey("matches.id"))
     created_at: Mapped[float] = mapped_column(Double)
@@ -163,7 +168,15 @@ class MatchResult(Base):
     gain (§1.16); ``outs`` how many rounds the player went out (§1.9); ``fish`` how many fish the
     player made as the fisher (§1.10); ``timed_out``: the player whose timeouts ended the match.
     ``bot``: the strength of a computer player's seat (revision 0003), None for a human; such
-    rows count in :class:`BotStats`, never in :class:`PlayerStats`.
+    rows count in :class:`BotStats`, never in a person's :class:`PlayerStats`.
+
+    Revision 0005: ``variant`` the game (``engine.Rules.variant``, RULES.md §2); ``side`` the
+    scoring side (the seat, or the team 0/1, §1.14); ``place`` the side's place in the match
+    (1 best, equal places tie; ``PlayerResult.place``); ``left_match`` True for a person who
+    left the started match and whose seat a computer player finished (rated 0 as the
+    timed-out player of §1.16; ``user_id``/``name`` are the person's); ``title`` a goat's
+    title where the variant gives one (``MatchEnd.title``: ``sea``, ``snotty``, ``admiral``,
+    ``extraordinary``, ``hanging``, ``general``, RULES.md §2.1, §2.9).
     """
 
     __tablename__ = "match_results"
@@ -172,9 +185,9 @@ class MatchResult(Base):
         AutoId, ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
     )
     seat: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
-    user_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    user_id: Mapped[int] = mapped_column(BigInteger)
     name: Mapped[str] = mapped_column(String(255), default="", server_default="")
-    chat_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    chat_id: Mapped[int] = mapped_column(BigInteger)
     final_score: Mapped[int] = mapped_column(Integer)
     goat: Mapped[bool] = mapped_column(Boolean)
     rating: Mapped[int] = mapped_column(Integer)
@@ -184,19 +197,41 @@ class MatchResult(Base):
     ended_by: Mapped[str] = mapped_column(String(16))
     finished_at: Mapped[float] = mapped_column(Double)
     bot: Mapped[str | None] = mapped_column(String(16))
+    variant: Mapped[str] = mapped_column(String(16), default="classic",
+                                         server_default="classic")
+    side: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    place: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    left_match: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    title: Mapped[str | None] = mapped_column(String(16))
+
+    __table_args__ = (
+        Index(None, "user_id", "finished_at"),
+        Index(None, "chat_id", "finished_at"),
+    )
 
 
 class PlayerStats(Base):
     """Leaderboard aggregate over :class:`MatchResult`, kept in the same transaction as the
-    results it sums. ``scope`` is a chat id, or :data:`GLOBAL_SCOPE` (0) for all chats.
+    results it sums (revision 0005; revision 0002 kept one row per scope and person over
+    every variant).
 
-    ``score_sum`` / ``matches`` is the average final score. Added in revision 0002. Humans
-    only: computer players' results go to :class:`BotStats`.
+    Key: ``scope`` a chat id, or :data:`GLOBAL_SCOPE` (0) for all chats; ``variant`` the game
+    (RULES.md §2: ratings of different games are not comparable); ``with_bots`` False for the
+    board of matches without computer players, True for the board of every match (the global
+    scope has only the former, "fair boards"; see :mod:`storage.skill`); ``user_id`` a person
+    (computer players' results go to :class:`BotStats`).
+
+    Sums: ``matches``, ``goats`` (§1.15), ``rating`` the points of §1.16, ``outs``, ``fish``,
+    ``score_sum`` (``score_sum`` / ``matches`` is the average final score), ``wins`` first
+    places.  The skill rating (:mod:`storage.skill`): ``mu``, ``sigma`` and ``skill`` =
+    μ − 3σ, the conservative estimate the board is ordered by.
     """
 
     __tablename__ = "player_stats"
 
     scope: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    variant: Mapped[str] = mapped_column(String(16), primary_key=True)
+    with_bots: Mapped[bool] = mapped_column(Boolean, primary_key=True)
     user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     matches: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
     goats: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
@@ -204,8 +239,35 @@ class PlayerStats(Base):
     outs: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
     fish: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
     score_sum: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    wins: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    mu: Mapped[float] = mapped_column(Double)
+    sigma: Mapped[float] = mapped_column(Double)
+    skill: Mapped[float] = mapped_column(Double)
 
-    __table_args__ = (Index(None, "scope", "rating"),)
+    __table_args__ = (
+        Index(None, "scope", "variant", "with_bots", "skill"),
+        Index(None, "user_id"),
+    )
+
+
+class RatingChange(Base):
+    """How one match changed one person's skill rating on one board (revision 0005): the
+    board (``scope``, ``with_bots``; its variant is the match's) and (μ, σ) before and after
+    (:mod:`storage.skill`).  The match history shows the change of the conservative estimate,
+    and the rows let the ratings be checked against their history."""
+
+    __tablename__ = "rating_changes"
+
+    match_id: Mapped[int] = mapped_column(
+        AutoId, ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    scope: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    with_bots: Mapped[bool] = mapped_column(Boolean, primary_key=True)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    mu_before: Mapped[float] = mapped_column(Double)
+    sigma_before: Mapped[float] = mapped_column(Double)
+    mu_after: Mapped[float] = mapped_column(Double)
+    sigma_after: Mapped[float] = mapped_column(Double)
 
 
 class BotStats(Base):

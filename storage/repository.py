@@ -13,14 +13,16 @@ Times are Unix seconds (float). Nothing here commits: the caller's transaction d
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
+from itertools import groupby
 from typing import Any
 
-from sqlalchemy import bindparam, delete, func, insert, literal, select, update
+from sqlalchemy import and_, bindparam, delete, func, insert, literal, or_, select, tuple_, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
+from storage import skill
 from storage.models import (
     GLOBAL_SCOPE,
     Action,
@@ -30,6 +32,7 @@ from storage.models import (
     Match,
     MatchResult,
     PlayerStats,
+    RatingChange,
     User,
 )
 
@@ -41,6 +44,7 @@ T_ACTIONS = Action.__table__
 T_RESULTS = MatchResult.__table__
 T_STATS = PlayerStats.__table__
 T_BOT_STATS = BotStats.__table__
+T_CHANGES = RatingChange.__table__
 
 # Prebuilt statements of the per-action path: values arrive as parameters, so SQLAlchemy
 # compiles each shape once and reuses it.
@@ -122,6 +126,7 @@ class MatchRow:
     updated_at: float
     started_at: float | None
     finished_at: float | None
+    hold: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +144,10 @@ class ActionRow:
 @dataclass(frozen=True, slots=True)
 class ResultRow:
     """A ``match_results`` row (one seat of a match ended by limit or timeout). ``bot``: the
-    strength of a computer player's seat, None for a human."""
+    strength of a computer player's seat, None for a human; ``variant`` the game, ``side``
+    the scoring side (RULES.md §1.14), ``place`` the side's place (1 best), ``left_match``
+    a person who left the started match (rated 0, RULES.md §1.16), ``title`` a goat's title
+    (RULES.md §2.1, §2.9)."""
 
     match_id: int
     seat: int
@@ -155,6 +163,47 @@ class ResultRow:
     ended_by: str
     finished_at: float
     bot: str | None = None
+    variant: str = "classic"
+    side: int = 0
+    place: int = 0
+    left_match: bool = False
+    title: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeRow:
+    """A ``rating_changes`` row: one match's change of one person's skill on one board
+    (``scope``, ``with_bots``), as (μ, σ) before and after (:mod:`storage.skill`)."""
+
+    match_id: int
+    scope: int
+    with_bots: bool
+    user_id: int
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+
+    @property
+    def delta(self) -> float:
+        """The change of the conservative estimate μ − 3σ."""
+        return (skill.conservative(self.mu_after, self.sigma_after)
+                - skill.conservative(self.mu_before, self.sigma_before))
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryMatch:
+    """A finished match for the history: where and when it ended, its game, and every
+    seat's result (seat order) with the rating changes of its people on every board."""
+
+    match_id: int
+    chat_id: int
+    chat_title: str | None
+    variant: str
+    finished_at: float
+    ended_by: str
+    results: tuple[ResultRow, ...]
+    changes: tuple[ChangeRow, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,9 +221,13 @@ class BotStatsRow:
 
 @dataclass(frozen=True, slots=True)
 class StatsRow:
-    """A ``player_stats`` row, with the player's display name from ``users`` (``name``)."""
+    """A ``player_stats`` row, with the player's display name from ``users`` (``name``):
+    one person on one board (``scope``, ``variant``, ``with_bots``), the sums of RULES.md
+    §1.15–§1.16 and the skill rating (``mu``, ``sigma``, ``skill`` = μ − 3σ)."""
 
     scope: int
+    variant: str
+    with_bots: bool
     user_id: int
     matches: int
     goats: int
@@ -182,6 +235,10 @@ class StatsRow:
     outs: int
     fish: int
     score_sum: int
+    wins: int
+    mu: float
+    sigma: float
+    skill: float
     name: str
 
 
@@ -445,52 +502,107 @@ def list_actions(conn: Connection, match_id: int) -> list[ActionRow]:
 
 # ----------------------------------------------------------------------------- results, stats
 
-_STAT_FIELDS = ("matches", "goats", "rating", "outs", "fish", "score_sum")
+_STAT_FIELDS = ("matches", "goats", "rating", "outs", "fish", "score_sum", "wins")
 
 
-def _stat_deltas(r: ResultRow) -> dict[str, int]:
+def _stat_deltas(r: Any) -> dict[str, int]:
     return {
         "matches": 1,
-        "goats": int(r.goat),
-        "rating": r.rating,
-        "outs": r.outs,
-        "fish": r.fish,
-        "score_sum": r.final_score,
+        "goats": int(bool(r.goat)),
+        "rating": int(r.rating),
+        "outs": int(r.outs),
+        "fish": int(r.fish),
+        "score_sum": int(r.final_score),
+        "wins": int(int(r.place) == 1 and not r.goat and not r.left_match),
     }
 
 
-def _add_stats(
-    conn: Connection, scope: int, user_id: int, deltas: Mapping[str, int]
-) -> None:
-    values = {k: T_STATS.c[k] + int(deltas[k]) for k in _STAT_FIELDS}
-    res = conn.execute(
-        update(T_STATS)
-        .where(T_STATS.c.scope == scope, T_STATS.c.user_id == user_id)
-        .values(**values)
-    )
-    if res.rowcount == 0:
-        conn.execute(
-            insert(T_STATS).values(
-                scope=scope, user_id=user_id, **{k: int(deltas[k]) for k in _STAT_FIELDS}
-            )
-        )
-
-
 def _add_bot_stats(conn: Connection, strength: str, deltas: Mapping[str, int]) -> None:
-    values = {k: T_BOT_STATS.c[k] + int(deltas[k]) for k in _STAT_FIELDS}
+    fields_ = [k for k in _STAT_FIELDS if k != "wins"]
+    values = {k: T_BOT_STATS.c[k] + int(deltas[k]) for k in fields_}
     res = conn.execute(
         update(T_BOT_STATS).where(T_BOT_STATS.c.strength == strength).values(**values)
     )
     if res.rowcount == 0:
         conn.execute(insert(T_BOT_STATS).values(
-            strength=strength, **{k: int(deltas[k]) for k in _STAT_FIELDS}))
+            strength=strength, **{k: int(deltas[k]) for k in fields_}))
+
+
+def add_to_boards(conn: Connection, rows: Sequence[Any], *, stats: Any = T_STATS,
+                  changes: Any = T_CHANGES) -> None:
+    """Add the result rows of one finished match (its ``match_results`` rows, or anything
+    with their fields) to every board it counts on (:func:`storage.skill.boards`): each
+    person's sums (RULES.md §1.15–§1.16) and skill rating on that board, and a
+    ``rating_changes`` row per person and board.  ``stats``/``changes``: the tables (revision
+    0005 passes its own).  Runs in the caller's transaction."""
+    if not rows:
+        return
+    first = rows[0]
+    match_id, chat_id, variant = int(first.match_id), int(first.chat_id), str(first.variant)
+    entries = skill.entries_of(rows)
+    people = [r for r in rows if r.bot is None]
+    ids = [int(r.user_id) for r in people]
+    old_of, update_, insert_, change_ = _board_statements(stats, changes)
+    logged = []
+    for scope, with_bots in skill.boards(entries, chat_id, GLOBAL_SCOPE):
+        board = {"b_scope": scope, "b_variant": variant, "b_with_bots": with_bots}
+        old = {int(r.user_id): (float(r.mu), float(r.sigma))
+               for r in conn.execute(old_of, {**board, "b_ids": ids})}
+        new = skill.rate(entries, old, with_bots=with_bots)
+        updates, inserts = [], []
+        for r in people:
+            uid = int(r.user_id)
+            mu, sigma = new[uid]
+            deltas = _stat_deltas(r)
+            rated = {"mu": mu, "sigma": sigma, "skill": skill.conservative(mu, sigma)}
+            if uid in old:
+                updates.append({**board, "b_user": uid,
+                                **{f"d_{k}": v for k, v in deltas.items()},
+                                **{f"n_{k}": v for k, v in rated.items()}})
+            else:
+                inserts.append({"scope": scope, "variant": variant, "with_bots": with_bots,
+                                "user_id": uid, **deltas, **rated})
+            before = old.get(uid, skill.INITIAL)
+            logged.append({"match_id": match_id, "scope": scope, "with_bots": with_bots,
+                           "user_id": uid, "mu_before": before[0], "sigma_before": before[1],
+                           "mu_after": mu, "sigma_after": sigma})
+        if updates:
+            conn.execute(update_, updates)
+        if inserts:
+            conn.execute(insert_, inserts)
+    if logged:
+        conn.execute(change_, logged)
+
+
+#: The prepared statements of :func:`add_to_boards`, per (stats, changes) table pair: built
+#: once, so a match's end compiles nothing (the benchmark: bench/storage_bench.py).
+_BOARD_STATEMENTS: dict[tuple[Any, Any], tuple[Any, Any, Any, Any]] = {}
+
+
+def _board_statements(stats: Any, changes: Any) -> tuple[Any, Any, Any, Any]:
+    """(select the old ratings, update a row, insert rows, insert change rows) for one board
+    given by the bound ``b_scope``, ``b_variant``, ``b_with_bots``."""
+    got = _BOARD_STATEMENTS.get((stats, changes))
+    if got is not None:
+        return got
+    board = and_(stats.c.scope == bindparam("b_scope"),
+                 stats.c.variant == bindparam("b_variant"),
+                 stats.c.with_bots == bindparam("b_with_bots"))
+    old_of = (select(stats.c.user_id, stats.c.mu, stats.c.sigma)
+              .where(board, stats.c.user_id.in_(bindparam("b_ids", expanding=True))))
+    update_ = (update(stats).where(board, stats.c.user_id == bindparam("b_user"))
+               .values(**{k: stats.c[k] + bindparam(f"d_{k}") for k in _STAT_FIELDS},
+                       **{k: bindparam(f"n_{k}") for k in ("mu", "sigma", "skill")}))
+    got = (old_of, update_, insert(stats), insert(changes))
+    _BOARD_STATEMENTS[(stats, changes)] = got
+    return got
 
 
 def record_results(conn: Connection, results: Iterable[ResultRow]) -> None:
-    """Insert the result rows of a finished match and add them up, in the caller's
-    transaction: a human's row to ``player_stats`` (the row's chat and
-    :data:`~storage.models.GLOBAL_SCOPE`), a computer player's row (``bot`` set) to
-    ``bot_stats`` under its strength only — leaderboards list humans only."""
+    """Insert the result rows of finished matches and add them up, in the caller's
+    transaction: a computer player's row (``bot`` set) to ``bot_stats`` under its strength,
+    and each match's rows to the boards it counts on (:func:`add_to_boards`: the people's
+    sums and skill ratings, per variant)."""
     rows = list(results)
     if not rows:
         return
@@ -498,12 +610,10 @@ def record_results(conn: Connection, results: Iterable[ResultRow]) -> None:
         insert(T_RESULTS), [{f.name: getattr(r, f.name) for f in fields(r)} for r in rows]
     )
     for r in rows:
-        deltas = _stat_deltas(r)
         if r.bot is not None:
-            _add_bot_stats(conn, r.bot, deltas)
-            continue
-        _add_stats(conn, r.chat_id, r.user_id, deltas)
-        _add_stats(conn, GLOBAL_SCOPE, r.user_id, deltas)
+            _add_bot_stats(conn, r.bot, _stat_deltas(r))
+    for _, group in groupby(rows, key=lambda r: r.match_id):
+        add_to_boards(conn, list(group))
 
 
 def bot_stats(conn: Connection) -> list[BotStatsRow]:
@@ -512,64 +622,181 @@ def bot_stats(conn: Connection) -> list[BotStatsRow]:
     return [_row(BotStatsRow, r._mapping) for r in rows]
 
 
-
-
 def _name_expr():
     first = func.coalesce(T_USERS.c.first_name, "")
     return func.trim(first + literal(" ") + func.coalesce(T_USERS.c.last_name, ""))
 
 
+def _board(scope: int, variant: str, with_bots: bool):
+    return and_(T_STATS.c.scope == scope, T_STATS.c.variant == variant,
+                T_STATS.c.with_bots == with_bots)
+
+
+def _stats_select():
+    return (select(T_STATS, _name_expr().label("name"), T_USERS.c.username)
+            .select_from(T_STATS.outerjoin(T_USERS, T_USERS.c.id == T_STATS.c.user_id)))
+
+
+#: The order of a board: the conservative skill estimate, then the points of RULES.md §1.16,
+#: then fewer goats, more matches, the user id.
+_BOARD_ORDER = (T_STATS.c.skill.desc(), T_STATS.c.rating.desc(), T_STATS.c.goats,
+                T_STATS.c.matches.desc(), T_STATS.c.user_id)
+
+
 def leaderboard(
-    conn: Connection, scope: int = GLOBAL_SCOPE, *, limit: int = 10, offset: int = 0
+    conn: Connection, scope: int = GLOBAL_SCOPE, variant: str = "classic",
+    with_bots: bool = False, *, limit: int = 10, offset: int = 0,
 ) -> list[StatsRow]:
-    """Players of a chat (``scope`` = chat id) or of all chats (``GLOBAL_SCOPE``), ordered by
-    rating sum (RULES.md §1.16) descending, then fewer goats, then fewer matches, then user id.
-    """
-    stmt = (
-        select(T_STATS, _name_expr().label("name"), T_USERS.c.username)
-        .select_from(
-            T_STATS.outerjoin(T_USERS, T_USERS.c.id == T_STATS.c.user_id)
-        )
-        .where(T_STATS.c.scope == scope)
-        .order_by(
-            T_STATS.c.rating.desc(),
-            T_STATS.c.goats,
-            T_STATS.c.matches,
-            T_STATS.c.user_id,
-        )
-        .limit(limit)
-        .offset(offset)
-    )
+    """One board: the people of a chat (``scope`` = chat id) or of all chats
+    (``GLOBAL_SCOPE``) in one ``variant``, counting every match (``with_bots``) or only
+    matches without computer players, ordered by the skill estimate μ − 3σ descending, then
+    the rating points (RULES.md §1.16), fewer goats, more matches, the user id."""
+    stmt = (_stats_select().where(_board(scope, variant, with_bots))
+            .order_by(*_BOARD_ORDER).limit(limit).offset(offset))
     return [_stats_row(r._mapping) for r in (conn.execute(stmt)).all()]
 
 
 def _stats_row(m: Mapping[str, Any]) -> StatsRow:
     name = m["name"] or (f"@{m['username']}" if m["username"] else str(m["user_id"]))
     return StatsRow(
-        scope=m["scope"],
-        user_id=m["user_id"],
-        name=name,
+        scope=m["scope"], variant=m["variant"], with_bots=bool(m["with_bots"]),
+        user_id=m["user_id"], name=name,
         **{k: int(m[k]) for k in _STAT_FIELDS},
+        mu=float(m["mu"]), sigma=float(m["sigma"]), skill=float(m["skill"]),
     )
 
 
 def player_stats(
-    conn: Connection, user_id: int, scope: int = GLOBAL_SCOPE
+    conn: Connection, user_id: int, scope: int = GLOBAL_SCOPE, variant: str = "classic",
+    with_bots: bool = False,
 ) -> StatsRow | None:
-    """One player's aggregate in a scope, or None if they finished no match there."""
-    stmt = (
-        select(T_STATS, _name_expr().label("name"), T_USERS.c.username)
-        .select_from(
-            T_STATS.outerjoin(T_USERS, T_USERS.c.id == T_STATS.c.user_id)
-        )
-        .where(T_STATS.c.scope == scope, T_STATS.c.user_id == user_id)
-    )
+    """One person on one board, or None if they finished no match counted there."""
+    stmt = _stats_select().where(_board(scope, variant, with_bots),
+                                 T_STATS.c.user_id == user_id)
     row = (conn.execute(stmt)).first()
     return _stats_row(row._mapping) if row else None
 
 
+def player_boards(conn: Connection, user_id: int) -> list[StatsRow]:
+    """Every board row of a person (any scope, variant and kind), by scope, variant, kind."""
+    stmt = (_stats_select().where(T_STATS.c.user_id == user_id)
+            .order_by(T_STATS.c.scope, T_STATS.c.variant, T_STATS.c.with_bots))
+    return [_stats_row(r._mapping) for r in conn.execute(stmt).all()]
 
 
+def board_place(conn: Connection, user_id: int, scope: int, variant: str, with_bots: bool
+                ) -> tuple[int, int] | None:
+    """``(place, players)`` of a person on a board (1-based, in :func:`leaderboard`'s
+    order), or None when they are not on it."""
+    me = player_stats(conn, user_id, scope, variant, with_bots)
+    if me is None:
+        return None
+    board = _board(scope, variant, with_bots)
+    c = T_STATS.c
+    # ahead of me in _BOARD_ORDER: better on the first key that differs
+    keys = ((c.skill, me.skill, True), (c.rating, me.rating, True), (c.goats, me.goats, False),
+            (c.matches, me.matches, True), (c.user_id, user_id, False))
+    ahead = None
+    for col, mine, higher in reversed(keys):
+        better = col > mine if higher else col < mine
+        ahead = better if ahead is None else or_(better, and_(col == mine, ahead))
+    before = conn.execute(select(func.count()).select_from(T_STATS)
+                          .where(board, ahead)).scalar()
+    total = conn.execute(select(func.count()).select_from(T_STATS).where(board)).scalar()
+    return int(before) + 1, int(total)
+
+
+# ----------------------------------------------------------------------------- history
+
+
+def results_of(conn: Connection, match_id: int) -> list[ResultRow]:
+    """The result rows of one match in seat order (none unless it ended by limit or
+    timeout)."""
+    stmt = (select(T_RESULTS).where(T_RESULTS.c.match_id == match_id)
+            .order_by(T_RESULTS.c.seat))
+    return [_row(ResultRow, r._mapping) for r in conn.execute(stmt).all()]
+
+
+def _history_matches(chat_id: int | None, user_id: int | None):
+    r = T_RESULTS.c
+    stmt = select(r.match_id, func.max(r.finished_at).label("at"))
+    if chat_id is not None:
+        stmt = stmt.where(r.chat_id == chat_id)
+    if user_id is not None:
+        stmt = stmt.where(r.user_id == user_id)
+    return stmt.group_by(r.match_id)
+
+
+def history_count(conn: Connection, *, chat_id: int | None = None,
+                  user_id: int | None = None) -> int:
+    """How many finished matches :func:`history` can list (of a chat, of a person, or
+    both)."""
+    sub = _history_matches(chat_id, user_id).subquery()
+    return int(conn.execute(select(func.count()).select_from(sub)).scalar())
+
+
+def history(conn: Connection, *, chat_id: int | None = None, user_id: int | None = None,
+            limit: int = 5, offset: int = 0) -> list[HistoryMatch]:
+    """Finished matches (those with results: ended by limit or timeout) of a chat and/or
+    with a person in a seat (the seat they left included), newest first (by the time they
+    finished, then by id), with every seat's result and every rating change."""
+    sub = _history_matches(chat_id, user_id).subquery()
+    page = conn.execute(select(sub.c.match_id).order_by(sub.c.at.desc(),
+                                                        sub.c.match_id.desc())
+                        .limit(limit).offset(offset)).scalars().all()
+    if not page:
+        return []
+    results = conn.execute(select(T_RESULTS).where(T_RESULTS.c.match_id.in_(page))
+                           .order_by(T_RESULTS.c.match_id, T_RESULTS.c.seat)).all()
+    by_match: dict[int, list[ResultRow]] = {}
+    for r in results:
+        by_match.setdefault(r.match_id, []).append(_row(ResultRow, r._mapping))
+    changes: dict[int, list[ChangeRow]] = {}
+    for c in conn.execute(select(T_CHANGES).where(T_CHANGES.c.match_id.in_(page))
+                          .order_by(T_CHANGES.c.match_id, T_CHANGES.c.scope,
+                                    T_CHANGES.c.with_bots, T_CHANGES.c.user_id)).all():
+        changes.setdefault(c.match_id, []).append(_row(ChangeRow, c._mapping))
+    chats = {r.chat_id for rows in by_match.values() for r in rows[:1]}
+    titles = dict(conn.execute(select(T_CHATS.c.id, T_CHATS.c.title)
+                               .where(T_CHATS.c.id.in_(chats))).all())
+    out = []
+    for mid in page:
+        rows = by_match[mid]
+        first = rows[0]
+        out.append(HistoryMatch(
+            match_id=mid, chat_id=first.chat_id, chat_title=titles.get(first.chat_id),
+            variant=first.variant, finished_at=max(r.finished_at for r in rows),
+            ended_by=first.ended_by, results=tuple(rows),
+            changes=tuple(changes.get(mid, ()))))
+    return out
+
+
+def _move_boards(conn: Connection, old_chat_id: int, new_chat_id: int) -> None:
+    """The boards and rating changes of ``old_chat_id`` become ``new_chat_id``'s: sums are
+    added to a row the new id already has, whose skill rating stays unless the old row has
+    more matches."""
+    old_rows = conn.execute(select(T_STATS).where(T_STATS.c.scope == old_chat_id)).all()
+    for r in old_rows:
+        key = and_(_board(new_chat_id, r.variant, r.with_bots), T_STATS.c.user_id == r.user_id)
+        mine = conn.execute(select(T_STATS).where(key)).first()
+        if mine is None:
+            values = {k: getattr(r, k) for k in (*_STAT_FIELDS, "mu", "sigma", "skill")}
+            conn.execute(insert(T_STATS).values(scope=new_chat_id, variant=r.variant,
+                                                with_bots=r.with_bots, user_id=r.user_id,
+                                                **values))
+            continue
+        values = {k: getattr(mine, k) + getattr(r, k) for k in _STAT_FIELDS}
+        if r.matches > mine.matches:
+            values.update(mu=r.mu, sigma=r.sigma, skill=r.skill)
+        conn.execute(update(T_STATS).where(key).values(**values))
+    conn.execute(delete(T_STATS).where(T_STATS.c.scope == old_chat_id))
+    clash = select(T_CHANGES.c.match_id, T_CHANGES.c.with_bots, T_CHANGES.c.user_id).where(
+        T_CHANGES.c.scope == new_chat_id)
+    conn.execute(delete(T_CHANGES).where(
+        T_CHANGES.c.scope == old_chat_id,
+        tuple_(T_CHANGES.c.match_id, T_CHANGES.c.with_bots, T_CHANGES.c.user_id).in_(clash)))
+    conn.execute(update(T_CHANGES).where(T_CHANGES.c.scope == old_chat_id)
+                 .values(scope=new_chat_id))
 
 
 # ----------------------------------------------------------------------------- chat migration
@@ -580,7 +807,9 @@ def move_chat(
 ) -> list[int]:
     """Move everything of ``old_chat_id`` to ``new_chat_id`` (Telegram's group → supergroup
     migration): the chat's settings (unless the new chat already has its own), every match,
-    every result row and the per-chat ``player_stats`` (added to any the new id already has).
+    every result row, the chat's boards (``player_stats``: the sums added to any the new id
+    already has, the skill rating of the board row with more matches kept) and its rating
+    changes.
     The old chat row is deleted, so a second call is a no-op. Returns the moved match ids.
     """
     if old_chat_id == new_chat_id:
@@ -623,12 +852,7 @@ def move_chat(
         .where(T_RESULTS.c.chat_id == old_chat_id)
         .values(chat_id=new_chat_id)
     )
-    old_stats = (
-        conn.execute(select(T_STATS).where(T_STATS.c.scope == old_chat_id))
-    ).all()
-    for r in old_stats:
-        _add_stats(conn, new_chat_id, r.user_id, {k: getattr(r, k) for k in _STAT_FIELDS})
-    conn.execute(delete(T_STATS).where(T_STATS.c.scope == old_chat_id))
+    _move_boards(conn, old_chat_id, new_chat_id)
     conn.execute(delete(T_CHATS).where(T_CHATS.c.id == old_chat_id))
     return [mid for mid, _, _ in moved]
 
@@ -665,13 +889,17 @@ __all__ = [
     "ActionRow",
     "ActiveMatchExists",
     "BotStatsRow",
+    "ChangeRow",
     "ChatRow",
+    "HistoryMatch",
     "MatchRow",
     "ResultRow",
     "StatsRow",
     "UserRow",
     "active_key",
+    "add_to_boards",
     "append_action",
+    "board_place",
     "bot_stats",
     "clear_chat_topic",
     "due_matches",
@@ -679,6 +907,8 @@ __all__ = [
     "get_chat",
     "get_match",
     "get_user",
+    "history",
+    "history_count",
     "insert_match",
     "leaderboard",
     "list_actions",
@@ -686,10 +916,12 @@ __all__ = [
     "list_open_matches_of",
     "move_chat",
     "next_deadline",
+    "player_boards",
     "player_stats",
     "recent_group_sends",
     "record_group_send",
     "record_results",
+    "results_of",
     "set_messages",
     "update_match",
     "upsert_chat",

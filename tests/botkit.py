@@ -28,7 +28,9 @@ from aiogram.methods import (
     EditMessageReplyMarkup,
     EditMessageText,
     GetChatMember,
+    GetFile,
     GetMe,
+    SendDocument,
     SendMessage,
     SendPhoto,
     TelegramMethod,
@@ -39,6 +41,8 @@ from aiogram.types import (
     ChatMemberAdministrator,
     ChatMemberMember,
     ChatMemberOwner,
+    Document,
+    File,
     Message,
     MessageEntity,
     PhotoSize,
@@ -63,11 +67,20 @@ class Sent:
     thread_id: int | None = None
     deleted: bool = False
     photo: bytes | None = None  # a photo's PNG; ``text`` is then its caption (HTML)
+    document: bytes | None = None  # a sent file's bytes (its caption is ``text``)
+    filename: str | None = None
 
     def buttons(self) -> list[Any]:
         if self.markup is None:
             return []
         return [b for row in self.markup.inline_keyboard for b in row]
+
+    def move_buttons(self) -> list[Any]:
+        """The buttons of a private keyboard that play a move (not "leave the match")."""
+        from ui.callbacks import LeaveCb
+
+        return [b for b in self.buttons()
+                if not (b.callback_data or "").startswith(LeaveCb.__prefix__ + ":")]
 
 
 @dataclass
@@ -80,6 +93,7 @@ class FakeTelegram:
     calls: list[tuple[str, dict]] = field(default_factory=list)
     alerts: list[tuple[int, str | None, bool, str | None]] = field(default_factory=list)
     fail_photos: int = 0  # refuse that many photo requests (an upload Telegram does not take)
+    files: dict[str, bytes] = field(default_factory=dict)  # file_id -> bytes users sent
     _ids: Any = field(default_factory=lambda: itertools.count(1))
 
     def chat(self, chat_id: int) -> list[Sent]:
@@ -123,6 +137,23 @@ class FakeTelegram:
                 raise TelegramBadRequest(method, "Bad Request: message is not modified")
             sent.photo, sent.text, sent.markup = data, caption, method.reply_markup
             return self._message(sent.chat_id, sent.message_id)
+        if isinstance(method, SendDocument):
+            chat_id = int(method.chat_id)
+            if chat_id > 0 and chat_id not in self.dm_open:
+                raise TelegramForbiddenError(
+                    method, "Forbidden: bot can't initiate conversation with a user")
+            doc = method.document
+            if method.caption is not None and len(method.caption) > 1024:
+                raise TelegramBadRequest(method, "Bad Request: message caption is too long")
+            mid = next(self._ids)
+            self.messages[(chat_id, mid)] = Sent(chat_id, mid, method.caption or "",
+                                                 method.reply_markup, None,
+                                                 document=doc.data, filename=doc.filename)
+            return self._message(chat_id, mid)
+        if isinstance(method, GetFile):
+            data = self.files[method.file_id]
+            return File(file_id=method.file_id, file_unique_id=method.file_id[-8:],
+                        file_size=len(data), file_path=f"documents/{method.file_id}")
         if isinstance(method, EditMessageText):
             sent = self.messages[(int(method.chat_id), method.message_id)]
             if sent.photo is not None:
@@ -208,8 +239,11 @@ class FakeSession(BaseSession):
     async def make_request(self, bot: Bot, method: TelegramMethod, timeout: int | None = None):
         return self.tg.answer(method, bot)
 
-    async def stream_content(self, *args, **kwargs):  # pragma: no cover - not used
-        raise NotImplementedError
+    async def stream_content(self, url: str, *args, chunk_size: int = 65536, **kwargs):
+        """A file download: the bytes of ``documents/<file_id>`` (what getFile gave)."""
+        data = self.tg.files[url.rsplit("/", 1)[-1]]
+        for i in range(0, len(data), chunk_size):
+            yield data[i:i + chunk_size]
 
     async def close(self) -> None:
         return None
@@ -285,6 +319,29 @@ class Harness:
                       is_topic_message=bool(thread_id) or None)
         await self.feed(Update(update_id=next(self._update_ids), message=msg))
 
+    async def send_document(self, person: Person, chat_id: int, data: bytes, *,
+                            file_name: str = "record.json", caption: str | None = None,
+                            reply_to: Message | None = None,
+                            file_size: int | None = None) -> Message:
+        """``person`` sends a file (``data``) in ``chat_id``; ``file_size`` what Telegram
+        reports (default: the real size).  Returns the message as the bot got it."""
+        fid = f"BQACAgIAAx{next(self._update_ids):08d}"
+        self.tg.files[fid] = data
+        chat = Chat(id=chat_id, type="private" if chat_id > 0 else "supergroup",
+                    first_name=person.first_name if chat_id > 0 else None)
+        entities = None
+        if caption and caption.startswith("/"):
+            entities = [MessageEntity(type="bot_command", offset=0,
+                                      length=len(caption.split()[0]))]
+        msg = Message(message_id=900000 + next(self._update_ids), date=int(time.time()),
+                      chat=chat, from_user=person.user, caption=caption,
+                      caption_entities=entities, reply_to_message=reply_to,
+                      document=Document(file_id=fid, file_unique_id=fid[-8:],
+                                        file_name=file_name,
+                                        file_size=len(data) if file_size is None else file_size))
+        await self.feed(Update(update_id=next(self._update_ids), message=msg))
+        return msg
+
     async def press(self, person: Person, sent: Sent, data: str | None = None,
                     text: str | None = None) -> tuple[str | None, bool, str | None]:
         """``person`` presses a button of ``sent`` (by label ``text``, or raw ``data``);
@@ -306,7 +363,7 @@ class Harness:
 
     def keyboard_message(self, person: Person) -> Sent | None:
         """The private message of ``person`` that holds a live move keyboard, if any."""
-        live = [m for m in self.tg.chat(person.id) if m.buttons()]
+        live = [m for m in self.tg.chat(person.id) if m.move_buttons()]
         return live[-1] if live else None
 
     def the_live_keyboard(self, people: Sequence[Person]) -> tuple[Person, Sent]:

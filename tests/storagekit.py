@@ -7,18 +7,20 @@ a list of players: what tests compare the repository's own bookkeeping with.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import groupby
 from typing import Any
 
-from sqlalchemy import case, func, select
+from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
 from storage import repository as repo
+from storage import skill
 from storage.models import GLOBAL_SCOPE
 
 __all__ = ["all_stats", "count_rows", "list_results", "recompute_stats", "seat_list"]
 
 _RESULTS = repo.T_RESULTS
-_FIELDS = ("matches", "goats", "rating", "outs", "fish", "score_sum")
+_FIELDS = ("matches", "goats", "rating", "outs", "fish", "score_sum", "wins")
 
 
 def list_results(conn: Connection, match_id: int | None = None) -> list[repo.ResultRow]:
@@ -30,40 +32,54 @@ def list_results(conn: Connection, match_id: int | None = None) -> list[repo.Res
     return [repo.ResultRow(**dict(r._mapping)) for r in conn.execute(stmt).all()]
 
 
-def recompute_stats(conn: Connection) -> dict[tuple[int, int], dict[str, int]]:
-    """Aggregate the humans' ``match_results`` rows directly, ``{(scope, user_id): {field:
-    value}}`` — the reference the ``player_stats`` table must always equal."""
-    goat = case((_RESULTS.c.goat, 1), else_=0)
-    sums = (
-        func.count().label("matches"),
-        func.sum(goat).label("goats"),
-        func.sum(_RESULTS.c.rating).label("rating"),
-        func.sum(_RESULTS.c.outs).label("outs"),
-        func.sum(_RESULTS.c.fish).label("fish"),
-        func.sum(_RESULTS.c.final_score).label("score_sum"),
-    )
-    out: dict[tuple[int, int], dict[str, int]] = {}
-    human = _RESULTS.c.bot.is_(None)
-    per_chat = (select(_RESULTS.c.chat_id, _RESULTS.c.user_id, *sums).where(human)
-                .group_by(_RESULTS.c.chat_id, _RESULTS.c.user_id))
-    for r in conn.execute(per_chat).all():
-        out[(r.chat_id, r.user_id)] = {k: int(getattr(r, k)) for k in _FIELDS}
-    overall = select(_RESULTS.c.user_id, *sums).where(human).group_by(_RESULTS.c.user_id)
-    for r in conn.execute(overall).all():
-        out[(GLOBAL_SCOPE, r.user_id)] = {k: int(getattr(r, k)) for k in _FIELDS}
+def recompute_stats(conn: Connection) -> dict[tuple[int, str, bool, int], dict[str, Any]]:
+    """Recount every board from the ``match_results`` rows alone, match by match in the order
+    they finished (:mod:`storage.skill` for the boards a match counts on and the ratings):
+    ``{(scope, variant, with_bots, user_id): {field: value}}`` — the reference the
+    ``player_stats`` table must always equal, skill ratings included."""
+    rows = [repo.ResultRow(**dict(r._mapping)) for r in conn.execute(
+        select(_RESULTS).order_by(_RESULTS.c.finished_at, _RESULTS.c.match_id,
+                                  _RESULTS.c.seat)).all()]
+    out: dict[tuple[int, str, bool, int], dict[str, Any]] = {}
+    for _, group in groupby(rows, key=lambda r: r.match_id):
+        group = list(group)
+        entries = skill.entries_of(group)
+        first = group[0]
+        for scope, with_bots in skill.boards(entries, first.chat_id, GLOBAL_SCOPE):
+            old = {r.user_id: (out[k]["mu"], out[k]["sigma"]) for r in group
+                   if (k := (scope, first.variant, with_bots, r.user_id)) in out}
+            new = skill.rate(entries, old, with_bots=with_bots)
+            for r in group:
+                if r.bot is not None:
+                    continue
+                entry = out.setdefault((scope, first.variant, with_bots, r.user_id),
+                                       dict.fromkeys(_FIELDS, 0))
+                entry["matches"] += 1
+                entry["goats"] += int(r.goat)
+                entry["rating"] += r.rating
+                entry["outs"] += r.outs
+                entry["fish"] += r.fish
+                entry["score_sum"] += r.final_score
+                entry["wins"] += int(r.place == 1 and not r.goat and not r.left_match)
+                entry["mu"], entry["sigma"] = new[r.user_id]
+                entry["skill"] = skill.conservative(*new[r.user_id])
     return out
 
 
-def all_stats(conn: Connection) -> dict[tuple[int, int], dict[str, int]]:
-    """The ``player_stats`` table as ``{(scope, user_id): {field: value}}``."""
+def all_stats(conn: Connection) -> dict[tuple[int, str, bool, int], dict[str, Any]]:
+    """The ``player_stats`` table as ``{(scope, variant, with_bots, user_id): {field:
+    value}}``."""
     rows = conn.execute(select(repo.T_STATS)).all()
-    return {(r.scope, r.user_id): {k: int(getattr(r, k)) for k in _FIELDS} for r in rows}
+    return {(r.scope, r.variant, bool(r.with_bots), r.user_id):
+            {k: (int(getattr(r, k)) if k in _FIELDS else float(getattr(r, k)))
+             for k in (*_FIELDS, "mu", "sigma", "skill")} for r in rows}
 
 
 def count_rows(conn: Connection, table: str) -> int:
     """Number of rows in a table of the schema."""
     tables = {t.name: t for t in (repo.T_CHATS, repo.T_USERS, repo.T_MATCHES, repo.T_ACTIONS,
-                                  _RESULTS, repo.T_STATS, repo.T_BOT_STATS, repo.T_SENDS)}
+                                  _RESULTS, repo.T_STATS, repo.T_BOT_STATS, repo.T_SENDS,
+                                  repo.T_CHANGES)}
     return int(conn.execute(select(func.count()).select_from(tables[table])).scalar())
 
 

@@ -73,9 +73,18 @@ async def test_a_player_who_never_moves_loses_the_match_by_timeout(bot, emulator
     result = replay.final.result
     assert result.reason == "timeout" and result.timed_out == 1
     hosts = [a for a in replay.actions if a.decision.get("host")]
-    assert [a.seat for a in hosts] == [1, 1] and len(waited) == 2
-    # the host moved when the turn ran out, not before and not much later
-    for k, shown in enumerate(waited, start=1):
+    # two host moves; before the second, which ends the match, the group was asked (issue
+    # 15) and Petya got his keyboard again: three keyboards in all
+    assert [a.seat for a in hosts] == [1, 1] and len(waited) == 3
+    question = [c for c in feed.calls if c["method"] == "sendMessage" and c["ok"]
+                and c["chat_id"] == table.chat_id
+                and "пропускает ход" in c["params"].get("text", "")]
+    assert len(question) == 1
+    asked = question[0]["t"] - waited[1]
+    assert 4.5 <= asked < 10.0, asked  # when his second turn ran out
+    # the host moved when the turn (or the group's time to answer) ran out, not before and
+    # not much later
+    for k, shown in ((1, waited[0]), (2, waited[2])):
         # the table's edit for the move that gave Petya his turn may come after his keyboard
         # (a picture is drawn first, the first one while its process starts); the host's
         # move is the first edit whose log says for the k-th time that Petya ran out of time
@@ -90,6 +99,7 @@ async def test_a_player_who_never_moves_loses_the_match_by_timeout(bot, emulator
     end = [m for m in group if "прервана по тайм-ауту" in (m.text or "")]
     assert len(end) == 1 and "Петя не ходил" in end[0].text
     assert await table.unanswered_or_alerted(presses) == []
+    replay.bumped(len(replay.actions) - 1)  # the question, before the last host move
     check_all([replay], group, dms)
     assert bot.errors() == []
 

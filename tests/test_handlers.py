@@ -73,7 +73,7 @@ async def test_whole_match_with_only_legal_buttons_and_no_leaked_hand(tmp_path, 
             person, msg = h.the_live_keyboard(people)
             seat = [p.id for p in people].index(person.id)
             assert state.to_act == seat
-            offered = {b.text for b in msg.buttons()}
+            offered = {b.text for b in msg.move_buttons()}
             from ui.keyboards import move_label
             assert offered == {move_label(m.tile, m.end) for m in engine.legal_moves(state)}
             # the group's table shows chain tiles only; a DM only its own tiles
@@ -87,7 +87,7 @@ async def test_whole_match_with_only_legal_buttons_and_no_leaked_hand(tmp_path, 
             for i, p in enumerate(people):
                 last_dm = h.tg.chat(p.id)[-1]
                 assert tiles_in(last_dm.text) <= set(state.hand(i)) | chain
-            await h.press(person, msg, data=rng.choice(msg.buttons()).callback_data)
+            await h.press(person, msg, data=rng.choice(msg.move_buttons()).callback_data)
         state = await current(h, match_id)
         assert state.finished
         group_texts = [m.text for m in h.tg.chat(GROUP)]
@@ -105,7 +105,7 @@ async def test_bad_presses_get_an_alert_and_change_nothing(tmp_path):
         mover = (OLYA, PETYA)[state.to_act]
         other = (OLYA, PETYA)[1 - state.to_act]
         msg = h.keyboard_message(mover)
-        data = msg.buttons()[0].callback_data
+        data = msg.move_buttons()[0].callback_data
         # someone who is not in the match
         text, alert, _ = await h.press(MASHA, msg, data=data)
         assert alert and text == h.app.tr.plain("ru", "err-not-in-game")
@@ -263,11 +263,13 @@ async def test_every_command_answers_in_the_chat_language(tmp_path, lang):
         game = tr.plain(lang, "variant-name", variant="classic")
         assert tr.t(lang, "rules-title", game=game) in h.tg.last(GROUP).text
         await h.say(user, GROUP, "/top")
-        assert h.tg.last(GROUP).text.startswith(tr.t(lang, "top-title-chat")[:10])
+        assert h.tg.last(GROUP).text.startswith(tr.t(lang, "board-title-chat", variant=game))
         await h.say(user, GROUP, "/top all")
-        assert h.tg.last(GROUP).text.startswith(tr.t(lang, "top-title-global")[:10])
+        assert h.tg.last(GROUP).text.startswith(tr.t(lang, "board-title-global",
+                                                     variant=game))
         await h.say(user, user.id, "/top all")
-        assert h.tg.last(user.id).text.startswith(tr.t(lang, "top-title-global")[:10])
+        assert h.tg.last(user.id).text.startswith(tr.t(lang, "board-title-global",
+                                                       variant=game))
         for chat in (GROUP, user.id):
             await h.say(user, chat, "/stats")
             assert "Ann" in h.tg.last(chat).text
@@ -359,7 +361,7 @@ async def test_unexpected_error_apologises_and_keeps_the_game(tmp_path, monkeypa
             raise RuntimeError("disk on fire")
 
         monkeypatch.setattr(h.app.service, "act", boom)
-        text, alert, _ = await h.press(mover, msg, data=msg.buttons()[0].callback_data)
+        text, alert, _ = await h.press(mover, msg, data=msg.move_buttons()[0].callback_data)
         assert alert and text == h.app.tr.plain("ru", "err-unexpected")
         monkeypatch.undo()
         after = await h.app.service.view(match_id)
@@ -393,7 +395,7 @@ async def test_solo_match_against_computer_players_in_private(tmp_path):
                 break
             msg = h.keyboard_message(OLYA)
             if msg is not None and state.to_act == 0:
-                await h.press(OLYA, msg, data=rng.choice(msg.buttons()).callback_data)
+                await h.press(OLYA, msg, data=rng.choice(msg.move_buttons()).callback_data)
             else:
                 assert await _fire_bots(h) >= 1
         assert (await current(h, found.match_id)).finished
@@ -456,7 +458,7 @@ async def test_two_moves_committed_before_either_is_published(tmp_path):
             await h.app.publisher.publish(r2)
             await h.outbox.drain()
             played = 2
-        live = [m for p in (OLYA, PETYA) for m in h.tg.chat(p.id) if m.buttons()]
+        live = [m for p in (OLYA, PETYA) for m in h.tg.chat(p.id) if m.move_buttons()]
         assert len(live) <= 1, [(m.chat_id, m.message_id) for m in live]
 
 
@@ -489,7 +491,7 @@ async def test_bot_api_calls_per_move_and_the_round_summary_in_the_closed_table(
             person = people[before.to_act]
             msg = h.keyboard_message(person)
             n = len(h.tg.calls)
-            await h.press(person, msg, data=rng.choice(msg.buttons()).callback_data)
+            await h.press(person, msg, data=rng.choice(msg.move_buttons()).callback_data)
             calls = [name for name, _ in h.tg.calls[n:]]
             after = await current(h, match_id)
             kind = ("end" if after.finished else "round" if after.round_no != before.round_no
@@ -613,7 +615,7 @@ async def test_a_published_match_end_is_not_announced_again(tmp_path):
         while not (state := await current(h, match_id)).finished:
             person = (OLYA, PETYA)[state.to_act]
             msg = h.keyboard_message(person)
-            await h.press(person, msg, data=rng.choice(msg.buttons()).callback_data)
+            await h.press(person, msg, data=rng.choice(msg.move_buttons()).callback_data)
         assert (await h.app.service.load_messages(match_id)).get("end_shown") == 1
         await restarted(h).heal()
         await h.outbox.drain()

@@ -160,7 +160,7 @@ async def test_settings_offer_only_the_options_of_the_chats_game(tmp_path):
         menu = h.tg.last(GROUP)
         assert menu_keys(menu) == ["variant", "teams", "match_limit", "fish_scoring",
                                    "fish_without_double", "bazar_reserve", "turn_timeout",
-                                   "lang", "table", "done"]
+                                   "bot_matches", "lang", "table", "done"]
         for data in ("s2:fish_scoring:each_own", "s2:teams:1", "s2:match_limit:151"):
             await h.press(OLYA, menu, data=data)
         await h.press(OLYA, menu, data="s2:variant:")
@@ -172,7 +172,7 @@ async def test_settings_offer_only_the_options_of_the_chats_game(tmp_path):
         assert info.rules == {"variant": "chcv", "match_limit": 151}  # teams, fish dropped
         menu = h.tg.messages[(GROUP, menu.message_id)]
         assert menu_keys(menu) == ["variant", "match_limit", "fish_without_double",
-                                   "bazar_reserve", "turn_timeout", "lang", "table",
+                                   "bazar_reserve", "turn_timeout", "bot_matches", "lang", "table",
                                    "done"]
         assert "Игра: <b>ЧЧВ</b>" in menu.text and "Рыба:" not in menu.text
         # a button of the chat's previous game is refused and changes nothing

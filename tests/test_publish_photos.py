@@ -33,11 +33,11 @@ async def table_message(h: Harness, match_id: int) -> Sent:
 
 
 async def press(h: Harness, match_id: int, rng: random.Random) -> tuple:
-    """The seat to act presses a random button; (state before, state after)."""
+    """The seat to act presses a random move button (not "leave"); (state before, after)."""
     before = await current(h, match_id)
     person = PEOPLE[before.to_act]
     msg = h.keyboard_message(person)
-    await h.press(person, msg, data=rng.choice(msg.buttons()).callback_data)
+    await h.press(person, msg, data=rng.choice(msg.move_buttons()).callback_data)
     return before, await current(h, match_id)
 
 

@@ -144,7 +144,7 @@ async def test_bot_move_refuses_a_persons_turn(svc):
     assert (await svc.bot_move(res.match_id, res.version)).error == ErrorCode.NOT_YOUR_TURN
 
 
-async def test_solo_match_to_the_end_keeps_bots_off_the_leaderboard(svc, clock):
+async def test_solo_match_to_the_end_keeps_bots_off_the_fair_boards(svc, clock):
     res = await svc.open_solo(42, "Masha", bots=3, strength="easy")
     res = await finish_solo(svc, clock, res, 42, random.Random(3))
     assert res.status == Status.FINISHED and res.final.rated
@@ -152,11 +152,14 @@ async def test_solo_match_to_the_end_keeps_bots_off_the_leaderboard(svc, clock):
     rows = await svc.db.read(kit.list_results, res.match_id)
     assert [(r.user_id, r.bot) for r in rows] == [(42, None), (-1, "easy"), (-2, "easy"),
                                                   (-3, "easy")]
-    board = await svc.leaderboard()
-    assert [r.user_id for r in board] == [42]  # humans only
-    assert [r.user_id for r in await svc.leaderboard(42)] == [42]
-    assert (await svc.personal_stats(-1)).matches == 0
-    assert (await svc.personal_stats(42)).matches == 1
+    # fair boards (issue 15): a match against computer players is on no global board and on
+    # the chat's board of every match only; the board lists people only
+    assert await svc.leaderboard() == ()
+    assert await svc.leaderboard(42) == ()
+    assert [r.user_id for r in await svc.leaderboard(42, with_bots=True)] == [42]
+    assert (await svc.personal_stats(-1, 42, with_bots=True)).matches == 0
+    assert (await svc.personal_stats(42)).matches == 0
+    assert (await svc.personal_stats(42, 42, with_bots=True)).matches == 1
     [easy] = await svc.bot_stats()
     assert (easy.strength, easy.matches) == ("easy", 3)
     assert easy.goats == sum(r.goat for r in rows if r.bot)

@@ -234,7 +234,8 @@ async def test_statistics_equal_recomputation_from_results(tmp_path):
                 e[1] += 1
                 e[2] += r.goat
             assert {b.user_id: [b.rating, b.matches, b.goats] for b in board} == expect
-            assert [b.rating for b in board] == sorted((b.rating for b in board), reverse=True)
+            keys = [(-b.skill, -b.rating, b.goats, -b.matches, b.user_id) for b in board]
+            assert keys == sorted(keys)
             assert [b.place for b in board] == list(range(1, len(board) + 1))
             for uid in expect:
                 ps = await svc.personal_stats(uid, chat)

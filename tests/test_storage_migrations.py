@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 #: The newest revision.
-HEAD = "0004"
+HEAD = "0005"
 
 
 def _diff(sync_conn):
@@ -36,7 +36,7 @@ def test_revisions_form_one_line_of_at_least_two():
     heads = script.get_heads()
     assert heads == [HEAD]
     chain = [rev.revision for rev in script.walk_revisions()]
-    assert chain == ["0004", "0003", "0002", "0001"]
+    assert chain == ["0005", "0004", "0003", "0002", "0001"]
 
 
 async def test_upgrade_from_empty_matches_models(tmp_path):
@@ -105,10 +105,13 @@ async def test_upgrade_from_previous_revision_keeps_data_and_backfills_stats(tmp
         assert [a.decision for a in log] == [{"tile": "1-1", "end": None}]
         stats = await db.read(kit.all_stats)
         assert stats == await db.read(kit.recompute_stats)
-        assert stats[(GLOBAL_SCOPE, 1)] == {
+        mine = stats[(GLOBAL_SCOPE, "classic", False, 1)]
+        assert {k: mine[k] for k in ("matches", "goats", "rating", "outs", "fish",
+                                     "score_sum", "wins")} == {
             "matches": 2, "goats": 1, "rating": 9, "outs": 6, "fish": 3, "score_sum": 130,
+            "wins": 1,
         }
-        assert stats[(-100, 2)]["rating"] == 6
+        assert stats[(-100, "classic", False, 2)]["rating"] == 6
     finally:
         await db.dispose()
 
@@ -143,19 +146,27 @@ async def test_upgrade_from_0002_keeps_results_as_human_and_adds_bot_stats(tmp_p
         assert await db.read(_diff) == []
         rows = await db.read(kit.list_results, mid)
         assert [(r.user_id, r.bot) for r in rows] == [(1, None)]
-        bot_row = repo.ResultRow(
-            match_id=mid, seat=1, user_id=-1, name="Бот", chat_id=-100, final_score=101,
-            goat=True, rating=0, outs=0, fish=0, timed_out=False, ended_by="limit",
-            finished_at=4.0, bot="normal")
-        await db.write(repo.record_results, [bot_row])
+        mid2 = await db.write(lambda conn: repo.insert_match(
+            conn, chat_id=-100, thread_id=2, creator_id=1, rules={},
+            seats=kit.seat_list([(1, "A"), (-1, "Бот")]), now=3.5, deadline_at=None))
+        person, bot_row = (repo.ResultRow(
+            match_id=mid2, seat=seat, user_id=uid, name=name, chat_id=-100,
+            final_score=score, goat=goat, rating=rating, outs=0, fish=0, timed_out=False,
+            ended_by="limit", finished_at=4.0, bot=bot, side=seat, place=place)
+            for seat, uid, name, score, goat, rating, bot, place in (
+                (0, 1, "A", 20, False, 8, None, 1), (1, -1, "Бот", 101, True, 0, "normal", 2)))
+        await db.write(repo.record_results, [person, bot_row])
         assert await db.read(kit.all_stats) == await db.read(kit.recompute_stats)
-        assert (GLOBAL_SCOPE, -1) not in await db.read(kit.all_stats)
+        assert all(k[3] != -1 for k in await db.read(kit.all_stats))
         [bs] = await db.read(repo.bot_stats)
         assert (bs.strength, bs.matches, bs.goats, bs.score_sum) == ("normal", 1, 1, 101)
         await db.downgrade("0002")
         assert await db.current_revision() == "0002"
+        old = await db.read(lambda c: c.exec_driver_sql(
+            "SELECT scope, user_id, matches, rating FROM player_stats ORDER BY scope").all())
+        assert [tuple(r) for r in old] == [(-100, 1, 2, 15), (0, 1, 2, 15)]
         assert len(await db.read(lambda c: c.exec_driver_sql(
-            "SELECT * FROM match_results").all())) == 2
+            "SELECT * FROM match_results").all())) == 3
     finally:
         await db.dispose()
 

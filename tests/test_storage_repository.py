@@ -129,17 +129,21 @@ async def test_due_matches_and_next_deadline(db):
     await db.write(body)
 
 
-def _random_results(rng, match_id, chat_id, users):
+def _random_results(rng, match_id, chat_id, users, *, variant="classic", at=5.0):
     goat_seat = rng.randrange(len(users))
+    scores = [rng.randint(101, 140) if seat == goat_seat else rng.randint(0, 100)
+              for seat in range(len(users))]
+    order = sorted(range(len(users)), key=lambda seat: (seat == goat_seat, scores[seat]))
     rows = []
     for seat, user in enumerate(users):
         goat = seat == goat_seat
-        score = rng.randint(101, 140) if goat else rng.randint(0, 100)
+        score = scores[seat]
         rows.append(repo.ResultRow(
             match_id=match_id, seat=seat, user_id=user, name=f"u{user}", chat_id=chat_id,
             final_score=score, goat=goat, rating=0 if goat else max(1, (100 - score) // 10),
             outs=rng.randint(0, 5), fish=rng.randint(0, 2), timed_out=False, ended_by="limit",
-            finished_at=5.0,
+            finished_at=at, bot="easy" if user < 0 else None, variant=variant, side=seat,
+            place=order.index(seat) + 1,
         ))
     return rows
 
@@ -151,12 +155,14 @@ async def test_stats_equal_recomputation_through_chat_migration(db):
     def body(conn):
         for u in range(1, 7):
             repo.upsert_user(conn, u, now=1.0, first_name=f"P{u}")
-        for _ in range(30):
+        for k in range(30):
             chat = rng.choice(chats)
-            users = rng.sample(range(1, 7), rng.randint(2, 4))
+            users = rng.sample([*range(1, 7), -1], rng.randint(2, 4))
             mid = _lobby(conn, chat_id=chat, thread_id=rng.randint(0, 10**9))
             repo.update_match(conn, mid, 0, now=2.0, status="finished")
-            repo.record_results(conn, _random_results(rng, mid, chat, users))
+            repo.record_results(conn, _random_results(
+                rng, mid, chat, users, variant=rng.choice(["classic", "sea_goat"]),
+                at=5.0 + k))
         assert kit.all_stats(conn) == kit.recompute_stats(conn)
         before_global = {k: v for k, v in kit.all_stats(conn).items() if k[0] == GLOBAL_SCOPE}
         # Group -200 becomes supergroup -100200; -300 migrates into an existing chat id.
@@ -165,18 +171,29 @@ async def test_stats_equal_recomputation_through_chat_migration(db):
         repo.move_chat(conn, -300, -100, now=3.0)
         assert repo.move_chat(conn, -200, -100200, now=4.0) == []  # idempotent
         stats = kit.all_stats(conn)
-        assert stats == kit.recompute_stats(conn)
+        again = kit.recompute_stats(conn)
+        counts = ("matches", "goats", "rating", "outs", "fish", "score_sum", "wins")
+        assert {k: [v[f] for f in counts] for k, v in stats.items()} == {
+            k: [v[f] for f in counts] for k, v in again.items()}
+        # two chats' histories merged into -100: its skill ratings are those of one of them;
+        # a chat moved to a new id keeps exactly the ratings of its history
+        assert {k: v for k, v in stats.items() if k[0] != -100} == {
+            k: v for k, v in again.items() if k[0] != -100}
         assert {k[0] for k in stats} == {GLOBAL_SCOPE, -100, -100200}
         assert {k: v for k, v in stats.items() if k[0] == GLOBAL_SCOPE} == before_global
         assert repo.get_chat(conn, -200) is None
         assert {repo.get_match(conn, i).chat_id for i in moved} == {-100200}
 
-        board = repo.leaderboard(conn, GLOBAL_SCOPE, limit=100)
-        keys = [(-r.rating, r.goats, r.matches, r.user_id) for r in board]
-        assert keys == sorted(keys) and len(board) == 6
+        board = repo.leaderboard(conn, GLOBAL_SCOPE, "classic", limit=100)
+        keys = [(-r.skill, -r.rating, r.goats, -r.matches, r.user_id) for r in board]
+        assert keys == sorted(keys) and 2 <= len(board) <= 6
         assert board[0].name == f"P{board[0].user_id}"
-        assert repo.player_stats(conn, board[0].user_id) == board[0]
+        assert repo.player_stats(conn, board[0].user_id, GLOBAL_SCOPE, "classic") == board[0]
         assert repo.player_stats(conn, 999) is None
+        for place, row in enumerate(board, start=1):
+            assert repo.board_place(conn, row.user_id, GLOBAL_SCOPE, "classic", False) == (
+                place, len(board))
+        assert repo.board_place(conn, 999, GLOBAL_SCOPE, "classic", False) is None
 
     await db.write(body)
 

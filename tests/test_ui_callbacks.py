@@ -18,13 +18,19 @@ from ui.callbacks import (
     SETTINGS_MENU,
     VERSIONS,
     BadCallback,
+    HistoryCb,
+    HoldCb,
     LangCb,
+    LeaveCb,
     LobbyCb,
     MoveCb,
     PlayCb,
+    RecordCb,
     SettingsCb,
     SoloCb,
+    StatsCb,
     StopCb,
+    TopCb,
     VariantCb,
     end_code,
     move_callback,
@@ -40,6 +46,7 @@ from ui.settings import SETTINGS
 SETTINGS_KEYS = tuple(s.key for s in SETTINGS) + SETTINGS_MENU
 
 ids = st.integers(min_value=0, max_value=2**63 - 1)
+variants = st.from_regex(r"[a-z_]{1,16}", fullmatch=True)
 
 placement = st.builds(PlacementOption, st.sampled_from([f"{a}-{b}" for a in range(7)
                                                         for b in range(a, 7)]),
@@ -65,6 +72,13 @@ callbacks = st.one_of(
               value=st.from_regex(r"[a-z0-9_]{0,16}", fullmatch=True)),
     st.builds(StopCb, match=ids, confirm=st.booleans()),
     st.builds(LangCb, code=st.sampled_from(["ru", "uk", "en"])),
+    # players' records (issues 12, 15)
+    st.builds(TopCb, variant=variants, everywhere=st.booleans()),
+    st.builds(StatsCb, user=ids, variant=variants),
+    st.builds(HistoryCb, page=st.integers(0, 10**6)),
+    st.builds(RecordCb, match=ids),
+    st.builds(LeaveCb, match=ids, user=ids, action=st.sampled_from(["ask", "yes", "no"])),
+    st.builds(HoldCb, match=ids, ver=ids, choice=st.sampled_from(["bot", "end"])),
 )
 
 
@@ -133,11 +147,21 @@ def test_bad_callback_is_a_value_error_so_aiogram_filters_skip_it():
 
 
 def test_prefixes_carry_each_factorys_version():
-    factories = (MoveCb, PlayCb, LobbyCb, SettingsCb, StopCb, LangCb, VariantCb, SoloCb)
+    factories = (MoveCb, PlayCb, LobbyCb, SettingsCb, StopCb, LangCb, VariantCb, SoloCb,
+                 TopCb, StatsCb, HistoryCb, RecordCb, LeaveCb, HoldCb)
     for cls in factories:
         letter = cls.__prefix__[0]
         assert cls.__prefix__ == f"{letter}{VERSIONS[letter]}"
-    assert len({cls.__prefix__[0] for cls in factories}) == len(VERSIONS) == 8
+    assert len({cls.__prefix__[0] for cls in factories}) == len(VERSIONS) == 14
+
+
+@pytest.mark.parametrize("data", [
+    "t1:Sea:1", "t1::0", "t1:sea_goat:maybe", "u1:-1:classic", "h1:-1", "h1:1000001",
+    "d1:abc", "q1:1:2:leave", "q1:1:2", "k1:1:2:both", "k1:1:-2:bot",
+])
+def test_forged_records_buttons_raise_bad_callback(data):
+    with pytest.raises(BadCallback):
+        parse_callback(data)
 
 
 def test_settings_buttons_of_before_the_teams_option_are_stale():

@@ -184,9 +184,9 @@ def test_bot_commands_for_both_scopes(locale):
     private = bot_commands(locale, "private", tr=TR)
     assert [c.command for c in group] == [
         "newgame", "join", "leave", "addbot", "startgame", "stopgame", "score", "top", "stats",
-        "rules", "settings", "lang", "help"]
-    assert [c.command for c in private] == ["start", "newgame", "hand", "stats", "top", "lang",
-                                            "help"]
+        "history", "record", "rules", "settings", "lang", "help"]
+    assert [c.command for c in private] == ["start", "newgame", "hand", "leave", "stats", "top",
+                                            "history", "record", "replay", "lang", "help"]
     assert tuple(c.command for c in group) == GROUP_COMMANDS
     assert tuple(c.command for c in private) == PRIVATE_COMMANDS
     for c in group + private:

@@ -509,23 +509,6 @@ def test_lobby_text():
     assert "last two tiles kept back" in en and "30 seconds" in en and "opened by" not in en
 
 
-def test_top_and_stats():
-    rows = [("Оля", 21, 3, 0), ("<Петя>", 1, 1, 1)]
-    text = render.render_top("ru", rows, tr=TR)
-    assert "1. Оля — <b>21</b> очко · 3 партии · 🐐 0" in text
-    assert "2. &lt;Петя&gt; — <b>1</b> очко · 1 партия · 🐐 1" in text
-    assert "Общий" in render.render_top("ru", rows, global_=True, tr=TR)
-    assert "ни одной" in render.render_top("ru", [], tr=TR)
-    many = [("N" * 32, 100, 10, 1)] * 500
-    assert render.text_length(render.render_top("en", many, tr=TR)) <= render.MAX_TEXT
-    stats = render.render_stats("uk", "Оля", matches=5, goats=2, rating=14, outs=9, fish=1,
-                                average=37.25, tr=TR)
-    assert "Партій: 5" in stats and "Був козлом: 2 рази" in stats
-    assert "Рейтинг: 14 очок" in stats and "37,2" in stats
-    assert "ще жодної дограної" in render.render_stats("uk", "Оля", matches=0, goats=0, rating=0,
-                                                 outs=0, fish=0, average=None, tr=TR)
-
-
 def test_tile_notation():
     assert render.format_tile("5-2") == "[2|5]"
     assert render.format_tile((5, 2)) == "[5|2]"  # oriented as laid

@@ -9,7 +9,7 @@ The stored JSON object (``matches.messages``)::
 
     {"lobby": 12, "lobby_chat": -100, "lobby_closed": 1,
      "table": 13, "table_round": 2, "table_chat": -100, "table_closed": 1, "table_photo": 1,
-     "end_shown": 1,
+     "end_shown": 1, "hold": 15, "hold_version": 9, "hold_name": "Петя",
      "hand:21": {"id": 14, "version": 7, "round": 2, "live": 1},
      "dm_notice:22": 2}
 
@@ -74,7 +74,10 @@ class MatchMessages:
     - ``end``: the match-end message (sent once; a crash before it was recorded shows it
       twice rather than never);
     - ``hands``: per user id, the last hand message (:class:`HandMessage`);
-    - ``dm_notices``: per user id, the round in which the group was told the DM is closed.
+    - ``dm_notices``: per user id, the round in which the group was told the DM is closed;
+    - ``hold`` / ``hold_version`` / ``hold_name``: the group's question about a player's
+      timeouts (issue 15), the match version it was asked at and the player's name, until
+      the answer is shown in its place.
     """
 
     lobby: MessageRef | None = None
@@ -88,6 +91,9 @@ class MatchMessages:
     end: MessageRef | None = None
     hands: dict[int, HandMessage] = field(default_factory=dict)
     dm_notices: dict[int, int] = field(default_factory=dict)
+    hold: MessageRef | None = None
+    hold_version: int | None = None
+    hold_name: str | None = None
 
     # ------------------------------------------------------------------ stored form
 
@@ -102,6 +108,8 @@ class MatchMessages:
             table_chat=_int(data.get("table_chat")), table_closed=_int(data.get("table_closed")),
             table_photo=bool(data.get("table_photo")),
             end=1 if data.get("end_shown") else None,
+            hold=_int(data.get("hold")), hold_version=_int(data.get("hold_version")),
+            hold_name=data.get("hold_name") if isinstance(data.get("hold_name"), str) else None,
         )
         for key, value in data.items():
             kind, _, uid = key.partition(":")
@@ -131,6 +139,9 @@ class MatchMessages:
             out["table_closed"] = self.table_closed
         if ref_id(self.end) is not None:
             out["end_shown"] = 1
+        if ref_id(self.hold) is not None:
+            out.update(hold=ref_id(self.hold), hold_version=self.hold_version,
+                       hold_name=self.hold_name)
         for uid, hand in self.hands.items():
             stored = hand.to_json()
             if stored is not None:
@@ -143,7 +154,8 @@ class MatchMessages:
 
     def pending(self) -> list[asyncio.Future]:
         """The sends still waiting in the outbox."""
-        refs = [self.lobby, self.table, self.end, *(h.message for h in self.hands.values())]
+        refs = [self.lobby, self.table, self.end, self.hold,
+                *(h.message for h in self.hands.values())]
         return [r for r in refs if isinstance(r, asyncio.Future) and not r.done()]
 
     def settle(self) -> None:
@@ -156,6 +168,7 @@ class MatchMessages:
         if chat is not None:
             self.table_chat = chat
         self.end, _ = _settled(self.end)
+        self.hold, _ = _settled(self.hold)
         for uid, hand in list(self.hands.items()):
             message, _ = _settled(hand.message)
             if message is None:

@@ -47,6 +47,12 @@ __all__ = [
     "LangCb",
     "VariantCb",
     "SoloCb",
+    "TopCb",
+    "StatsCb",
+    "HistoryCb",
+    "RecordCb",
+    "LeaveCb",
+    "HoldCb",
     "LOBBY_ACTIONS",
     "SETTINGS_MENU",
     "tile_id",
@@ -62,7 +68,9 @@ __all__ = [
 #: Each factory's version, the digits of its prefix: bumped when its fields or values change.
 #: Settings are at 2 since the option that switches teams is called ``teams`` (it was
 #: ``variant``, a name now kept for the variants of RULES.md §2).
-VERSIONS = {"m": 1, "p": 1, "l": 1, "s": 2, "x": 1, "g": 1, "v": 1, "o": 1}
+VERSIONS = {"m": 1, "p": 1, "l": 1, "s": 2, "x": 1, "g": 1, "v": 1, "o": 1,
+            # players' records (issue 15): boards, stats, history, records, leaving
+            "t": 1, "u": 1, "h": 1, "d": 1, "q": 1, "k": 1}
 #: Telegram's limit on callback_data, in bytes.
 MAX_CALLBACK_BYTES = 64
 _MAX_ID = 2**63 - 1  # database ids and versions are signed 64-bit integers
@@ -290,9 +298,58 @@ class SoloCb(_Strict, CallbackData, prefix=f"o{VERSIONS['o']}"):
     go: bool = False
 
 
+class TopCb(_Strict, CallbackData, prefix=f"t{VERSIONS['t']}"):
+    """A button of /top (issue 12): the board of ``variant`` (a ``Rules.variant`` name; one
+    no game has is answered as stale), this chat's or all chats' (``everywhere``)."""
+
+    variant: VariantName
+    everywhere: bool
+
+
+class StatsCb(_Strict, CallbackData, prefix=f"u{VERSIONS['u']}"):
+    """A button of /stats: the figures of user ``user`` in ``variant``."""
+
+    user: Id
+    variant: VariantName
+
+
+class HistoryCb(_Strict, CallbackData, prefix=f"h{VERSIONS['h']}"):
+    """A page button of /history: ``page`` 0 is the newest; the chat's history in a group,
+    the presser's own in private."""
+
+    page: Annotated[int, Field(ge=0, le=10**6)]
+
+
+class RecordCb(_Strict, CallbackData, prefix=f"d{VERSIONS['d']}"):
+    """"Send me the game record of match ``match``" (under a match's end, in /history)."""
+
+    match: Id
+
+
+class LeaveCb(_Strict, CallbackData, prefix=f"q{VERSIONS['q']}"):
+    """Leaving the running match ``match`` (issue 15): ``action`` ``ask`` (the button in the
+    player's private chat: show the confirmation), ``yes`` (leave), ``no`` (stay); only user
+    ``user`` may press it."""
+
+    match: Id
+    user: Id
+    action: Literal["ask", "yes", "no"]
+
+
+class HoldCb(_Strict, CallbackData, prefix=f"k{VERSIONS['k']}"):
+    """The group's answer to the question about a player's timeouts in match ``match`` at
+    version ``ver``: ``bot`` (a computer player takes the seat) or ``end`` (the match ends
+    by timeout, RULES.md §1.17)."""
+
+    match: Id
+    ver: Id
+    choice: Literal["bot", "end"]
+
+
 _FACTORIES: dict[str, type[CallbackData]] = {
     cls.__prefix__: cls
-    for cls in (MoveCb, PlayCb, LobbyCb, SettingsCb, StopCb, LangCb, VariantCb, SoloCb)
+    for cls in (MoveCb, PlayCb, LobbyCb, SettingsCb, StopCb, LangCb, VariantCb, SoloCb, TopCb,
+                StatsCb, HistoryCb, RecordCb, LeaveCb, HoldCb)
 }
 
 
@@ -342,9 +399,7 @@ def play_callback(game_id: int, version: int, action: str, placements: Any = ())
                   move=pack_placements(placements)).pack()
 
 
-def parse_callback(data: str | None
-                   ) -> (MoveCb | PlayCb | LobbyCb | SettingsCb | StopCb | LangCb | VariantCb
-                         | SoloCb):
+def parse_callback(data: str | None) -> CallbackData:
     """Unpack any of this module's callback_data strings.
 
     Raises :class:`BadCallback` for None, an unknown prefix (including another version of a

@@ -12,14 +12,14 @@ __all__ = ["GROUP_COMMANDS", "PRIVATE_COMMANDS", "bot_commands"]
 #: Commands offered in groups, in menu order.
 GROUP_COMMANDS: tuple[str, ...] = (
     "newgame", "join", "leave", "addbot", "startgame", "stopgame", "score", "top", "stats",
-    "rules", "settings", "lang", "help",
+    "history", "record", "rules", "settings", "lang", "help",
 )
 #: Commands offered in the private chat, in menu order.
-PRIVATE_COMMANDS: tuple[str, ...] = ("start", "newgame", "hand", "stats", "top", "lang",
-                                     "help")
+PRIVATE_COMMANDS: tuple[str, ...] = ("start", "newgame", "hand", "leave", "stats", "top",
+                                     "history", "record", "replay", "lang", "help")
 # Private descriptions that differ from the group's (there /top means the global board).
 _PRIVATE_KEY = {"top": "cmd-top-private", "stats": "cmd-stats-private",
-                "newgame": "cmd-newgame-private"}
+                "newgame": "cmd-newgame-private", "leave": "cmd-leave-private"}
 
 
 def bot_commands(locale: str, scope: str, *, tr: Translator | None = None) -> list[BotCommand]:

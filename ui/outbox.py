@@ -121,7 +121,8 @@ def _same(a: MessageRef | None, b: MessageRef | None) -> bool:
 
 @dataclass
 class _Op:
-    kind: str  # "send" | "send_photo" | "edit_text" | "edit_markup" | "edit_media" | "delete"
+    kind: str  # "send" | "send_photo" | "send_document" | "edit_text" | "edit_markup" |
+    #            "edit_media" | "delete"
     chat_id: int
     message_id: MessageRef | None
     kwargs: dict[str, Any]
@@ -241,6 +242,14 @@ class Outbox:
         previous hand message); coalesces like :meth:`edit_text`."""
         return self._enqueue(
             _Op("edit_markup", chat_id, message_id, {"reply_markup": reply_markup}))
+
+    def send_document(self, chat_id: int, document: Any, **kwargs: Any) -> asyncio.Future:
+        """Queue ``send_document(chat_id=…, document=…, parse_mode="HTML", **kwargs)`` (a game
+        record, issue 15; ``caption`` at most 1024 characters).  The future gives the sent
+        ``Message`` or None (a 403 of a closed private chat included)."""
+        kwargs.setdefault("parse_mode", self.parse_mode)
+        return self._enqueue(_Op("send_document", chat_id, None,
+                                 {"document": document, **kwargs}))
 
     def delete(self, chat_id: int, message_id: MessageRef) -> asyncio.Future:
         """Queue ``delete_message``; a message already gone counts as deleted (True)."""
@@ -505,6 +514,8 @@ class Outbox:
             return await self.bot.edit_message_media(chat_id=op.chat_id,
                                                      message_id=op.message_id, media=media,
                                                      **kwargs)
+        if op.kind == "send_document":
+            return await self.bot.send_document(chat_id=op.chat_id, **op.kwargs)
         if op.kind == "edit_text":
             return await self.bot.edit_message_text(chat_id=op.chat_id,
                                                     message_id=op.message_id, **op.kwargs)

@@ -45,7 +45,7 @@ from typing import Any
 
 from service import GameService, Result, Status
 from service.views import SeatView, TableView
-from ui import compose, render
+from ui import compose, records, render
 from ui.bookkeeping import HandMessage, MatchMessages
 from ui.caption import render_caption
 from ui.i18n import DEFAULT_LOCALE, Translator, choose_locale
@@ -355,13 +355,61 @@ class Publisher:
             if not (books.table and books.table_round == summary.round_no):
                 self.outbox.send(table.chat_id, render.render_round_summary(
                     locale, summary, names, sides, tr=self.tr), **thread)
+        if fresh and result.handed is not None:
+            self._handed(result, books, locale, thread)
+        self._question(result, books, locale, thread)
         final = result.final
         if result.status == Status.FINISHED and final is not None and books.end is None:
+            markup = rematch_keyboard(locale, table.match_id, tr=self.tr)
+            markup.inline_keyboard.append([records.record_button(locale, table.match_id,
+                                                                 tr=self.tr)])
             books.end = self.outbox.send(
                 table.chat_id, render.render_match_end(locale, final, tr=self.tr),
-                reply_markup=rematch_keyboard(locale, table.match_id, tr=self.tr), **thread)
+                reply_markup=markup, **thread)
         elif fresh and result.status == Status.STOPPED:
             self.outbox.send(table.chat_id, self.tr.t(locale, "match-stopped"), **thread)
+
+    def _handed(self, result: Result, books: MatchMessages, locale: str,
+                thread: dict[str, Any]) -> None:
+        """A person's seat went to a computer player (issue 15): the group is told, and the
+        person's hand message loses its keyboard and says they left."""
+        handed = result.handed
+        chat = result.table.chat_id
+        self.outbox.send(chat, self.tr.t(locale, "leave-notice", name=render.clean_name(
+            handed.name), bot=render.clean_name(handed.bot)), **thread)
+        old = books.hands.pop(handed.user_id, None)
+        if old is not None:
+            self._spawn(self._left_hand(handed.user_id, old.message, handed.bot))
+
+    async def _left_hand(self, user_id: int, message: Any, bot: str) -> None:
+        locale = await self.user_locale(user_id)
+        self.outbox.edit_text(user_id, message, self.tr.t(locale, "leave-done",
+                                                          bot=render.clean_name(bot)),
+                              reply_markup=None)
+
+    def _question(self, result: Result, books: MatchMessages, locale: str,
+                  thread: dict[str, Any]) -> None:
+        """The group's question about a player's timeouts (``Result.hold``), asked once per
+        question; once answered, the question's message shows the answer instead."""
+        hold, chat = result.hold, result.table.chat_id
+        if hold is not None:
+            if books.hold_version == hold.version:
+                return
+            seconds = max(1, round((hold.deadline_at or 0) - self.service.clock()))
+            books.hold = self.outbox.send(
+                chat, records.render_hold(locale, hold, seconds, tr=self.tr),
+                reply_markup=records.hold_keyboard(locale, hold, result.match_id, tr=self.tr),
+                **thread)
+            books.hold_version, books.hold_name = hold.version, hold.name
+            return
+        if books.hold is None:
+            return
+        key = ("hold-bot" if result.handed is not None else
+               "hold-end" if result.status == Status.FINISHED else
+               "match-stopped" if result.status == Status.STOPPED else "hold-back")
+        self.outbox.edit_text(chat, books.hold, self.tr.t(
+            locale, key, name=render.clean_name(books.hold_name or "?")), reply_markup=None)
+        books.hold = books.hold_version = books.hold_name = None
 
     # -- hands in private ------------------------------------------------------------------
 
@@ -386,8 +434,7 @@ class Publisher:
             if hand.your_turn:
                 if old and old.version == version and old.live:
                     continue  # already holds the keyboard for this version
-                markup = hand_keyboard(table.match_id, version, hand.legal, locale=locale,
-                                       tr=self.tr)
+                markup = self._hand_keyboard(table.match_id, version, hand.legal, uid, locale)
                 if old and old.live and seat.seat in pressed:
                     # the player is looking at the message they just pressed: their next turn
                     # (everyone else knocked, or they lead the new round, §1.6) goes there
@@ -506,13 +553,22 @@ class Publisher:
             locale = await self.user_locale(user_id)
             text = compose.hand_text(locale, hand, table, chosen=chosen, tr=self.tr)
             if chosen is None:
-                markup = hand_keyboard(table.match_id, table.version, hand.legal,
-                                       locale=locale, tr=self.tr)
+                markup = self._hand_keyboard(table.match_id, table.version, hand.legal,
+                                             user_id, locale)
             else:
                 markup = compose_keyboard(table.match_id, table.version, hand.legal, chosen,
                                           locale=locale, tr=self.tr)
             self.outbox.edit_text(chat_id, ref, text, reply_markup=markup)
         return True
+
+    def _hand_keyboard(self, match_id: int, version: int, legal: Any, user_id: int,
+                       locale: str) -> Any:
+        """A hand's move buttons (:func:`ui.keyboards.hand_keyboard`) with the button that
+        leaves the match under them (issue 15)."""
+        markup = hand_keyboard(match_id, version, legal, locale=locale, tr=self.tr)
+        markup.inline_keyboard.append(records.leave_button(locale, match_id, user_id,
+                                                           tr=self.tr))
+        return markup
 
     async def chat_migrated(self, match_id: int, new_chat_id: int) -> None:
         """The match's group became the supergroup ``new_chat_id``: the old group's messages

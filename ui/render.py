@@ -62,8 +62,6 @@ __all__ = [
     "render_hand",
     "render_round_summary",
     "render_match_end",
-    "render_top",
-    "render_stats",
     "render_settings",
     "render_help",
 ]
@@ -865,64 +863,6 @@ def render_match_end(locale: str, end: MatchEnd, *, rematch_hint: bool = True,
     return "\n".join(lines)
 
 
-# -- leaderboards and statistics --------------------------------------------------------------
-
-
-def render_top(
-    locale: str,
-    rows: Sequence[tuple[str, int, int, int]],
-    *,
-    global_: bool = False,
-    tr: Translator | None = None,
-) -> str:
-    """/top (this chat) or /top all (``global_``): ``rows`` of ``(name, rating points,
-    matches played, times a goat)`` already ordered best first (RULES.md §1.16).  Rows are
-    dropped from the end if the text would exceed :data:`MAX_TEXT`."""
-    tr = _tr(tr)
-    title = tr.t(locale, "top-title-global" if global_ else "top-title-chat")
-    if not rows:
-        return title + "\n" + tr.t(locale, "top-empty")
-    lines = [title]
-    for place, (name, rating, matches, goats) in enumerate(rows, start=1):
-        line = tr.t(locale, "top-line", place=place, name=clean_name(name), rating=rating,
-                    matches=matches, goats=goats)
-        if text_length("\n".join(lines + [line])) > MAX_TEXT:
-            break
-        lines.append(line)
-    return "\n".join(lines)
-
-
-def render_stats(
-    locale: str,
-    name: str,
-    *,
-    matches: int,
-    goats: int,
-    rating: int,
-    outs: int,
-    fish: int,
-    average: float | None,
-    tr: Translator | None = None,
-) -> str:
-    """/stats of one player: matches, times a goat, rating points (RULES.md §1.16), rounds
-    gone out (§1.9), fish made as the fisher (§1.10) and the average final score [points]."""
-    tr = _tr(tr)
-    name = clean_name(name)
-    if not matches:
-        return tr.t(locale, "stats-empty", name=name)
-    lines = [
-        tr.t(locale, "stats-title", name=name),
-        tr.t(locale, "stats-matches", count=matches),
-        tr.t(locale, "stats-goats", count=goats),
-        tr.t(locale, "stats-rating", count=rating),
-        tr.t(locale, "stats-outs", count=outs),
-        tr.t(locale, "stats-fish", count=fish),
-    ]
-    if average is not None:
-        lines.append(tr.t(locale, "stats-average", average=float(average)))
-    return "\n".join(lines)
-
-
 # -- settings and help -----------------------------------------------------------------------
 
 
@@ -946,5 +886,7 @@ def render_help(locale: str, *, is_group: bool, tr: Translator | None = None) ->
     commands (issue 6)."""
     tr = _tr(tr)
     if is_group:
-        return tr.t(locale, "help-group") + "\n" + tr.t(locale, "help-group-bots")
-    return tr.t(locale, "help-private") + "\n" + tr.t(locale, "help-private-bots")
+        return "\n".join(tr.t(locale, k) for k in ("help-group", "help-group-bots",
+                                                    "help-group-records"))
+    return "\n".join(tr.t(locale, k) for k in ("help-private", "help-private-bots",
+                                                "help-private-records"))

@@ -246,6 +246,13 @@ SETTINGS: tuple[Setting, ...] = (
         value_label=lambda tr, loc, v: tr.plain(loc, "opt-seconds", value=int(v)),
         describe=lambda tr, loc, r: tr.t(loc, "rules-timeout", count=r["turn_timeout"]),
         option="turn_timeout"),
+    Setting(  # issue 15, "Fair boards": the chat's board counts matches with computer players
+        key="bot_matches", label="settings-bot-matches", choices=("0", "1"),
+        read=lambda chat: _flag(bool(chat.options.get("bot_matches"))),
+        patch=lambda v: SettingsPatch(options={"bot_matches": v == "1"}),
+        value_label=lambda tr, loc, v: tr.plain(loc, "opt-bot-matches",
+                                                value="yes" if v == "1" else "no"),
+        width=2),
     Setting(  # the chat's language
         key="lang", label="settings-language", choices=SUPPORTED_LOCALES,
         read=lambda chat: chat.language or "",

@@ -40,26 +40,6 @@ cmd-hand = Send my hand again
 cmd-top-private = Global leaderboard
 cmd-stats-private = My statistics
 
-## Leaderboards and statistics.
-top-title-chat = <b>🏆 This chat's leaderboard</b>
-top-title-global = <b>🏆 Global leaderboard</b>
-top-empty = Nobody has finished a match yet.
-top-line = { $place }. { $name } — <b>{ $rating }</b> { $rating ->
-    [one] point
-   *[other] points
-} · { $matches ->
-    [one] { $matches } match
-   *[other] { $matches } matches
-} · 🐐 { $goats }
-stats-title = <b>📊 { $name }</b>
-stats-matches = Matches: { $count }
-stats-goats = Goat: { times }
-stats-rating = Rating: { points }
-stats-outs = Went out: { $count }
-stats-fish = Fish: { $count }
-stats-average = Average final score: { NUMBER($average, maximumFractionDigits: 1) }
-stats-empty = { $name } has not finished a match yet.
-
 ## Computer players (issue 6).
 help-group-bots = /addbot [easy|normal|hard] — seat a computer player 🤖 (the Remove bot button frees the seat)
 help-private-bots = /newgame [1-3] [game] [easy|normal|hard] — play here against 1–3 computer players 🤖 (with no words: buttons)

@@ -40,28 +40,6 @@ cmd-hand = Прислать мою руку ещё раз
 cmd-top-private = Общий рейтинг
 cmd-stats-private = Моя статистика
 
-## Рейтинг и статистика.
-top-title-chat = <b>🏆 Рейтинг чата</b>
-top-title-global = <b>🏆 Общий рейтинг</b>
-top-empty = Пока никто не доиграл ни одной партии.
-top-line = { $place }. { $name } — <b>{ $rating }</b> { $rating ->
-    [one] очко
-    [few] очка
-   *[many] очков
-} · { $matches ->
-    [one] { $matches } партия
-    [few] { $matches } партии
-   *[many] { $matches } партий
-} · 🐐 { $goats }
-stats-title = <b>📊 { $name }</b>
-stats-matches = Партий: { $count }
-stats-goats = Был козлом: { times }
-stats-rating = Рейтинг: { points }
-stats-outs = Выходов: { $count }
-stats-fish = Рыб: { $count }
-stats-average = Средний итоговый счёт: { NUMBER($average, maximumFractionDigits: 1) }
-stats-empty = { $name }: ещё ни одной доигранной партии.
-
 ## Computer players (issue 6).
 help-group-bots = /addbot [easy|normal|hard] — посадить за стол компьютерного игрока 🤖 (кнопка «Убрать бота» освобождает место)
 help-private-bots = /newgame [1-3] [игра] [easy|normal|hard] — сыграть здесь против 1–3 компьютерных игроков 🤖 (без слов — выбор кнопками)

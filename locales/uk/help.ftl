@@ -40,28 +40,6 @@ cmd-hand = Надіслати мою руку ще раз
 cmd-top-private = Загальний рейтинг
 cmd-stats-private = Моя статистика
 
-## Рейтинг і статистика.
-top-title-chat = <b>🏆 Рейтинг чату</b>
-top-title-global = <b>🏆 Загальний рейтинг</b>
-top-empty = Поки що ніхто не дограв жодної партії.
-top-line = { $place }. { $name } — <b>{ $rating }</b> { $rating ->
-    [one] очко
-    [few] очки
-   *[many] очок
-} · { $matches ->
-    [one] { $matches } партія
-    [few] { $matches } партії
-   *[many] { $matches } партій
-} · 🐐 { $goats }
-stats-title = <b>📊 { $name }</b>
-stats-matches = Партій: { $count }
-stats-goats = Був козлом: { times }
-stats-rating = Рейтинг: { points }
-stats-outs = Виходів: { $count }
-stats-fish = Риб: { $count }
-stats-average = Середній підсумковий рахунок: { NUMBER($average, maximumFractionDigits: 1) }
-stats-empty = { $name }: ще жодної дограної партії.
-
 ## Computer players (issue 6).
 help-group-bots = /addbot [easy|normal|hard] — посадити за стіл комп'ютерного гравця 🤖 (кнопка «Прибрати бота» звільняє місце)
 help-private-bots = /newgame [1-3] [гра] [easy|normal|hard] — зіграти тут проти 1–3 комп'ютерних гравців 🤖 (без слів — вибір кнопками)

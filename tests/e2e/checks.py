@@ -104,7 +104,9 @@ class Replay:
 
     ``states[k]`` is the state after ``k`` actions (``states[0]`` the deal); ``events[k]``
     the engine events that led to it; the bot's match version of ``states[k]`` is
-    ``base_version + k`` (every accepted action bumps it once).  ``tables[k]`` is the
+    ``base_version + k`` (every accepted action bumps it once), plus one for every change
+    without an action before it (:meth:`bumped`: a question put to the group, a seat
+    handed to a computer player).  ``tables[k]`` is the
     service's table view of version ``base_version + k`` (while playing), ``closed[k]`` the
     closed table of the round before it (if any), ``final_table`` the table once the match
     closed, ``summaries`` the rounds the service scored and ``end`` its match end.
@@ -123,6 +125,12 @@ class Replay:
     summaries: list[RoundSummary] = field(default_factory=list)
     end: MatchEnd | None = None
     _rendered: list | None = field(default=None, repr=False)
+    bumps: list[int] = field(default_factory=list)
+
+    def bumped(self, after: int) -> None:
+        """The bot bumped the version once without an action, after ``after`` actions."""
+        self.bumps.append(after)
+        self.base_version -= 1
 
     @property
     def match_id(self) -> int:
@@ -145,19 +153,25 @@ class Replay:
         return [self.rules.spec.side_of(seat, self.rules) for seat in range(len(self.names))]
 
     def seat_of(self, user_id: int) -> int | None:
-        """The seat of a user, None if not seated."""
+        """The seat of a user (also one they left to a computer player), None if not
+        seated."""
         for i, s in enumerate(self.row.seats):
-            if s["user_id"] == user_id:
+            if s["user_id"] == user_id or (s.get("left") or {}).get("user_id") == user_id:
                 return i
         return None
 
     def index_of(self, version: int) -> int:
-        """The number of actions behind match version ``version``."""
-        k = version - self.base_version
-        assert 0 <= k < len(self.states), (
-            f"match {self.match_id}: version {version} outside "
-            f"{self.base_version}..{self.base_version + len(self.states) - 1}")
-        return k
+        """The number of actions behind match version ``version`` (changes without an
+        action, :meth:`bumped`, keep the state they were made on)."""
+        v = self.base_version
+        for k in range(len(self.states)):
+            v += self.bumps.count(k)
+            if version <= v:
+                assert version >= self.base_version, (
+                    f"match {self.match_id}: version {version} before {self.base_version}")
+                return k
+            v += 1
+        raise AssertionError(f"match {self.match_id}: version {version} after {v - 1}")
 
     def state_at(self, version: int) -> Any:
         """The state the bot showed as match version ``version``."""

@@ -103,11 +103,15 @@ class BotApi:
         self._methods: dict[str, Callable[[dict], Awaitable[Any] | Any]] = {
             name[4:].lower(): getattr(self, name) for name in dir(self) if name.startswith("api_")
         }
+        #: The file names of the uploads of the request being served, by field.
+        self._file_names: dict[str, str] = {}
 
     async def call(self, method: str, params: dict[str, Any],
-                   files: dict[str, bytes] | None = None) -> Any:
-        """Run ``method`` with ``params`` (and the uploaded ``files`` by field name); the
-        result, or ``ApiError``."""
+                   files: dict[str, bytes] | None = None,
+                   file_names: dict[str, str] | None = None) -> Any:
+        """Run ``method`` with ``params`` (and the uploaded ``files`` by field name, their
+        ``file_names``); the result, or ``ApiError``."""
+        self._file_names = dict(file_names or {})
         handler = self._methods.get(method.lower())
         if handler is None:
             raise ApiError(404, "Not Found")
@@ -688,6 +692,41 @@ class BotApi:
         except ApiError:
             self.world.forget_unshown(photo)
             raise
+
+    # -- documents ---------------------------------------------------------------------------
+
+    @_uploads
+    def api_sendDocument(self, p: dict, files: dict[str, bytes]) -> dict:
+        """Send a file (an upload, ``attach://<name>`` or a known ``file_id``) with an
+        optional caption (at most 1024 characters), inline keyboard, reply and forum
+        topic."""
+        w = self.world
+        chat = self._target(p)
+        thread = self._thread(chat, p)
+        reply_to, thread = self._reply(chat, p, thread)
+        caption, entities, source = self._caption(p)
+        markup = self._markup(p.get("reply_markup"))
+        value = p.get("document")
+        if isinstance(value, str) and value in w.documents:
+            doc = w.documents[value]
+        else:
+            name = value[len("attach://"):] if isinstance(value, str) and \
+                value.startswith("attach://") else "document"
+            data = files.get(name)
+            if data is None:
+                raise _bad("there is no document in the request")
+            doc = w.store_document(data, self._file_names.get(name, "document"))
+        w.flood_check(chat)
+        msg = w._store(chat, w.bot.id, None, markup=markup, thread_id=thread,
+                       reply_to=reply_to, caption=caption, caption_entities=entities,
+                       caption_source=source)
+        msg.document = doc.file_id
+        w.flood_count(chat)
+        return w._message_api(chat, msg)
+
+    def api_getFile(self, p: dict) -> dict:
+        """The ``File`` of a ``file_id`` with the path to download it from."""
+        return self.world.get_file(str(p.get("file_id") or ""))
 
     def api_editMessageCaption(self, p: dict) -> dict:
         """Replace a photo's caption; omitting ``reply_markup`` removes the keyboard."""

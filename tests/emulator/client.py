@@ -86,6 +86,7 @@ class ChatMessage:
     caption_entities: list[dict] = field(default_factory=list)
     photo: str | None = None
     photo_size: list[int] | None = None
+    document: dict | None = None
 
     @classmethod
     def from_json(cls, d: dict) -> ChatMessage:
@@ -100,7 +101,7 @@ class ChatMessage:
             service=d.get("service"), edits=d.get("edits", 0), history=d.get("history") or [],
             caption=d.get("caption"), caption_source=d.get("caption_source"),
             caption_entities=d.get("caption_entities") or [], photo=d.get("photo"),
-            photo_size=d.get("photo_size"),
+            photo_size=d.get("photo_size"), document=d.get("document"),
         )
 
     @property
@@ -274,6 +275,18 @@ class EmulatorClient:
             "user_id": user_id, "text": text, "chat_id": chat_id, "thread_id": thread_id,
             "reply_to": reply_to})
 
+    async def send_document(self, user_id: int, data: bytes, file_name: str = "file", *,
+                            caption: str | None = None, chat_id: int | None = None,
+                            reply_to: int | None = None) -> dict:
+        """``user_id`` sends a file (``data``) in ``chat_id`` (default: the private chat with
+        the bot).  ``{"chat_id", "message_id", "update_id", "file_id"}``."""
+        import base64
+
+        return await self._request("POST", "send_document", {
+            "user_id": user_id, "data": base64.b64encode(data).decode("ascii"),
+            "file_name": file_name, "caption": caption, "chat_id": chat_id,
+            "reply_to": reply_to})
+
     async def start(self, user_id: int, payload: str | None = None) -> dict:
         """``user_id`` sends ``/start`` (with a deep-link payload) to the bot in private."""
         return await self.send(user_id, f"/start {payload}" if payload else "/start")
@@ -356,7 +369,8 @@ class EmulatorClient:
 
     async def file(self, file_id: str) -> bytes:
         """The bytes of a photo the bot sent, by file id (``ChatMessage.photo``,
-        ``ChatMessage.photos``); :class:`EmulatorError` 404 once the emulator forgot it."""
+        ``ChatMessage.photos``), or of a document (``ChatMessage.document["file_id"]``);
+        :class:`EmulatorError` 404 once the emulator forgot it."""
         return await self._bytes(f"files/{file_id}")
 
     async def photo(self, chat_id: int, message_id: int) -> bytes:

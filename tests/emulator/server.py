@@ -8,6 +8,7 @@ Start an :class:`Emulator`, hand its :attr:`Emulator.url` to the bot as ``BOT_AP
 from __future__ import annotations
 
 import asyncio
+import base64
 import ipaddress
 import json
 import logging
@@ -142,6 +143,7 @@ class Emulator:
         w = self.world
         r = app.router
         r.add_route("*", "/bot{token}/{method}", self._bot_api)
+        r.add_get("/file/bot{token}/{path:.*}", self._file)
         control: list[tuple[str, str, Callable[..., Any]]] = [
             ("GET", "/control/state", lambda q, b: w.state()),
             ("POST", "/control/reset", lambda q, b: w.reset()),
@@ -172,6 +174,10 @@ class Emulator:
             ("POST", "/control/chats/{chat_id}/add_bot",
              lambda q, b: w.add_bot(q["chat_id"], **b)),
             ("POST", "/control/send", lambda q, b: w.user_send(**b)),
+            ("POST", "/control/send_document", lambda q, b: w.user_send_document(
+                b["user_id"], base64.b64decode(b["data"]), b.get("file_name", "file"),
+                caption=b.get("caption"), chat_id=b.get("chat_id"),
+                reply_to=b.get("reply_to"))),
             ("POST", "/control/press", lambda q, b: w.user_press(**b)),
             ("POST", "/control/follow_link", lambda q, b: w.follow_link(**b)),
             ("GET", "/control/queries/{query_id}", lambda q, b: w.query_info(q["query_id"])),
@@ -202,6 +208,7 @@ class Emulator:
         method = request.match_info["method"]
         raw: dict[str, Any] = dict(request.query)
         files: dict[str, bytes] = {}
+        names: dict[str, str] = {}
         if request.method == "POST":
             if request.content_type == "application/json":
                 body = await request.json()
@@ -215,6 +222,7 @@ class Emulator:
                     else:  # an uploaded file: its bytes go to the method, "<file>" to the log
                         raw[key] = "<file>"
                         files[key] = value.file.read()
+                        names[key] = value.filename or key
         params = normalize_params(raw)
         t0 = w.clock()
         if w.config.latency > 0:
@@ -222,7 +230,7 @@ class Emulator:
         result: Any = None
         error: ApiError | None = None
         try:
-            result = await self.api.call(method, params, files)
+            result = await self.api.call(method, params, files, names)
         except ApiError as exc:
             error = exc
         except Exception as exc:  # an emulator bug: loud in the log, a 500 to the bot
@@ -235,6 +243,19 @@ class Emulator:
         if error.parameters:
             body["parameters"] = error.parameters
         return web.json_response(body, status=error.code)
+
+    async def _file(self, request: web.Request) -> web.Response:
+        """A file download of the Bot API: ``/file/bot<token>/<file_path>``."""
+        w = self.world
+        if request.match_info["token"] != w.token:
+            return web.json_response({"ok": False, "error_code": 401,
+                                      "description": "Unauthorized"}, status=401)
+        try:
+            data = w.download(request.match_info["path"])
+        except ControlError:
+            return web.json_response({"ok": False, "error_code": 404,
+                                      "description": "Not Found"}, status=404)
+        return web.Response(body=data, content_type="application/octet-stream")
 
     def _control(self, fn: Callable[[dict, dict], Any]) -> Callable:
         async def handler(request: web.Request) -> web.Response:

@@ -159,6 +159,7 @@ class Msg:
     caption_entities: list[dict] = field(default_factory=list)
     caption_source: str | None = None  # the caption as the bot sent it
     photo: str | None = None  # the file id of the photo the message shows
+    document: str | None = None  # the file id of the file (document) the message carries
 
     def snapshot(self, t: float) -> dict:
         """What the message shows now, as a ``history`` entry: ``t``, ``text``,
@@ -184,6 +185,32 @@ class StoredFile:
     digest: str
     refs: int = 0  # messages showing it now
 
+
+@dataclass
+class StoredDocument:
+    """A file sent as a document, by the bot or by a person: its bytes, name and ids; the
+    bot downloads it by ``getFile`` and ``/file/bot<token>/<file_path>``."""
+
+    file_id: str
+    unique_id: str
+    data: bytes
+    file_name: str
+    mime_type: str
+
+    @property
+    def file_path(self) -> str:
+        return f"documents/{self.file_id}"
+
+    def api(self) -> dict:
+        """The Bot API ``Document`` object."""
+        return {"file_id": self.file_id, "file_unique_id": self.unique_id,
+                "file_name": self.file_name, "mime_type": self.mime_type,
+                "file_size": len(self.data)}
+
+
+#: Telegram's largest file a bot may send or download with getFile [bytes].
+MAX_DOCUMENT_BYTES = 50 * 1024 * 1024
+MAX_DOWNLOAD_BYTES = 20 * 1024 * 1024
 
 #: Telegram's limits for a photo: its bytes, the sum of its sides, the ratio of its sides.
 MAX_PHOTO_BYTES = 10 * 1024 * 1024
@@ -284,6 +311,7 @@ class World:
         self.queries: dict[str, Query] = {}
         self.files: dict[str, StoredFile] = {}
         self._file_by_hash: dict[str, str] = {}
+        self.documents: dict[str, StoredDocument] = {}
         self.calls: list[dict] = []
         self.events: list[dict] = []
         self.global_window: deque[float] = deque()
@@ -474,6 +502,8 @@ class World:
             "photo": msg.photo,
             "photo_size": ([self.files[msg.photo].width, self.files[msg.photo].height]
                            if msg.photo in self.files else None),
+            "document": (self.documents[msg.document].api()
+                         if msg.document in self.documents else None),
         }
 
     # -- photos ------------------------------------------------------------------------------
@@ -557,11 +587,73 @@ class World:
             self._file_by_hash.pop(file.digest, None)
 
     def file_data(self, file_id: str) -> bytes:
-        """The bytes of a photo the bot sent (control API); 404 if it is not kept."""
+        """The bytes of a photo or a document (control API); 404 if it is not kept."""
+        doc = self.documents.get(str(file_id))
+        if doc is not None:
+            return doc.data
         file = self.photo_file(str(file_id))
         if file is None:
             raise ControlError(f"no file {file_id}", 404)
         return file.data
+
+    # -- documents ---------------------------------------------------------------------------
+
+    def store_document(self, data: bytes, file_name: str,
+                       mime_type: str = "application/octet-stream") -> StoredDocument:
+        """Keep a file sent as a document and return it (413 over Telegram's 50 MB)."""
+        if len(data) > MAX_DOCUMENT_BYTES:
+            raise ApiError(413, "Request Entity Too Large")
+        n = next(self._file_seq)
+        digest = hashlib.sha256(data).hexdigest()
+        doc = StoredDocument(file_id=f"BQACAgIAAx{n:010d}{digest[:16]}",
+                             unique_id=f"AgAD{digest[:12]}", data=data,
+                             file_name=file_name or "file", mime_type=mime_type)
+        self.documents[doc.file_id] = doc
+        return doc
+
+    def get_file(self, file_id: str) -> dict:
+        """``getFile``: the ``File`` of a document (its ``file_path`` to download); 400 for an
+        unknown id or a file over the 20 MB a bot may download."""
+        doc = self.documents.get(str(file_id))
+        if doc is None:
+            raise ApiError(400, "Bad Request: invalid file_id")
+        if len(doc.data) > MAX_DOWNLOAD_BYTES:
+            raise ApiError(400, "Bad Request: file is too big")
+        return {"file_id": doc.file_id, "file_unique_id": doc.unique_id,
+                "file_size": len(doc.data), "file_path": doc.file_path}
+
+    def download(self, file_path: str) -> bytes:
+        """The bytes behind a ``file_path`` of :meth:`get_file` (404 for another path)."""
+        prefix = "documents/"
+        doc = self.documents.get(file_path[len(prefix):]) if file_path.startswith(prefix) \
+            else None
+        if doc is None:
+            raise ControlError(f"no file {file_path}", 404)
+        return doc.data
+
+    def user_send_document(self, user_id: int, data: bytes, file_name: str = "file", *,
+                           caption: str | None = None, chat_id: int | None = None,
+                           reply_to: int | None = None,
+                           mime_type: str = "application/json") -> dict:
+        """``user_id`` sends a file in ``chat_id`` (default: the private chat with the bot),
+        with an optional ``caption`` (a command in it gets its entity).  Returns
+        ``message_id``, ``update_id`` and the ``file_id``."""
+        user = self._user(user_id)
+        if chat_id is None or chat_id == user_id:
+            chat = self._private(user, create=True)
+            user.started = True
+        else:
+            chat = self._group(chat_id)
+        if reply_to is not None and self._live(chat, reply_to) is None:
+            raise ControlError(f"no message {reply_to} to reply to in chat {chat.id}")
+        doc = self.store_document(data, file_name, mime_type)
+        msg = self._store(chat, user_id, None, reply_to=reply_to, caption=caption,
+                          caption_entities=command_entities(caption) if caption else None,
+                          caption_source=caption)
+        msg.document = doc.file_id
+        update_id = self._deliver_message(chat, msg, force=chat.type == "private")
+        return {"chat_id": chat.id, "message_id": msg.message_id, "update_id": update_id,
+                "file_id": doc.file_id}
 
     def message_photo(self, chat_id: int, message_id: int) -> bytes:
         """The bytes of the photo a message shows now (control API); 404 if it shows none."""
@@ -1117,6 +1209,12 @@ class World:
             d["text"] = msg.text
             if msg.entities:
                 d["entities"] = msg.entities
+        if msg.document is not None and msg.document in self.documents:
+            d["document"] = self.documents[msg.document].api()
+            if msg.caption:
+                d["caption"] = msg.caption
+                if msg.caption_entities:
+                    d["caption_entities"] = msg.caption_entities
         if msg.photo is not None and msg.photo in self.files:
             d["photo"] = self.photo_sizes(self.files[msg.photo])
             if msg.caption:

@@ -1,0 +1,281 @@
+"""Players' records (issue 15): /history and its pages, a match's game record (/record, the
+button under a match's end and in /history), the check of a record a user sends in private
+(a document, or /replay in reply to one), and leaving a running match (/leave in private,
+the button of the private keyboard, the confirmation; /leave in a group is in
+:mod:`handlers.lobby`) with the group's answer when a player's turns time out.
+
+Thin as every router: the service decides who may do what; a refused press gets an alert and
+changes nothing.  Records go to the presser's private chat; a user who never opened it gets a
+link that opens it, and ``/start r<match id>`` there sends the record
+(:mod:`handlers.private`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+
+from aiogram import Bot, F, Router
+from aiogram.filters import Command, CommandObject
+from aiogram.types import BufferedInputFile, CallbackQuery, Message, User
+
+from handlers.common import IN_PRIVATE, App, alert, answer, is_admin, query_chat, reply
+from service import ErrorCode, Result, Status
+from service.live import MAX_RECORD_BYTES
+from ui import records
+from ui.callbacks import HistoryCb, HoldCb, LeaveCb, RecordCb
+
+log = logging.getLogger(__name__)
+
+#: Seconds a button press waits for its record to reach the private chat before answering.
+RECORD_WAIT = 8.0
+
+#: Records a user asked for in the match's chat before their private chat was open: the link
+#: they got opens it, and ``/start r<id>`` there sends the record (kept in memory only).
+_GRANTED: dict[int, set[int]] = {}
+_GRANTED_MAX = 10_000
+
+_RECORD_ERRORS = {ErrorCode.WRONG_STATUS: "err-record-open",
+                  ErrorCode.NOT_IN_GAME: "err-record-foreign",
+                  ErrorCode.NOT_FOUND: "err-record-usage"}
+
+
+# -- the history --------------------------------------------------------------------------
+
+
+async def _history(app: App, chat_id: int, user_id: int, locale: str, page: int):
+    """The text and keyboard of a history page: the chat's in a group, the user's own in
+    private (the chat's board, with or without computer players, gives the skill changes)."""
+    if chat_id < 0:
+        info = await app.service.chat_info(chat_id)
+        found = await app.service.history(chat_id=chat_id, page=page,
+                                          with_bots=bool(info.options.get("bot_matches")))
+    else:
+        found = await app.service.history(user_id=user_id, page=page)
+    return (records.render_history(locale, found, mine=chat_id > 0, tr=app.tr),
+            records.history_keyboard(locale, found, tr=app.tr))
+
+
+async def cmd_history(message: Message, app: App, locale: str) -> None:
+    """/history: this chat's finished matches (a group), or your own (private), newest
+    first, with a page's buttons and a record button per match."""
+    text, markup = await _history(app, message.chat.id, message.from_user.id, locale, 0)
+    reply(app, message, text, reply_markup=markup)
+
+
+async def on_history_page(query: CallbackQuery, callback_data: HistoryCb, app: App,
+                          locale: str) -> None:
+    chat_id = query_chat(query)
+    text, markup = await _history(app, chat_id, query.from_user.id, locale,
+                                  callback_data.page)
+    await query.answer()
+    if query.message:
+        app.publisher.outbox.edit_text(chat_id, query.message.message_id, text,
+                                       reply_markup=markup)
+
+
+# -- records --------------------------------------------------------------------------------
+
+
+async def send_record(app: App, user: User, match_id: int, chat_id: int | None
+                      ) -> tuple[str | None, bool]:
+    """Send the game record of ``match_id`` to ``user``'s private chat, asked in
+    ``chat_id``.  Returns ``(text key of the answer, dm_closed)``: ``rec-sent``, the error's
+    key, or ``err-record-dm`` with ``dm_closed`` when the private chat is not open (403; the
+    match's chat may then be left: ``/start r<id>`` sends the record)."""
+    granted = match_id in _GRANTED.get(user.id, ())
+    rec = await app.service.record(match_id, user.id, chat_id, granted=granted)
+    if isinstance(rec, ErrorCode):
+        return _RECORD_ERRORS.get(rec, "err-unexpected"), False
+    known = await app.service.get_user(user.id)
+    if known is None or not known.dm_open:
+        if len(_GRANTED) >= _GRANTED_MAX:
+            _GRANTED.clear()
+        _GRANTED.setdefault(user.id, set()).add(match_id)
+        return "err-record-dm", True
+    locale = await app.publisher.user_locale(user.id)
+    sent = app.publisher.outbox.send_document(
+        user.id, BufferedInputFile(rec.data, filename=rec.filename),
+        caption=records.record_caption(locale, rec, tr=app.tr))
+    try:
+        done = await asyncio.wait_for(asyncio.shield(sent), RECORD_WAIT)
+    except TimeoutError:  # still queued behind the chat's limit: it goes out
+        return "rec-sent", False
+    if done is None:
+        return "err-record-dm", user.id in app.publisher.forbidden
+    return "rec-sent", False
+
+
+async def cmd_record(message: Message, command: CommandObject, app: App, locale: str) -> None:
+    """/record [number]: the game record of a match of /history (default: the newest) to
+    your private chat."""
+    arg = (command.args or "").strip().lstrip("#")
+    chat_id, user = message.chat.id, message.from_user
+    if arg and not (arg.isdigit() and len(arg) <= 18):
+        reply(app, message, app.tr.t(locale, "err-record-usage"))
+        return
+    if arg:
+        match_id = int(arg)
+    else:
+        match_id = await app.service.latest_match(
+            chat_id=chat_id if chat_id < 0 else None, user_id=None if chat_id < 0 else user.id)
+        if match_id is None:
+            reply(app, message, app.tr.t(locale, "rec-none"))
+            return
+    key, closed = await send_record(app, user, match_id, chat_id)
+    if closed:
+        reply(app, message, app.tr.t(locale, "notice-dm-link", name=user.full_name[:64],
+                                     url=app.publisher.link(f"r{match_id}")))
+    elif chat_id < 0 or key != "rec-sent":
+        reply(app, message, app.tr.t(locale, key, id=match_id))
+
+
+async def on_record(query: CallbackQuery, callback_data: RecordCb, app: App,
+                    locale: str) -> None:
+    """The record button: the record goes to the presser's private chat; a closed one
+    opens with the answer's link, and ``/start r<id>`` there sends it."""
+    match_id = callback_data.match
+    key, closed = await send_record(app, query.from_user, match_id, query_chat(query))
+    if closed:
+        await query.answer(url=app.publisher.link(f"r{match_id}"))
+    elif key == "rec-sent":
+        await query.answer(app.tr.plain(locale, key, id=match_id))
+    else:
+        await alert(query, app.tr.plain(locale, key, id=match_id))
+
+
+# -- checking a record ----------------------------------------------------------------------
+
+
+async def _check(message: Message, document, app: App, bot: Bot, locale: str) -> None:
+    """Check a sent record file: its size from Telegram first, then its bytes."""
+    size = document.file_size
+    if size is not None and size > MAX_RECORD_BYTES:
+        reply(app, message, app.tr.t(locale, "chk-err-size", size=size, limit=MAX_RECORD_BYTES))
+        return
+    try:
+        got = await bot.download(document.file_id, destination=io.BytesIO())
+        data = got.getvalue() if got is not None else b""
+    except Exception:
+        log.warning("downloading a record from %s failed", message.from_user.id, exc_info=True)
+        reply(app, message, app.tr.t(locale, "chk-download-failed"))
+        return
+    check = await app.service.check_record(data)
+    reply(app, message, records.render_record_check(locale, check, limit=MAX_RECORD_BYTES,
+                                                    tr=app.tr))
+
+
+async def on_document(message: Message, app: App, bot: Bot, locale: str) -> None:
+    """A file sent in private: checked as a game record."""
+    await _check(message, message.document, app, bot, locale)
+
+
+async def cmd_replay(message: Message, app: App, bot: Bot, locale: str) -> None:
+    """/replay in reply to a record file (or with one attached): check it."""
+    replied = message.reply_to_message
+    document = message.document or (replied.document if replied is not None else None)
+    if document is None:
+        reply(app, message, app.tr.t(locale, "chk-hint"))
+        return
+    await _check(message, document, app, bot, locale)
+
+
+# -- leaving a running match ------------------------------------------------------------------
+
+
+async def _playing(app: App, user_id: int) -> list[Result]:
+    return [r for r in await app.service.open_matches(user_id)
+            if r.status == Status.PLAYING and r.hand_for(user_id) is not None]
+
+
+def confirm_leave(app: App, message: Message, locale: str, match_id: int, user: User,
+                  *, where: str | None = None) -> None:
+    """Ask ``user`` to confirm leaving ``match_id`` (the buttons answer them only)."""
+    text = app.tr.t(locale, "leave-confirm", name=user.full_name[:64])
+    if where:
+        text = where + "\n" + text
+    reply(app, message, text, reply_markup=records.leave_keyboard(locale, match_id, user.id,
+                                                                  tr=app.tr))
+
+
+async def cmd_leave_private(message: Message, app: App, locale: str) -> None:
+    """/leave in private: leave your running match (after a confirmation)."""
+    user = message.from_user
+    found = await _playing(app, user.id)
+    if not found:
+        reply(app, message, app.tr.t(locale, "leave-none"))
+        return
+    for res in found:
+        where = None
+        if len(found) > 1:
+            info = await app.service.chat_info(res.table.chat_id)
+            where = f"#{res.match_id} · {records.clean_name(info.title or '—')}"
+        confirm_leave(app, message, locale, res.match_id, user, where=where)
+
+
+async def on_leave(query: CallbackQuery, callback_data: LeaveCb, app: App,
+                   locale: str) -> None:
+    """The leave buttons: ``ask`` (the private keyboard's) shows the confirmation, ``yes``
+    leaves, ``no`` stays; each only for the player it names."""
+    if query.from_user.id != callback_data.user:
+        await alert(query, app.tr.plain(locale, "err-not-your-leave"))
+        return
+    chat_id = query_chat(query)
+    mid = query.message.message_id if query.message else None
+    if callback_data.action == "ask":
+        await query.answer()
+        answer(app, query.message, app.tr.t(locale, "leave-confirm",
+                                            name=query.from_user.full_name[:64]),
+               reply_markup=records.leave_keyboard(locale, callback_data.match,
+                                                   callback_data.user, tr=app.tr))
+        return
+    if callback_data.action == "no":
+        await query.answer(app.tr.plain(locale, "leave-kept"))
+        if mid is not None:
+            app.publisher.outbox.edit_text(chat_id, mid, app.tr.t(locale, "leave-kept"),
+                                           reply_markup=None)
+        return
+    res = await app.service.leave_match(callback_data.match, query.from_user.id)
+    if not res.ok:
+        await alert(query, app.error_text(locale, res))
+        if mid is not None:
+            app.publisher.outbox.edit_markup(chat_id, mid, None)
+        return
+    await query.answer()
+    if mid is not None:
+        app.publisher.outbox.edit_markup(chat_id, mid, None)
+    await app.publisher.publish(res)
+
+
+async def on_hold(query: CallbackQuery, callback_data: HoldCb, app: App, bot: Bot,
+                  locale: str) -> None:
+    """The group's answer to the question about a player's timeouts: the other players, or
+    a chat admin."""
+    chat_id = query_chat(query)
+    force = chat_id < 0 and await is_admin(bot, chat_id, query.from_user.id)
+    act = (app.service.substitute if callback_data.choice == "bot"
+           else app.service.end_by_timeout)
+    res = await act(callback_data.match, query.from_user.id, callback_data.ver, force=force)
+    if not res.ok:
+        key = "err-hold-not-yours" if res.error == ErrorCode.NOT_IN_GAME else None
+        await alert(query, app.tr.plain(locale, key) if key else app.error_text(locale, res))
+        return
+    await query.answer()
+    await app.publisher.publish(res)
+
+
+def create_router() -> Router:
+    """The records router: /history, /record and their buttons (any chat); in private the
+    record check (documents, /replay) and /leave; the leave and timeout-question buttons."""
+    router = Router(name="records")
+    router.message.register(cmd_history, Command("history"))
+    router.message.register(cmd_record, Command("record"))
+    router.message.register(cmd_replay, Command("replay"), IN_PRIVATE)
+    router.message.register(cmd_leave_private, Command("leave"), IN_PRIVATE)
+    router.message.register(on_document, F.document, IN_PRIVATE)
+    router.callback_query.register(on_history_page, HistoryCb.filter())
+    router.callback_query.register(on_record, RecordCb.filter())
+    router.callback_query.register(on_leave, LeaveCb.filter())
+    router.callback_query.register(on_hold, HoldCb.filter())
+    return router

@@ -1,0 +1,198 @@
+"""Game records (issue 15, "The record of a match", "Checking a record"): the record of a
+finished match of every variant replays to the stored result; records are given out only
+after the end, in the match's chat or to its players; bad records get an answer and change
+nothing."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+
+import pytest
+
+import engine
+from engine import records
+from service import ErrorCode, GameService, Status
+from service.records import dump_record
+from service.views import RecordFile
+from storage.models import Base
+from tests import storagekit as kit
+from tests.servicekit import FakeClock
+
+#: Short matches of every variant (options the variant reads, RULES.md §1, §2).
+SHORT = {"classic": {"match_limit": 51}, "donkey": {"match_limit": 51},
+         "chcv": {"match_limit": 51}, "telephone": {"match_limit": 100},
+         "muggins": {"match_limit": 100}, "traditional": {"match_limit": 50},
+         "sport": {"deals": 4}, "seven": {"sticks": 1}}
+
+
+@pytest.fixture
+async def svc(tmp_path):
+    service = await GameService.open(tmp_path / "records.sqlite3", clock=FakeClock(),
+                                     seed_source=itertools.count(1000).__next__)
+    yield service
+    await service.close()
+
+
+async def finished_match(svc: GameService, variant: str, chat_id: int, seed: int):
+    """A match of ``variant`` played to its end with random legal moves (every move a
+    ``MoveOption``, several tiles included); the last result."""
+    rules = {"variant": variant, **SHORT.get(variant, {})}
+    full = engine.Rules.from_json(rules)
+    players = 4 if full.spec.players_range(full)[0] == 4 else 3
+    res = await svc.open_lobby(chat_id, None, 1, "Оля", rules)
+    for uid in range(2, players + 1):
+        res = await svc.join(res.match_id, uid, f"Игрок {uid}")
+    res = await svc.start(res.match_id, 1)
+    rng = random.Random(seed)
+    while res.status == Status.PLAYING:
+        hand = next(h for h in res.hands if h.your_turn)
+        res = await svc.act(res.match_id, hand.user_id, rng.choice(hand.legal), None,
+                            res.version)
+        assert res.ok, res.detail
+    assert res.status == Status.FINISHED
+    return res
+
+
+async def snapshot(svc: GameService) -> dict[str, list]:
+    """Every row of every table (what "nothing changes" compares)."""
+    def read(conn):
+        return {t.name: sorted(map(tuple, conn.exec_driver_sql(f"SELECT * FROM {t.name}")),
+                               key=repr) for t in Base.metadata.sorted_tables}
+    return await svc.db.read(read)
+
+
+@pytest.mark.parametrize("variant", sorted(engine.VARIANTS))
+async def test_the_record_of_a_finished_match_replays_to_the_stored_result(svc, variant):
+    res = await finished_match(svc, variant, -100, seed=len(variant))
+    rec = await svc.record(res.match_id, 2, -100)
+    assert isinstance(rec, RecordFile)
+    assert rec.filename == f"kozel-{variant}-{res.match_id}.json"
+    record = json.loads(rec.data)
+    assert record["players"][0] == "Оля" and record["match"]["id"] == res.match_id
+    out = records.replay(record)
+    rows = await svc.db.read(kit.list_results, res.match_id)
+    assert out["finished"] and rows
+    last = out["rounds"][-1]["scores"]
+    for r in rows:
+        assert r.rating == out["rating"][r.side]
+        assert r.goat == (r.side in out["goats"])
+        assert r.final_score == last[r.side]
+        assert r.variant == variant
+    assert out.get("title") == next((r.title for r in rows if r.title), None)
+    check = await svc.check_record(rec.data)
+    assert check.ok and check.finished and check.stored_match == res.match_id and check.stored
+    assert check.variant == variant and check.names == tuple(record["players"])
+    assert len(check.rounds) == len(out["rounds"])
+
+
+async def test_a_record_only_after_the_end_and_only_for_its_chat_or_its_players(svc):
+    res = await svc.open_lobby(-100, None, 1, "Оля", {"match_limit": 51})
+    assert await svc.record(res.match_id, 1, -100) == ErrorCode.WRONG_STATUS  # a lobby
+    await svc.join(res.match_id, 2, "Петя")
+    res = await svc.start(res.match_id, 1)
+    assert await svc.record(res.match_id, 1, -100) == ErrorCode.WRONG_STATUS  # playing
+    await svc.stop(res.match_id, 1)
+    assert isinstance(await svc.record(res.match_id, 1, 1), RecordFile)  # stopped: ended
+    done = await finished_match(svc, "classic", -200, seed=5)
+    assert isinstance(await svc.record(done.match_id, 99, -200), RecordFile)  # in its chat
+    assert isinstance(await svc.record(done.match_id, 2, 2), RecordFile)  # a player, in DM
+    assert await svc.record(done.match_id, 99, 99) == ErrorCode.NOT_IN_GAME
+    assert await svc.record(done.match_id, 99, -300) == ErrorCode.NOT_IN_GAME
+    assert await svc.record(10**9, 1, -200) == ErrorCode.NOT_FOUND
+    assert await svc.latest_match(chat_id=-200) == done.match_id
+    assert await svc.latest_match(user_id=1) == done.match_id
+    assert await svc.latest_match(user_id=99) is None
+
+
+async def test_a_record_that_names_a_match_but_differs_from_it_says_so(svc):
+    first = await finished_match(svc, "classic", -100, seed=1)
+    second = await finished_match(svc, "classic", -200, seed=2)
+    rec = await svc.record(first.match_id, 1, -100)
+    record = json.loads(rec.data)
+    record["match"]["id"] = second.match_id
+    check = await svc.check_record(dump_record(record))
+    assert check.ok and check.stored_match == second.match_id and check.stored is False
+
+
+async def test_a_record_is_its_match_however_it_spells_tiles_and_names_but_not_if_redealt(
+        svc):
+    done = await finished_match(svc, "classic", -100, seed=11)
+    record = json.loads((await svc.record(done.match_id, 1, -100)).data)
+    spelled = json.loads(json.dumps(record))
+    spelled["players"] = ["A", "B", "C"]
+    deal = spelled["rounds"][0]["deal"]
+    deal["hands"][0] = ["-".join(reversed(t.split("-"))) for t in reversed(deal["hands"][0])]
+    check = await svc.check_record(json.dumps(spelled).encode())
+    assert check.ok and check.stored_match == done.match_id and check.stored is True
+    # the last round dealt again: the same bazar in another order draws other tiles, so the
+    # record replays (or not) to another game, which is never "the stored match"
+    redealt = json.loads(json.dumps(record))
+    last = redealt["rounds"][-1]
+    last["deal"]["bazar"] = list(reversed(last["deal"]["bazar"]))
+    check = await svc.check_record(json.dumps(redealt).encode())
+    assert check.stored is not True
+
+
+def _illegal_in_round_3(record: dict) -> dict:
+    """The record with its round 3's second decision replaced by a tile of another hand."""
+    rnd = record["rounds"][2]
+    playing = rnd["decisions"][1]
+    hands = rnd["deal"]["hands"]
+    seat = next(i for i, h in enumerate(hands) if playing["tile"] in h)
+    other = next(t for i, h in enumerate(hands) if i != seat for t in h)
+    rnd["decisions"][1] = {"tile": other, "end": "left"}
+    return record
+
+
+async def test_bad_record_files_get_an_answer_and_change_nothing(svc):
+    done = await finished_match(svc, "classic", -100, seed=11)
+    good = json.loads((await svc.record(done.match_id, 1, -100)).data)
+    assert len(good["rounds"]) >= 3
+
+    def variant(record, **changes):
+        return json.dumps({**record, **changes}).encode()
+
+    twice = json.loads(json.dumps(good))
+    hands = twice["rounds"][0]["deal"]["hands"]
+    hands[1][0] = hands[0][0]  # one tile in two hands
+    short = json.loads(json.dumps(good))
+    short["rounds"][0]["deal"]["bazar"].pop()  # a tile missing from the deal
+    misdeal = json.loads(json.dumps(good))
+    deal = misdeal["rounds"][0]["deal"]
+    everything = [t for h in deal["hands"] for t in h] + deal["bazar"]
+    doubles = [f"{n}-{n}" for n in range(7)]
+    rest = [t for t in everything if t not in doubles]
+    deal["hands"] = [doubles[:5] + rest[:2]] + [rest[2 + 7 * i: 9 + 7 * i]
+                                                 for i in range(len(deal["hands"]) - 1)]
+    used = {t for h in deal["hands"] for t in h}
+    deal["bazar"] = [t for t in everything if t not in used]
+    cut = json.loads(json.dumps(good))
+    cut["rounds"][0]["decisions"] = cut["rounds"][0]["decisions"][:3]
+    cases = {
+        "malformed JSON": (b'{"players": ["A", "B"], "rounds": [', "json"),
+        "not UTF-8": (b'\xff\xfe{"players": []}', "json"),
+        "deep nesting": (b"[" * 100_000 + b"]" * 100_000, "json"),
+        "wrong types": (variant(good, players="Оля"), "format"),
+        "rounds not a list": (variant(good, rounds={"1": []}), "format"),
+        "a JSON array": (b"[1, 2, 3]", "format"),
+        "10 MB": (b" " * (10 * 1024 * 1024) + json.dumps(good).encode(), "size"),
+        "unknown variant": (variant(good, rules={"variant": "burro"}), "variant"),
+        "a tile twice": (json.dumps(twice).encode(), "deal"),
+        "an incomplete deal": (json.dumps(short).encode(), "deal"),
+        "a misdeal": (json.dumps(misdeal).encode(), "misdeal"),
+        "a round that stops": (json.dumps(cut).encode(), "rounds"),
+        "an illegal move in round 3": (json.dumps(_illegal_in_round_3(
+            json.loads(json.dumps(good)))).encode(), "illegal"),
+    }
+    before = await snapshot(svc)
+    for name, (data, kind) in cases.items():
+        check = await svc.check_record(data)
+        assert not check.ok and check.error == kind, (name, check)
+    illegal = await svc.check_record(cases["an illegal move in round 3"][0])
+    assert (illegal.round_no, illegal.decision_no, illegal.rule) == (3, 2, "§1.7")
+    misdealt = await svc.check_record(cases["a misdeal"][0])
+    assert (misdealt.round_no, misdealt.rule) == (1, "§1.3")
+    assert (await svc.check_record(cases["10 MB"][0])).detail == str(len(cases["10 MB"][0]))
+    assert await snapshot(svc) == before

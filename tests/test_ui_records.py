@@ -1,0 +1,57 @@
+"""The players' records as text (issue 12, issue 15): boards and /stats write a skill below
+zero with the minus sign, in every locale; a board says what it counts; the history of a
+person names the chat of each match only when the bot knows its title."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.views import HistoryEntry, HistoryPage, HistoryPlayer, LeaderRow, PersonalStats
+from ui import records
+from ui.i18n import get_translator
+
+TR = get_translator()
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk", "en"])
+def test_a_skill_below_zero_has_the_minus_sign(lang):
+    rows = [LeaderRow(1, 1, "Оля", 10, 3, 0, skill=4.24),
+            LeaderRow(2, 2, "Петя", 5, 3, 2, skill=-1.94)]
+    text = records.render_board(lang, rows, variant="classic", everywhere=False,
+                                with_bots=False, tr=TR)
+    first, second = (line for line in text.splitlines() if line.startswith(("1.", "2.")))
+    assert "<b>4" in first and "<b>−1" in second and "-1" not in text
+    assert TR.t(lang, "board-counts-fair") in text
+    stats = PersonalStats(2, None, 3, 2, 5, 1, 0, 12.0, skill=-0.04)
+    shown = records.render_personal(lang, "Петя", "classic", here=None, overall=stats, tr=TR)
+    assert "−" not in shown and "-" not in shown.split("μ")[0]  # −0.04 rounds to 0
+    low = PersonalStats(2, None, 3, 2, 5, 1, 0, 12.0, skill=-2.5)
+    assert "−2" in records.render_personal(lang, "Петя", "classic", here=None, overall=low,
+                                           tr=TR)
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk", "en"])
+def test_each_board_says_what_it_counts(lang):
+    texts = {(everywhere, bots): records.render_board(lang, [], variant="sea_goat",
+                                                      everywhere=everywhere, with_bots=bots,
+                                                      tr=TR)
+             for everywhere in (False, True) for bots in (False, True)}
+    assert TR.t(lang, "board-counts-fair") in texts[False, False]
+    assert TR.t(lang, "board-counts-bots") in texts[False, True]
+    assert texts[True, False] == texts[True, True]  # every chat's board never counts them
+    assert TR.t(lang, "board-counts-global") in texts[True, False]
+    sea = records.variant_name(lang, "sea_goat", tr=TR)
+    assert all(sea in t for t in texts.values())
+
+
+def test_a_persons_history_names_a_chat_only_by_its_title():
+    players = (HistoryPlayer(0, 1, "Оля", 0, 1, 0, False, 5),
+               HistoryPlayer(1, 2, "Петя", 1, 2, 60, True, 0, title=None))
+    entries = (HistoryEntry(3, -100, "Стол <у окна>", "classic", 0.0, "limit", players),
+               HistoryEntry(2, -200, None, "classic", 0.0, "limit", players),
+               HistoryEntry(1, 1, None, "classic", 0.0, "limit", players))
+    text = records.render_history("ru", HistoryPage(entries, 0, 1, 3), mine=True, tr=TR)
+    heads = [line for line in text.splitlines() if line.startswith("<b>#")]
+    assert "«Стол &lt;у окна&gt;»" in heads[0]
+    assert "«" not in heads[1] and "—»" not in text
+    assert heads[2].endswith(TR.t("ru", "hist-where-private"))

@@ -1,0 +1,399 @@
+"""Texts and buttons of players' records (issue 15, issue 12): the boards of /top, /stats,
+the match history, a match's record and the check of a sent record, and leaving a running
+match.
+
+Pure functions of the service's views (:mod:`service.views`) and plain values, like
+:mod:`ui.render`: they return Telegram HTML of at most :data:`ui.render.MAX_TEXT` characters
+(or an aiogram keyboard).  Names are cleaned and escaped as in :mod:`ui.render`.  Dates are
+written in UTC, which is what Telegram gives the bot.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from service.views import (
+    HistoryEntry,
+    HistoryPage,
+    HoldView,
+    LeaderRow,
+    PersonalStats,
+    RecordCheck,
+    RecordFile,
+)
+
+from .callbacks import HistoryCb, HoldCb, LeaveCb, RecordCb, StatsCb, TopCb
+from .i18n import Translator, get_translator
+from .render import MAX_TEXT, clean_name, side_names, text_length
+
+__all__ = [
+    "VARIANT_ROW",
+    "board_keyboard",
+    "format_date",
+    "history_keyboard",
+    "hold_keyboard",
+    "leave_button",
+    "leave_keyboard",
+    "record_button",
+    "record_caption",
+    "render_board",
+    "render_history",
+    "render_hold",
+    "render_personal",
+    "render_record_check",
+    "rule_key",
+    "stats_keyboard",
+    "variant_name",
+]
+
+#: Variant buttons per keyboard row.
+VARIANT_ROW = 3
+#: Rounds a record check lists (the newest; the earlier ones are counted).
+CHECK_ROUNDS = 12
+
+
+def _tr(tr: Translator | None) -> Translator:
+    return tr if tr is not None else get_translator()
+
+
+def variant_name(locale: str, variant: str, *, tr: Translator | None = None) -> str:
+    """The name of a game (``Rules.variant``) in ``locale``, plain text."""
+    return _tr(tr).plain(locale, "variant-name", variant=variant)
+
+
+def format_date(ts: float | None) -> str:
+    """Unix seconds as ``"12.03.2026 15:40 UTC"`` (``"—"`` for None)."""
+    if ts is None:
+        return "—"
+    return time.strftime("%d.%m.%Y %H:%M UTC", time.gmtime(ts))
+
+
+def rule_key(rule: str | None) -> str:
+    """``"§1.7"`` → ``"s1-7"``, the selector of the locales' ``rule-name``."""
+    return "s" + rule.lstrip("§").replace(".", "-") if rule else "other"
+
+
+def _button(text: str, data: str) -> InlineKeyboardButton:
+    return InlineKeyboardButton(text=text, callback_data=data)
+
+
+def _rows(buttons: Sequence[InlineKeyboardButton], width: int
+          ) -> list[list[InlineKeyboardButton]]:
+    return [list(buttons[i:i + width]) for i in range(0, len(buttons), width)]
+
+
+def _fit(lines: list[str], tail: list[str] | None = None) -> str:
+    """Lines joined, the last ones dropped until the text (with ``tail``) fits MAX_TEXT."""
+    tail = tail or []
+    while lines and text_length("\n".join(lines + tail)) > MAX_TEXT:
+        lines = lines[:-1]
+    return "\n".join(lines + tail)
+
+
+# -- boards (/top) ---------------------------------------------------------------------------
+
+
+def render_board(locale: str, rows: Sequence[LeaderRow], *, variant: str, everywhere: bool,
+                 with_bots: bool, tr: Translator | None = None) -> str:
+    """/top: one board (issue 12, issue 15): its title with the game, what it counts (this
+    chat's matches with or without computer players, or every chat's without), then the
+    people best first by the skill estimate μ − 3σ with their matches, the rating points of
+    RULES.md §1.16 and their goats (§1.15)."""
+    tr = _tr(tr)
+    name = variant_name(locale, variant, tr=tr)
+    title = "board-title-global" if everywhere else "board-title-chat"
+    counts = ("board-counts-global" if everywhere else
+              "board-counts-bots" if with_bots else "board-counts-fair")
+    head = [tr.t(locale, title, variant=name), tr.t(locale, counts)]
+    if not rows:
+        return "\n".join(head + ["", tr.t(locale, "board-empty")])
+    lines = head + [tr.t(locale, "board-order"), ""]
+    for r in rows:
+        lines.append(tr.t(locale, "board-line", place=r.place, name=clean_name(r.name),
+                          **_signed(r.skill), matches=r.matches, points=r.rating,
+                          goats=r.goats))
+    return _fit(lines)
+
+
+def board_keyboard(locale: str, variants: Sequence[str], current: str, everywhere: bool, *,
+                   in_group: bool, tr: Translator | None = None) -> InlineKeyboardMarkup:
+    """The games of /top, ✓ on the one shown, :data:`VARIANT_ROW` a row; in a group also
+    "this chat" / "all chats"."""
+    tr = _tr(tr)
+    buttons = []
+    for v in variants:
+        label = variant_name(locale, v, tr=tr)
+        buttons.append(_button(("✓ " if v == current else "") + label,
+                               TopCb(variant=v, everywhere=everywhere).pack()))
+    rows = _rows(buttons, VARIANT_ROW)
+    if in_group:
+        rows.append([
+            _button(("✓ " if not everywhere else "") + tr.plain(locale, "btn-here"),
+                    TopCb(variant=current, everywhere=False).pack()),
+            _button(("✓ " if everywhere else "") + tr.plain(locale, "btn-everywhere"),
+                    TopCb(variant=current, everywhere=True).pack())])
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+# -- personal statistics (/stats) ---------------------------------------------------------
+
+
+def _signed(skill: float) -> dict[str, object]:
+    """A skill estimate as ``sign`` (the minus sign U+2212 below zero, else empty) and
+    ``skill`` (its size to 0.1): the locales' NUMBER() would write a hyphen."""
+    shown = round(skill, 1)
+    return {"sign": "−" if shown < 0 else "", "skill": abs(shown)}
+
+
+def _figures(tr: Translator, locale: str, st: PersonalStats) -> list[str]:
+    if not st.matches:
+        return [tr.t(locale, "pstats-none")]
+    return [tr.t(locale, "pstats-games", matches=st.matches, wins=st.wins, goats=st.goats),
+            tr.t(locale, "pstats-skill", **_signed(st.skill), mu=st.mu, sigma=st.sigma,
+                 points=st.rating),
+            tr.t(locale, "pstats-play", outs=st.outs, fish=st.fish,
+                 average=float(st.average_score))]
+
+
+def render_personal(locale: str, name: str, variant: str, *, here: PersonalStats | None,
+                    overall: PersonalStats, solo: PersonalStats | None = None,
+                    others: Sequence[tuple[str, int]] = (),
+                    tr: Translator | None = None) -> str:
+    """/stats of one player in one game: in this chat (``here``, a group's board as the chat
+    counts), in every chat (``overall``, without computer players), in private matches
+    against computer players (``solo``, when there are any); matches, first places, goats
+    (RULES.md §1.15), the skill rating and the rating points (§1.16), outs (§1.9), fish
+    (§1.10), the average final score; then the other games they played (``others``: game,
+    matches)."""
+    tr = _tr(tr)
+    name = clean_name(name)
+    played = [s for s in (here, overall, solo) if s is not None and s.matches]
+    if not played and not others:
+        return tr.t(locale, "pstats-empty", name=name)
+    lines = [tr.t(locale, "pstats-title", name=name, variant=variant_name(locale, variant,
+                                                                           tr=tr))]
+    if here is not None:
+        lines += ["", tr.t(locale, "pstats-here", place=here.place or 0,
+                           players=here.players)] + _figures(tr, locale, here)
+    lines += ["", tr.t(locale, "pstats-overall", place=overall.place or 0,
+                       players=overall.players)] + _figures(tr, locale, overall)
+    if solo is not None and solo.matches:
+        lines += ["", tr.t(locale, "pstats-solo")] + _figures(tr, locale, solo)
+    if others:
+        listed = ", ".join(f"{variant_name(locale, v, tr=tr)} ({n})" for v, n in others)
+        lines += ["", tr.t(locale, "pstats-others", list=listed)]
+    return _fit(lines)
+
+
+def stats_keyboard(locale: str, user_id: int, variants: Sequence[str], current: str, *,
+                   tr: Translator | None = None) -> InlineKeyboardMarkup | None:
+    """A button per game the player played (✓ on the one shown); None for one game."""
+    if len(variants) < 2:
+        return None
+    tr = _tr(tr)
+    buttons = [_button(("✓ " if v == current else "") + variant_name(locale, v, tr=tr),
+                       StatsCb(user=user_id, variant=v).pack()) for v in variants]
+    return InlineKeyboardMarkup(inline_keyboard=_rows(buttons, VARIANT_ROW))
+
+
+# -- the history ------------------------------------------------------------------------------
+
+
+def _skill(tr: Translator, locale: str, delta: float | None) -> str:
+    if delta is None:
+        return ""
+    shown = round(delta, 1)
+    sign = "+" if shown > 0 else "−" if shown < 0 else "±"
+    return " · " + tr.t(locale, "hist-skill", sign=sign, delta=abs(shown))
+
+
+def _entry(tr: Translator, locale: str, m: HistoryEntry, mine: bool) -> list[str]:
+    head = tr.t(locale, "hist-match", id=m.match_id, date=format_date(m.finished_at),
+                variant=variant_name(locale, m.variant, tr=tr))
+    if mine:
+        if m.chat_id > 0:
+            head += " · " + tr.t(locale, "hist-where-private")
+        elif m.chat_title:
+            head += " · " + tr.t(locale, "hist-where-chat", chat=clean_name(m.chat_title))
+    lines = [head]
+    if m.ended_by == "timeout":
+        lines.append(tr.t(locale, "hist-timeout"))
+    if m.with_bots:
+        lines.append(tr.t(locale, "hist-bots"))
+    teams = len({p.side for p in m.players}) < len(m.players)
+    for p in sorted(m.players, key=lambda p: (p.left, p.place, p.seat)):
+        name = clean_name(p.name)
+        if teams:
+            name += " " + tr.t(locale, "hist-team", team=p.side + 1)
+        skill = _skill(tr, locale, p.skill)
+        if p.left:
+            lines.append(tr.t(locale, "hist-line-left", name=name) + skill)
+        elif p.goat:
+            goat = tr.t(locale, "hist-goat", title=p.title or "none", variant=m.variant)
+            lines.append(tr.t(locale, "hist-line-goat", place=p.place, name=name,
+                              score=p.score, goat=goat, points=p.rating) + skill)
+        elif p.timed_out:
+            lines.append(tr.t(locale, "hist-line-timeout", place=p.place, name=name,
+                              score=p.score, points=p.rating) + skill)
+        else:
+            lines.append(tr.t(locale, "hist-line", place=p.place, name=name, score=p.score,
+                              points=p.rating) + skill)
+    return lines
+
+
+def render_history(locale: str, page: HistoryPage, *, mine: bool,
+                   tr: Translator | None = None) -> str:
+    """/history: one page of finished matches, newest first (issue 15): for each its number,
+    date, game (and for a person's own history, the chat), then each seat in the order of
+    places with its score, the goat with the game's word or title (RULES.md §1.15, §2), the
+    rating points (§1.16), the change of the skill estimate, who timed out (§1.17) or left.
+    ``mine``: the person's own history (a private chat) rather than a chat's."""
+    tr = _tr(tr)
+    if not page.entries:
+        return tr.t(locale, "hist-empty-user" if mine else "hist-empty-chat")
+    lines = [tr.t(locale, "hist-title-user" if mine else "hist-title-chat",
+                  total=page.total),
+             tr.t(locale, "hist-page", page=page.page + 1, pages=page.pages)]
+    for m in page.entries:
+        lines += [""] + _entry(tr, locale, m, mine)
+    return _fit(lines, ["", tr.t(locale, "hist-records")])
+
+
+def history_keyboard(locale: str, page: HistoryPage, *, tr: Translator | None = None
+                     ) -> InlineKeyboardMarkup | None:
+    """A record button per match of the page, then "newer" / "older" where there are more
+    pages; None for an empty history."""
+    if not page.entries:
+        return None
+    tr = _tr(tr)
+    rows = _rows([_button(tr.plain(locale, "btn-record-n", id=m.match_id),
+                          RecordCb(match=m.match_id).pack()) for m in page.entries], 5)
+    nav = []
+    if page.page > 0:
+        nav.append(_button(tr.plain(locale, "btn-newer"), HistoryCb(page=page.page - 1).pack()))
+    if page.page + 1 < page.pages:
+        nav.append(_button(tr.plain(locale, "btn-older"), HistoryCb(page=page.page + 1).pack()))
+    if nav:
+        rows.append(nav)
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+# -- records --------------------------------------------------------------------------------
+
+
+def record_button(locale: str, match_id: int, *, tr: Translator | None = None
+                  ) -> InlineKeyboardButton:
+    """"Send me the game record" under a match's end."""
+    return _button(_tr(tr).plain(locale, "btn-record"), RecordCb(match=match_id).pack())
+
+
+def record_caption(locale: str, rec: RecordFile, *, tr: Translator | None = None) -> str:
+    """The caption of a record file (≤ 1024 characters): the match, its game and date, and
+    how to check it."""
+    tr = _tr(tr)
+    return tr.t(locale, "rec-caption", id=rec.match_id,
+                variant=variant_name(locale, rec.variant, tr=tr),
+                date=format_date(rec.finished_at))
+
+
+def render_record_check(locale: str, check: RecordCheck, *, limit: int,
+                        tr: Translator | None = None) -> str:
+    """What a sent record shows (issue 15, "Checking a record"): each round (the newest
+    :data:`CHECK_ROUNDS`) with how it ended and what was recorded, the end of the match —
+    goats with the game's word (RULES.md §1.15, §2), winners, a draw, the rating points
+    (§1.16) — and whether it equals the match the bot stored; or why it is refused, the
+    round, the decision and the rule it breaks by its section and name.  ``limit``: the
+    largest record read [bytes]."""
+    tr = _tr(tr)
+    if not check.ok:
+        err = check.error
+        args = {"round": check.round_no or 0, "decision": check.decision_no or 0,
+                "rule": check.rule or "—", "rule_key": rule_key(check.rule)}
+        if err == "size":
+            return tr.t(locale, "chk-err-size", size=int(check.detail or 0), limit=limit)
+        if err == "variant":
+            return tr.t(locale, "chk-err-variant", variant=check.detail)
+        key = {"json": "chk-err-json", "misdeal": "chk-err-misdeal", "deal": "chk-err-deal",
+               "rounds": "chk-err-rounds", "illegal": "chk-err-illegal"}.get(
+                   err or "", "chk-err-format")
+        lines = [tr.t(locale, key, **args)]
+        if check.detail and err != "json":
+            lines.append(tr.t(locale, "chk-detail", detail=check.detail[:300]))
+        return "\n".join(lines)
+    names = [clean_name(n) for n in check.names]
+    seats = list(range(len(names)))
+    sides = [s % 2 for s in seats] if check.teams else seats
+    labels = side_names(names, sides)
+    lines = [tr.t(locale, "chk-ok", variant=variant_name(locale, check.variant, tr=tr),
+                  names=", ".join(names)), ""]
+    hidden = max(0, len(check.rounds) - CHECK_ROUNDS)
+    if hidden:
+        lines.append(tr.t(locale, "chk-more", count=hidden))
+    for r in check.rounds[hidden:]:
+        name = names[r.by] if 0 <= r.by < len(names) else "?"
+        lines.append(tr.t(locale, "chk-round", round=r.round_no, end=r.end, name=name,
+                          recorded=" / ".join(map(str, r.recorded)),
+                          scores=" / ".join(map(str, r.scores))))
+    lines.append("")
+    if check.finished:
+        lines.append(tr.t(locale, "chk-finished"))
+        if check.goats:
+            goat = tr.t(locale, "hist-goat", title=check.title or "none",
+                        variant=check.variant)
+            lines.append(tr.t(locale, "chk-goats", goat=goat, names=", ".join(
+                labels[s] for s in check.goats if s < len(labels))))
+        if check.winners:
+            lines.append(tr.t(locale, "chk-winners", names=", ".join(
+                labels[s] for s in check.winners if s < len(labels))))
+        if check.draw:
+            lines.append(tr.t(locale, "chk-draw"))
+        if check.rating:
+            lines.append(tr.t(locale, "chk-rating", list=", ".join(
+                f"{labels[s]} +{r}" for s, r in enumerate(check.rating) if s < len(labels))))
+    else:
+        lines.append(tr.t(locale, "chk-unfinished"))
+    if check.stored_match is not None:
+        lines.append(tr.t(locale, "chk-stored-same" if check.stored else "chk-stored-diff",
+                          id=check.stored_match))
+    return _fit(lines)
+
+
+# -- leaving ----------------------------------------------------------------------------------
+
+
+def leave_button(locale: str, match_id: int, user_id: int, *, tr: Translator | None = None
+                 ) -> list[InlineKeyboardButton]:
+    """The row "leave the match" for a player's private keyboard."""
+    return [_button(_tr(tr).plain(locale, "btn-leave-match"),
+                    LeaveCb(match=match_id, user=user_id, action="ask").pack())]
+
+
+def leave_keyboard(locale: str, match_id: int, user_id: int, *, tr: Translator | None = None
+                   ) -> InlineKeyboardMarkup:
+    """The confirmation of leaving: "yes, leave" and "no, I stay" (for ``user_id`` only)."""
+    tr = _tr(tr)
+    return InlineKeyboardMarkup(inline_keyboard=[[
+        _button(tr.plain(locale, "btn-leave-yes"),
+                LeaveCb(match=match_id, user=user_id, action="yes").pack()),
+        _button(tr.plain(locale, "btn-leave-no"),
+                LeaveCb(match=match_id, user=user_id, action="no").pack())]])
+
+
+def hold_keyboard(locale: str, hold: HoldView, match_id: int, *,
+                  tr: Translator | None = None) -> InlineKeyboardMarkup:
+    """The group's two answers to the question about a player's timeouts."""
+    tr = _tr(tr)
+    return InlineKeyboardMarkup(inline_keyboard=[[
+        _button(tr.plain(locale, "btn-hold-bot"),
+                HoldCb(match=match_id, ver=hold.version, choice="bot").pack()),
+        _button(tr.plain(locale, "btn-hold-end"),
+                HoldCb(match=match_id, ver=hold.version, choice="end").pack())]])
+
+
+def render_hold(locale: str, hold: HoldView, seconds: int, *,
+                tr: Translator | None = None) -> str:
+    """The question to the group when ``hold.name``'s turns timed out (RULES.md §1.17)."""
+    return _tr(tr).t(locale, "hold-question", name=clean_name(hold.name), seconds=seconds)
