@@ -97,7 +97,7 @@ async def test_a_player_who_never_moves_loses_the_match_by_timeout(bot, emulator
     assert any("Петя: время вышло" in (t or "") for m in group for t, _ in m.shown_texts())
     assert any("за вас походил бот" in h["text"] for m in dms[petya.id] for h in m.history)
     end = [m for m in group if "прервана по тайм-ауту" in (m.text or "")]
-    assert len(end) == 1 and "Петя не ходил" in end[0].text
+    assert len(end) == 1 and "Петя: время на ход вышло" in end[0].text
     assert await table.unanswered_or_alerted(presses) == []
     replay.bumped(len(replay.actions) - 1)  # the question, before the last host move
     check_all([replay], group, dms)

@@ -75,7 +75,7 @@ match-goat = { $title ->
        *[other] 🐐
     }
 } { goat-word }: <b>{ $names }</b>
-match-timeout = ⏱ Партия прервана по тайм-ауту: { $name } не ходил.
+match-timeout = ⏱ Партия прервана по тайм-ауту — { $name }: время на ход вышло.
 match-final-title = <b>Итоговый счёт:</b>
 match-line = { $place }. { $name } — { $score }, рейтинг +{ $gain }
 match-line-goat = { $place }. 🐐 { $name } — { $score }, рейтинг +{ $gain }

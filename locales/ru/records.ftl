@@ -7,7 +7,7 @@ board-title-global = 🏆 <b>Общий рейтинг</b> — { $variant }
 board-counts-fair = Считаются партии этого чата без компьютерных игроков.
 board-counts-bots = Считаются все партии этого чата, и с компьютерными игроками тоже (так решили админы в /settings).
 board-counts-global = Считаются партии всех чатов без компьютерных игроков.
-board-order = 🎯 — мастерство (осторожная оценка μ − 3σ), по нему порядок; ⭐ — очки рейтинга; 🐐 — сколько раз был козлом.
+board-order = 🎯 — мастерство (осторожная оценка μ − 3σ), по нему порядок; ⭐ — очки рейтинга; 🐐 — сколько раз в козлах.
 board-line = { $place }. { $name } — 🎯 <b>{ $sign }{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) }</b> · { $matches ->
     [one] { $matches } партия
     [few] { $matches } партии

@@ -75,7 +75,7 @@ match-goat = { $title ->
        *[other] 🐐
     }
 } { goat-word }: <b>{ $names }</b>
-match-timeout = ⏱ Партію перервано за тайм-аутом: { $name } не ходив.
+match-timeout = ⏱ Партію перервано за тайм-аутом — { $name }: час на хід вийшов.
 match-final-title = <b>Підсумковий рахунок:</b>
 match-line = { $place }. { $name } — { $score }, рейтинг +{ $gain }
 match-line-goat = { $place }. 🐐 { $name } — { $score }, рейтинг +{ $gain }

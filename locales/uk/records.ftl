@@ -7,7 +7,7 @@ board-title-global = 🏆 <b>Загальний рейтинг</b> — { $varian
 board-counts-fair = Рахуються партії цього чату без комп'ютерних гравців.
 board-counts-bots = Рахуються всі партії цього чату, і з комп'ютерними гравцями теж (так вирішили адміни в /settings).
 board-counts-global = Рахуються партії всіх чатів без комп'ютерних гравців.
-board-order = 🎯 — майстерність (обережна оцінка μ − 3σ), за нею порядок; ⭐ — очки рейтингу; 🐐 — скільки разів був козлом.
+board-order = 🎯 — майстерність (обережна оцінка μ − 3σ), за нею порядок; ⭐ — очки рейтингу; 🐐 — скільки разів у козлах.
 board-line = { $place }. { $name } — 🎯 <b>{ $sign }{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) }</b> · { $matches ->
     [one] { $matches } партія
     [few] { $matches } партії
