@@ -110,12 +110,18 @@ class SameChatGuard(BaseMiddleware):
     match (``lobby`` or ``match``) is handled only under a message of that match's own chat.
     A forged press that carries another chat's lobby or match id (a join, a start, an admin's
     stop or game switch, which the admin check alone would judge by the pressing chat) gets
-    an alert and changes nothing."""
+    an alert and changes nothing.  ``only``: the callback data classes it guards (default
+    all; a router whose buttons also live in private chats guards its group buttons only)."""
+
+    def __init__(self, only: tuple[type, ...] = ()) -> None:
+        self.only = only
 
     async def __call__(self, handler: Callable[[TelegramObject, dict[str, Any]],
                                                Awaitable[Any]],
                        event: TelegramObject, data: dict[str, Any]) -> Any:
         cb = data.get("callback_data")
+        if self.only and not isinstance(cb, self.only):
+            return await handler(event, data)
         match_id = getattr(cb, "lobby", None)
         if match_id is None:
             match_id = getattr(cb, "match", None)

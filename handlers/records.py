@@ -20,7 +20,16 @@ from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import BufferedInputFile, CallbackQuery, Message, User
 
-from handlers.common import IN_PRIVATE, App, alert, answer, is_admin, query_chat, reply
+from handlers.common import (
+    IN_PRIVATE,
+    App,
+    SameChatGuard,
+    alert,
+    answer,
+    is_admin,
+    query_chat,
+    reply,
+)
 from service import ErrorCode, Result, Status
 from service.live import MAX_RECORD_BYTES
 from ui import records
@@ -269,6 +278,8 @@ def create_router() -> Router:
     """The records router: /history, /record and their buttons (any chat); in private the
     record check (documents, /replay) and /leave; the leave and timeout-question buttons."""
     router = Router(name="records")
+    # the timeout question lives in its match's group (its other buttons: in private too)
+    router.callback_query.middleware(SameChatGuard(only=(HoldCb,)))
     router.message.register(cmd_history, Command("history"))
     router.message.register(cmd_record, Command("record"))
     router.message.register(cmd_replay, Command("replay"), IN_PRIVATE)

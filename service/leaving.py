@@ -107,7 +107,9 @@ class Leaving:
         bot = bots.new_bot_seat(live.row.seats, SUBSTITUTE)
         bot["left"] = {"user_id": int(person["user_id"]), "name": str(person["name"]),
                        "outs": live.outs[seat], "fish": live.fish[seat],
-                       "round": live.round_no}
+                       "round": live.round_no,
+                       # the side's score when the person left: theirs in the statistics
+                       "score": int(live.state.scores[live.side_of(seat)])}
         seats = [dict(s) for s in live.row.seats]
         seats[seat] = bot
         values: dict[str, Any] = {"seats": seats}

@@ -234,6 +234,7 @@ def _result_rows(live: LiveMatch, now: float) -> list[repo.ResultRow]:
         left = live.row.seats[p.seat].get("left")
         if isinstance(left, dict):
             row = replace(row, user_id=int(left["user_id"]), name=str(left["name"]),
+                          final_score=int(left.get("score", 0)),
                           goat=False, rating=0, outs=int(left.get("outs", 0)),
                           fish=int(left.get("fish", 0)), timed_out=False, bot=None,
                           title=None, left_match=True)

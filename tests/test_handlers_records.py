@@ -13,7 +13,7 @@ import pytest
 import engine
 from engine import records as engine_records
 from service import Status
-from tests.botkit import Harness, Person
+from tests.botkit import Harness, Person, Sent
 from tests.test_service_records import SHORT, snapshot
 
 GROUP = -100777
@@ -340,10 +340,22 @@ async def test_the_group_answers_when_a_players_turns_time_out(tmp_path, lang):
         bot_button = h.app.tr.plain(lang, "btn-hold-bot")
         text, alert, _ = await h.press(me, question, text=bot_button)
         assert alert and text == h.app.tr.plain(lang, "err-hold-not-yours")
+        # an admin of another group pressing the same button there changes nothing
+        eve = Person(77, "Ева", lang)
+        h.tg.admins[-100999] = {eve.id}
+        forged = next(b.callback_data for b in question.buttons() if b.text == bot_button)
+        before = await svc.view(found.match_id)
+        for data in (forged, forged.replace(":bot", ":end")):
+            text, alert, _ = await h.press(eve, Sent(-100999, 1, "", None), data=data)
+            assert alert and text == h.app.tr.plain("ru", "err-other-chat")  # that chat's
+        assert (await svc.view(found.match_id)).version == before.version
         await h.press(other, question, text=bot_button)
         answered = h.tg.messages[(GROUP, question.message_id)]
         assert answered.text == h.app.tr.t(lang, "hold-bot", name=who.name)
         assert not answered.buttons()
+        # the group chose: nobody is told the absent player left by their own choice
+        leave_notice = h.app.tr.t(lang, "leave-notice", name=who.name, bot="")[:20]
+        assert not any(m.text.startswith(leave_notice) for m in h.tg.chat(GROUP))
         now = await svc.find_open(GROUP, None)
         assert now.table.seats[absent].bot == "normal" and now.hold is None
         text, alert, _ = await h.press(other, question, data=question.buttons()[0].callback_data

@@ -51,6 +51,7 @@ async def test_a_player_leaves_and_a_computer_player_finishes_the_seat(svc):
     res = await start_match(svc, -100, 3, rules={"match_limit": 51})
     rng = random.Random(4)
     res = await play_on(svc, res, rng, until=lambda r: r.table.round_no > 1)
+    score_when_leaving = res.table.scores[1]
     left = await svc.leave_match(res.match_id, 2)
     assert left.ok and left.status == Status.PLAYING
     handed = left.handed
@@ -66,6 +67,8 @@ async def test_a_player_leaves_and_a_computer_player_finishes_the_seat(svc):
     leaver = rows[1]
     assert (leaver.user_id, leaver.name, leaver.rating, leaver.goat, leaver.bot,
             leaver.left_match) == (2, "P2", 0, False, None, True)
+    # the leaver's own score when they left, not the computer player's final one
+    assert leaver.final_score == score_when_leaving
     # the others are rated as the engine rates them; the record replays to that
     rec = await svc.record(res.match_id, 1, -100)
     record = json.loads(rec.data)

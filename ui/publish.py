@@ -375,15 +375,18 @@ class Publisher:
         person's hand message loses its keyboard and says they left."""
         handed = result.handed
         chat = result.table.chat_id
-        self.outbox.send(chat, self.tr.t(locale, "leave-notice", name=render.clean_name(
-            handed.name), bot=render.clean_name(handed.bot)), **thread)
+        afk = handed.why == "afk"  # the group's choice after the timeouts, not the person's
+        if not afk:  # the group's answer to its question says it (``hold-bot``)
+            self.outbox.send(chat, self.tr.t(locale, "leave-notice", name=render.clean_name(
+                handed.name), bot=render.clean_name(handed.bot)), **thread)
         old = books.hands.pop(handed.user_id, None)
         if old is not None:
-            self._spawn(self._left_hand(handed.user_id, old.message, handed.bot))
+            self._spawn(self._left_hand(handed.user_id, old.message, handed.bot,
+                                        "leave-done-afk" if afk else "leave-done"))
 
-    async def _left_hand(self, user_id: int, message: Any, bot: str) -> None:
+    async def _left_hand(self, user_id: int, message: Any, bot: str, key: str) -> None:
         locale = await self.user_locale(user_id)
-        self.outbox.edit_text(user_id, message, self.tr.t(locale, "leave-done",
+        self.outbox.edit_text(user_id, message, self.tr.t(locale, key,
                                                           bot=render.clean_name(bot)),
                               reply_markup=None)
 

@@ -131,6 +131,7 @@ rule-name = { $rule_key ->
 leave-confirm = { $name }, leave the match? A computer player takes your seat, and this match gives you 0 rating points (as a timeout does).
 leave-kept = Playing on!
 leave-done = 🚪 You left the match. { $bot } plays on for you.
+leave-done-afk = ⏱ Your turns timed out, and the group handed your seat to { $bot }, who plays on.
 leave-notice = 🚪 { $name } leaves the match. { $bot } plays on in that seat; { $name } gets 0 rating points (as for a timeout).
 leave-which = Which match do you leave?
 leave-none = You have no running match.
@@ -138,7 +139,7 @@ hold-question = ⏱ { $name } has missed turns again. What now: put a computer p
     [one] { $seconds } second
    *[other] { $seconds } seconds
 }, the match ends by timeout; { $name } may also move and keep the seat.
-hold-bot = 🤖 Decided: a computer player took { $name }'s seat; playing on.
+hold-bot = 🤖 Decided: { $name }'s seat goes to a computer player; playing on ({ $name } gets 0 rating points, as for a timeout).
 hold-end = ⏹ The match ended by timeout.
 hold-back = ▶️ { $name } is back in the game.
 
