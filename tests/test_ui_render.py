@@ -502,7 +502,7 @@ def test_lobby_text():
     assert "3. —" in text and "4. —" in text
     assert "<b>🐐 Козёл — набор игроков</b>" in text and "Играют ровно 4 игрока." in text
     assert "Команды: места 1 и 3 против 2 и 4" in text and "Партия до 101 очка" in text
-    assert "Набор открыл: Оля" in text and "через 2 минуты" in text
+    assert "Набор собирает: Оля" in text and "через 2 минуты" in text
     empty = replace(lobby, players=(), max_players=4,
                     rules=engine.Rules(bazar_reserve=2, turn_timeout=30).to_json())
     en = render.render_lobby("en", empty, tr=TR)

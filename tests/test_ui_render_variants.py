@@ -140,7 +140,7 @@ def test_the_games_own_lines_are_on_the_table(matches, variant):
             seen_count += 1
             assert f"Σ Сумма концов: <b>{table.layout.count}</b>" in text
         if "sticks" in info.options:
-            assert sum("палки:" in line or "выбыл" in line for line in lines) == len(
+            assert sum("палки:" in line or "вне игры" in line for line in lines) == len(
                 table.seats)
         if "losses" in info.options:
             assert sum(line.startswith("Команда") and "проиграно" in line
@@ -248,7 +248,7 @@ def test_semerka_log_and_sticks():
                   for s, k in zip(_seats(), (1, 3, 0), strict=True))
     table = _table(variant="seven", seats=seats, rules={"variant": "seven", "sticks": 3})
     text = render.render_table("uk", table, tr=TR)
-    assert "Оля — 4 кістки, палиці: 1 з 3" in text and "Петя — вибув, палиць: 3" in text
+    assert "Оля — 4 кістки, палиці: 1 з 3" in text and "Петя — поза грою, палиць: 3" in text
     assert "рахунок" not in text and "3 палиці — і вибуває" in text
 
 
@@ -360,7 +360,7 @@ def test_match_ends_of_the_other_games():
     seven = _end("seven", [("Оля", 0, False, 2, 0, 1, 1), ("Петя", 0, True, 0, 1, 3, 3),
                            ("Маша", 0, False, 1, 2, 2, 3)], winners=(0,))
     text = render.render_match_end("ru", seven, tr=TR)
-    assert "🐐 Козёл (выбыл первым): <b>Петя</b>" in text
+    assert "🐐 Козёл (вне игры раньше всех): <b>Петя</b>" in text
     assert "🏆 Остался последним: <b>Оля</b>" in text and "1. Оля — 1 палка" in text
     nobody = replace(seven, winners=(), players=tuple(replace(p, goat=True) for p in
                                                       seven.players[1:]) + seven.players[:1])

@@ -61,7 +61,7 @@ hist-goat = { $title ->
    *[none] { $variant ->
         [donkey] осёл
         [sea_goat] морской козёл
-        [seven] выбыл первым
+        [seven] первое выбывание
        *[other] козёл
     }
 }

@@ -164,7 +164,7 @@ table-count-scored = Σ Сумма концов: <b>{ $count }</b> — { $name }
 table-turn-time = Ходит: <b>{ $name }</b> · ⏱ { $seconds } с на ход
 table-player-tiles = { $name } — { tiles }
 table-player-sticks = { $name } — { tiles }, палки: { $sticks } из { $limit }
-table-player-left = { $name } — выбыл, палок: { $sticks }
+table-player-left = { $name } — вне игры, палок: { $sticks }
 table-team-losses = Команда { $team } ({ $names }): проиграно { $losses } из { $limit }
 
 ## Ходы словами.
@@ -219,7 +219,7 @@ round-losers = { $variant ->
        *[other] 🪵 Палки получают: <b>{ $names }</b>
     }
     [general] Раунд проиграла команда <b>{ $names }</b>
-   *[other] Проиграли раунд: { $names }
+   *[other] Раунд проигран: { $names }
 }
 round-side-lost = { $name }: +{ $recorded } — счёт не открыт (нужно { $threshold }), очки сгорают
 round-reset = 🔄 { $name }: счёт обнулён → <b>0</b>
@@ -268,7 +268,7 @@ goat-word = { $title ->
            *[other] Морские козлы
         }
         [seven] { $count ->
-            [one] Козёл (выбыл первым)
+            [one] Козёл (вне игры раньше всех)
            *[other] Козлы (выбыли первыми)
         }
        *[other] { $count ->

@@ -61,7 +61,7 @@ hist-goat = { $title ->
    *[none] { $variant ->
         [donkey] осел
         [sea_goat] морський козел
-        [seven] вибув першим
+        [seven] перше вибуття
        *[other] козел
     }
 }

@@ -164,7 +164,7 @@ table-count-scored = Σ Сума кінців: <b>{ $count }</b> — { $name } +
 table-turn-time = Ходить: <b>{ $name }</b> · ⏱ { $seconds } с на хід
 table-player-tiles = { $name } — { tiles }
 table-player-sticks = { $name } — { tiles }, палиці: { $sticks } з { $limit }
-table-player-left = { $name } — вибув, палиць: { $sticks }
+table-player-left = { $name } — поза грою, палиць: { $sticks }
 table-team-losses = Команда { $team } ({ $names }): програно { $losses } з { $limit }
 
 ## Ходи словами.
@@ -211,7 +211,7 @@ round-limit = 🏆 { $name } набирає { $limit } — партію закі
 round-play-points = За ходи: { $points }
 round-losers = { $variant ->
     [sea_goat] { $count ->
-        [one] Програв раунд: <b>{ $names }</b>
+        [one] Раунд програно: <b>{ $names }</b>
        *[other] Порівну в { $names } — ніхто не записує, очки в яйця.
     }
     [seven] { $count ->
@@ -219,7 +219,7 @@ round-losers = { $variant ->
        *[other] 🪵 Палиці отримують: <b>{ $names }</b>
     }
     [general] Раунд програла команда <b>{ $names }</b>
-   *[other] Програли раунд: { $names }
+   *[other] Раунд програно: { $names }
 }
 round-side-lost = { $name }: +{ $recorded } — рахунок не відкрито (треба { $threshold }), очки згоряють
 round-reset = 🔄 { $name }: рахунок обнулено → <b>0</b>
@@ -268,7 +268,7 @@ goat-word = { $title ->
            *[other] Морські козли
         }
         [seven] { $count ->
-            [one] Козел (вибув першим)
+            [one] Козел (поза грою раніше за всіх)
            *[other] Козли (вибули першими)
         }
        *[other] { $count ->
