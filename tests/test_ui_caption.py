@@ -140,3 +140,16 @@ def test_what_is_left_out_goes_in_order():
     tiny = render_caption("en", table, tr=TR, limit=30)
     assert caption_length(tiny) <= 30 and tiny.endswith("…")
     assert tiny.startswith("<b>Round 2</b>")
+
+
+@pytest.mark.parametrize("fast", ["6-6", "0-0", "extra"])
+def test_a_fast_lead_says_what_it_stakes(fast):
+    """RULES.md §2.1 rules 6–7: the picture marks a fast lead; the caption says what the
+    round's loser will record, as the text table does."""
+    table = dataclasses.replace(middle_round(), variant="sea_goat", fast=fast,
+                                two_tiles=fast == "extra")
+    caption = render_caption("ru", table, tr=TR)
+    key = {"6-6": "six", "0-0": "zero", "extra": "extra"}[fast]
+    assert TR.t("ru", "table-fast", fast=key) in caption
+    assert (TR.t("ru", "table-two-tiles") in caption) == (fast == "extra")
+    assert TR.t("ru", "table-fast", fast=key) not in render_caption("ru", middle_round(), tr=TR)
