@@ -910,7 +910,7 @@ def check_record(data: bytes) -> RecordCheck:
     if len(data) > records.MAX_RECORD_BYTES:
         return RecordCheck(False, "size", detail=str(len(data)))
     try:
-        record = json.loads(data.decode("utf-8"))
+        record = json.loads(data.decode("utf-8-sig"))  # a BOM from a text editor is fine
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         return RecordCheck(False, "json", detail=str(exc)[:200])
     if not isinstance(record, dict):
@@ -926,8 +926,11 @@ def check_record(data: bytes) -> RecordCheck:
     except records.ReplayError as exc:
         rule = _rule_of(exc)
         message = str(exc.message)
-        if exc.decision_no is not None:
+        if exc.decision_no is not None and rule:
             kind = "illegal"
+        elif exc.decision_no is not None:  # a decision that is no move at all ({"tile": "9-9"})
+            kind = "format"
+            message = str(exc)  # names its round and decision
         elif exc.round_no is None:
             kind = "format"
         elif rule == "§1.3":

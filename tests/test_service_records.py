@@ -170,6 +170,8 @@ async def test_bad_record_files_get_an_answer_and_change_nothing(svc):
     deal["bazar"] = [t for t in everything if t not in used]
     cut = json.loads(json.dumps(good))
     cut["rounds"][0]["decisions"] = cut["rounds"][0]["decisions"][:3]
+    no_tile = json.loads(json.dumps(good))
+    no_tile["rounds"][0]["decisions"][0] = {"tile": "9-9"}
     cases = {
         "malformed JSON": (b'{"players": ["A", "B"], "rounds": [', "json"),
         "not UTF-8": (b'\xff\xfe{"players": []}', "json"),
@@ -183,6 +185,7 @@ async def test_bad_record_files_get_an_answer_and_change_nothing(svc):
         "an incomplete deal": (json.dumps(short).encode(), "deal"),
         "a misdeal": (json.dumps(misdeal).encode(), "misdeal"),
         "a round that stops": (json.dumps(cut).encode(), "rounds"),
+        "a decision that is no move": (json.dumps(no_tile).encode(), "format"),
         "an illegal move in round 3": (json.dumps(_illegal_in_round_3(
             json.loads(json.dumps(good)))).encode(), "illegal"),
     }
@@ -195,4 +198,8 @@ async def test_bad_record_files_get_an_answer_and_change_nothing(svc):
     misdealt = await svc.check_record(cases["a misdeal"][0])
     assert (misdealt.round_no, misdealt.rule) == (1, "§1.3")
     assert (await svc.check_record(cases["10 MB"][0])).detail == str(len(cases["10 MB"][0]))
+    nomove = await svc.check_record(cases["a decision that is no move"][0])
+    assert "round 1, decision 1" in nomove.detail
+    # a record saved by a text editor with a byte-order mark reads as the record
+    assert (await svc.check_record(b"\xef\xbb\xbf" + json.dumps(good).encode())).ok
     assert await snapshot(svc) == before
