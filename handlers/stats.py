@@ -95,7 +95,8 @@ async def _stats(app: App, chat_id: int, user_id: int, name: str, locale: str,
         played[b.variant] = max(played.get(b.variant, 0), b.matches)
     others = [(v, played[v]) for v in VARIANT_NAMES if v in played and v != variant]
     text = records.render_personal(locale, name, variant, here=here, overall=overall,
-                                   solo=solo, others=others, tr=app.tr)
+                                   solo=solo, others=others,
+                                   bots_left_out=chat_id < 0 and not with_bots, tr=app.tr)
     games = [v for v in VARIANT_NAMES if v in played or v == variant]
     return text, records.stats_keyboard(locale, user_id, games, variant, tr=app.tr)
 

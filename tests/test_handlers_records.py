@@ -234,6 +234,9 @@ async def test_the_chats_board_counts_bot_matches_when_its_admins_allow_it(tmp_p
                                     res.version)
         await h.say(OLYA, GROUP, "/top")
         assert "Оля" not in h.tg.last(GROUP).text
+        # /stats says why her only match is not counted here
+        await h.say(OLYA, GROUP, "/stats")
+        assert h.tg.last(GROUP).text.endswith(h.app.tr.t("ru", "pstats-bots-left-out"))
         h.tg.admins[GROUP] = {OLYA.id}
         await h.say(OLYA, GROUP, "/settings")
         menu = h.tg.last(GROUP)

@@ -160,19 +160,21 @@ def _figures(tr: Translator, locale: str, st: PersonalStats) -> list[str]:
 
 def render_personal(locale: str, name: str, variant: str, *, here: PersonalStats | None,
                     overall: PersonalStats, solo: PersonalStats | None = None,
-                    others: Sequence[tuple[str, int]] = (),
+                    others: Sequence[tuple[str, int]] = (), bots_left_out: bool = False,
                     tr: Translator | None = None) -> str:
     """/stats of one player in one game: in this chat (``here``, a group's board as the chat
     counts), in every chat (``overall``, without computer players), in private matches
     against computer players (``solo``, when there are any); matches, first places, goats
     (RULES.md §1.15), the skill rating and the rating points (§1.16), outs (§1.9), fish
     (§1.10), the average final score; then the other games they played (``others``: game,
-    matches)."""
+    matches); ``bots_left_out``: this chat's board leaves out matches with computer
+    players, which an empty answer then says."""
     tr = _tr(tr)
     name = clean_name(name)
     played = [s for s in (here, overall, solo) if s is not None and s.matches]
     if not played and not others:
-        return tr.t(locale, "pstats-empty", name=name)
+        empty = tr.t(locale, "pstats-empty", name=name)
+        return empty + "\n" + tr.t(locale, "pstats-bots-left-out") if bots_left_out else empty
     lines = [tr.t(locale, "pstats-title", name=name, variant=variant_name(locale, variant,
                                                                            tr=tr))]
     if here is not None:

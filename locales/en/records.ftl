@@ -31,6 +31,7 @@ pstats-skill = 🎯 Skill { $sign }{ NUMBER($skill, minimumFractionDigits: 1, ma
 pstats-play = Went out: { $outs } · fish: { $fish } · average final score: { NUMBER($average, maximumFractionDigits: 1) }
 pstats-none = — no match yet.
 pstats-empty = { $name } has not finished a match yet.
+pstats-bots-left-out = Matches with computer players do not count here (/history lists them; an admin can count them in /settings).
 pstats-others = Other games: { $list }
 
 ## History (/history).

@@ -32,6 +32,7 @@ pstats-skill = 🎯 Мастерство { $sign }{ NUMBER($skill, minimumFracti
 pstats-play = Выходов: { $outs } · рыб: { $fish } · средний итоговый счёт: { NUMBER($average, maximumFractionDigits: 1) }
 pstats-none = — ни одной партии.
 pstats-empty = { $name }: пока ни одной доигранной партии.
+pstats-bots-left-out = Партии с компьютерными игроками здесь не считаются (их видно в /history; админ может включить их в /settings).
 pstats-others = Другие игры: { $list }
 
 ## История (/history).

@@ -32,6 +32,7 @@ pstats-skill = 🎯 Майстерність { $sign }{ NUMBER($skill, minimumFr
 pstats-play = Виходів: { $outs } · риб: { $fish } · середній підсумковий рахунок: { NUMBER($average, maximumFractionDigits: 1) }
 pstats-none = — жодної партії.
 pstats-empty = { $name }: поки жодної завершеної партії.
+pstats-bots-left-out = Партії з комп'ютерними гравцями тут не рахуються (їх видно в /history; адмін може ввімкнути їх у /settings).
 pstats-others = Інші ігри: { $list }
 
 ## Історія (/history).
