@@ -128,6 +128,19 @@ def _yes(value: Any) -> str:
     return "yes" if value else "no"
 
 
+def _yes_no(key: str, label: str, describe: str, *, opt: str = "opt-yes-no",
+            choices: tuple[str, str] = ("1", "0"), width: int = 3) -> Setting:
+    """The spec of a rule option that is on or off: shown as yes/no (``opt``), written to
+    the rules as a bool, described by ``describe`` with ``enabled`` yes/no."""
+    return Setting(
+        key=key, label=label, choices=choices,
+        read=lambda chat: _flag(chat.full_rules[key]),
+        patch=_rule(key, lambda v: v == "1"),
+        value_label=lambda tr, loc, v: tr.plain(loc, opt, value=_yes(v == "1")),
+        describe=lambda tr, loc, r: tr.t(loc, describe, enabled=_yes(r[key])),
+        width=width, option=key)
+
+
 def _race(rules: Mapping[str, Any]) -> bool:
     info = variant_infos().get(str(rules.get("variant", "classic")))
     return bool(info and info.race)
@@ -160,14 +173,9 @@ SETTINGS: tuple[Setting, ...] = (
         read=lambda chat: str(chat.full_rules.get("variant", "classic")),
         patch=lambda v: SettingsPatch(variant=v),
         value_label=_variant_name, width=2),
-    Setting(  # RULES.md §1.14
-        key="teams", label="settings-teams", choices=("0", "1"),
-        read=lambda chat: _flag(chat.full_rules["teams"]),
-        patch=_rule("teams", lambda v: v == "1"),
-        value_label=lambda tr, loc, v: tr.plain(loc, "opt-teams",
-                                                value="yes" if v == "1" else "no"),
-        describe=lambda tr, loc, r: tr.t(loc, "rules-teams", enabled=_yes(r["teams"])),
-        width=2, option="teams"),
+    # RULES.md §1.14
+    _yes_no("teams", "settings-teams", "rules-teams", opt="opt-teams", choices=("0", "1"),
+            width=2),
     Setting(  # RULES.md §1.15, §2.0.7
         key="match_limit", label="settings-match-limit", choices=GOAT_LIMITS,
         read=lambda chat: str(chat.full_rules["match_limit"]),
@@ -205,15 +213,8 @@ SETTINGS: tuple[Setting, ...] = (
         value_label=lambda tr, loc, v: tr.plain(loc, "opt-fish-scoring", value=v),
         describe=lambda tr, loc, r: tr.t(loc, "rules-fish-scoring", mode=r["fish_scoring"]),
         width=1, option="fish_scoring"),
-    Setting(  # RULES.md §1.10 (b), §2.0.5 (b)
-        key="fish_without_double", label="settings-fish-without-double", choices=("1", "0"),
-        read=lambda chat: _flag(chat.full_rules["fish_without_double"]),
-        patch=_rule("fish_without_double", lambda v: v == "1"),
-        value_label=lambda tr, loc, v: tr.plain(loc, "opt-yes-no",
-                                                value="yes" if v == "1" else "no"),
-        describe=lambda tr, loc, r: tr.t(loc, "rules-fish-without-double",
-                                         enabled=_yes(r["fish_without_double"])),
-        option="fish_without_double"),
+    # RULES.md §1.10 (b), §2.0.5 (b)
+    _yes_no("fish_without_double", "settings-fish-without-double", "rules-fish-without-double"),
     Setting(  # RULES.md §1.4
         key="bazar_reserve", label="settings-bazar-reserve", choices=("0", "1", "2"),
         read=lambda chat: str(chat.full_rules["bazar_reserve"]),
@@ -221,15 +222,8 @@ SETTINGS: tuple[Setting, ...] = (
         value_label=lambda tr, loc, v: tr.plain(loc, "opt-bazar-reserve", value=int(v)),
         describe=lambda tr, loc, r: tr.t(loc, "rules-reserve", reserve=r["bazar_reserve"]),
         option="bazar_reserve"),
-    Setting(  # RULES.md §2.4 (Телефон's several doubles a move)
-        key="multi_doubles", label="settings-multi-doubles", choices=("1", "0"),
-        read=lambda chat: _flag(chat.full_rules["multi_doubles"]),
-        patch=_rule("multi_doubles", lambda v: v == "1"),
-        value_label=lambda tr, loc, v: tr.plain(loc, "opt-yes-no",
-                                                value="yes" if v == "1" else "no"),
-        describe=lambda tr, loc, r: tr.t(loc, "rules-multi-doubles",
-                                         enabled=_yes(r["multi_doubles"])),
-        option="multi_doubles"),
+    # RULES.md §2.4 (Телефон's several doubles a move)
+    _yes_no("multi_doubles", "settings-multi-doubles", "rules-multi-doubles"),
     Setting(  # RULES.md §2.1 rule 2 (12; gambiter.ru says 75)
         key="both_doubles_value", label="settings-both-doubles", choices=("12", "75"),
         read=lambda chat: str(chat.full_rules["both_doubles_value"]),
