@@ -19,12 +19,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import Move, Rules, Tile, ai, apply, legal_moves, new_match, start_match
-from engine.events import Again, Dealt, DrawTwo, Drew, Knocked, Passed, Scored, Took
+from engine.events import Again, Dealt, DrawTwo, Drew, Knocked, Passed, Took
 from engine.moves import GAP, several
 from engine.rules import CLASSIC_DEFAULTS
 from engine.table import Table
 from engine.tiles import DOUBLE_MASK, TILE_ID, TILES, ids_of
 from engine.variant import VARIANTS, MatchResult, RoundEnd, Variant
+from engine.variants._cross import FivesRace
 from tests.enginekit import mask
 from tests.test_ai import check_beliefs
 
@@ -98,16 +99,8 @@ class Effects(Variant):
     def limits(self, state) -> tuple[int, ...]:
         return tuple(max(1, state.rules.match_limit - s) for s in state.scores)
 
-    def on_move(self, t: Table, seat: int, codes) -> None:
-        c = t.layout.count()
-        t.count = c
-        if c and c % 5 == 0:
-            side = t.sides[seat]
-            t.points[side] += c
-            if t.events is not None:
-                t.events.append(Scored(seat, side, c, c))
-            if t.limits and t.points[side] >= t.limits[side]:
-                t.end = "limit"
+    # the fives games' play scoring on the count (RULES.md §2.4 rule 2), on a line here
+    on_move = FivesRace.on_move
 
     def turn(self, t: Table, seat: int, codes) -> int:
         nxt = t.nxt[seat]
