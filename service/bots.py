@@ -3,7 +3,10 @@
 A bot holds a seat like a human, with a negative user id (Telegram ids are positive; the
 publisher sends no private messages to ids <= 0) and the key ``"bot"`` in the seat's JSON:
 ``{"user_id": -1, "name": "Бот Фёдор 🤖", "bot": "normal"}``. Views carry the strength in
-``PlayerRef.bot`` / ``SeatView.bot`` / ``PlayerResult.bot`` (None for a human).
+``PlayerRef.bot`` / ``SeatView.bot`` / ``PlayerResult.bot`` (None for a human).  The seat is
+read by :func:`service.live.is_bot` and :func:`service.live.strength_of`, which the match in
+memory needs for its views; this module names them too, and imports :mod:`service.live`, never
+the other way round.
 
 The decision itself is :func:`service.live.decide` (``engine.ai``): the seat's observation only
 (its hand, the chain, the counts, the public history of the round), never another hand or the
@@ -25,7 +28,7 @@ from collections.abc import Iterable, Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
-from service.live import STRENGTHS, decide
+from service.live import DEFAULT_STRENGTH, STRENGTHS, decide, is_bot, strength_of
 
 __all__ = [
     "STRENGTHS",
@@ -39,8 +42,6 @@ __all__ = [
     "default_workers",
 ]
 
-#: Strength of a bot added without naming one.
-DEFAULT_STRENGTH = "normal"
 #: Sampled deals the ``hard`` strength plays per decision.  Measured on the project's 2-core
 #: machine: with the former time budget of 1 s a decision took 0.41 s of CPU on average
 #: (p99 0.95 s) and sampled 130–7,000 deals, 2,800 in the median decision that used up the
@@ -48,19 +49,6 @@ DEFAULT_STRENGTH = "normal"
 DEFAULT_HARD_SAMPLES = 1500
 #: Bot names, in the order they sit down; bot ``k`` (0-based) has user id ``-(k + 1)``.
 PERSONAS = ("Фёдор", "Зина", "Степан", "Маруся", "Кузьма", "Глаша")
-
-
-def is_bot(seat: Mapping[str, Any]) -> bool:
-    """True for a seat (an entry of ``matches.seats``) held by a computer player."""
-    return bool(seat.get("bot")) or int(seat["user_id"]) <= 0
-
-
-def strength_of(seat: Mapping[str, Any]) -> str | None:
-    """The seat's bot strength, or None for a human."""
-    if not is_bot(seat):
-        return None
-    s = seat.get("bot")
-    return s if s in STRENGTHS else DEFAULT_STRENGTH
 
 
 def new_bot_seat(taken: Iterable[Mapping[str, Any]], strength: str) -> dict[str, Any]:

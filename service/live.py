@@ -58,6 +58,7 @@ __all__ = [
     "MAX_RECORD_BYTES",
     "STRENGTHS",
     "VARIANT_NAMES",
+    "DEFAULT_STRENGTH",
     "BadMove",
     "LiveMatch",
     "ReplayError",
@@ -65,6 +66,7 @@ __all__ = [
     "check_record",
     "decide",
     "full_rules",
+    "is_bot",
     "public_events",
     "record_of",
     "is_record_of",
@@ -72,6 +74,7 @@ __all__ = [
     "rules_overrides",
     "rules_players",
     "seat_name",
+    "strength_of",
     "switch_variant",
     "TILE_CODES",
     "variant_infos",
@@ -79,6 +82,8 @@ __all__ = [
 
 #: The strengths a computer player can have, weakest first (``engine.ai``).
 STRENGTHS: tuple[str, ...] = tuple(ai.STRENGTHS)
+#: Strength of a computer player added without naming one.
+DEFAULT_STRENGTH = "normal"
 #: Players per match (RULES.md §1.1).
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 #: Every game the engine plays (``Rules.variant``), in the order of RULES.md: classic (§1),
@@ -88,6 +93,21 @@ VARIANT_NAMES: tuple[str, ...] = tuple(sorted(
                                          engine.VARIANTS[v].section.lstrip("§").split("."))))
 
 OPEN = (Status.LOBBY, Status.PLAYING)
+
+
+def is_bot(seat: Mapping[str, Any]) -> bool:
+    """True for a seat (an entry of ``matches.seats``) held by a computer player: it has the
+    key ``"bot"`` or a user id <= 0 (:mod:`service.bots`)."""
+    return bool(seat.get("bot")) or int(seat["user_id"]) <= 0
+
+
+def strength_of(seat: Mapping[str, Any]) -> str | None:
+    """The strength of a seat's computer player (one of :data:`STRENGTHS`;
+    :data:`DEFAULT_STRENGTH` when the seat names none it knows), or None for a person."""
+    if not is_bot(seat):
+        return None
+    s = seat.get("bot")
+    return s if s in STRENGTHS else DEFAULT_STRENGTH
 
 
 class ReplayError(RuntimeError):
@@ -642,8 +662,6 @@ class LiveMatch:
 
     def players(self) -> tuple[PlayerRef, ...]:
         """The seat holders in seat order (cached per ``row.seats`` value)."""
-        from service.bots import strength_of
-
         seats = self.row.seats
         cached = self._players
         if cached is None or cached[0] is not seats:

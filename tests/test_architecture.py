@@ -33,3 +33,69 @@ def test_the_service_knows_no_aiogram_and_the_engine_knows_nothing_else():
         assert "aiogram" not in _imports(path), path
     for path in (ROOT / "engine").rglob("*.py"):
         assert not _imports(path) & {"service", "ui", "handlers", "storage", "aiogram"}, path
+
+
+def _modules(packages: tuple[str, ...]) -> dict[str, Path]:
+    """Dotted module name → file, for every module of ``packages``."""
+    out = {}
+    for package in packages:
+        for path in (ROOT / package).rglob("*.py"):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            out[".".join(parts)] = path
+    return out
+
+
+def _module_imports(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
+    """The modules of ``modules`` that module ``name`` imports, at any depth of the file
+    (lazy imports inside functions too): ``from a import b`` names ``a.b`` when that is a
+    module, else ``a``."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                target = alias.name
+                while target and target not in modules:
+                    target = target.rpartition(".")[0]
+                if target:
+                    out.add(target)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")[:len(package.split(".")) - node.level + 1]
+                base = ".".join(parts + ([base] if base else []))
+            for alias in node.names:
+                full = f"{base}.{alias.name}"
+                if full in modules:
+                    out.add(full)
+                elif base in modules:
+                    out.add(base)
+    out.discard(name)
+    return out
+
+
+def test_no_module_of_the_service_storage_ui_or_handlers_imports_itself_back():
+    """No import cycle, not even through a lazy import inside a function (once
+    ``service.bots`` ↔ ``service.live``): a module's dependencies can be read, and loaded,
+    before it."""
+    modules = _modules(("service", "storage", "ui", "handlers", "tools"))
+    graph = {name: _module_imports(name, path, modules) for name, path in modules.items()}
+    assert graph["service.bots"] >= {"service.live"}  # the check sees what it should
+    cycles = []
+    done: set[str] = set()
+
+    def visit(name: str, path: list[str]) -> None:
+        if name in path:
+            cycles.append(path[path.index(name):] + [name])
+            return
+        if name in done:
+            return
+        for target in sorted(graph[name]):
+            visit(target, [*path, name])
+        done.add(name)
+
+    for name in sorted(graph):
+        visit(name, [])
+    assert cycles == []
