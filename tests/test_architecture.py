@@ -35,6 +35,23 @@ def test_the_service_knows_no_aiogram_and_the_engine_knows_nothing_else():
         assert not _imports(path) & {"service", "ui", "handlers", "storage", "aiogram"}, path
 
 
+def test_the_ui_and_the_handlers_never_reach_the_storage():
+    """Handlers and the UI see the service's views and its rooms' methods, never the database
+    (docs/ARCHITECTURE.md: update → handler → service → storage)."""
+    for folder in ("ui", "handlers"):
+        for path in (ROOT / folder).rglob("*.py"):
+            assert "storage" not in _imports(path), path
+    assert "storage" not in _imports(ROOT / "bot.py")
+
+
+def test_the_service_and_the_storage_never_reach_the_ui_or_the_handlers():
+    """Data flows one way: the service and the storage know nothing of how a result is shown
+    or which update asked for it."""
+    for folder in ("service", "storage"):
+        for path in (ROOT / folder).rglob("*.py"):
+            assert not _imports(path) & {"ui", "handlers", "tools", "aiogram"}, path
+
+
 def _modules(packages: tuple[str, ...]) -> dict[str, Path]:
     """Dotted module name → file, for every module of ``packages``."""
     out = {}
