@@ -1,6 +1,6 @@
 """The games as players name them (ui.variants), the private /newgame words
 (handlers.games.parse_solo), the game menus' keyboards and callback data, and the README's
-transcripts, which must be what ``python -m ui.transcript`` prints of a real match."""
+transcripts, which must be what ``python -m tools.transcript`` prints of a real match."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ import pytest
 
 from handlers.games import parse_solo, solo_counts
 from service import variant_infos
+from tools.transcript import transcript
 from ui import keyboards as kb
 from ui.callbacks import MAX_CALLBACK_BYTES, SoloCb, VariantCb, parse_callback
 from ui.i18n import SUPPORTED_LOCALES, Translator
-from ui.transcript import transcript
 from ui.variants import ALIASES, normalize, parse_variant
 
 TR = Translator(strict=True)
@@ -96,10 +96,12 @@ def _readme_blocks(title: str) -> list[str]:
     ("### A round of Телефон", "telephone", dict(players=3, seed=1, want="points", at=9)),
 ])
 def test_the_readmes_transcripts_are_a_real_match(title, variant, kwargs):
-    """The README's rounds are printed by ``python -m ui.transcript`` from a match played
+    """The README's rounds are printed by ``python -m tools.transcript`` from a match played
     through the service; if the texts change, run the command named there and paste."""
     middle, closed = asyncio.run(transcript(variant, **kwargs))
     assert _readme_blocks(title) == [middle.strip("\n"), closed.strip("\n")]
+    section = README.read_text("utf-8").split(title, 1)[1].split("\n### ", 1)[0]
+    assert f"python -m tools.transcript {variant} --players" in section
 
 
 def test_transcripts_of_the_games_without_points_and_of_a_wrong_seating():

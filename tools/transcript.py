@@ -1,7 +1,8 @@
-"""Transcripts of real rounds for the README: a match of a game (RULES.md §1, §2) played
-through the service on a temporary database, and the texts the bot showed of one round.
+"""Transcripts of real rounds for the README (a development tool, not part of the bot): a match
+of a game (RULES.md §1, §2) played through the service on a temporary database, and the texts
+the bot showed of one round.
 
-``python -m ui.transcript sea_goat --players 3 --seed 11 --want multi`` plays matches with
+``python -m tools.transcript sea_goat --players 3 --seed 11 --want multi`` plays matches with
 random legal moves (seeded, so the same command prints the same transcript) until a round has
 what ``--want`` asks for (``multi``: a move of several tiles; ``fast``: a fast lead;
 ``points``: points scored on the count, §2.0.6; ``any``), and that ends with an out that records
@@ -22,9 +23,8 @@ from pathlib import Path
 
 from service import GameService, Status, variant_infos
 from service.views import Result, TableView
-
-from . import render
-from .i18n import get_translator
+from ui import render
+from ui.i18n import get_translator
 
 __all__ = ["transcript", "main"]
 
@@ -113,7 +113,7 @@ def _closed(res: Result) -> TableView | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m ui.transcript",
+    parser = argparse.ArgumentParser(prog="python -m tools.transcript",
                                      description="Print a real round of a game as the group "
                                                  "sees it, for the README.")
     parser.add_argument("variant")
