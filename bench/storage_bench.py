@@ -9,7 +9,7 @@ task per match, one process):
 - ``storage``: the per-action transaction alone — the optimistic version bump of the match row
   plus the insert into the action log, committed (``storage.repository.update_match`` +
   ``append_action`` through ``Database.write``);
-- ``service``: ``GameService.act`` end to end — engine move, that transaction, new views;
+- ``service``: ``Play.act`` end to end — engine move, that transaction, new views;
 - ``match end``: the transaction that ends a match — the version bump to ``finished``, its
   2-4 result rows and, since issue 15, the skill ratings (``openskill`` Plackett–Luce) and
   sums of every board the match counts on, with a change row per person and board
@@ -87,7 +87,7 @@ async def bench_storage(path: Path, matches: int, seconds: float, **db_kwargs) -
 
 
 async def bench_service(path: Path, matches: int, seconds: float) -> tuple[float, int]:
-    """``GameService.act`` calls per second with ``matches`` matches played concurrently;
+    """``Play.act`` calls per second with ``matches`` matches played concurrently;
     a match that ends is replaced by a new one. Returns (rate, matches finished)."""
     svc = await GameService.open(path)
     rng = random.Random(matches)
@@ -103,7 +103,7 @@ async def bench_service(path: Path, matches: int, seconds: float) -> tuple[float
         n = 0
         while time.perf_counter() < stop_at:
             user, tile, end, version = random_move(res, rng)
-            res = await svc.act(res.match_id, user, tile, end, version)
+            res = await svc.play.act(res.match_id, user, tile, end, version)
             if not res.ok:
                 raise RuntimeError(res)
             done += 1
@@ -190,7 +190,7 @@ async def size_per_match(path: Path, count: int) -> tuple[float, float]:
         res = await start_match(svc, -1 - i % 10, 2 + i % 3, first_user=1 + i % 20 * 4)
         while res.status == Status.PLAYING:
             user, tile, end, version = random_move(res, rng)
-            res = await svc.act(res.match_id, user, tile, end, version)
+            res = await svc.play.act(res.match_id, user, tile, end, version)
             actions += 1
     await svc.close()  # the last connection to close checkpoints the WAL into the file
     wal = path.with_name(path.name + "-wal")

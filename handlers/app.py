@@ -94,7 +94,7 @@ async def build(settings: Any, bot: Bot, *, service_overrides: dict[str, Any] | 
 
     async def on_forbidden(chat_id: int, _error: Exception) -> None:
         if chat_id > 0:
-            await service.set_dm_open(chat_id, False)
+            await service.people.set_dm_open(chat_id, False)
             app_ref["app"].publisher.forbidden.add(chat_id)
 
     limits = {"chat_interval": settings.rate_chat_interval,
@@ -137,7 +137,7 @@ async def run(settings: Any) -> None:
     try:
         await register_commands(bot, app.tr, settings.default_locale)
         await app.publisher.heal()
-        sweeper = asyncio.create_task(app.service.run_deadlines(app.publisher.publish,
+        sweeper = asyncio.create_task(app.service.deadlines.run(app.publisher.publish,
                                                                 stop=stop))
         # aiogram's models make a large heap that never dies; keeping it out of the garbage
         # collector's sight makes every full collection cheap (bench/e2e_load.py: +15% moves/s)

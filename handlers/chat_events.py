@@ -40,14 +40,14 @@ async def on_my_member(update: ChatMemberUpdated, app: App) -> None:
     status = update.new_chat_member.status
     if update.chat.id > 0:
         # a user blocked (kicked) or unblocked the bot in private
-        await app.service.set_dm_open(update.chat.id, status == ChatMemberStatus.MEMBER)
+        await app.service.people.set_dm_open(update.chat.id, status == ChatMemberStatus.MEMBER)
         return
     if status in (ChatMemberStatus.LEFT, ChatMemberStatus.KICKED):
         closed = await app.service.bot_removed(update.chat.id)
         log.info("removed from chat %s: %d matches closed without rating", update.chat.id,
                  len(closed))
     elif status in (ChatMemberStatus.MEMBER, ChatMemberStatus.ADMINISTRATOR):
-        await app.service.update_chat(update.chat.id, title=update.chat.title, active=True)
+        await app.service.people.update_chat(update.chat.id, title=update.chat.title, active=True)
 
 
 def create_router() -> Router:

@@ -72,7 +72,7 @@ class App:
             return await self.publisher.chat_locale(chat_id)
         if user is None:
             return self.default_locale
-        info = await self.service.get_user(user.id)
+        info = await self.service.people.get_user(user.id)
         return choose_locale(is_group=False, user_locale=info.language if info else None,
                              telegram_code=user.language_code, default=self.default_locale)
 
@@ -127,7 +127,7 @@ class SameChatGuard(BaseMiddleware):
             match_id = getattr(cb, "match", None)
         if isinstance(event, CallbackQuery) and isinstance(match_id, int):
             app: App = data["app"]
-            res = await app.service.view(match_id)
+            res = await app.service.store.view(match_id)
             view = (res.lobby or res.table) if res.ok else None
             if view is not None and view.chat_id != query_chat(event):
                 await alert(event, app.tr.plain(data.get("locale", "en"), "err-other-chat"))
@@ -185,5 +185,5 @@ async def alert(query: CallbackQuery, text: str, **kwargs: Any) -> None:
 async def register(app: App, user: User, *, dm_open: bool | None = None) -> None:
     """Store the user's names (and, from a private /start, that the DM is open)."""
     app.remember(user)
-    await app.service.register_user(user.id, user.first_name, user.last_name, user.username,
-                                    dm_open=dm_open)
+    await app.service.people.register_user(user.id, user.first_name, user.last_name, user.username,
+                                           dm_open=dm_open)

@@ -3,7 +3,7 @@ against computer players in private, and the parsing of ``/newgame [1-3] [game] 
 
 Issue 12/13, "Choosing the game": the creator of a lobby (or a chat admin) switches its game
 before the start; the seats stay, the service keeps the options the new game reads and checks
-the player counts (``GameService.change_variant``).  In private, ``/newgame`` without words
+the player counts (``Lobbies.change_variant``).  In private, ``/newgame`` without words
 shows a set-up message whose buttons carry the whole choice (``SoloCb``), so it survives a
 restart; "Play" opens the match.  Handlers compute no rule: what a game allows (its player
 counts) comes from :func:`service.variant_infos`.
@@ -122,8 +122,8 @@ def solo_refusal(app: App, locale: str, choice: SoloChoice) -> str | None:
 
 async def open_solo(app: App, user, choice: SoloChoice) -> Result:
     """Open and deal the match of ``choice`` for ``user`` in their private chat."""
-    return await app.service.open_solo(user.id, display_name(user), bots=choice.bots,
-                                       strength=choice.strength, variant=choice.variant)
+    return await app.service.lobbies.open_solo(user.id, display_name(user), bots_count=choice.bots,
+                                               strength=choice.strength, variant=choice.variant)
 
 
 async def on_solo(query: CallbackQuery, callback_data: SoloCb, app: App, locale: str) -> None:
@@ -168,7 +168,7 @@ async def _lobby_of(query: CallbackQuery, app: App, bot: Bot, locale: str,
                     lobby_id: int) -> tuple[Result, bool] | None:
     """The lobby, if it is open and the presser is its creator or a chat admin (the admin
     flag with it); None after answering why not."""
-    res = await app.service.view(lobby_id)
+    res = await app.service.store.view(lobby_id)
     if not res.ok or res.status != Status.LOBBY or res.lobby is None:
         await alert(query, app.tr.plain(locale, "err-lobby-closed"))
         return None
@@ -228,8 +228,8 @@ async def on_variant_pick(query: CallbackQuery, callback_data: VariantCb, app: A
         await query.answer(app.tr.plain(locale, "notice-variant-changed", game=game))
         _lobby_buttons(app, query, locale, res)
         return
-    changed = await app.service.change_variant(res.match_id, query.from_user.id, info.name,
-                                               force=admin)
+    changed = await app.service.lobbies.change_variant(res.match_id, query.from_user.id, info.name,
+                                                       force=admin)
     if not changed.ok:
         if changed.error == ErrorCode.TOO_MANY_PLAYERS:
             await alert(query, app.tr.plain(locale, "err-too-many-players", game=game,

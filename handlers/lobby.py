@@ -35,7 +35,7 @@ from ui.variants import parse_variant
 
 
 async def _dm_open(app: App, user_id: int) -> bool:
-    user = await app.service.get_user(user_id)
+    user = await app.service.people.get_user(user_id)
     return bool(user and user.dm_open)
 
 
@@ -48,7 +48,7 @@ def _dm_hint(message: Message, app: App, locale: str, match_id: int) -> None:
 
 async def _this_lobby(message: Message, app: App, locale: str) -> Result | None:
     """The open lobby of this chat topic, or None after telling the user there is none."""
-    found = await app.service.find_open(message.chat.id, thread_of(message))
+    found = await app.service.store.find_open(message.chat.id, thread_of(message))
     if not found.ok or found.status != Status.LOBBY:
         reply(app, message, app.error_text(locale, found) if not found.ok
               else app.tr.t(locale, "err-lobby-closed"))
@@ -79,9 +79,9 @@ async def _press_or_publish(query: CallbackQuery, app: App, locale: str, res: Re
 async def _start(app: App, bot: Bot, chat_id: int, match_id: int, user_id: int) -> Result:
     """Start as the lobby's creator; anyone else only if Telegram says they are an admin (the
     creator's start costs no ``getChatMember`` call)."""
-    res = await app.service.start(match_id, user_id)
+    res = await app.service.lobbies.start(match_id, user_id)
     if res.error == ErrorCode.NOT_CREATOR and await is_admin(bot, chat_id, user_id):
-        res = await app.service.start(match_id, user_id, force=True)
+        res = await app.service.lobbies.start(match_id, user_id, force=True)
     return res
 
 
@@ -105,12 +105,12 @@ async def cmd_newgame(message: Message, command: CommandObject, app: App,
             reply(app, message, text)
             return
     await register(app, user)
-    chat = await app.service.update_chat(message.chat.id, title=message.chat.title,
-                                         is_forum=bool(message.chat.is_forum))
+    chat = await app.service.people.update_chat(message.chat.id, title=message.chat.title,
+                                                is_forum=bool(message.chat.is_forum))
     # TURN_TIMEOUT is the default of chats whose admins did not choose one in /settings
     extra = {} if "turn_timeout" in chat.chat.rules else {"turn_timeout": app.turn_timeout}
-    res = await app.service.open_lobby(message.chat.id, thread_of(message), user.id,
-                                       display_name(user), extra, variant=variant)
+    res = await app.service.lobbies.open_lobby(message.chat.id, thread_of(message), user.id,
+                                               display_name(user), extra, variant=variant)
     if not res.ok:
         reply(app, message, app.error_text(locale, res))
         return
@@ -128,14 +128,14 @@ async def cmd_join(message: Message, app: App, locale: str) -> None:
     if not await _dm_open(app, user.id):
         _dm_hint(message, app, locale, found.match_id)
         return
-    await _reply_or_publish(message, app, locale, await app.service.join(
+    await _reply_or_publish(message, app, locale, await app.service.lobbies.join(
         found.match_id, user.id, display_name(user)))
 
 
 async def cmd_leave(message: Message, app: App, locale: str) -> None:
     """/leave: free a lobby seat; during a match, hand the seat to a computer player after a
     confirmation (issue 15, :mod:`handlers.records`)."""
-    found = await app.service.find_open(message.chat.id, thread_of(message))
+    found = await app.service.store.find_open(message.chat.id, thread_of(message))
     if not found.ok:
         reply(app, message, app.error_text(locale, found))
         return
@@ -147,7 +147,7 @@ async def cmd_leave(message: Message, app: App, locale: str) -> None:
 
         confirm_leave(app, message, locale, found.match_id, message.from_user)
         return
-    res = await app.service.leave(found.match_id, message.from_user.id)
+    res = await app.service.lobbies.leave(found.match_id, message.from_user.id)
     if not res.ok:
         reply(app, message, app.tr.t(locale, "err-not-joined")
               if res.error == ErrorCode.NOT_IN_GAME else app.error_text(locale, res))
@@ -166,7 +166,7 @@ async def cmd_addbot(message: Message, command: CommandObject, app: App, bot: Bo
     if found is None:
         return
     force = await is_admin(bot, message.chat.id, message.from_user.id)
-    await _reply_or_publish(message, app, locale, await app.service.add_bot(
+    await _reply_or_publish(message, app, locale, await app.service.lobbies.add_bot(
         found.match_id, message.from_user.id, strength, force=force))
 
 
@@ -180,7 +180,7 @@ async def cmd_startgame(message: Message, app: App, bot: Bot, locale: str) -> No
 
 async def cmd_stopgame(message: Message, app: App, bot: Bot, locale: str) -> None:
     """Ask to confirm; the creator or an admin may stop (no rating)."""
-    found = await app.service.find_open(message.chat.id, thread_of(message))
+    found = await app.service.store.find_open(message.chat.id, thread_of(message))
     if not found.ok:
         reply(app, message, app.error_text(locale, found))
         return
@@ -210,7 +210,7 @@ async def on_stop_confirmed(query: CallbackQuery, callback_data: StopCb, app: Ap
                             locale: str) -> None:
     chat_id = query_chat(query)
     force = await is_admin(bot, chat_id, query.from_user.id)
-    res = await app.service.stop(callback_data.match, query.from_user.id, force=force)
+    res = await app.service.lobbies.stop(callback_data.match, query.from_user.id, force=force)
     if not res.ok:
         await alert(query, app.error_text(locale, res))
         return
@@ -238,13 +238,13 @@ async def on_join(query: CallbackQuery, callback_data: LobbyCb, app: App,
         # one tap opens the DM; /start there completes the join
         await query.answer(url=app.publisher.link(f"j{callback_data.lobby}"))
         return
-    await _press_or_publish(query, app, locale, await app.service.join(
+    await _press_or_publish(query, app, locale, await app.service.lobbies.join(
         callback_data.lobby, user.id, display_name(user)))
 
 
 async def on_leave(query: CallbackQuery, callback_data: LobbyCb, app: App,
                    locale: str) -> None:
-    await _press_or_publish(query, app, locale, await app.service.leave(
+    await _press_or_publish(query, app, locale, await app.service.lobbies.leave(
         callback_data.lobby, query.from_user.id), refused="err-not-joined")
 
 
@@ -257,27 +257,27 @@ async def on_start(query: CallbackQuery, callback_data: LobbyCb, app: App, bot: 
 async def on_cancel(query: CallbackQuery, callback_data: LobbyCb, app: App, bot: Bot,
                     locale: str) -> None:
     force = await is_admin(bot, query_chat(query), query.from_user.id)
-    await _press_or_publish(query, app, locale, await app.service.stop(
+    await _press_or_publish(query, app, locale, await app.service.lobbies.stop(
         callback_data.lobby, query.from_user.id, force=force))
 
 
 async def on_addbot(query: CallbackQuery, callback_data: LobbyCb, app: App, bot: Bot,
                     locale: str) -> None:
     force = await is_admin(bot, query_chat(query), query.from_user.id)
-    await _press_or_publish(query, app, locale, await app.service.add_bot(
+    await _press_or_publish(query, app, locale, await app.service.lobbies.add_bot(
         callback_data.lobby, query.from_user.id, "normal", force=force))
 
 
 async def on_rmbot(query: CallbackQuery, callback_data: LobbyCb, app: App, bot: Bot,
                    locale: str) -> None:
     force = await is_admin(bot, query_chat(query), query.from_user.id)
-    await _press_or_publish(query, app, locale, await app.service.remove_bot(
+    await _press_or_publish(query, app, locale, await app.service.lobbies.remove_bot(
         callback_data.lobby, query.from_user.id, force=force))
 
 
 async def on_rematch(query: CallbackQuery, callback_data: LobbyCb, app: App,
                      locale: str) -> None:
-    res = await app.service.rematch(callback_data.lobby, query.from_user.id)
+    res = await app.service.lobbies.rematch(callback_data.lobby, query.from_user.id)
     if not res.ok:
         await alert(query, app.error_text(locale, res))
         return

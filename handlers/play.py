@@ -38,7 +38,7 @@ async def on_move(query: CallbackQuery, callback_data: MoveCb, app: App, locale:
 
 async def _act(query: CallbackQuery, app: App, locale: str, game: int,
                move: str | MoveOption, end: str | None, version: int) -> None:
-    res = await app.service.act(game, query.from_user.id, move, end, version)
+    res = await app.service.play.act(game, query.from_user.id, move, end, version)
     if not res.ok:
         await _refused(query, app, locale, res)
         return
@@ -69,7 +69,7 @@ async def on_play(query: CallbackQuery, callback_data: PlayCb, app: App, locale:
         option = MoveOption(first.tile, first.end, first.closed, first.along, tuple(more))
         await _act(query, app, locale, cb.game, option, None, cb.ver)
         return
-    res = await app.service.view(cb.game)
+    res = await app.service.store.view(cb.game)
     hand = res.hand_for(user) if res.ok else None
     if not res.ok or res.status != Status.PLAYING:
         await alert(query, app.tr.plain(locale, "err-stale-button"))
@@ -99,7 +99,7 @@ def _as_error(res: Result, code: ErrorCode) -> Result:
 
 
 async def _my_open_match(app: App, user_id: int) -> Result | None:
-    for res in await app.service.open_matches(user_id):
+    for res in await app.service.store.open_matches(user_id):
         if res.status == Status.PLAYING and res.hand_for(user_id) is not None:
             return res
     return None
@@ -112,14 +112,14 @@ async def cmd_hand(message: Message, app: App, locale: str) -> None:
     if res is None:
         answer(app, message, app.tr.t(locale, "err-no-hand"))
         return
-    await app.service.set_dm_open(user.id, True)
+    await app.service.people.set_dm_open(user.id, True)
     app.publisher.forbidden.discard(user.id)
     await app.publisher.resend_hand(res, user.id)
 
 
 async def cmd_score(message: Message, app: App, locale: str) -> None:
     """The match table of this chat's running match (a group's, or a solo match's)."""
-    found = await app.service.find_open(message.chat.id, thread_of(message))
+    found = await app.service.store.find_open(message.chat.id, thread_of(message))
     if not found.ok or found.table is None:
         reply(app, message, app.tr.t(locale, "err-no-game"))
         return

@@ -40,10 +40,10 @@ async def cmd_start(message: Message, command: CommandObject, app: App, locale: 
     app.publisher.forbidden.discard(user.id)
     m = _PAYLOAD.match((command.args or "").strip())
     if m and m.group(1) == "j":
-        res = await app.service.join(int(m.group(2)), user.id, display_name(user))
+        res = await app.service.lobbies.join(int(m.group(2)), user.id, display_name(user))
         if res.ok:
             await app.publisher.publish(res)
-            info = await app.service.chat_info(res.lobby.chat_id)
+            info = await app.service.people.chat_info(res.lobby.chat_id)
             answer(app, message, app.tr.t(locale, "start-joined", chat=info.title or "—"))
             return
         if res.error is not None and res.error != ErrorCode.ALREADY_JOINED:
@@ -58,7 +58,7 @@ async def cmd_start(message: Message, command: CommandObject, app: App, locale: 
         return
     # a closed DM is open now: deliver every hand this user is waiting for
     delivered = False
-    for res in await app.service.open_matches(user.id):
+    for res in await app.service.store.open_matches(user.id):
         if res.status == Status.PLAYING and res.hand_for(user.id) is not None:
             delivered = await app.publisher.resend_hand(res, user.id) or delivered
     if not delivered:
@@ -75,7 +75,7 @@ async def cmd_newgame_solo(message: Message, command: CommandObject, app: App,
     user = message.from_user
     await register(app, user, dm_open=True)
     words = (command.args or "").split()
-    default = (await app.service.chat_info(user.id)).full_rules.get("variant", "classic")
+    default = (await app.service.people.chat_info(user.id)).full_rules.get("variant", "classic")
     if not words:
         send_solo_setup(app, message, locale, str(default))
         return

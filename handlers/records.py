@@ -57,11 +57,11 @@ async def _history(app: App, chat_id: int, user_id: int, locale: str, page: int)
     """The text and keyboard of a history page: the chat's in a group, the user's own in
     private (the chat's board, with or without computer players, gives the skill changes)."""
     if chat_id < 0:
-        info = await app.service.chat_info(chat_id)
-        found = await app.service.history(chat_id=chat_id, page=page,
-                                          with_bots=bool(info.options.get("bot_matches")))
+        info = await app.service.people.chat_info(chat_id)
+        found = await app.service.stats.history(chat_id=chat_id, page=page,
+                                                with_bots=bool(info.options.get("bot_matches")))
     else:
-        found = await app.service.history(user_id=user_id, page=page)
+        found = await app.service.stats.history(user_id=user_id, page=page)
     return (records.render_history(locale, found, mine=chat_id > 0, tr=app.tr),
             records.history_keyboard(locale, found, tr=app.tr))
 
@@ -94,10 +94,10 @@ async def send_record(app: App, user: User, match_id: int, chat_id: int | None
     key, or ``err-record-dm`` with ``dm_closed`` when the private chat is not open (403; the
     match's chat may then be left: ``/start r<id>`` sends the record)."""
     granted = match_id in _GRANTED.get(user.id, ())
-    rec = await app.service.record(match_id, user.id, chat_id, granted=granted)
+    rec = await app.service.records.record(match_id, user.id, chat_id, granted=granted)
     if isinstance(rec, ErrorCode):
         return _RECORD_ERRORS.get(rec, "err-unexpected"), False
-    known = await app.service.get_user(user.id)
+    known = await app.service.people.get_user(user.id)
     if known is None or not known.dm_open:
         if len(_GRANTED) >= _GRANTED_MAX:
             _GRANTED.clear()
@@ -127,7 +127,7 @@ async def cmd_record(message: Message, command: CommandObject, app: App, locale:
     if arg:
         match_id = int(arg)
     else:
-        match_id = await app.service.latest_match(
+        match_id = await app.service.records.latest(
             chat_id=chat_id if chat_id < 0 else None, user_id=None if chat_id < 0 else user.id)
         if match_id is None:
             reply(app, message, app.tr.t(locale, "rec-none"))
@@ -170,7 +170,7 @@ async def _check(message: Message, document, app: App, bot: Bot, locale: str) ->
         log.warning("downloading a record from %s failed", message.from_user.id, exc_info=True)
         reply(app, message, app.tr.t(locale, "chk-download-failed"))
         return
-    check = await app.service.check_record(data)
+    check = await app.service.records.check(data)
     reply(app, message, records.render_record_check(locale, check, limit=MAX_RECORD_BYTES,
                                                     tr=app.tr))
 
@@ -194,7 +194,7 @@ async def cmd_replay(message: Message, app: App, bot: Bot, locale: str) -> None:
 
 
 async def _playing(app: App, user_id: int) -> list[Result]:
-    return [r for r in await app.service.open_matches(user_id)
+    return [r for r in await app.service.store.open_matches(user_id)
             if r.status == Status.PLAYING and r.hand_for(user_id) is not None]
 
 
@@ -218,7 +218,7 @@ async def cmd_leave_private(message: Message, app: App, locale: str) -> None:
     for res in found:
         where = None
         if len(found) > 1:
-            info = await app.service.chat_info(res.table.chat_id)
+            info = await app.service.people.chat_info(res.table.chat_id)
             where = f"#{res.match_id} · {records.clean_name(info.title or '—')}"
         confirm_leave(app, message, locale, res.match_id, user, where=where)
 
@@ -245,7 +245,7 @@ async def on_leave(query: CallbackQuery, callback_data: LeaveCb, app: App,
             app.publisher.outbox.edit_text(chat_id, mid, app.tr.t(locale, "leave-kept"),
                                            reply_markup=None)
         return
-    res = await app.service.leave_match(callback_data.match, query.from_user.id)
+    res = await app.service.leaving.leave(callback_data.match, query.from_user.id)
     if not res.ok:
         await alert(query, app.error_text(locale, res))
         if mid is not None:
@@ -263,8 +263,8 @@ async def on_hold(query: CallbackQuery, callback_data: HoldCb, app: App, bot: Bo
     a chat admin."""
     chat_id = query_chat(query)
     force = chat_id < 0 and await is_admin(bot, chat_id, query.from_user.id)
-    act = (app.service.substitute if callback_data.choice == "bot"
-           else app.service.end_by_timeout)
+    act = (app.service.leaving.substitute if callback_data.choice == "bot"
+           else app.service.leaving.end_by_timeout)
     res = await act(callback_data.match, query.from_user.id, callback_data.ver, force=force)
     if not res.ok:
         key = "err-hold-not-yours" if res.error == ErrorCode.NOT_IN_GAME else None

@@ -36,17 +36,17 @@ async def cmd_rules(message: Message, command: CommandObject, app: App, locale: 
         if variant is None:
             reply(app, message, unknown_variant_text(app, locale))
             return
-        rules = await app.service.game_rules(message.chat.id, variant)
+        rules = await app.service.people.game_rules(message.chat.id, variant)
         reply(app, message, render.render_game_rules(locale, rules, where="named", tr=app.tr))
         return
-    found = await app.service.find_open(message.chat.id, thread_of(message))
+    found = await app.service.store.find_open(message.chat.id, thread_of(message))
     rules = None
     if found.ok:
         rules = found.lobby.rules if found.lobby is not None else (
             found.table.rules if found.table is not None else None)
     where = "match" if rules else ("private" if private else "chat")
     if not rules:
-        rules = (await app.service.chat_info(message.chat.id)).full_rules
+        rules = (await app.service.people.chat_info(message.chat.id)).full_rules
     reply(app, message, render.render_game_rules(locale, rules, where=where, tr=app.tr))
 
 
@@ -54,7 +54,7 @@ async def cmd_settings(message: Message, app: App, bot: Bot, locale: str) -> Non
     if not await is_admin(bot, message.chat.id, message.from_user.id):
         reply(app, message, app.tr.t(locale, "err-only-admin"))
         return
-    info = await app.service.chat_info(message.chat.id)
+    info = await app.service.people.chat_info(message.chat.id)
     reply(app, message, render.render_settings(locale, info.full_rules, tr=app.tr),
           reply_markup=settings_keyboard(locale, info, tr=app.tr))
 
@@ -70,7 +70,7 @@ async def _admin(query: CallbackQuery, app: App, bot: Bot, locale: str) -> bool:
 
 async def _show_menu(query: CallbackQuery, app: App, locale: str, *, menu: bool) -> None:
     chat_id = query_chat(query)
-    info = await app.service.chat_info(chat_id)
+    info = await app.service.people.chat_info(chat_id)
     app.publisher.outbox.edit_text(
         chat_id, query.message.message_id,
         render.render_settings(locale, info.full_rules, tr=app.tr),
@@ -95,7 +95,7 @@ async def on_setting_open(query: CallbackQuery, callback_data: SettingsCb, app: 
     if not await _admin(query, app, bot, locale):
         return
     chat_id = query_chat(query)
-    info = await app.service.chat_info(chat_id)
+    info = await app.service.people.chat_info(chat_id)
     try:
         spec = setting(callback_data.key)
     except KeyError:
@@ -118,14 +118,14 @@ async def on_setting_chosen(query: CallbackQuery, callback_data: SettingsCb, app
     if not await _admin(query, app, bot, locale):
         return
     chat_id = query_chat(query)
-    info = await app.service.chat_info(chat_id)
+    info = await app.service.people.chat_info(chat_id)
     try:
         spec = setting(callback_data.key)
         patch = spec.parse(callback_data.value, info.full_rules)
     except (KeyError, ValueError):  # forged, or a setting of the chat's previous game
         await alert(query, app.tr.plain(locale, "err-stale-button"))
         return
-    res = await app.service.update_chat(
+    res = await app.service.people.update_chat(
         chat_id, language=patch.language, options=patch.options or None,
         rules={**info.full_rules, **patch.rules} if patch.rules else None,
         variant=patch.variant)
@@ -154,10 +154,10 @@ async def on_lang(query: CallbackQuery, callback_data: LangCb, app: App, bot: Bo
         if not await is_admin(bot, chat_id, query.from_user.id):
             await alert(query, app.tr.plain(locale, "err-only-admin"))
             return
-        await app.service.update_chat(chat_id, language=code)
+        await app.service.people.update_chat(chat_id, language=code)
     else:
-        await app.service.register_user(query.from_user.id, query.from_user.first_name,
-                                        language=code)
+        await app.service.people.register_user(query.from_user.id, query.from_user.first_name,
+                                               language=code)
     await query.answer()
     if query.message:
         app.publisher.outbox.edit_text(chat_id, query.message.message_id,

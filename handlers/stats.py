@@ -27,7 +27,7 @@ EVERYWHERE = frozenset({"all", "все", "всі", "global", "общий", "за
 
 async def _chat_game(app: App, chat_id: int) -> tuple[str, bool]:
     """The chat's game and whether its board counts matches with computer players."""
-    info = await app.service.chat_info(chat_id)
+    info = await app.service.people.chat_info(chat_id)
     return str(info.full_rules.get("variant", "classic")), bool(info.options.get("bot_matches"))
 
 
@@ -41,8 +41,8 @@ async def _board(app: App, chat_id: int, locale: str, variant: str, everywhere: 
     _, with_bots = await _chat_game(app, chat_id)
     in_group = chat_id < 0
     everywhere = everywhere or not in_group
-    rows = await app.service.leaderboard(None if everywhere else chat_id, variant=variant,
-                                         with_bots=with_bots, limit=BOARD_SIZE)
+    rows = await app.service.stats.leaderboard(None if everywhere else chat_id, variant=variant,
+                                               with_bots=with_bots, limit=BOARD_SIZE)
     text = records.render_board(locale, rows, variant=variant, everywhere=everywhere,
                                 with_bots=with_bots, tr=app.tr)
     markup = records.board_keyboard(locale, VARIANT_NAMES, variant, everywhere,
@@ -85,13 +85,13 @@ async def _stats(app: App, chat_id: int, user_id: int, name: str, locale: str,
     game, with_bots = await _chat_game(app, chat_id)
     variant = variant or game
     svc = app.service
-    here = (await svc.personal_stats(user_id, chat_id, variant=variant, with_bots=with_bots)
+    here = (await svc.stats.personal_stats(user_id, chat_id, variant=variant, with_bots=with_bots)
             if chat_id < 0 else None)
-    overall = await svc.personal_stats(user_id, variant=variant)
-    solo = (await svc.personal_stats(user_id, user_id, variant=variant, with_bots=True)
+    overall = await svc.stats.personal_stats(user_id, variant=variant)
+    solo = (await svc.stats.personal_stats(user_id, user_id, variant=variant, with_bots=True)
             if chat_id > 0 else None)
     played: dict[str, int] = {}
-    for b in await svc.player_boards(user_id):
+    for b in await svc.stats.player_boards(user_id):
         played[b.variant] = max(played.get(b.variant, 0), b.matches)
     others = [(v, played[v]) for v in VARIANT_NAMES if v in played and v != variant]
     text = records.render_personal(locale, name, variant, here=here, overall=overall,
@@ -124,7 +124,7 @@ async def on_stats(query: CallbackQuery, callback_data: StatsCb, app: App,
         await alert(query, app.tr.plain(locale, "err-stale-button"))
         return
     chat_id = query_chat(query)
-    user = await app.service.get_user(callback_data.user)
+    user = await app.service.people.get_user(callback_data.user)
     name = user.name if user is not None else str(callback_data.user)
     text, markup = await _stats(app, chat_id, callback_data.user, name, locale,
                                 callback_data.variant)

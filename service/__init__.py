@@ -2,29 +2,31 @@
 
     from service import GameService, ErrorCode
     svc = await GameService.open("data/kozel.sqlite3")      # migrates; WAL SQLite
-    res = await svc.open_lobby(chat_id, thread_id, user_id, "Masha")
-    res = await svc.join(res.match_id, other_id, "Alex")
-    res = await svc.start(res.match_id, user_id)             # deals (RULES.md §1.2-§1.5)
-    res = await svc.act(res.match_id, user_id, "1-1", None, res.version)
+    res = await svc.lobbies.open_lobby(chat_id, thread_id, user_id, "Masha")
+    res = await svc.lobbies.join(res.match_id, other_id, "Alex")
+    res = await svc.lobbies.start(res.match_id, user_id)     # deals (RULES.md §1.2-§1.5)
+    res = await svc.play.act(res.match_id, user_id, "1-1", None, res.version)
     if not res.ok and res.error is ErrorCode.STALE: ...      # old keyboard; res has fresh views
-    asyncio.create_task(svc.run_deadlines(send_result))      # host moves (§1.17), expiry
+    asyncio.create_task(svc.deadlines.run(send_result))      # host moves (§1.17), expiry
 
 Every operation returns a :class:`Result` (``ok``/``error``/``detail`` plus the views after
 the change: ``lobby`` or ``table`` for the group, ``hands`` one per seat for private chats,
 ``events``, ``rounds``, ``final``, ``closed``); an accepted change is committed before it is
 returned. No engine value leaves the service: renderers get the views only.
-Lobby: ``open_lobby``, ``join``, ``leave``, ``start``, ``stop``, ``rematch``,
-``expire_lobby``. Play: ``act``, ``host_move``, ``fire_due``, ``run_deadlines``. Reading:
-``view``, ``find_open``, ``open_matches``, ``recently_finished``. Chats and users:
-``update_chat``, ``chat_info``, ``migrate_chat``, ``bot_removed``, ``register_user``,
-``set_dm_open``, ``get_user``. Message ids: ``load_messages``, ``save_messages``.
-Statistics (issues 12, 15): ``leaderboard`` and ``personal_stats`` per variant and board
-(people only; the skill rating beside the points), ``player_boards``, ``history``,
-``bot_stats``. Game records: ``record``, ``latest_match``, ``check_record``.
-Games (RULES.md §2): ``open_lobby(..., variant=)``, ``open_solo(..., variant=)``,
-``change_variant`` in a lobby, ``update_chat(variant=)`` for a chat's default;
-:func:`variant_infos` says what each game reads (:class:`VariantInfo`).
-:mod:`service.game` names the room of each.
+:class:`GameService` builds the rooms and holds them as attributes; callers use the rooms:
+``lobbies`` (``open_lobby``, ``join``, ``leave``, ``add_bot``, ``remove_bot``,
+``change_variant``, ``start``, ``stop``, ``expire``, ``rematch``, ``open_solo``), ``play``
+(``act``, ``host_move``, ``bot_move``), ``leaving`` (``leave``, ``substitute``,
+``end_by_timeout``), ``deadlines`` (``fire_due``, ``next_deadline``, ``run``), ``store``
+(``view``, ``find_open``, ``open_matches``, ``finished_since``), ``people``
+(``register_user``, ``set_dm_open``, ``get_user``, ``chat_info``, ``game_rules``,
+``update_chat``), ``messages`` (``load``, ``save``), ``stats`` (issues 12, 15:
+``leaderboard`` and ``personal_stats`` per variant and board, people only, the skill rating
+beside the points; ``player_boards``, ``history``, ``bot_stats``) and ``records``
+(``record``, ``latest``, ``check``).  What spans rooms is the service's own:
+``migrate_chat``, ``bot_removed``.  Games (RULES.md §2): ``open_lobby(..., variant=)``,
+``open_solo(..., variant=)``, ``change_variant`` in a lobby, ``update_chat(variant=)`` for
+a chat's default; :func:`variant_infos` says what each game reads (:class:`VariantInfo`).
 
 Computer players (issue 6, :mod:`service.bots`): ``add_bot``/``remove_bot`` in a lobby,
 ``open_solo`` for a match in a private chat, ``bot_move`` (called by ``fire_due`` when a

@@ -345,7 +345,7 @@ class RoundSummary:
 class TableView:
     """The group's view of a started match (status ``playing``, ``finished`` or ``stopped``).
 
-    - ``version``: pass it back as ``expected_version`` to :meth:`GameService.act`.
+    - ``version``: pass it back as ``expected_version`` to :meth:`service.play.Play.act`.
     - ``chain``: oriented ``(a, b)`` pairs; ``ends``: ``()`` before the lead, else (left,
       right) open-end numbers (RULES.md §1.7).
     - ``drawable``: bazar tiles that may be drawn; ``reserve``: bazar tiles that may not
@@ -605,7 +605,7 @@ class ChatInfo:
     those that differ from the defaults, RULES.md §1), ``language`` (None: the users' own),
     ``topic_id`` the forum topic to play in (None: any), ``active`` False after the bot was
     removed; ``full_rules`` every rule option with its value (the defaults filled in), and
-    ``options`` the chat's other settings (``GameService.update_chat(options=...)``)."""
+    ``options`` the chat's other settings (``People.update_chat(options=...)``)."""
 
     chat_id: int
     title: str | None

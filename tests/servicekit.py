@@ -56,12 +56,12 @@ async def start_match(
 ) -> Result:
     """Open a lobby, seat ``players`` users (ids ``first_user``, ``first_user + 1``, ...,
     names ``P<id>``) and start it. Raises ``AssertionError`` if any step fails."""
-    res = await svc.open_lobby(chat_id, thread_id, first_user, f"P{first_user}", rules)
+    res = await svc.lobbies.open_lobby(chat_id, thread_id, first_user, f"P{first_user}", rules)
     assert res.ok, res
     for uid in range(first_user + 1, first_user + players):
-        res = await svc.join(res.match_id, uid, f"P{uid}")
+        res = await svc.lobbies.join(res.match_id, uid, f"P{uid}")
         assert res.ok, res
-    res = await svc.start(res.match_id, first_user)
+    res = await svc.lobbies.start(res.match_id, first_user)
     assert res.ok, res
     return res
 
@@ -81,7 +81,7 @@ async def play_random(
     n = 0
     while res.status == Status.PLAYING and (max_actions is None or n < max_actions):
         user, tile, end, version = random_move(res, rng)
-        res = await svc.act(res.match_id, user, tile, end, version)
+        res = await svc.play.act(res.match_id, user, tile, end, version)
         assert res.ok, (res.error, res.detail)
         n += 1
     return res, n

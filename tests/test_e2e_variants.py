@@ -92,11 +92,11 @@ async def _prepare(database) -> int:
     seed, path = _path_to_a_build(engine.Rules.from_json(BUILD_RULES), 4)
     svc = await GameService.open(database, seed_source=lambda: seed)
     try:
-        res = await svc.open_solo(BUILDER, "Вася", bots=3, strength="easy")
+        res = await svc.lobbies.open_solo(BUILDER, "Вася", bots_count=3, strength="easy")
         assert res.ok, res
         seats = [s.user_id for s in res.table.seats]
         for seat, option in path:
-            res = await svc.act(res.match_id, seats[seat], option, None, res.version)
+            res = await svc.play.act(res.match_id, seats[seat], option, None, res.version)
             assert res.ok, res
         assert res.hand_for(BUILDER).your_turn
         return res.match_id

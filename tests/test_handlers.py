@@ -33,14 +33,14 @@ async def seated(h: Harness, people, *, rules: dict | None = None, start: bool =
         h.tg.dm_open.add(p.id)
         await h.say(p, p.id, "/start")
     if rules:
-        await h.app.service.update_chat(GROUP, rules=rules)
+        await h.app.service.people.update_chat(GROUP, rules=rules)
     await h.say(people[0], GROUP, "/newgame")
     lobby = h.tg.last(GROUP)
     for p in people[1:]:
         await h.press(p, lobby, data=lobby.buttons()[0].callback_data)
     if start:
         await h.say(people[0], GROUP, "/startgame")
-    found = await h.app.service.find_open(GROUP, None)
+    found = await h.app.service.store.find_open(GROUP, None)
     return found.match_id
 
 
@@ -100,7 +100,7 @@ async def test_bad_presses_get_an_alert_and_change_nothing(tmp_path):
     """Issue 4: stale, foreign, out-of-turn and forged presses are refused."""
     async with Harness(tmp_path) as h:
         match_id = await seated(h, (OLYA, PETYA))
-        before = await h.app.service.view(match_id)
+        before = await h.app.service.store.view(match_id)
         state = await current(h, match_id)
         mover = (OLYA, PETYA)[state.to_act]
         other = (OLYA, PETYA)[1 - state.to_act]
@@ -116,16 +116,16 @@ async def test_bad_presses_get_an_alert_and_change_nothing(tmp_path):
         for forged in ("m1:99:1:0:l", "garbage", "m1:1:1:77:l", "x" * 64):
             text, alert, _ = await h.press(mover, msg, data=forged)
             assert alert
-        after = await h.app.service.view(match_id)
+        after = await h.app.service.store.view(match_id)
         assert after.version == before.version and after.table == before.table
         assert await current(h, match_id) == state
         # a real move, then the same (now stale) button again
         await h.press(mover, msg, data=data)
-        moved = await h.app.service.view(match_id)
+        moved = await h.app.service.store.view(match_id)
         assert moved.version == before.version + 1
         text, alert, _ = await h.press(mover, msg, data=data)
         assert alert
-        assert (await h.app.service.view(match_id)).version == moved.version
+        assert (await h.app.service.store.view(match_id)).version == moved.version
 
 
 async def test_join_without_open_dm_answers_with_a_deep_link(tmp_path):
@@ -156,7 +156,7 @@ async def test_closed_dm_is_announced_in_the_group_and_start_delivers_the_hand(t
         notice = [m for m in h.tg.chat(GROUP) if "Петя" in m.text and m.buttons()
                   and m.buttons()[0].url]
         assert notice and "start=h" in notice[0].buttons()[0].url
-        assert not (await h.app.service.get_user(PETYA.id)).dm_open
+        assert not (await h.app.service.people.get_user(PETYA.id)).dm_open
         h.tg.dm_open.add(PETYA.id)
         await h.say(PETYA, PETYA.id, "/start")
         state = await current(h, match_id)
@@ -194,11 +194,11 @@ async def test_lobby_commands_and_errors(tmp_path):
         confirm = h.tg.last(GROUP)
         assert confirm.text == tr.t("ru", "lobby-stop-confirm")  # a lobby: nothing to rate
         await h.press(OLYA, confirm, text=tr.plain("ru", "btn-stop-no"))
-        assert (await h.app.service.find_open(GROUP, None)).ok
+        assert (await h.app.service.store.find_open(GROUP, None)).ok
         await h.say(OLYA, GROUP, "/stopgame")
         confirm = h.tg.last(GROUP)
         await h.press(OLYA, confirm, text=tr.plain("ru", "btn-stop-yes"))
-        assert not (await h.app.service.find_open(GROUP, None)).ok
+        assert not (await h.app.service.store.find_open(GROUP, None)).ok
 
 
 async def test_admin_may_start_and_stop_a_running_match(tmp_path):
@@ -210,7 +210,7 @@ async def test_admin_may_start_and_stop_a_running_match(tmp_path):
         await h.say(MASHA, GROUP, "/stopgame")
         assert h.tg.last(GROUP).text == h.app.tr.t("ru", "match-stop-confirm")
         await h.press(MASHA, h.tg.last(GROUP), text=h.app.tr.plain("ru", "btn-stop-yes"))
-        res = await h.app.service.view(match_id)
+        res = await h.app.service.store.view(match_id)
         assert res.status == "stopped"
         assert h.app.tr.t("ru", "match-stopped") in [m.text for m in h.tg.chat(GROUP)]
         assert all(h.keyboard_message(p) is None for p in (OLYA, PETYA))
@@ -219,12 +219,12 @@ async def test_admin_may_start_and_stop_a_running_match(tmp_path):
 async def test_turn_timeout_setting_is_the_default_of_new_lobbies(tmp_path):
     async with Harness(tmp_path, turn_timeout=45) as h:
         match_id = await seated(h, (OLYA, PETYA), start=False)
-        assert (await h.app.service.view(match_id)).lobby.rules["turn_timeout"] == 45
+        assert (await h.app.service.store.view(match_id)).lobby.rules["turn_timeout"] == 45
         await h.say(OLYA, GROUP, "/stopgame")
         await h.press(OLYA, h.tg.last(GROUP), text=h.app.tr.plain("ru", "btn-stop-yes"))
-        await h.app.service.update_chat(GROUP, rules={"turn_timeout": 90})
+        await h.app.service.people.update_chat(GROUP, rules={"turn_timeout": 90})
         await h.say(OLYA, GROUP, "/newgame")
-        found = await h.app.service.find_open(GROUP, None)
+        found = await h.app.service.store.find_open(GROUP, None)
         assert found.lobby.rules["turn_timeout"] == 90
 
 
@@ -252,7 +252,7 @@ async def test_every_command_answers_in_the_chat_language(tmp_path, lang):
         tr = h.app.tr
         h.tg.dm_open.add(user.id)
         h.tg.admins[GROUP] = {user.id}
-        await h.app.service.update_chat(GROUP, language=lang)
+        await h.app.service.people.update_chat(GROUP, language=lang)
         await h.say(user, user.id, "/start")
         assert h.tg.last(user.id).text == tr.t(lang, "start-private")
         await h.say(user, user.id, "/help")
@@ -300,14 +300,14 @@ async def test_settings_buttons_change_the_rules_for_the_next_match(tmp_path):
         assert alert
         await h.press(OLYA, choices, data=SettingsCb(key="fish_scoring",
                                                      value="each_own").pack())
-        assert (await h.app.service.chat_info(GROUP)).rules["fish_scoring"] == "each_own"
+        assert (await h.app.service.people.chat_info(GROUP)).rules["fish_scoring"] == "each_own"
         await h.press(OLYA, choices, data=SettingsCb(key="bazar_reserve", value="2").pack())
         await h.press(OLYA, choices, data=SettingsCb(key="lang", value="en").pack())
-        info = await h.app.service.chat_info(GROUP)
+        info = await h.app.service.people.chat_info(GROUP)
         assert info.rules["bazar_reserve"] == 2 and info.language == "en"
         text, alert, _ = await h.press(OLYA, choices, data=SettingsCb(
             key="match_limit", value="7").pack())
-        assert alert and "match_limit" not in (await h.app.service.chat_info(GROUP)).rules
+        assert alert and "match_limit" not in (await h.app.service.people.chat_info(GROUP)).rules
 
 
 async def test_private_language_choice(tmp_path):
@@ -329,9 +329,9 @@ async def test_group_migration_moves_the_match(tmp_path):
                       from_user=OLYA.user, migrate_to_chat_id=new_id)
         from aiogram.types import Update
         await h.feed(Update(update_id=77, message=msg))
-        res = await h.app.service.view(match_id)
+        res = await h.app.service.store.view(match_id)
         assert res.table.chat_id == new_id
-        assert (await h.app.service.find_open(new_id, None)).match_id == match_id
+        assert (await h.app.service.store.find_open(new_id, None)).match_id == match_id
         assert h.tg.chat(new_id), "the table is shown in the new supergroup"
 
 
@@ -344,15 +344,15 @@ async def test_bot_removed_ends_matches_without_rating(tmp_path):
             new_chat_member=ChatMemberBanned(user=BOT, until_date=0))
         from aiogram.types import Update
         await h.feed(Update(update_id=78, my_chat_member=upd))
-        res = await h.app.service.view(match_id)
+        res = await h.app.service.store.view(match_id)
         assert res.status == "stopped"
-        assert (await h.app.service.leaderboard(GROUP)) == ()
+        assert (await h.app.service.stats.leaderboard(GROUP)) == ()
 
 
 async def test_unexpected_error_apologises_and_keeps_the_game(tmp_path, monkeypatch):
     async with Harness(tmp_path) as h:
         match_id = await seated(h, (OLYA, PETYA))
-        before = await h.app.service.view(match_id)
+        before = await h.app.service.store.view(match_id)
         state = await current(h, match_id)
         mover = (OLYA, PETYA)[state.to_act]
         msg = h.keyboard_message(mover)
@@ -360,11 +360,11 @@ async def test_unexpected_error_apologises_and_keeps_the_game(tmp_path, monkeypa
         async def boom(*a, **k):
             raise RuntimeError("disk on fire")
 
-        monkeypatch.setattr(h.app.service, "act", boom)
+        monkeypatch.setattr(h.app.service.play, "act", boom)
         text, alert, _ = await h.press(mover, msg, data=msg.move_buttons()[0].callback_data)
         assert alert and text == h.app.tr.plain("ru", "err-unexpected")
         monkeypatch.undo()
-        after = await h.app.service.view(match_id)
+        after = await h.app.service.store.view(match_id)
         assert after.version == before.version and after.hands == before.hands
         assert await current(h, match_id) == state
 
@@ -373,7 +373,7 @@ async def _fire_bots(h: Harness) -> int:
     """Let the bots' paced moves fall due (issue 6) and publish them, as the sweeper does."""
     import time
 
-    results = await h.app.service.fire_due(now=time.time() + 5)
+    results = await h.app.service.deadlines.fire_due(now=time.time() + 5)
     for res in results:
         await h.app.publisher.publish(res)
     await h.outbox.drain()
@@ -387,7 +387,7 @@ async def test_solo_match_against_computer_players_in_private(tmp_path):
     async with Harness(tmp_path) as h:
         h.tg.dm_open.add(OLYA.id)
         await h.say(OLYA, OLYA.id, "/newgame 3 easy")
-        found = await h.app.service.find_open(OLYA.id, None)
+        found = await h.app.service.store.find_open(OLYA.id, None)
         assert found.ok and [bool(s.bot) for s in found.table.seats] == [False, True, True, True]
         for _ in range(3000):
             state = await current(h, found.match_id)
@@ -420,11 +420,11 @@ async def test_bots_in_a_group_lobby(tmp_path):
         text, alert, _ = await h.press(PETYA, lobby, text=tr.plain("ru", "btn-addbot"))
         assert alert  # not seated: may not bring a bot
         await h.press(OLYA, lobby, text=tr.plain("ru", "btn-addbot"))
-        seats = (await h.app.service.view(match_id)).lobby.players
+        seats = (await h.app.service.store.view(match_id)).lobby.players
         assert [p.bot for p in seats] == [None, "hard", "normal"]
         await h.press(OLYA, h.tg.messages[(GROUP, lobby.message_id)],
                       text=tr.plain("ru", "btn-rmbot"))
-        seats = (await h.app.service.view(match_id)).lobby.players
+        seats = (await h.app.service.store.view(match_id)).lobby.players
         assert [p.bot for p in seats] == [None, "hard"]
         await h.say(OLYA, GROUP, "/startgame")
         state = await current(h, match_id)
@@ -440,19 +440,19 @@ async def test_two_moves_committed_before_either_is_published(tmp_path):
         svc = h.app.service
         played = 0
         while played < 2:  # two moves of two different seats, both before any publish
-            first = await svc.view(match_id)
+            first = await svc.store.view(match_id)
             if first.status != "playing":
                 pytest.skip("the match ended at once")
             mover = next(hand for hand in first.hands if hand.your_turn)
             move = mover.legal[0]
-            r1 = await svc.act(match_id, mover.user_id, move.tile, move.end, first.version)
+            r1 = await svc.play.act(match_id, mover.user_id, move.tile, move.end, first.version)
             if r1.table.to_act == mover.seat or r1.status != "playing":
                 await h.app.publisher.publish(r1)
                 await h.outbox.drain()
                 continue  # the other seat knocked; try the next pair
             second = next(hand for hand in r1.hands if hand.your_turn)
             move2 = second.legal[0]
-            r2 = await svc.act(match_id, second.user_id, move2.tile, move2.end, r1.version)
+            r2 = await svc.play.act(match_id, second.user_id, move2.tile, move2.end, r1.version)
             assert r2.ok
             await h.app.publisher.publish(r1)  # nothing sent yet when r2 is published
             await h.app.publisher.publish(r2)
@@ -521,7 +521,7 @@ async def test_bot_api_calls_per_move_and_the_round_summary_in_the_closed_table(
         group = h.tg.chat(GROUP)
         tables = [g for g in group if g.text.startswith("<b>Раунд")]
         assert all((g.photo is not None) == (view == "picture") for g in tables)
-        rounds = (await h.app.service.view(match_id)).table.round_no
+        rounds = (await h.app.service.store.view(match_id)).table.round_no
         closed = {int(m.group(1)) for g in group for m in _SUMMARY.finditer(g.text)}
         assert closed == set(range(1, rounds + 1))  # every round closed with its summary
         assert not any(g.text.startswith("<b>Раунд") and "окончен</b>" in g.text.split("\n")[0]
@@ -539,11 +539,11 @@ async def _play_until_unpublished(h: Harness, match_id: int, rng: random.Random,
     when the process dies between the two.  Returns (the view before it, its result)."""
     svc = h.app.service
     while True:
-        view = await svc.view(match_id)
+        view = await svc.store.view(match_id)
         state = await current(h, match_id)
         move = rng.choice(engine.legal_moves(state))
         uid = (OLYA, PETYA)[state.to_act].id
-        res = await svc.act(match_id, uid, move.tile.code(), move.end, view.version)
+        res = await svc.play.act(match_id, uid, move.tile.code(), move.end, view.version)
         if stop(state, await current(h, match_id)):
             return view, state, res
         await h.app.publisher.publish(res)
@@ -593,15 +593,15 @@ async def test_restart_after_the_match_ended_unpublished_announces_its_end_once(
         def ends() -> list:
             return [m for m in h.tg.chat(GROUP) if "🐐" in m.text and m.buttons()]
 
-        assert ends() == [] and await svc.open_matches() == []
+        assert ends() == [] and await svc.store.open_matches() == []
         for _restart in range(2):
             await restarted(h).heal()
             await h.outbox.drain()
             await h.app.publisher.settled()
         assert len(ends()) == 1
-        assert (await svc.load_messages(match_id)).get("end_shown") == 1
+        assert (await svc.messages.load(match_id)).get("end_shown") == 1
         # the closed table shows the last round's summary and that the match is over
-        table = h.tg.messages[(GROUP, (await svc.load_messages(match_id))["table"])]
+        table = h.tg.messages[(GROUP, (await svc.messages.load(match_id))["table"])]
         assert _SUMMARY.search(table.text) and "Партия окончена" in table.text
         assert all(h.keyboard_message(p) is None for p in (OLYA, PETYA))
 
@@ -616,7 +616,7 @@ async def test_a_published_match_end_is_not_announced_again(tmp_path):
             person = (OLYA, PETYA)[state.to_act]
             msg = h.keyboard_message(person)
             await h.press(person, msg, data=rng.choice(msg.move_buttons()).callback_data)
-        assert (await h.app.service.load_messages(match_id)).get("end_shown") == 1
+        assert (await h.app.service.messages.load(match_id)).get("end_shown") == 1
         await restarted(h).heal()
         await h.outbox.drain()
         assert len([m for m in h.tg.chat(GROUP) if "🐐" in m.text and m.buttons()]) == 1

@@ -61,11 +61,11 @@ async def _seated(h: Harness, variant: str, people, seed: int) -> int:
         h.tg.dm_open.add(p.id)
         await h.say(p, p.id, "/start")
     svc.lobbies.seed_source = lambda: seed
-    res = await svc.open_lobby(GROUP, None, people[0].id, people[0].first_name,
-                               {"variant": variant})
+    res = await svc.lobbies.open_lobby(GROUP, None, people[0].id, people[0].first_name,
+                                       {"variant": variant})
     for p in people[1:]:
-        assert (await svc.join(res.match_id, p.id, p.first_name)).ok
-    res = await svc.start(res.match_id, people[0].id)
+        assert (await svc.lobbies.join(res.match_id, p.id, p.first_name)).ok
+    res = await svc.lobbies.start(res.match_id, people[0].id)
     assert res.ok, res
     await h.app.publisher.publish(res)
     await h.outbox.drain()
@@ -76,9 +76,9 @@ async def _seated(h: Harness, variant: str, people, seed: int) -> int:
 async def _bring(h: Harness, match_id: int, path, people) -> None:
     """Play ``path`` through the service and show the result (as the bot would have)."""
     svc = h.app.service
-    res = await svc.view(match_id)
+    res = await svc.store.view(match_id)
     for seat, option in path:
-        res = await svc.act(match_id, people[seat].id, option, None, res.version)
+        res = await svc.play.act(match_id, people[seat].id, option, None, res.version)
         assert res.ok, res
     await h.app.publisher.publish(res, fresh=False)
     await h.outbox.drain()
@@ -127,7 +127,7 @@ async def test_a_move_of_several_doubles_built_press_by_press_is_one_move(tmp_pa
         msg = h.keyboard_message(person)
         tr = h.app.tr
         assert msg.text.endswith(tr.t(lang, "compose-legend-build"))
-        before = await h.app.service.view(match_id)
+        before = await h.app.service.store.view(match_id)
         start = _button(msg, "b", 0)
         assert start.text == tr.plain(lang, "btn-compose")
         text, alert, _ = await h.press(person, msg, data=start.callback_data)
@@ -144,7 +144,7 @@ async def test_a_move_of_several_doubles_built_press_by_press_is_one_move(tmp_pa
             msg = h.tg.messages[(msg.chat_id, msg.message_id)]
             chosen = parse_callback(add.callback_data).placements
             assert tr.t(lang, "compose-chosen", move=compose.move_text(chosen)) in msg.text
-            now = await h.app.service.view(match_id)
+            now = await h.app.service.store.view(match_id)
             assert now.version == before.version and now.table == before.table
         assert added >= 2
         play = _button(msg, "p")
@@ -152,7 +152,7 @@ async def test_a_move_of_several_doubles_built_press_by_press_is_one_move(tmp_pa
         move = parse_callback(play.callback_data).placements
         text, alert, _ = await h.press(person, msg, data=play.callback_data)
         assert not alert
-        after = await h.app.service.view(match_id)
+        after = await h.app.service.store.view(match_id)
         assert after.version == before.version + 1
         last = (await _actions(h, match_id))[-1]
         assert last.seat == state.to_act and len(last.decision["tiles"]) == len(move) >= 2
@@ -187,7 +187,7 @@ async def test_cancel_goes_back_and_a_half_built_move_survives_a_restart(tmp_pat
         await h.press(person, msg, data=_button(msg, "b", 1).callback_data)
         half = h.tg.messages[(msg.chat_id, msg.message_id)]
         half_text = half.text
-        version = (await h.app.service.view(match_id)).version
+        version = (await h.app.service.store.view(match_id)).version
     again = Harness(tmp_path)
     again.tg = h.tg
     async with again as h2:
@@ -200,7 +200,7 @@ async def test_cancel_goes_back_and_a_half_built_move_survives_a_restart(tmp_pat
             msg = h2.tg.messages[(msg.chat_id, msg.message_id)]
         text, alert, _ = await h2.press(person, msg, data=_button(msg, "p").callback_data)
         assert not alert
-        assert (await h2.app.service.view(match_id)).version == version + 1
+        assert (await h2.app.service.store.view(match_id)).version == version + 1
         assert "tiles" in (await _actions(h2, match_id))[-1].decision
 
 
@@ -220,13 +220,13 @@ async def test_stale_foreign_and_forged_building_presses_change_nothing(tmp_path
         msg = h.tg.messages[(msg.chat_id, msg.message_id)]
         add = _button(msg, "b", 1).callback_data
         cb = parse_callback(add)
-        before = await h.app.service.view(match_id)
+        before = await h.app.service.store.view(match_id)
         shown = (msg.text, [b.callback_data for b in msg.buttons()])
 
         async def refused(person, data, key):
             text, alert, _ = await h.press(person, msg, data=data)
             assert alert and text == tr.plain(lang, key), (data, text)
-            now = await h.app.service.view(match_id)
+            now = await h.app.service.store.view(match_id)
             assert now.version == before.version and now.table == before.table
 
         await refused(stranger, add, "err-not-in-game")
@@ -253,13 +253,13 @@ async def test_stale_foreign_and_forged_building_presses_change_nothing(tmp_path
             assert alert
         assert h.tg.messages[(msg.chat_id, msg.message_id)].text == shown[0]
         # the game moves on (the host moves for the mover): the half-built move is void
-        res = await h.app.service.host_move(match_id, before.version)
+        res = await h.app.service.play.host_move(match_id, before.version)
         assert res.ok
         await h.app.publisher.publish(res)
         await h.outbox.drain()
         text, alert, _ = await h.press(mover, msg, data=add)
         assert alert and text == tr.plain(lang, "err-stale-button")
-        assert (await h.app.service.view(match_id)).version == before.version + 1
+        assert (await h.app.service.store.view(match_id)).version == before.version + 1
         now = h.tg.messages[(msg.chat_id, msg.message_id)]
         assert not any(isinstance(parse_callback(b.callback_data), PlayCb)
                        and parse_callback(b.callback_data).ver == before.version
@@ -280,20 +280,20 @@ async def test_sea_goat_two_doubles_button_stale_and_forged(tmp_path, lang):
         msg = h.keyboard_message(mover)
         two = _button(msg, "p", 2)
         assert two is not None and " + " in two.text and len(TILE.findall(two.text)) == 2
-        before = await h.app.service.view(match_id)
+        before = await h.app.service.store.view(match_id)
         cb = parse_callback(two.callback_data)
         forged = play_callback(match_id, before.version, "p",
                                [cb.placements[0], MoveOption("0-1", cb.placements[1].end)])
         text, alert, _ = await h.press(mover, msg, data=forged)
         assert alert and text == h.app.tr.plain(lang, "err-stale-button")
-        assert (await h.app.service.view(match_id)).version == before.version
+        assert (await h.app.service.store.view(match_id)).version == before.version
         text, alert, _ = await h.press(mover, msg, data=two.callback_data)
         assert not alert
         decision = (await _actions(h, match_id))[-1].decision
         assert [d["tile"] for d in decision["tiles"]] == [p.tile for p in cb.placements]
         text, alert, _ = await h.press(mover, msg, data=two.callback_data)
         assert alert and text == h.app.tr.plain(lang, "err-stale-button")
-        assert (await h.app.service.view(match_id)).version == before.version + 1
+        assert (await h.app.service.store.view(match_id)).version == before.version + 1
 
 
 def _playable(msg: Sent) -> list:
@@ -320,7 +320,7 @@ async def test_random_presses_of_a_variant_follow_the_engine(tmp_path, variant, 
             legal = tuple(option_of(m) for m in engine.legal_moves(state))
             top = {b.callback_data for b in msg.move_buttons()}  # not "leave the match"
             want = {b.callback_data for row in hand_keyboard(
-                match_id, (await h.app.service.view(match_id)).version, legal,
+                match_id, (await h.app.service.store.view(match_id)).version, legal,
                 tr=h.app.tr).inline_keyboard for b in row}
             assert top == want
             hidden = set()

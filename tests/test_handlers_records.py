@@ -35,16 +35,16 @@ async def finish(h: Harness, variant: str = "classic", *, chat: int = GROUP,
         people = (OLYA, PETYA, MASHA, ANN)
     for p in people:
         h.tg.dm_open.add(p.id)
-        await svc.register_user(p.id, p.first_name, dm_open=True)
-    res = await svc.open_lobby(chat, None, people[0].id, people[0].first_name, rules)
+        await svc.people.register_user(p.id, p.first_name, dm_open=True)
+    res = await svc.lobbies.open_lobby(chat, None, people[0].id, people[0].first_name, rules)
     for p in people[1:]:
-        res = await svc.join(res.match_id, p.id, p.first_name)
-    res = await svc.start(res.match_id, people[0].id)
+        res = await svc.lobbies.join(res.match_id, p.id, p.first_name)
+    res = await svc.lobbies.start(res.match_id, people[0].id)
     rng = random.Random(seed)
     while res.status == Status.PLAYING:
         hand = next(x for x in res.hands if x.your_turn)
-        res = await svc.act(res.match_id, hand.user_id, rng.choice(hand.legal), None,
-                            res.version)
+        res = await svc.play.act(res.match_id, hand.user_id, rng.choice(hand.legal), None,
+                                 res.version)
         assert res.ok, res.detail
     if publish:
         await h.app.publisher.publish(res)
@@ -86,9 +86,9 @@ async def test_the_record_button_under_every_variants_end_round_trips(tmp_path, 
 async def test_history_pages_and_records_in_each_language(tmp_path, lang):
     async with Harness(tmp_path) as h:
         tr = h.app.tr
-        await h.app.service.update_chat(GROUP, title="Двор", language=lang)
+        await h.app.service.people.update_chat(GROUP, title="Двор", language=lang)
         for p in (OLYA, PETYA, MASHA):
-            await h.app.service.register_user(p.id, p.first_name, language=lang)
+            await h.app.service.people.register_user(p.id, p.first_name, language=lang)
         for seed in range(7):
             await finish(h, seed=seed, publish=False)
         await h.say(OLYA, GROUP, "/history")
@@ -146,7 +146,7 @@ async def test_bad_record_files_get_an_answer_and_change_nothing(tmp_path, lang)
         h.tg.dm_open.add(user.id)
         await h.say(user, user.id, "/start")
         await finish(h, publish=False)
-        good = json.loads((await h.app.service.record(1, OLYA.id, GROUP)).data)
+        good = json.loads((await h.app.service.records.record(1, OLYA.id, GROUP)).data)
         bad_move = json.loads(json.dumps(good))
         rnd = bad_move["rounds"][0]
         rnd["decisions"][1] = {"tile": rnd["deal"]["hands"][rnd["decisions"][1].get(
@@ -181,7 +181,7 @@ async def test_bad_record_files_get_an_answer_and_change_nothing(tmp_path, lang)
 async def test_top_and_stats_per_game_with_buttons(tmp_path, lang):
     async with Harness(tmp_path) as h:
         tr = h.app.tr
-        await h.app.service.update_chat(GROUP, language=lang)
+        await h.app.service.people.update_chat(GROUP, language=lang)
         await finish(h, publish=False)
         await finish(h, "sea_goat", publish=False)
         game = tr.plain(lang, "variant-name", variant="classic")
@@ -221,17 +221,17 @@ async def test_the_chats_board_counts_bot_matches_when_its_admins_allow_it(tmp_p
     async with Harness(tmp_path) as h:
         svc = h.app.service
         h.tg.dm_open.add(OLYA.id)
-        res = await svc.open_lobby(GROUP, None, OLYA.id, "Оля", {"match_limit": 51})
-        await svc.add_bot(res.match_id, OLYA.id, "easy")
-        res = await svc.start(res.match_id, OLYA.id)
+        res = await svc.lobbies.open_lobby(GROUP, None, OLYA.id, "Оля", {"match_limit": 51})
+        await svc.lobbies.add_bot(res.match_id, OLYA.id, "easy")
+        res = await svc.lobbies.start(res.match_id, OLYA.id)
         rng = random.Random(1)
         while res.status == Status.PLAYING:
             if res.table.seats[res.table.to_act].bot:
-                res = await svc.bot_move(res.match_id, res.version)
+                res = await svc.play.bot_move(res.match_id, res.version)
             else:
                 hand = res.hands[res.table.to_act]
-                res = await svc.act(res.match_id, OLYA.id, rng.choice(hand.legal), None,
-                                    res.version)
+                res = await svc.play.act(res.match_id, OLYA.id, rng.choice(hand.legal), None,
+                                         res.version)
         await h.say(OLYA, GROUP, "/top")
         assert "Оля" not in h.tg.last(GROUP).text
         # /stats says why her only match is not counted here
@@ -255,7 +255,7 @@ async def test_the_chats_board_counts_bot_matches_when_its_admins_allow_it(tmp_p
 async def _started(h: Harness, lang: str, people) -> None:
     """A match of ``people`` started through the group's commands, in a chat speaking
     ``lang``; everyone's private chat is open."""
-    await h.app.service.update_chat(GROUP, language=lang)
+    await h.app.service.people.update_chat(GROUP, language=lang)
     for p in people:
         h.tg.dm_open.add(p.id)
         await h.say(p, p.id, "/start")
@@ -282,12 +282,12 @@ async def test_leave_during_a_match_after_a_confirmation(tmp_path, lang):
         await h.press(PETYA, confirm, text=h.app.tr.plain(lang, "btn-leave-yes"))
         notice = h.tg.last(GROUP).text
         assert notice.startswith("🚪 Петя") and "🤖" in notice
-        found = await svc.find_open(GROUP, None)
+        found = await svc.store.find_open(GROUP, None)
         assert found.table.seats[1].bot == "normal" and found.hand_for(PETYA.id) is None
         # the button of the private keyboard: the player to act now (after the computer
         # player's move, if it is to act; the harness runs no deadline sweeper)
         while not any(h.keyboard_message(p) for p in (OLYA, MASHA)):
-            found = await svc.bot_move(found.match_id, found.version)
+            found = await svc.play.bot_move(found.match_id, found.version)
             await h.app.publisher.publish(found)
             await h.outbox.drain()
             await h.app.publisher.settled()
@@ -302,13 +302,13 @@ async def test_leave_during_a_match_after_a_confirmation(tmp_path, lang):
         assert h.tg.messages[(mover.id, ask.message_id)].text == h.app.tr.t(lang, "leave-kept")
         await h.say(mover, mover.id, "/leave")
         await h.press(mover, h.tg.last(mover.id), text=h.app.tr.plain(lang, "btn-leave-yes"))
-        found = await svc.find_open(GROUP, None)
+        found = await svc.store.find_open(GROUP, None)
         assert found.hand_for(mover.id) is None and found.status == Status.PLAYING
         # the last person leaving stops the match
         last_one = next(p for p in (OLYA, MASHA) if p != mover)
         await h.say(last_one, GROUP, "/leave")
         await h.press(last_one, h.tg.last(GROUP), text=h.app.tr.plain(lang, "btn-leave-yes"))
-        assert (await svc.find_open(GROUP, None)).ok is False
+        assert (await svc.store.find_open(GROUP, None)).ok is False
         last = h.tg.chat(GROUP)[-1].text
         assert last == h.app.tr.t(lang, "match-stopped")
 
@@ -319,18 +319,18 @@ async def test_the_group_answers_when_a_players_turns_time_out(tmp_path, lang):
     async with Harness(tmp_path) as h:
         svc = h.app.service
         await _started(h, lang, (OLYA, PETYA, MASHA))
-        found = await svc.find_open(GROUP, None)
+        found = await svc.store.find_open(GROUP, None)
         absent = found.table.to_act
         while True:  # the absent player's turns time out; the others play at once
-            res = await svc.host_move(found.match_id, found.version)
+            res = await svc.play.host_move(found.match_id, found.version)
             await h.app.publisher.publish(res)
             if res.hold is not None:
                 break
             rng = random.Random(2)
             while res.table.to_act != absent:
                 hand = res.hands[res.table.to_act]
-                res = await svc.act(res.match_id, hand.user_id, rng.choice(hand.legal), None,
-                                    res.version)
+                res = await svc.play.act(res.match_id, hand.user_id, rng.choice(hand.legal), None,
+                                         res.version)
                 await h.app.publisher.publish(res)
             found = res
         await h.outbox.drain()
@@ -347,11 +347,11 @@ async def test_the_group_answers_when_a_players_turns_time_out(tmp_path, lang):
         eve = Person(77, "Ева", lang)
         h.tg.admins[-100999] = {eve.id}
         forged = next(b.callback_data for b in question.buttons() if b.text == bot_button)
-        before = await svc.view(found.match_id)
+        before = await svc.store.view(found.match_id)
         for data in (forged, forged.replace(":bot", ":end")):
             text, alert, _ = await h.press(eve, Sent(-100999, 1, "", None), data=data)
             assert alert and text == h.app.tr.plain("ru", "err-other-chat")  # that chat's
-        assert (await svc.view(found.match_id)).version == before.version
+        assert (await svc.store.view(found.match_id)).version == before.version
         await h.press(other, question, text=bot_button)
         answered = h.tg.messages[(GROUP, question.message_id)]
         assert answered.text == h.app.tr.t(lang, "hold-bot", name=who.name)
@@ -359,7 +359,7 @@ async def test_the_group_answers_when_a_players_turns_time_out(tmp_path, lang):
         # the group chose: nobody is told the absent player left by their own choice
         leave_notice = h.app.tr.t(lang, "leave-notice", name=who.name, bot="")[:20]
         assert not any(m.text.startswith(leave_notice) for m in h.tg.chat(GROUP))
-        now = await svc.find_open(GROUP, None)
+        now = await svc.store.find_open(GROUP, None)
         assert now.table.seats[absent].bot == "normal" and now.hold is None
         text, alert, _ = await h.press(other, question, data=question.buttons()[0].callback_data
                                        if question.buttons() else

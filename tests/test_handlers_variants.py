@@ -48,7 +48,7 @@ async def test_newgame_opens_a_lobby_of_the_named_game(tmp_path, words, variant)
     async with Harness(tmp_path) as h:
         await open_dm(h, OLYA)
         await h.say(OLYA, GROUP, f"/newgame {words}")
-        found = await h.app.service.find_open(GROUP, None)
+        found = await h.app.service.store.find_open(GROUP, None)
         assert found.ok and found.lobby.rules["variant"] == variant
         lobby = h.tg.last(GROUP)
         assert f"<b>🐐 {game(h, variant)} — набор игроков</b>" in lobby.text
@@ -66,7 +66,7 @@ async def test_an_unknown_game_is_answered_with_the_list_and_opens_nothing(tmp_p
         assert text.startswith("I do not know that game.")
         for name in variant_infos():
             assert f"({name})" in text
-        assert not (await h.app.service.find_open(GROUP, None)).ok
+        assert not (await h.app.service.store.find_open(GROUP, None)).ok
 
 
 async def test_the_lobby_menu_changes_the_game_and_keeps_the_seats(tmp_path):
@@ -77,7 +77,7 @@ async def test_the_lobby_menu_changes_the_game_and_keeps_the_seats(tmp_path):
         await h.say(OLYA, GROUP, "/newgame")
         lobby = h.tg.last(GROUP)
         await h.press(PETYA, lobby, data=lobby.buttons()[0].callback_data)
-        mid = (await h.app.service.find_open(GROUP, None)).match_id
+        mid = (await h.app.service.store.find_open(GROUP, None)).match_id
         menu = f"v1:menu:{mid}:"
         # a seated player who did not open the lobby may not change its game
         text, alert, _ = await h.press(PETYA, lobby, data=menu)
@@ -102,7 +102,7 @@ async def test_the_lobby_menu_changes_the_game_and_keeps_the_seats(tmp_path):
         assert isinstance(callbacks(now)[0], LobbyCb)  # the lobby's buttons are back
         # a chat admin who is not seated may change it too
         await h.press(SERG, now, data=f"v1:pick:{mid}:sport")
-        res = await h.app.service.find_open(GROUP, None)
+        res = await h.app.service.store.find_open(GROUP, None)
         assert res.lobby.rules["variant"] == "sport" and len(res.lobby.players) == 2
         assert "Играют ровно 4 игрока." in h.tg.messages[(GROUP, lobby.message_id)].text
         # sport domino is four players: the start is refused with the count it needs
@@ -113,19 +113,19 @@ async def test_the_lobby_menu_changes_the_game_and_keeps_the_seats(tmp_path):
         version = res.version
         text, alert, _ = await h.press(OLYA, now, data=f"v1:pick:{mid}:poker")
         assert alert and text == tr.plain("ru", "err-stale-button")
-        assert (await h.app.service.view(mid)).version == version
+        assert (await h.app.service.store.view(mid)).version == version
         # the same game again: only the buttons come back
         text, _, _ = await h.press(OLYA, now, data=f"v1:pick:{mid}:sport")
-        assert (await h.app.service.view(mid)).version == version
+        assert (await h.app.service.store.view(mid)).version == version
         # after the start the menu is closed
         await h.press(OLYA, now, data=f"v1:pick:{mid}:classic")
         await h.press(MASHA, now, data=now.buttons()[0].callback_data)
         await h.say(OLYA, GROUP, "/startgame")
-        assert (await h.app.service.view(mid)).status == Status.PLAYING
+        assert (await h.app.service.store.view(mid)).status == Status.PLAYING
         text, alert, _ = await h.press(OLYA, now, data=menu)
         assert alert and text == tr.plain("ru", "err-lobby-closed")
         text, alert, _ = await h.press(OLYA, now, data=f"v1:pick:{mid}:seven")
-        assert alert and (await h.app.service.view(mid)).table.variant == "classic"
+        assert alert and (await h.app.service.store.view(mid)).table.variant == "classic"
 
 
 async def test_a_game_with_fewer_seats_than_are_taken_is_refused(tmp_path, monkeypatch):
@@ -141,10 +141,10 @@ async def test_a_game_with_fewer_seats_than_are_taken_is_refused(tmp_path, monke
         lobby = h.tg.last(GROUP)
         for p in (PETYA, MASHA, SERG):
             await h.press(p, lobby, data=lobby.buttons()[0].callback_data)
-        mid = (await h.app.service.find_open(GROUP, None)).match_id
+        mid = (await h.app.service.store.find_open(GROUP, None)).match_id
         text, alert, _ = await h.press(OLYA, lobby, data=f"v1:pick:{mid}:seven")
         assert alert and text.startswith("В «Семёрка» играют не больше 4")
-        res = await h.app.service.view(mid)
+        res = await h.app.service.store.view(mid)
         assert res.lobby.rules["variant"] == "classic" and len(res.lobby.players) == 4
 
 
@@ -168,7 +168,7 @@ async def test_settings_offer_only_the_options_of_the_chats_game(tmp_path):
         assert [c.value for c in callbacks(shown)][:-1] == list(variant_infos())
         text, _, _ = await h.press(OLYA, shown, data="s2:variant:chcv")
         assert text.startswith(tr.plain("ru", "settings-saved")) and game(h, "chcv") in text
-        info = await h.app.service.chat_info(GROUP)
+        info = await h.app.service.people.chat_info(GROUP)
         assert info.rules == {"variant": "chcv", "match_limit": 151}  # teams, fish dropped
         menu = h.tg.messages[(GROUP, menu.message_id)]
         assert menu_keys(menu) == ["variant", "match_limit", "fish_without_double",
@@ -179,7 +179,7 @@ async def test_settings_offer_only_the_options_of_the_chats_game(tmp_path):
         for data in ("s2:fish_scoring:", "s2:fish_scoring:own_to_max", "s2:teams:0"):
             text, alert, _ = await h.press(OLYA, menu, data=data)
             assert alert and text == tr.plain("ru", "err-stale-button")
-        assert (await h.app.service.chat_info(GROUP)).rules == info.rules
+        assert (await h.app.service.people.chat_info(GROUP)).rules == info.rules
         # sport domino: deals, no limit, teams fixed
         await h.press(OLYA, menu, data="s2:variant:sport")
         menu = h.tg.messages[(GROUP, menu.message_id)]
@@ -189,7 +189,7 @@ async def test_settings_offer_only_the_options_of_the_chats_game(tmp_path):
         deals = h.tg.messages[(GROUP, menu.message_id)]
         assert [b.text for b in deals.buttons()] == ["4", "✓ 8", "12", "16", "← Назад"]
         await h.press(OLYA, deals, data="s2:deals:12")
-        assert (await h.app.service.chat_info(GROUP)).full_rules["deals"] == 12
+        assert (await h.app.service.people.chat_info(GROUP)).full_rules["deals"] == 12
         # Телефон: a race to 225, several doubles a move
         await h.press(OLYA, menu, data="s2:variant:telephone")
         menu = h.tg.messages[(GROUP, menu.message_id)]
@@ -200,17 +200,17 @@ async def test_settings_offer_only_the_options_of_the_chats_game(tmp_path):
         text, alert, _ = await h.press(OLYA, menu, data="s2:match_limit:125")
         assert alert  # a goat game's limit, not offered in a race
         await h.press(OLYA, menu, data="s2:match_limit:300")
-        rules = (await h.app.service.chat_info(GROUP)).full_rules
+        rules = (await h.app.service.people.chat_info(GROUP)).full_rules
         assert (rules["variant"], rules["match_limit"]) == ("telephone", 300)
         # the sea goat's hand of [0|0] and [6|6] (RULES.md §2.1 rule 2)
         await h.press(OLYA, menu, data="s2:variant:sea_goat")
         assert "both_doubles_value" in menu_keys(h.tg.messages[(GROUP, menu.message_id)])
         await h.press(OLYA, menu, data="s2:both_doubles_value:75")
-        assert (await h.app.service.chat_info(GROUP)).full_rules["both_doubles_value"] == 75
+        assert (await h.app.service.people.chat_info(GROUP)).full_rules["both_doubles_value"] == 75
         # a new lobby plays the chat's game
         h.tg.dm_open.add(OLYA.id)
         await h.say(OLYA, GROUP, "/newgame")
-        found = await h.app.service.find_open(GROUP, None)
+        found = await h.app.service.store.find_open(GROUP, None)
         assert found.lobby.rules["variant"] == "sea_goat"
         assert found.lobby.rules["both_doubles_value"] == 75
 
@@ -221,20 +221,20 @@ async def test_rules_name_the_game_played_here_with_its_options(tmp_path, locale
         tr = h.app.tr
         await open_dm(h, OLYA)
         for variant in variant_infos():
-            await h.app.service.update_chat(GROUP, variant=variant)
+            await h.app.service.people.update_chat(GROUP, variant=variant)
             await h.say(OLYA, GROUP, "/rules")
             text = h.tg.last(GROUP).text
             assert text.startswith(tr.t(locale, "rules-title", game=game(h, variant, locale)))
             assert tr.t(locale, "variant-about", variant=variant) in text
             assert tr.t(locale, "rules-here-chat") in text
-            full = (await h.app.service.chat_info(GROUP)).full_rules
+            full = (await h.app.service.people.chat_info(GROUP)).full_rules
             limit = tr.t(locale, "rules-limit", limit=full.get("match_limit", 0),
                          race="yes" if variant_infos()[variant].race else "no",
                          variant=variant)
             assert (limit in text) == ("match_limit" in full)
             assert (tr.t(locale, "rules-sticks", count=3) in text) == (variant == "seven")
         # an open lobby's game is the one /rules tells
-        await h.app.service.update_chat(GROUP, variant="classic")
+        await h.app.service.people.update_chat(GROUP, variant="classic")
         await h.say(OLYA, GROUP, "/newgame генерал")
         await h.say(OLYA, GROUP, "/rules")
         text = h.tg.last(GROUP).text
@@ -242,7 +242,7 @@ async def test_rules_name_the_game_played_here_with_its_options(tmp_path, locale
         assert tr.t(locale, "rules-losses", count=2) in text
         # /rules <game> tells that game as a lobby of it opened here would play it: the
         # chat's reserve is kept, the sea goat's own limit is used (RULES.md §2.1)
-        await h.app.service.update_chat(GROUP, rules={"bazar_reserve": 1})
+        await h.app.service.people.update_chat(GROUP, rules={"bazar_reserve": 1})
         await h.say(OLYA, GROUP, "/rules морской")
         text = h.tg.last(GROUP).text
         assert text.startswith(tr.t(locale, "rules-title", game=game(h, "sea_goat", locale)))
@@ -264,30 +264,30 @@ async def test_private_newgame_with_a_game_and_its_player_count(tmp_path):
         tr = h.app.tr
         await open_dm(h, OLYA, PETYA, MASHA)
         await h.say(OLYA, OLYA.id, "/newgame 2 телефон hard")
-        found = await h.app.service.find_open(OLYA.id, None)
+        found = await h.app.service.store.find_open(OLYA.id, None)
         assert found.ok and found.table.variant == "telephone"
         assert [s.bot for s in found.table.seats] == [None, "hard", "hard"]
         await h.say(PETYA, PETYA.id, "/newgame 1 sport")
         assert h.tg.last(PETYA.id).text == tr.t(
             "ru", "err-solo-players", game=game(h, "sport"), need="exact", min=4, max=4,
             bots=3, variant="sport")
-        assert not (await h.app.service.find_open(PETYA.id, None)).ok
+        assert not (await h.app.service.store.find_open(PETYA.id, None)).ok
         await h.say(PETYA, PETYA.id, "/newgame спортивное домино")  # no count: the one it needs
-        found = await h.app.service.find_open(PETYA.id, None)
+        found = await h.app.service.store.find_open(PETYA.id, None)
         assert found.table.variant == "sport" and len(found.table.seats) == 4
         await h.say(MASHA, MASHA.id, "/newgame 2 шахматы")
         assert h.tg.last(MASHA.id).text.startswith(tr.t("ru", "err-bad-solo"))
-        assert not (await h.app.service.find_open(MASHA.id, None)).ok
+        assert not (await h.app.service.store.find_open(MASHA.id, None)).ok
         # a wrong count is answered with the counts the game seats, not "no such game"
         await h.say(MASHA, MASHA.id, "/newgame 4 телефон")
         assert h.tg.last(MASHA.id).text == tr.t(
             "ru", "err-solo-players", game=game(h, "telephone"), need="range", min=2, max=4,
             bots=1, variant="telephone")
-        assert not (await h.app.service.find_open(MASHA.id, None)).ok
+        assert not (await h.app.service.store.find_open(MASHA.id, None)).ok
         # in a group, the private command's words get a hint to /addbot and open nothing
         await h.say(MASHA, GROUP, "/newgame 2 морской")
         assert h.tg.last(GROUP).text.startswith(tr.t("ru", "err-newgame-group-words"))
-        assert not (await h.app.service.find_open(GROUP, None)).ok
+        assert not (await h.app.service.store.find_open(GROUP, None)).ok
 
 
 async def test_private_setup_buttons_choose_the_game_the_opponents_and_their_strength(tmp_path):
@@ -300,7 +300,7 @@ async def test_private_setup_buttons_choose_the_game_the_opponents_and_their_str
         assert setup.text.startswith(tr.t("uk", "solo-title"))
         cbs = callbacks(setup)
         assert all(isinstance(c, SoloCb) for c in cbs) and cbs[-1].go
-        assert not (await h.app.service.find_open(person.id, None)).ok  # nothing opened yet
+        assert not (await h.app.service.store.find_open(person.id, None)).ok  # nothing opened yet
         await h.press(person, setup, data=SoloCb(variant="general", bots=1,
                                                  strength="normal").pack())
         shown = h.tg.messages[(person.id, setup.message_id)]
@@ -316,7 +316,7 @@ async def test_private_setup_buttons_choose_the_game_the_opponents_and_their_str
         assert "✓ Сильні" in labels
         await h.press(person, shown, data=SoloCb(variant="sea_goat", bots=2, strength="hard",
                                                  go=True).pack())
-        found = await h.app.service.find_open(person.id, None)
+        found = await h.app.service.store.find_open(person.id, None)
         assert found.ok and found.table.variant == "sea_goat"
         assert [s.bot for s in found.table.seats] == [None, "hard", "hard"]
         assert h.tg.messages[(person.id, setup.message_id)].text == tr.t(
@@ -346,8 +346,8 @@ async def test_a_press_carrying_another_chats_lobby_changes_nothing(tmp_path, da
         await h.say(OLYA, GROUP, "/newgame")
         lobby = h.tg.last(GROUP)
         await h.press(PETYA, lobby, data=lobby.buttons()[0].callback_data)
-        mid = (await h.app.service.find_open(GROUP, None)).match_id
-        before = await h.app.service.view(mid)
+        mid = (await h.app.service.store.find_open(GROUP, None)).match_id
+        before = await h.app.service.store.view(mid)
         await h.say(EVE, OTHER, "/newgame")
         theirs = h.tg.last(OTHER)
         forged = StopCb(match=mid, confirm=True).pack() if data == "stop" else data.format(mid=mid)
@@ -355,6 +355,6 @@ async def test_a_press_carrying_another_chats_lobby_changes_nothing(tmp_path, da
                       Sent(EVE.id, 1, "", None)):
             text, alert, _ = await h.press(EVE, where, data=forged)
             assert alert and text == h.app.tr.plain("ru", "err-other-chat")
-        after = await h.app.service.view(mid)
+        after = await h.app.service.store.view(mid)
         assert after.status == Status.LOBBY and after.version == before.version
         assert after.lobby == before.lobby

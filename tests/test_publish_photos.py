@@ -51,7 +51,7 @@ async def to_the_next_round(h: Harness, match_id: int, rng: random.Random,
         _before, after = await press(h, match_id, rng)
         if after.finished:
             pytest.skip("the match ended in its first round")
-        res = await h.app.service.view(match_id)
+        res = await h.app.service.store.view(match_id)
         if res.table.round_no != round_no and res.table.layout.line:
             return res
         if after.round_no == round_no:
@@ -69,13 +69,13 @@ async def test_the_table_is_a_photo_edited_in_place_and_closed_with_the_hands(tm
     async with Harness(tmp_path) as h:
         match_id = await seated(h, PEOPLE)
         first = await table_message(h, match_id)
-        res = await h.app.service.view(match_id)
+        res = await h.app.service.store.view(match_id)
         assert is_png(first.photo) and first.photo == picture_of(res.table)
         assert first.text == render_caption("ru", res.table)
         seen = [first.photo]
         while True:
             before, after = await press(h, match_id, rng)
-            res = await h.app.service.view(match_id)
+            res = await h.app.service.store.view(match_id)
             if after.round_no != before.round_no or after.finished:
                 break
             msg = h.tg.messages[(GROUP, first.message_id)]
@@ -111,7 +111,7 @@ async def test_pictures_are_drawn_in_their_thread_once_per_state(tmp_path, monke
         match_id = await seated(h, PEOPLE)
         for _ in range(6):
             await press(h, match_id, rng)
-        await h.app.publisher.publish(await h.app.service.view(match_id), fresh=False)
+        await h.app.publisher.publish(await h.app.service.store.view(match_id), fresh=False)
         await h.outbox.drain()
         uploads = [c for c, _ in h.tg.calls if c in ("SendPhoto", "EditMessageMedia")]
         assert all(name.startswith("table-picture") for _, name in drawn)
@@ -129,7 +129,7 @@ async def test_a_refused_first_upload_shows_the_text_table_and_the_next_round_a_
         h.tg.fail_photos = 1
         match_id = await seated(h, PEOPLE)
         table = await table_message(h, match_id)
-        res = await h.app.service.view(match_id)
+        res = await h.app.service.store.view(match_id)
         assert table.photo is None and table.text == render.render_table("ru", res.table)
         assert not (await books(h, match_id)).table_photo
         assert not any(m.photo for m in h.tg.chat(GROUP))
@@ -157,7 +157,7 @@ async def test_a_refused_edit_replaces_the_photo_by_the_text_table(tmp_path):
         before, after = await press(h, match_id, rng)
         if after.round_no != before.round_no or after.finished:
             pytest.skip("the round ended at once")
-        res = await h.app.service.view(match_id)
+        res = await h.app.service.store.view(match_id)
         assert h.tg.messages[(GROUP, photo.message_id)].deleted
         text = await table_message(h, match_id)
         assert text.photo is None and text.text == render.render_table("ru", res.table)
@@ -167,7 +167,7 @@ async def test_a_refused_edit_replaces_the_photo_by_the_text_table(tmp_path):
         # later moves of the round edit that text; a restart keeps it a text
         before, after = await press(h, match_id, rng)
         if after.round_no == before.round_no and not after.finished:
-            res = await h.app.service.view(match_id)
+            res = await h.app.service.store.view(match_id)
             assert h.tg.messages[(GROUP, text.message_id)].text == render.render_table(
                 "ru", res.table)
             restarted(h)
@@ -205,7 +205,7 @@ async def test_a_refused_closing_picture_becomes_the_closed_text_table(tmp_path)
             await press(h, match_id, rng)
         else:
             pytest.fail("no round ended")
-        res = await h.app.service.view(match_id)
+        res = await h.app.service.store.view(match_id)
         closed = res.closed if res.closed is not None else res.table
         assert h.tg.messages[(GROUP, photo.message_id)].deleted
         text = await table_message(h, match_id)
@@ -233,7 +233,7 @@ async def test_a_restarted_bot_edits_the_photo_it_sent(tmp_path):
         calls = [c for c, _ in h.tg.calls[n:]]
         if after.round_no == before.round_no:
             assert "EditMessageMedia" in calls and "SendPhoto" not in calls
-            res = await h.app.service.view(match_id)
+            res = await h.app.service.store.view(match_id)
             assert h.tg.messages[(GROUP, photo.message_id)].photo == picture_of(res.table)
 
 
@@ -253,9 +253,10 @@ async def test_admins_choose_text_or_picture_for_the_next_rounds(tmp_path):
         assert [b.text for b in choices.buttons()] == ["✓ Картинка", "Текст", "← Назад"]
         text, alert, _ = await h.press(PETYA, choices,
                                        data=SettingsCb(key="table", value="text").pack())
-        assert alert and (await h.app.service.chat_info(GROUP)).options == {"table": "picture"}
+        info = await h.app.service.people.chat_info(GROUP)
+        assert alert and info.options == {"table": "picture"}
         await h.press(OLYA, choices, data=SettingsCb(key="table", value="text").pack())
-        assert (await h.app.service.chat_info(GROUP)).options == {"table": "text"}
+        assert (await h.app.service.people.chat_info(GROUP)).options == {"table": "text"}
         assert "Вид стола: Текст" in [b.text for b in h.tg.messages[
             (GROUP, menu.message_id)].buttons()]
         # the round on the table stays a picture; the next round's table is a text
@@ -272,9 +273,10 @@ async def test_the_bot_wide_default_is_text_when_table_view_says_so(tmp_path):
     async with Harness(tmp_path, table_view="text") as h:
         match_id = await seated(h, PEOPLE)
         assert (await table_message(h, match_id)).photo is None
-        assert (await h.app.service.chat_info(GROUP)).options == {"table": "text"}
-        await h.app.service.update_chat(GROUP, options={"table": "picture"})
-        info = await h.app.service.chat_info(GROUP)
+        assert (await h.app.service.people.chat_info(GROUP)).options == {"table": "text"}
+        await h.app.service.people.update_chat(GROUP, options={"table": "picture"})
+        info = await h.app.service.people.chat_info(GROUP)
         assert info.options == {"table": "picture"}
-        await h.app.service.update_chat(GROUP, options={"table": None})  # back to the default
-        assert (await h.app.service.chat_info(GROUP)).options == {"table": "text"}
+        # back to the default
+        await h.app.service.people.update_chat(GROUP, options={"table": None})
+        assert (await h.app.service.people.chat_info(GROUP)).options == {"table": "text"}

@@ -44,89 +44,91 @@ async def finish_solo(svc: GameService, clock: FakeClock, res, user: int,
             return res
         if res.table.to_act_user_id == user:
             _, tile, end, version = random_move(res, rng)
-            res = await svc.act(res.match_id, user, tile, end, version)
+            res = await svc.play.act(res.match_id, user, tile, end, version)
             assert res.ok, res
         else:
             clock.advance(DELAY)
-            fired = await svc.fire_due()
+            fired = await svc.deadlines.fire_due()
             assert fired, "a bot's deadline must fall due after the delay"
             res = fired[-1]
     raise AssertionError("the match did not end")
 
 
 async def test_add_and_remove_bots_in_a_lobby(svc):
-    res = await svc.open_lobby(-100, None, 1, "Masha")
+    res = await svc.lobbies.open_lobby(-100, None, 1, "Masha")
     mid = res.match_id
-    assert (await svc.add_bot(mid, 99, "easy")).error == ErrorCode.NOT_IN_GAME  # not seated
-    assert (await svc.add_bot(mid, 1, "genius")).error == ErrorCode.BAD_STRENGTH
-    a = await svc.add_bot(mid, 1, "easy")
-    b = await svc.add_bot(mid, 1)  # default: normal
+    assert (await svc.lobbies.add_bot(mid, 99, "easy")).error == ErrorCode.NOT_IN_GAME  # not seated
+    assert (await svc.lobbies.add_bot(mid, 1, "genius")).error == ErrorCode.BAD_STRENGTH
+    a = await svc.lobbies.add_bot(mid, 1, "easy")
+    b = await svc.lobbies.add_bot(mid, 1)  # default: normal
     assert a.ok and b.ok and b.version == a.version + 1
     players = b.lobby.players
     assert [(p.user_id, p.name, p.bot) for p in players] == [
         (1, "Masha", None), (-1, "Бот Фёдор 🤖", "easy"), (-2, "Бот Зина 🤖", "normal")]
-    assert (await svc.join(mid, 2, "Alex")).ok
-    assert (await svc.add_bot(mid, 2, "hard")).error == ErrorCode.LOBBY_FULL  # RULES §1.1
-    freed = await svc.remove_bot(mid, 2, -1)  # anyone seated may; later seats move up
+    assert (await svc.lobbies.join(mid, 2, "Alex")).ok
+    assert (await svc.lobbies.add_bot(mid, 2, "hard")).error == ErrorCode.LOBBY_FULL  # RULES §1.1
+    freed = await svc.lobbies.remove_bot(mid, 2, -1)  # anyone seated may; later seats move up
     assert [p.user_id for p in freed.lobby.players] == [1, -2, 2]
-    assert (await svc.remove_bot(mid, 2, -1)).error == ErrorCode.NOT_IN_GAME  # gone
-    assert (await svc.remove_bot(mid, 1, 2)).error == ErrorCode.NOT_IN_GAME  # a person
-    assert (await svc.remove_bot(mid, 77)).error == ErrorCode.NOT_IN_GAME
-    again = await svc.add_bot(mid, 1, "hard")  # the free persona is taken again
+    assert (await svc.lobbies.remove_bot(mid, 2, -1)).error == ErrorCode.NOT_IN_GAME  # gone
+    assert (await svc.lobbies.remove_bot(mid, 1, 2)).error == ErrorCode.NOT_IN_GAME  # a person
+    assert (await svc.lobbies.remove_bot(mid, 77)).error == ErrorCode.NOT_IN_GAME
+    again = await svc.lobbies.add_bot(mid, 1, "hard")  # the free persona is taken again
     assert [(p.user_id, p.bot) for p in again.lobby.players][-1] == (-1, "hard")
-    last = await svc.remove_bot(mid, 1)  # None: the last bot seated
+    last = await svc.lobbies.remove_bot(mid, 1)  # None: the last bot seated
     assert [p.user_id for p in last.lobby.players] == [1, -2, 2]
-    assert (await svc.get_user(-2)) is None  # bots get no users row
-    started = await svc.start(mid, 1)
+    assert (await svc.people.get_user(-2)) is None  # bots get no users row
+    started = await svc.lobbies.start(mid, 1)
     assert started.ok
     assert [(s.user_id, s.bot) for s in started.table.seats] == [
         (1, None), (-2, "normal"), (2, None)]
-    assert (await svc.add_bot(mid, 1)).error == ErrorCode.WRONG_STATUS
-    assert (await svc.remove_bot(mid, 1)).error == ErrorCode.WRONG_STATUS
+    assert (await svc.lobbies.add_bot(mid, 1)).error == ErrorCode.WRONG_STATUS
+    assert (await svc.lobbies.remove_bot(mid, 1)).error == ErrorCode.WRONG_STATUS
 
 
 async def test_a_lobby_left_to_bots_closes_and_the_creator_passes_to_a_person(svc):
-    res = await svc.open_lobby(-100, None, 1, "Masha")
+    res = await svc.lobbies.open_lobby(-100, None, 1, "Masha")
     mid = res.match_id
-    await svc.add_bot(mid, 1)
-    await svc.join(mid, 2, "Alex")
-    left = await svc.leave(mid, 1)
+    await svc.lobbies.add_bot(mid, 1)
+    await svc.lobbies.join(mid, 2, "Alex")
+    left = await svc.lobbies.leave(mid, 1)
     assert left.ok and left.lobby.creator_id == 2  # not the bot in seat 0 now
-    closed = await svc.leave(mid, 2)
+    closed = await svc.lobbies.leave(mid, 2)
     assert closed.ok and closed.status == Status.STOPPED
     assert [p.user_id for p in closed.lobby.players] == [-1]
 
 
 async def test_solo_match_in_private_against_three_bots(svc, clock):
-    res = await svc.open_solo(42, "Masha", bots=3, strength=["easy", "normal", "hard"])
+    res = await svc.lobbies.open_solo(42, "Masha", bots_count=3,
+                                      strength=["easy", "normal", "hard"])
     assert res.ok and res.status == Status.PLAYING
     assert (res.table.chat_id, res.table.thread_id) == (42, None)
     assert [(s.user_id, s.bot) for s in res.table.seats] == [
         (42, None), (-1, "easy"), (-2, "normal"), (-3, "hard")]
-    again = await svc.open_solo(42, "Masha")
+    again = await svc.lobbies.open_solo(42, "Masha")
     assert again.error == ErrorCode.ALREADY_OPEN and again.match_id == res.match_id
-    assert (await svc.open_solo(43, "X", bots=0)).error == ErrorCode.NOT_ENOUGH_PLAYERS
-    assert (await svc.open_solo(43, "X", bots=4)).error == ErrorCode.NOT_ENOUGH_PLAYERS
-    assert (await svc.open_solo(43, "X", strength="x")).error == ErrorCode.BAD_STRENGTH
-    teams = await svc.open_solo(44, "Y", bots=1, rules={"teams": True})
+    for count in (0, 4):
+        refused = await svc.lobbies.open_solo(43, "X", bots_count=count)
+        assert refused.error == ErrorCode.NOT_ENOUGH_PLAYERS
+    assert (await svc.lobbies.open_solo(43, "X", strength="x")).error == ErrorCode.BAD_STRENGTH
+    teams = await svc.lobbies.open_solo(44, "Y", bots_count=1, rules={"teams": True})
     assert teams.error == ErrorCode.NOT_ENOUGH_PLAYERS  # RULES.md §1.14
-    assert (await svc.find_open(44, None)).error == ErrorCode.NOT_FOUND  # nothing left open
+    assert (await svc.store.find_open(44, None)).error == ErrorCode.NOT_FOUND  # nothing left open
 
 
 async def test_bot_moves_after_the_delay_through_the_logged_path(svc, clock):
-    res = await svc.open_solo(42, "Masha", bots=2, strength="normal")
+    res = await svc.lobbies.open_solo(42, "Masha", bots_count=2, strength="normal")
     rng = random.Random(1)
     while res.table.to_act_user_id == 42:  # until a bot is to act
         _, tile, end, version = random_move(res, rng)
-        res = await svc.act(res.match_id, 42, tile, end, version)
+        res = await svc.play.act(res.match_id, 42, tile, end, version)
     seat = res.table.to_act
     assert res.table.seats[seat].bot == "normal"
     assert res.table.deadline_at == clock.now + DELAY  # bot_move_delay, not turn_timeout
     clock.advance(DELAY - 0.1)
-    assert await svc.fire_due() == []
+    assert await svc.deadlines.fire_due() == []
     log_before = await svc.db.read(repo.list_actions, res.match_id)
     clock.advance(0.1)
-    fired = await svc.fire_due()
+    fired = await svc.deadlines.fire_due()
     assert fired and fired[0].version == res.version + 1
     log = await svc.db.read(repo.list_actions, res.match_id)
     bot_action = log[len(log_before)]
@@ -134,18 +136,18 @@ async def test_bot_moves_after_the_delay_through_the_logged_path(svc, clock):
     assert bot_action.decision["bot"] == "normal" and "tile" in bot_action.decision
     assert fired[0].table.seats[seat].host_moves == 0  # a bot's move is not a host move
     # A stale sweep of the old version changes nothing (the version check).
-    assert (await svc.bot_move(res.match_id, res.version)).error == ErrorCode.STALE
+    assert (await svc.play.bot_move(res.match_id, res.version)).error == ErrorCode.STALE
 
 
 async def test_bot_move_refuses_a_persons_turn(svc):
-    res = await svc.open_solo(42, "Masha", bots=1, strength="easy")
+    res = await svc.lobbies.open_solo(42, "Masha", bots_count=1, strength="easy")
     while res.table.to_act_user_id != 42:
-        res = await svc.bot_move(res.match_id, res.version)
-    assert (await svc.bot_move(res.match_id, res.version)).error == ErrorCode.NOT_YOUR_TURN
+        res = await svc.play.bot_move(res.match_id, res.version)
+    assert (await svc.play.bot_move(res.match_id, res.version)).error == ErrorCode.NOT_YOUR_TURN
 
 
 async def test_solo_match_to_the_end_keeps_bots_off_the_fair_boards(svc, clock):
-    res = await svc.open_solo(42, "Masha", bots=3, strength="easy")
+    res = await svc.lobbies.open_solo(42, "Masha", bots_count=3, strength="easy")
     res = await finish_solo(svc, clock, res, 42, random.Random(3))
     assert res.status == Status.FINISHED and res.final.rated
     assert [p.bot for p in res.final.players] == [None, "easy", "easy", "easy"]
@@ -154,17 +156,17 @@ async def test_solo_match_to_the_end_keeps_bots_off_the_fair_boards(svc, clock):
                                                   (-3, "easy")]
     # fair boards (issue 15): a match against computer players is on no global board and on
     # the chat's board of every match only; the board lists people only
-    assert await svc.leaderboard() == ()
-    assert await svc.leaderboard(42) == ()
-    assert [r.user_id for r in await svc.leaderboard(42, with_bots=True)] == [42]
-    assert (await svc.personal_stats(-1, 42, with_bots=True)).matches == 0
-    assert (await svc.personal_stats(42)).matches == 0
-    assert (await svc.personal_stats(42, 42, with_bots=True)).matches == 1
-    [easy] = await svc.bot_stats()
+    assert await svc.stats.leaderboard() == ()
+    assert await svc.stats.leaderboard(42) == ()
+    assert [r.user_id for r in await svc.stats.leaderboard(42, with_bots=True)] == [42]
+    assert (await svc.stats.personal_stats(-1, 42, with_bots=True)).matches == 0
+    assert (await svc.stats.personal_stats(42)).matches == 0
+    assert (await svc.stats.personal_stats(42, 42, with_bots=True)).matches == 1
+    [easy] = await svc.stats.bot_stats()
     assert (easy.strength, easy.matches) == ("easy", 3)
     assert easy.goats == sum(r.goat for r in rows if r.bot)
     assert await svc.db.read(kit.all_stats) == await svc.db.read(kit.recompute_stats)
-    rematch = await svc.rematch(res.match_id, 42)
+    rematch = await svc.lobbies.rematch(res.match_id, 42)
     assert rematch.ok and [p.bot for p in rematch.lobby.players] == [None, "easy", "easy",
                                                                      "easy"]
 
@@ -173,18 +175,18 @@ async def test_a_bot_deadline_survives_a_restart(tmp_path, clock):
     path = tmp_path / "k.sqlite3"
     svc = await GameService.open(path, clock=clock, bot_move_delay=DELAY, hard_samples=2,
                                      bot_executor=InlineExecutor())
-    res = await svc.open_solo(42, "Masha", bots=1, strength="hard")
+    res = await svc.lobbies.open_solo(42, "Masha", bots_count=1, strength="hard")
     rng = random.Random(2)
     while res.table.to_act_user_id == 42:
         _, tile, end, version = random_move(res, rng)
-        res = await svc.act(res.match_id, 42, tile, end, version)
+        res = await svc.play.act(res.match_id, 42, tile, end, version)
     logged = len(await svc.db.read(repo.list_actions, res.match_id))
     await svc.close()  # the process dies with a bot to act
     clock.advance(60)
     svc = await GameService.open(path, clock=clock, bot_move_delay=DELAY, hard_samples=2,
                                      bot_executor=InlineExecutor())
     try:
-        fired = await svc.fire_due()
+        fired = await svc.deadlines.fire_due()
         assert fired and fired[0].ok and fired[0].version == res.version + 1
         log = await svc.db.read(repo.list_actions, res.match_id)
         assert log[logged].decision.get("bot") == "hard" and log[logged].user_id == -1
@@ -200,13 +202,13 @@ async def test_a_failing_decision_falls_back_to_the_host_move(svc, clock, monkey
         raise RuntimeError("no idea")
 
     monkeypatch.setattr(service.bots, "decide", broken)
-    res = await svc.open_solo(42, "Masha", bots=1, strength="normal")
+    res = await svc.lobbies.open_solo(42, "Masha", bots_count=1, strength="normal")
     rng = random.Random(5)
     while res.table.to_act_user_id == 42:
         _, tile, end, version = random_move(res, rng)
-        res = await svc.act(res.match_id, 42, tile, end, version)
+        res = await svc.play.act(res.match_id, 42, tile, end, version)
     expected = engine.host_move(await engine_state(svc, res.match_id))  # §1.17: most pips
-    moved = await svc.bot_move(res.match_id, res.version)
+    moved = await svc.play.bot_move(res.match_id, res.version)
     assert moved.ok
     last = (await svc.db.read(repo.list_actions, res.match_id))[-1]
     assert last.decision == {"tile": expected.tile.code(), "end": expected.end, "bot": "normal"}
@@ -214,7 +216,7 @@ async def test_a_failing_decision_falls_back_to_the_host_move(svc, clock, monkey
 
 
 async def test_a_running_match_with_only_bots_left_ends(svc, clock):
-    res = await svc.open_solo(42, "Masha", bots=1, strength="easy")
+    res = await svc.lobbies.open_solo(42, "Masha", bots_count=1, strength="easy")
 
     def only_bots(conn):  # seats as if the person had gone (no such operation exists yet)
         row = repo.get_match(conn, res.match_id)
@@ -226,7 +228,7 @@ async def test_a_running_match_with_only_bots_left_ends(svc, clock):
     fired = []
     for _ in range(5):
         clock.advance(DELAY)
-        fired += await svc.fire_due()
+        fired += await svc.deadlines.fire_due()
         if fired and fired[-1].status != Status.PLAYING:
             break
     assert fired[-1].status == Status.STOPPED
@@ -244,19 +246,19 @@ async def test_the_sweeper_wakes_for_a_bot_before_its_interval(tmp_path):
     async def on_result(res):
         results.append(res)
 
-    sweeper = asyncio.create_task(svc.run_deadlines(on_result, interval=30, stop=stop))
+    sweeper = asyncio.create_task(svc.deadlines.run(on_result, interval=30, stop=stop))
     try:
         await asyncio.sleep(0.05)  # the sweeper is asleep for 30 s now
-        res = await svc.open_solo(7, "Solo", bots=3, strength="easy")
+        res = await svc.lobbies.open_solo(7, "Solo", bots_count=3, strength="easy")
         rng = random.Random(4)
         for _ in range(6):
             if res.table.to_act_user_id == 7:
                 _, tile, end, version = random_move(res, rng)
-                res = await svc.act(res.match_id, 7, tile, end, version)
+                res = await svc.play.act(res.match_id, 7, tile, end, version)
                 continue
             for _ in range(200):
                 await asyncio.sleep(0.01)
-                current = await svc.view(res.match_id)
+                current = await svc.store.view(res.match_id)
                 if current.version != res.version:
                     break
             assert current.version > res.version, "the bot did not move within 2 s"
@@ -283,20 +285,20 @@ async def test_computer_players_think_in_worker_processes_by_a_count_of_samples(
                                  hard_samples=40, bot_workers=1)
     try:
         assert svc.thinkers.workers == 1
-        res = await svc.open_solo(42, "Masha", bots=3, strength="hard")
+        res = await svc.lobbies.open_solo(42, "Masha", bots_count=3, strength="hard")
         rng = random.Random(8)
         moves = 0
         while moves < 3 and res.status == Status.PLAYING:
             if res.table.to_act_user_id == 42:
                 _, tile, end, version = random_move(res, rng)
-                res = await svc.act(res.match_id, 42, tile, end, version)
+                res = await svc.play.act(res.match_id, 42, tile, end, version)
                 continue
             live = await svc.store.live(res.match_id)
             seat = live.to_act
             obs = live.observation(seat)
             assert pickle.loads(pickle.dumps(obs)) == obs
             here = decide(obs, "hard", f"{live.row.seed}:{live.seq}:{seat}", 40)
-            res = await svc.bot_move(res.match_id, res.version)
+            res = await svc.play.bot_move(res.match_id, res.version)
             assert res.ok
             last = (await svc.db.read(repo.list_actions, res.match_id))[-1]
             assert last.decision == {"tile": here.tile.code(), "end": here.end, "bot": "hard"}

@@ -43,12 +43,12 @@ async def main(path, pause, seed):
         repo.append_action = slow_append
         pause = 0.0
     svc = await GameService.open(path)
-    res = await svc.find_open(-1, None)
+    res = await svc.store.find_open(-1, None)
     rng = random.Random(seed)
     print("ready", res.version, flush=True)
     while res.status == Status.PLAYING:
         user, tile, end, version = random_move(res, rng)
-        res = await svc.act(res.match_id, user, tile, end, version)
+        res = await svc.play.act(res.match_id, user, tile, end, version)
         assert res.ok, res
         print("committed", res.version, flush=True)
         if pause:
@@ -118,7 +118,7 @@ async def _check_consistent(path: Path, match_id: int, start_version: int,
         assert row.version == start_version + len(log)  # action and version bump together
         if last_reported is not None:
             assert row.version >= last_reported  # nothing reported committed was lost
-        view = await svc.view(match_id)  # replays seed + log through the engine
+        view = await svc.store.view(match_id)  # replays seed + log through the engine
         assert view.ok and view.version == row.version
         assert (await engine_state(svc, match_id)).version == len(log)
         return len(log)
@@ -163,7 +163,7 @@ def test_sigkill_loses_no_committed_action_and_the_match_resumes(tmp_path, mode)
     async def finish():
         svc = await GameService.open(path)
         try:
-            res = await svc.view(match_id)
+            res = await svc.store.view(match_id)
             res, _ = await play_random(svc, res, random.Random(1))
             assert res.status == Status.FINISHED
             rows = await svc.db.read(kit.list_results, match_id)

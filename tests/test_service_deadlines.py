@@ -31,11 +31,11 @@ async def test_turn_timeout_fires_a_host_move(svc, clock):
     res = await start_match(svc, -1, 3, rules={"turn_timeout": 30})
     t0 = clock.now
     assert res.table.deadline_at == t0 + 30
-    assert await svc.next_deadline() == t0 + 30
+    assert await svc.deadlines.next_deadline() == t0 + 30
     clock.advance(29.9)
-    assert await svc.fire_due() == []
+    assert await svc.deadlines.fire_due() == []
     clock.advance(0.1)
-    fired = await svc.fire_due()
+    fired = await svc.deadlines.fire_due()
     assert len(fired) == 1
     hm = fired[0]
     assert hm.ok and hm.version == res.version + 1
@@ -45,18 +45,18 @@ async def test_turn_timeout_fires_a_host_move(svc, clock):
     assert [(a.seat, a.decision, a.user_id) for a in log] == [
         (res.table.to_act, {"host": True}, None)]
     assert hm.table.deadline_at == clock.now + 30  # re-armed for the next seat
-    assert await svc.fire_due() == []
+    assert await svc.deadlines.fire_due() == []
 
 
 async def test_a_move_that_beats_the_deadline_wins(svc, clock):
     res = await start_match(svc, -1, 2)
     clock.advance(60)
     user, tile, end, version = random_move(res, random.Random(0))
-    moved = await svc.act(res.match_id, user, tile, end, version)  # pressed just in time
+    moved = await svc.play.act(res.match_id, user, tile, end, version)  # pressed just in time
     assert moved.ok
-    late = await svc.host_move(res.match_id, version)  # the sweeper saw the old version
+    late = await svc.play.host_move(res.match_id, version)  # the sweeper saw the old version
     assert late.error == ErrorCode.STALE
-    assert await svc.fire_due() == []  # the move re-armed the deadline
+    assert await svc.deadlines.fire_due() == []  # the move re-armed the deadline
     assert len(await svc.db.read(repo.list_actions, res.match_id)) == 1
 
 
@@ -65,7 +65,7 @@ async def test_repeated_timeouts_end_the_match_with_timeout_rating(svc, clock):
     last = None
     for _ in range(10):
         clock.advance(60)
-        fired = await svc.fire_due()
+        fired = await svc.deadlines.fire_due()
         if fired:
             last = fired[-1]
         if last is not None and last.status != Status.PLAYING:
@@ -79,21 +79,21 @@ async def test_repeated_timeouts_end_the_match_with_timeout_rating(svc, clock):
     rows = await svc.db.read(kit.list_results, res.match_id)
     assert {r.ended_by for r in rows} == {"timeout"}
     assert [r.timed_out for r in rows] == [p.timed_out for p in final.players]
-    assert await svc.next_deadline() is None
+    assert await svc.deadlines.next_deadline() is None
 
 
 async def test_lobby_expires_unless_joined(svc, clock):
-    a = await svc.open_lobby(-1, None, 1, "A")
-    b = await svc.open_lobby(-2, None, 2, "B")
+    a = await svc.lobbies.open_lobby(-1, None, 1, "A")
+    b = await svc.lobbies.open_lobby(-2, None, 2, "B")
     clock.advance(300)
-    assert (await svc.join(b.match_id, 3, "C")).ok  # a join extends the lobby
+    assert (await svc.lobbies.join(b.match_id, 3, "C")).ok  # a join extends the lobby
     clock.advance(300)
-    fired = await svc.fire_due()
+    fired = await svc.deadlines.fire_due()
     assert [r.match_id for r in fired] == [a.match_id]
     assert fired[0].status == Status.EXPIRED and fired[0].lobby is not None
-    assert (await svc.join(a.match_id, 4, "D")).error == ErrorCode.WRONG_STATUS
-    assert (await svc.view(b.match_id)).status == Status.LOBBY
-    assert (await svc.open_lobby(-1, None, 1, "A")).ok  # the topic is free again
+    assert (await svc.lobbies.join(a.match_id, 4, "D")).error == ErrorCode.WRONG_STATUS
+    assert (await svc.store.view(b.match_id)).status == Status.LOBBY
+    assert (await svc.lobbies.open_lobby(-1, None, 1, "A")).ok  # the topic is free again
 
 
 async def test_overdue_deadlines_fire_at_once_after_a_restart(tmp_path):
@@ -101,7 +101,7 @@ async def test_overdue_deadlines_fire_at_once_after_a_restart(tmp_path):
     clock = FakeClock()
     svc = await GameService.open(path, clock=clock)
     res = await start_match(svc, -1, 2)
-    lobby = await svc.open_lobby(-2, None, 5, "E")
+    lobby = await svc.lobbies.open_lobby(-2, None, 5, "E")
     await svc.close()  # the process stops; nothing kept in memory
 
     clock.advance(3600)  # it comes back an hour later
@@ -115,7 +115,7 @@ async def test_overdue_deadlines_fire_at_once_after_a_restart(tmp_path):
             if len(got) == 2:
                 stop.set()
 
-        await asyncio.wait_for(svc.run_deadlines(on_result, interval=0.01, stop=stop), 10)
+        await asyncio.wait_for(svc.deadlines.run(on_result, interval=0.01, stop=stop), 10)
         by_id = {r.match_id: r for r in got}
         assert by_id[lobby.match_id].status == Status.EXPIRED
         hm = by_id[res.match_id]
@@ -136,7 +136,7 @@ async def test_sweeper_keeps_running_through_a_failing_handler(svc, clock):
             stop.set()
         raise RuntimeError("sending failed")
 
-    task = asyncio.create_task(svc.run_deadlines(on_result, interval=0.01, stop=stop))
+    task = asyncio.create_task(svc.deadlines.run(on_result, interval=0.01, stop=stop))
     for _ in range(200):
         if stop.is_set():
             break

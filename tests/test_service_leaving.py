@@ -38,11 +38,11 @@ async def play_on(svc, res, rng, *, until=None):
     while res.status == Status.PLAYING and not (until and until(res)):
         to_act = res.table.to_act
         if res.table.seats[to_act].bot:
-            res = await svc.bot_move(res.match_id, res.version)
+            res = await svc.play.bot_move(res.match_id, res.version)
         else:
             hand = res.hands[to_act]
-            res = await svc.act(res.match_id, hand.user_id, rng.choice(hand.legal), None,
-                                res.version)
+            res = await svc.play.act(res.match_id, hand.user_id, rng.choice(hand.legal), None,
+                                     res.version)
         assert res.ok, (res.error, res.detail)
     return res
 
@@ -52,14 +52,14 @@ async def test_a_player_leaves_and_a_computer_player_finishes_the_seat(svc):
     rng = random.Random(4)
     res = await play_on(svc, res, rng, until=lambda r: r.table.round_no > 1)
     score_when_leaving = res.table.scores[1]
-    left = await svc.leave_match(res.match_id, 2)
+    left = await svc.leaving.leave(res.match_id, 2)
     assert left.ok and left.status == Status.PLAYING
     handed = left.handed
     assert (handed.seat, handed.user_id, handed.name, handed.why) == (1, 2, "P2", "left")
     assert left.table.seats[1].bot == "normal" and left.table.seats[1].name == handed.bot
     assert left.hand_for(2) is None  # no hand for the person any more
-    assert (await svc.leave_match(res.match_id, 2)).error == ErrorCode.NOT_IN_GAME
-    assert (await svc.leave_match(res.match_id, 99)).error == ErrorCode.NOT_IN_GAME
+    assert (await svc.leaving.leave(res.match_id, 2)).error == ErrorCode.NOT_IN_GAME
+    assert (await svc.leaving.leave(res.match_id, 99)).error == ErrorCode.NOT_IN_GAME
     end = await play_on(svc, left, rng)
     assert end.status == Status.FINISHED
     assert next(p for p in end.final.players if p.seat == 1).left == "P2"
@@ -70,7 +70,7 @@ async def test_a_player_leaves_and_a_computer_player_finishes_the_seat(svc):
     # the leaver's own score when they left, not the computer player's final one
     assert leaver.final_score == score_when_leaving
     # the others are rated as the engine rates them; the record replays to that
-    rec = await svc.record(res.match_id, 1, -100)
+    rec = await svc.records.record(res.match_id, 1, -100)
     record = json.loads(rec.data)
     assert record["players"][1] == f"P2 → {handed.bot}"
     out = records.replay(record)
@@ -79,10 +79,10 @@ async def test_a_player_leaves_and_a_computer_player_finishes_the_seat(svc):
             assert r.rating == out["rating"][r.side] and r.goat == (r.side in out["goats"])
     # no computer player held a seat from the start: the match counts on the global board,
     # the leaver there too, below the others
-    board = await svc.leaderboard(None)
+    board = await svc.stats.leaderboard(None)
     assert {b.user_id for b in board} == {1, 2, 3} and board[-1].user_id == 2
     assert await svc.db.read(kit.all_stats) == await svc.db.read(kit.recompute_stats)
-    page = await svc.history(user_id=2)
+    page = await svc.stats.history(user_id=2)
     assert page.entries[0].players[1].left and page.entries[0].players[1].skill < 0
     assert page.entries[0].players[1].user_id == 2
     assert GLOBAL_SCOPE == 0
@@ -90,19 +90,19 @@ async def test_a_player_leaves_and_a_computer_player_finishes_the_seat(svc):
 
 async def test_leaving_on_ones_turn_lets_the_computer_player_move(svc, clock):
     res = await start_match(svc, -100, 2)
-    third = await svc.open_lobby(-200, None, 5, "A")
-    assert (await svc.leave_match(third.match_id, 5)).error == ErrorCode.WRONG_STATUS
+    third = await svc.lobbies.open_lobby(-200, None, 5, "A")
+    assert (await svc.leaving.leave(third.match_id, 5)).error == ErrorCode.WRONG_STATUS
     mover = res.table.to_act_user_id
-    left = await svc.leave_match(res.match_id, mover)
+    left = await svc.leaving.leave(res.match_id, mover)
     assert left.ok and left.table.seats[left.table.to_act].bot == "normal"
     clock.advance(2)
-    fired = await svc.fire_due()
+    fired = await svc.deadlines.fire_due()
     assert fired and fired[-1].version == left.version + 1  # the computer player moved
 
 
 async def test_the_last_person_leaving_stops_the_match(svc):
-    res = await svc.open_solo(42, "Masha", bots=1, strength="easy")
-    out = await svc.leave_match(res.match_id, 42)
+    res = await svc.lobbies.open_solo(42, "Masha", bots_count=1, strength="easy")
+    out = await svc.leaving.leave(res.match_id, 42)
     assert out.ok and out.status == Status.STOPPED and out.handed is None
     assert await svc.db.read(kit.list_results, res.match_id) == []
 
@@ -112,15 +112,15 @@ async def _timed_out_twice(svc, clock, res):
     absent = res.table.to_act
     while True:
         clock.advance(61)
-        [res] = [r for r in await svc.fire_due() if r.match_id == res.match_id]
+        [res] = [r for r in await svc.deadlines.fire_due() if r.match_id == res.match_id]
         if res.hold is not None or res.status != Status.PLAYING:
             return res, absent
         if res.table.to_act != absent:  # the others play on at once
             rng = random.Random(1)
             while res.table.to_act != absent and res.status == Status.PLAYING:
                 hand = res.hands[res.table.to_act]
-                res = await svc.act(res.match_id, hand.user_id, rng.choice(hand.legal), None,
-                                    res.version)
+                res = await svc.play.act(res.match_id, hand.user_id, rng.choice(hand.legal), None,
+                                         res.version)
 
 
 async def test_timeouts_are_put_to_the_group_who_may_hand_the_seat_over(svc, clock):
@@ -131,16 +131,16 @@ async def test_timeouts_are_put_to_the_group_who_may_hand_the_seat_over(svc, clo
     assert hold.deadline_at == clock() + 60  # one turn's time
     me = asked.table.seats[absent].user_id
     other = next(s.user_id for s in asked.table.seats if s.seat != absent)
-    assert (await svc.substitute(asked.match_id, me, asked.version)).error == \
+    assert (await svc.leaving.substitute(asked.match_id, me, asked.version)).error == \
         ErrorCode.NOT_IN_GAME  # not the absent player themself
-    assert (await svc.substitute(asked.match_id, 99, asked.version)).error == \
+    assert (await svc.leaving.substitute(asked.match_id, 99, asked.version)).error == \
         ErrorCode.NOT_IN_GAME
-    assert (await svc.substitute(asked.match_id, other, asked.version - 1)).error == \
+    assert (await svc.leaving.substitute(asked.match_id, other, asked.version - 1)).error == \
         ErrorCode.STALE
-    done = await svc.substitute(asked.match_id, other, asked.version)
+    done = await svc.leaving.substitute(asked.match_id, other, asked.version)
     assert done.ok and done.hold is None and done.handed.why == "afk"
     assert done.table.seats[absent].bot == "normal"
-    assert (await svc.end_by_timeout(asked.match_id, other, done.version)).error == \
+    assert (await svc.leaving.end_by_timeout(asked.match_id, other, done.version)).error == \
         ErrorCode.STALE  # answered
     end = await play_on(svc, done, random.Random(2))
     assert end.status == Status.FINISHED and end.final.reason == "limit"
@@ -151,7 +151,7 @@ async def test_timeouts_are_put_to_the_group_who_may_hand_the_seat_over(svc, clo
 async def test_the_group_may_end_the_match_by_timeout(svc, clock):
     res = await start_match(svc, -100, 3)
     asked, absent = await _timed_out_twice(svc, clock, res)
-    admin = await svc.end_by_timeout(asked.match_id, 77, asked.version, force=True)
+    admin = await svc.leaving.end_by_timeout(asked.match_id, 77, asked.version, force=True)
     assert admin.ok and admin.status == Status.FINISHED and admin.final.reason == "timeout"
     assert [p.timed_out for p in admin.final.players].index(True) == absent
 
@@ -162,22 +162,22 @@ async def test_nobody_choosing_ends_the_match_by_timeout_and_a_return_keeps_the_
     asked, absent = await _timed_out_twice(svc, clock, res)
     assert asked.hold is not None
     hand = asked.hands[absent]
-    back = await svc.act(asked.match_id, hand.user_id, hand.legal[0], None, asked.version)
+    back = await svc.play.act(asked.match_id, hand.user_id, hand.legal[0], None, asked.version)
     assert back.ok and back.hold is None  # the absent player came back in time
-    assert (await svc.stop(back.match_id, 1)).ok
+    assert (await svc.lobbies.stop(back.match_id, 1)).ok
     res2 = await start_match(svc, -300, 2)
     asked2, _ = await _timed_out_twice(svc, clock, res2)
     clock.advance(61)
-    [end] = [r for r in await svc.fire_due() if r.match_id == res2.match_id]
+    [end] = [r for r in await svc.deadlines.fire_due() if r.match_id == res2.match_id]
     assert end.status == Status.FINISHED and end.final.reason == "timeout"
     assert end.hold is None
 
 
 async def test_a_solo_match_is_not_put_to_anyone(svc, clock):
-    res = await svc.open_solo(42, "Masha", bots=1, strength="easy")
+    res = await svc.lobbies.open_solo(42, "Masha", bots_count=1, strength="easy")
     for _ in range(20):
         clock.advance(61)
-        for r in await svc.fire_due():
+        for r in await svc.deadlines.fire_due():
             assert r.hold is None
             res = r
         if res.status != Status.PLAYING:

@@ -74,7 +74,7 @@ async def test_a_full_match_views_and_results(svc):
     while res.status == Status.PLAYING:
         await _check_views(svc, res)
         user, tile, end, version = random_move(res, rng)
-        res = await svc.act(res.match_id, user, tile, end, version)
+        res = await svc.play.act(res.match_id, user, tile, end, version)
         assert res.ok, res.detail
         actions += 1
         assert res.version == version + 1
@@ -92,7 +92,7 @@ async def test_a_full_match_views_and_results(svc):
     row = await svc.db.read(repo.get_match, res.match_id)
     assert (row.status, row.end_reason, row.deadline_at) == ("finished", "limit", None)
     # A finished match accepts nothing more.
-    again = await svc.act(res.match_id, 1, "0-0", None, res.version)
+    again = await svc.play.act(res.match_id, 1, "0-0", None, res.version)
     assert again.error == ErrorCode.WRONG_STATUS
 
 
@@ -116,13 +116,14 @@ async def test_bad_input_changes_nothing(svc):
         (to_act, not_in_hand, None, v, ErrorCode.BAD_MOVE),
     ]
     for user, tile, end, version, code in cases:
-        bad = await svc.act(mid, user, tile, end, version)
+        bad = await svc.play.act(mid, user, tile, end, version)
         assert (bad.ok, bad.error) == (False, code), (user, tile, end, version, bad.detail)
         assert bad.version == v and bad.table is not None  # fresh views to re-render
-    assert (await svc.act(12345, to_act, legal.tile, legal.end, v)).error == ErrorCode.NOT_FOUND
+    missing = await svc.play.act(12345, to_act, legal.tile, legal.end, v)
+    assert missing.error == ErrorCode.NOT_FOUND
     row = await svc.db.read(repo.get_match, mid)
     assert row.version == v and await _log_len(svc, mid) == 0
-    ok = await svc.act(mid, to_act, legal.tile, legal.end, v)
+    ok = await svc.play.act(mid, to_act, legal.tile, legal.end, v)
     assert ok.ok and ok.version == v + 1
 
 
@@ -131,8 +132,8 @@ async def test_double_press_applies_exactly_once(svc):
     for _ in range(5):
         user, tile, end, version = random_move(res, random.Random(1))
         a, b = await asyncio.gather(
-            svc.act(res.match_id, user, tile, end, version),
-            svc.act(res.match_id, user, tile, end, version),
+            svc.play.act(res.match_id, user, tile, end, version),
+            svc.play.act(res.match_id, user, tile, end, version),
         )
         assert sorted([a.ok, b.ok]) == [False, True]
         loser = a if not a.ok else b
@@ -152,27 +153,27 @@ async def test_two_processes_on_one_database_one_press_wins(tmp_path):
         res = await start_match(a, -100, 3)
         rng = random.Random(5)
         for _ in range(6):
-            await b.view(res.match_id)  # b caches the current version too
+            await b.store.view(res.match_id)  # b caches the current version too
             user, tile, end, version = random_move(res, rng)
             ra, rb = await asyncio.gather(
-                a.act(res.match_id, user, tile, end, version),
-                b.act(res.match_id, user, tile, end, version),
+                a.play.act(res.match_id, user, tile, end, version),
+                b.play.act(res.match_id, user, tile, end, version),
             )
             assert sorted([ra.ok, rb.ok]) == [False, True]
             assert (ra if not ra.ok else rb).error == ErrorCode.STALE
             res = ra if ra.ok else rb
         assert await _log_len(a, res.match_id) == 6
         # The loser's cache healed: both see the same state.
-        va, vb = await a.view(res.match_id), await b.view(res.match_id)
+        va, vb = await a.store.view(res.match_id), await b.store.view(res.match_id)
         assert va.table == vb.table and va.hands == vb.hands
         assert va.version == vb.version == res.version
         # Worker a plays on; b's cache falls behind. A press carrying the newer version
         # reaches b: b reloads from the database instead of calling it stale.
         res, _ = await play_random(a, res, rng, max_actions=3)
         user, tile, end, version = random_move(res, rng)
-        rb = await b.act(res.match_id, user, tile, end, version)
+        rb = await b.play.act(res.match_id, user, tile, end, version)
         assert rb.ok and rb.version == version + 1
-        assert (await a.act(res.match_id, user, tile, end, version)).error == ErrorCode.STALE
+        assert (await a.play.act(res.match_id, user, tile, end, version)).error == ErrorCode.STALE
     finally:
         await a.close()
         await b.close()
@@ -193,7 +194,7 @@ async def test_replayed_state_equals_live_state(tmp_path):
             res, _ = await play_random(svc, res, rng, max_actions=rng.randint(5, 400))
             if rng.random() < 0.3 and res.status == Status.PLAYING:
                 clock.advance(61)
-                res = await svc.host_move(res.match_id, res.version)
+                res = await svc.play.host_move(res.match_id, res.version)
                 assert res.ok
             live[res.match_id] = res
     finally:
@@ -201,7 +202,7 @@ async def test_replayed_state_equals_live_state(tmp_path):
     fresh = await GameService.open(path, clock=clock)
     try:
         for mid, res in live.items():
-            again = await fresh.view(mid)
+            again = await fresh.store.view(mid)
             assert again.closed == res.closed
             assert again.version == res.version
             assert again.table == res.table
@@ -225,7 +226,7 @@ async def test_statistics_equal_recomputation_from_results(tmp_path):
         rows = await svc.db.read(kit.list_results)
         assert await svc.db.read(kit.all_stats) == await svc.db.read(kit.recompute_stats)
         for chat in (None, -100, -101):
-            board = await svc.leaderboard(chat, limit=50)
+            board = await svc.stats.leaderboard(chat, limit=50)
             mine = [r for r in rows if chat is None or r.chat_id == chat]
             expect = {}
             for r in mine:
@@ -238,7 +239,7 @@ async def test_statistics_equal_recomputation_from_results(tmp_path):
             assert keys == sorted(keys)
             assert [b.place for b in board] == list(range(1, len(board) + 1))
             for uid in expect:
-                ps = await svc.personal_stats(uid, chat)
+                ps = await svc.stats.personal_stats(uid, chat)
                 theirs = [r for r in mine if r.user_id == uid]
                 assert ps.matches == len(theirs)
                 assert ps.goats == sum(r.goat for r in theirs)
@@ -247,7 +248,7 @@ async def test_statistics_equal_recomputation_from_results(tmp_path):
                 assert ps.fish == sum(r.fish for r in theirs)
                 assert ps.average_score == pytest.approx(
                     sum(r.final_score for r in theirs) / len(theirs))
-        nobody = await svc.personal_stats(999)
+        nobody = await svc.stats.personal_stats(999)
         assert (nobody.matches, nobody.average_score) == (0, 0.0)
         assert GLOBAL_SCOPE == 0
     finally:

@@ -41,15 +41,15 @@ async def finished_match(svc: GameService, variant: str, chat_id: int, seed: int
     rules = {"variant": variant, **SHORT.get(variant, {})}
     full = engine.Rules.from_json(rules)
     players = 4 if full.spec.players_range(full)[0] == 4 else 3
-    res = await svc.open_lobby(chat_id, None, 1, "Оля", rules)
+    res = await svc.lobbies.open_lobby(chat_id, None, 1, "Оля", rules)
     for uid in range(2, players + 1):
-        res = await svc.join(res.match_id, uid, f"Игрок {uid}")
-    res = await svc.start(res.match_id, 1)
+        res = await svc.lobbies.join(res.match_id, uid, f"Игрок {uid}")
+    res = await svc.lobbies.start(res.match_id, 1)
     rng = random.Random(seed)
     while res.status == Status.PLAYING:
         hand = next(h for h in res.hands if h.your_turn)
-        res = await svc.act(res.match_id, hand.user_id, rng.choice(hand.legal), None,
-                            res.version)
+        res = await svc.play.act(res.match_id, hand.user_id, rng.choice(hand.legal), None,
+                                 res.version)
         assert res.ok, res.detail
     assert res.status == Status.FINISHED
     return res
@@ -66,7 +66,7 @@ async def snapshot(svc: GameService) -> dict[str, list]:
 @pytest.mark.parametrize("variant", sorted(engine.VARIANTS))
 async def test_the_record_of_a_finished_match_replays_to_the_stored_result(svc, variant):
     res = await finished_match(svc, variant, -100, seed=len(variant))
-    rec = await svc.record(res.match_id, 2, -100)
+    rec = await svc.records.record(res.match_id, 2, -100)
     assert isinstance(rec, RecordFile)
     assert rec.filename == f"kozel-{variant}-{res.match_id}.json"
     record = json.loads(rec.data)
@@ -81,57 +81,57 @@ async def test_the_record_of_a_finished_match_replays_to_the_stored_result(svc, 
         assert r.final_score == last[r.side]
         assert r.variant == variant
     assert out.get("title") == next((r.title for r in rows if r.title), None)
-    check = await svc.check_record(rec.data)
+    check = await svc.records.check(rec.data)
     assert check.ok and check.finished and check.stored_match == res.match_id and check.stored
     assert check.variant == variant and check.names == tuple(record["players"])
     assert len(check.rounds) == len(out["rounds"])
 
 
 async def test_a_record_only_after_the_end_and_only_for_its_chat_or_its_players(svc):
-    res = await svc.open_lobby(-100, None, 1, "Оля", {"match_limit": 51})
-    assert await svc.record(res.match_id, 1, -100) == ErrorCode.WRONG_STATUS  # a lobby
-    await svc.join(res.match_id, 2, "Петя")
-    res = await svc.start(res.match_id, 1)
-    assert await svc.record(res.match_id, 1, -100) == ErrorCode.WRONG_STATUS  # playing
-    await svc.stop(res.match_id, 1)
-    assert isinstance(await svc.record(res.match_id, 1, 1), RecordFile)  # stopped: ended
+    res = await svc.lobbies.open_lobby(-100, None, 1, "Оля", {"match_limit": 51})
+    assert await svc.records.record(res.match_id, 1, -100) == ErrorCode.WRONG_STATUS  # a lobby
+    await svc.lobbies.join(res.match_id, 2, "Петя")
+    res = await svc.lobbies.start(res.match_id, 1)
+    assert await svc.records.record(res.match_id, 1, -100) == ErrorCode.WRONG_STATUS  # playing
+    await svc.lobbies.stop(res.match_id, 1)
+    assert isinstance(await svc.records.record(res.match_id, 1, 1), RecordFile)  # stopped: ended
     done = await finished_match(svc, "classic", -200, seed=5)
-    assert isinstance(await svc.record(done.match_id, 99, -200), RecordFile)  # in its chat
-    assert isinstance(await svc.record(done.match_id, 2, 2), RecordFile)  # a player, in DM
-    assert await svc.record(done.match_id, 99, 99) == ErrorCode.NOT_IN_GAME
-    assert await svc.record(done.match_id, 99, -300) == ErrorCode.NOT_IN_GAME
-    assert await svc.record(10**9, 1, -200) == ErrorCode.NOT_FOUND
-    assert await svc.latest_match(chat_id=-200) == done.match_id
-    assert await svc.latest_match(user_id=1) == done.match_id
-    assert await svc.latest_match(user_id=99) is None
+    assert isinstance(await svc.records.record(done.match_id, 99, -200), RecordFile)  # in its chat
+    assert isinstance(await svc.records.record(done.match_id, 2, 2), RecordFile)  # a player, in DM
+    assert await svc.records.record(done.match_id, 99, 99) == ErrorCode.NOT_IN_GAME
+    assert await svc.records.record(done.match_id, 99, -300) == ErrorCode.NOT_IN_GAME
+    assert await svc.records.record(10**9, 1, -200) == ErrorCode.NOT_FOUND
+    assert await svc.records.latest(chat_id=-200) == done.match_id
+    assert await svc.records.latest(user_id=1) == done.match_id
+    assert await svc.records.latest(user_id=99) is None
 
 
 async def test_a_record_that_names_a_match_but_differs_from_it_says_so(svc):
     first = await finished_match(svc, "classic", -100, seed=1)
     second = await finished_match(svc, "classic", -200, seed=2)
-    rec = await svc.record(first.match_id, 1, -100)
+    rec = await svc.records.record(first.match_id, 1, -100)
     record = json.loads(rec.data)
     record["match"]["id"] = second.match_id
-    check = await svc.check_record(dump_record(record))
+    check = await svc.records.check(dump_record(record))
     assert check.ok and check.stored_match == second.match_id and check.stored is False
 
 
 async def test_a_record_is_its_match_however_it_spells_tiles_and_names_but_not_if_redealt(
         svc):
     done = await finished_match(svc, "classic", -100, seed=11)
-    record = json.loads((await svc.record(done.match_id, 1, -100)).data)
+    record = json.loads((await svc.records.record(done.match_id, 1, -100)).data)
     spelled = json.loads(json.dumps(record))
     spelled["players"] = ["A", "B", "C"]
     deal = spelled["rounds"][0]["deal"]
     deal["hands"][0] = ["-".join(reversed(t.split("-"))) for t in reversed(deal["hands"][0])]
-    check = await svc.check_record(json.dumps(spelled).encode())
+    check = await svc.records.check(json.dumps(spelled).encode())
     assert check.ok and check.stored_match == done.match_id and check.stored is True
     # the last round dealt again: the same bazar in another order draws other tiles, so the
     # record replays (or not) to another game, which is never "the stored match"
     redealt = json.loads(json.dumps(record))
     last = redealt["rounds"][-1]
     last["deal"]["bazar"] = list(reversed(last["deal"]["bazar"]))
-    check = await svc.check_record(json.dumps(redealt).encode())
+    check = await svc.records.check(json.dumps(redealt).encode())
     assert check.stored is not True
 
 
@@ -148,7 +148,7 @@ def _illegal_in_round_3(record: dict) -> dict:
 
 async def test_bad_record_files_get_an_answer_and_change_nothing(svc):
     done = await finished_match(svc, "classic", -100, seed=11)
-    good = json.loads((await svc.record(done.match_id, 1, -100)).data)
+    good = json.loads((await svc.records.record(done.match_id, 1, -100)).data)
     assert len(good["rounds"]) >= 3
 
     def variant(record, **changes):
@@ -191,15 +191,15 @@ async def test_bad_record_files_get_an_answer_and_change_nothing(svc):
     }
     before = await snapshot(svc)
     for name, (data, kind) in cases.items():
-        check = await svc.check_record(data)
+        check = await svc.records.check(data)
         assert not check.ok and check.error == kind, (name, check)
-    illegal = await svc.check_record(cases["an illegal move in round 3"][0])
+    illegal = await svc.records.check(cases["an illegal move in round 3"][0])
     assert (illegal.round_no, illegal.decision_no, illegal.rule) == (3, 2, "§1.7")
-    misdealt = await svc.check_record(cases["a misdeal"][0])
+    misdealt = await svc.records.check(cases["a misdeal"][0])
     assert (misdealt.round_no, misdealt.rule) == (1, "§1.3")
-    assert (await svc.check_record(cases["10 MB"][0])).detail == str(len(cases["10 MB"][0]))
-    nomove = await svc.check_record(cases["a decision that is no move"][0])
+    assert (await svc.records.check(cases["10 MB"][0])).detail == str(len(cases["10 MB"][0]))
+    nomove = await svc.records.check(cases["a decision that is no move"][0])
     assert "round 1, decision 1" in nomove.detail
     # a record saved by a text editor with a byte-order mark reads as the record
-    assert (await svc.check_record(b"\xef\xbb\xbf" + json.dumps(good).encode())).ok
+    assert (await svc.records.check(b"\xef\xbb\xbf" + json.dumps(good).encode())).ok
     assert await snapshot(svc) == before

@@ -81,47 +81,47 @@ def test_switching_keeps_the_chosen_options_the_new_game_reads_and_drops_the_res
 
 
 async def test_a_lobby_of_a_variant_keeps_the_chats_options_it_reads(svc):
-    await svc.update_chat(-5, rules={"fish_scoring": "each_own", "match_limit": 151})
-    res = await svc.open_lobby(-5, None, 1, "A", variant="chcv")
+    await svc.people.update_chat(-5, rules={"fish_scoring": "each_own", "match_limit": 151})
+    res = await svc.lobbies.open_lobby(-5, None, 1, "A", variant="chcv")
     assert res.ok and res.lobby.rules["variant"] == "chcv"
     assert res.lobby.rules["match_limit"] == 151 and "fish_scoring" not in res.lobby.rules
-    other = await svc.open_lobby(-5, 9, 1, "A", variant="sport")
+    other = await svc.lobbies.open_lobby(-5, 9, 1, "A", variant="sport")
     assert (other.lobby.min_players, other.lobby.max_players) == (4, 4)
     assert other.lobby.rules["fish_scoring"] == "each_own"
-    bad = await svc.open_lobby(-5, 10, 1, "A", variant="poker")
+    bad = await svc.lobbies.open_lobby(-5, 10, 1, "A", variant="poker")
     assert bad.error == ErrorCode.BAD_RULES
-    assert (await svc.find_open(-5, 10)).error == ErrorCode.NOT_FOUND
+    assert (await svc.store.find_open(-5, 10)).error == ErrorCode.NOT_FOUND
 
 
 async def test_the_creator_changes_the_lobbys_variant_and_the_seats_stay(svc, tmp_path):
     res = await seat(svc, -7, 3, rules={"match_limit": 51, "bazar_reserve": 2})
     mid, version = res.match_id, res.version
     svc.clock.advance(100)
-    assert (await svc.change_variant(mid, 2, "sea_goat")).error == ErrorCode.NOT_CREATOR
-    assert (await svc.change_variant(mid, 1, "bridge")).error == ErrorCode.BAD_RULES
-    changed = await svc.change_variant(mid, 1, "sea_goat")
+    assert (await svc.lobbies.change_variant(mid, 2, "sea_goat")).error == ErrorCode.NOT_CREATOR
+    assert (await svc.lobbies.change_variant(mid, 1, "bridge")).error == ErrorCode.BAD_RULES
+    changed = await svc.lobbies.change_variant(mid, 1, "sea_goat")
     assert changed.ok and changed.version == version + 1
     rules = changed.lobby.rules
     assert (rules["variant"], rules["match_limit"], rules["bazar_reserve"]) == (
         "sea_goat", 125, 2)  # the reserve is kept; the sea goat plays to its own limit
     assert [p.user_id for p in changed.lobby.players] == [1, 2, 3]
     assert changed.lobby.deadline_at == svc.clock() + 600  # the lobby lives on
-    admin = await svc.change_variant(mid, 3, "seven", force=True)  # a chat admin
+    admin = await svc.lobbies.change_variant(mid, 3, "seven", force=True)  # a chat admin
     assert admin.ok and admin.lobby.rules == full_rules({"variant": "seven"})
-    sport = await svc.change_variant(mid, 1, "sport")
+    sport = await svc.lobbies.change_variant(mid, 1, "sport")
     assert (sport.lobby.min_players, sport.lobby.max_players) == (4, 4)
-    assert (await svc.start(mid, 1)).error == ErrorCode.NOT_ENOUGH_PLAYERS
-    await svc.join(mid, 4, "P4")
+    assert (await svc.lobbies.start(mid, 1)).error == ErrorCode.NOT_ENOUGH_PLAYERS
+    await svc.lobbies.join(mid, 4, "P4")
     # the stored rules are the lobby's: a fresh service deals a sport match
     other = await GameService.open(tmp_path / "kozel.sqlite3", clock=FakeClock(),
                                    seed_source=lambda: 77)
     try:
-        started = await other.start(mid, 1)
+        started = await other.lobbies.start(mid, 1)
         assert started.ok and started.table.variant == "sport"
         assert started.table.deals == 8 and started.table.teams
     finally:
         await other.close()
-    assert (await svc.change_variant(mid, 1, "classic")).error in (ErrorCode.WRONG_STATUS,
+    assert (await svc.lobbies.change_variant(mid, 1, "classic")).error in (ErrorCode.WRONG_STATUS,
                                                                   ErrorCode.STALE)
 
 
@@ -133,7 +133,7 @@ async def test_a_change_to_a_game_with_fewer_seats_is_refused(svc, monkeypatch):
     res = await seat(svc, -8, 4)
     real = lobbies.rules_players
     monkeypatch.setattr(lobbies, "rules_players", seven_seats_three(real))
-    refused = await svc.change_variant(res.match_id, 1, "seven")
+    refused = await svc.lobbies.change_variant(res.match_id, 1, "seven")
     assert refused.error == ErrorCode.TOO_MANY_PLAYERS and "3" in refused.detail
     assert refused.lobby.rules["variant"] == "classic" and len(refused.lobby.players) == 4
     row = await svc.db.read(repo.get_match, res.match_id)
@@ -141,30 +141,31 @@ async def test_a_change_to_a_game_with_fewer_seats_is_refused(svc, monkeypatch):
 
 
 async def test_the_chats_default_variant(svc):
-    await svc.update_chat(-9, rules={"teams": True, "fish_scoring": "own_to_max",
-                                     "turn_timeout": 90})
-    sea = await svc.update_chat(-9, variant="sea_goat")
+    await svc.people.update_chat(-9, rules={"teams": True, "fish_scoring": "own_to_max",
+                                            "turn_timeout": 90})
+    sea = await svc.people.update_chat(-9, variant="sea_goat")
     assert sea.ok and sea.chat.rules == {"variant": "sea_goat", "teams": True,
                                          "turn_timeout": 90}
     assert sea.chat.full_rules["match_limit"] == 125
-    back = await svc.update_chat(-9, variant="classic")
+    back = await svc.people.update_chat(-9, variant="classic")
     assert back.ok and back.chat.rules == {"teams": True, "turn_timeout": 90}
     assert back.chat.full_rules["fish_scoring"] == "all_to_max"  # dropped on the way
-    bad = await svc.update_chat(-9, variant="whist")
+    bad = await svc.people.update_chat(-9, variant="whist")
     assert bad.error == ErrorCode.BAD_RULES and bad.chat.rules == back.chat.rules
-    both = await svc.update_chat(-9, variant="donkey", rules={"teams": False})
+    both = await svc.people.update_chat(-9, variant="donkey", rules={"teams": False})
     assert both.error == ErrorCode.BAD_RULES
-    res = await svc.open_lobby(-9, None, 1, "A")
+    res = await svc.lobbies.open_lobby(-9, None, 1, "A")
     assert res.lobby.rules["variant"] == "classic" and res.lobby.min_players == 4
 
 
 async def test_solo_matches_of_a_variant_check_the_player_count(svc):
-    refused = await svc.open_solo(50, "Оля", bots=1, variant="general")
+    refused = await svc.lobbies.open_solo(50, "Оля", bots_count=1, variant="general")
     assert refused.error == ErrorCode.NOT_ENOUGH_PLAYERS
-    assert (await svc.find_open(50, None)).error == ErrorCode.NOT_FOUND  # nothing left open
-    res = await svc.open_solo(50, "Оля", bots=3, variant="general")
+    assert (await svc.store.find_open(50, None)).error == ErrorCode.NOT_FOUND  # nothing left open
+    res = await svc.lobbies.open_solo(50, "Оля", bots_count=3, variant="general")
     assert res.ok and res.table.variant == "general" and res.table.teams
-    other = await svc.open_solo(51, "Петя", bots=2, strength="easy", variant="telephone")
+    other = await svc.lobbies.open_solo(51, "Петя", bots_count=2, strength="easy",
+                                        variant="telephone")
     assert other.ok and other.table.layout.kind == "cross" and other.table.match_limit == 225
 
 
@@ -178,7 +179,7 @@ async def test_variant_fields_of_the_views_follow_the_engine(svc):
         players = 4 if info.players[0] == 4 else 3
         chat -= 1
         res = await seat(svc, chat, players, variant=name)
-        res = await svc.start(res.match_id, 1)
+        res = await svc.lobbies.start(res.match_id, 1)
         assert res.ok and res.table.variant == name and res.table.rules["variant"] == name
         end, seen = await play_to_end(svc, res, rng)
         assert end.status == Status.FINISHED and end.final.variant == name
@@ -223,7 +224,7 @@ async def test_chcv_specials_reach_the_summary(svc):
     found = 0
     for k in range(40):
         res = await seat(svc, -300 - k, 3, variant="chcv")
-        res = await svc.start(res.match_id, 1)
+        res = await svc.lobbies.start(res.match_id, 1)
         _, seen = await play_to_end(svc, res, rng)
         for r in seen:
             fired = tuple((e["rule"], e["seat"]) for e in r.events if e["kind"] == "special")

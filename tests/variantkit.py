@@ -16,10 +16,10 @@ async def seat(svc: GameService, chat: int, players: int, *, names: list[str] | 
     """A lobby in ``chat`` opened by user 1 with ``players`` seated (ids 1.., names ``P<id>``
     or ``names``); ``open_kwargs`` go to ``open_lobby`` (``variant=``, ``rules=``)."""
     names = names or [f"P{uid}" for uid in range(1, players + 1)]
-    res = await svc.open_lobby(chat, None, 1, names[0], **open_kwargs)
+    res = await svc.lobbies.open_lobby(chat, None, 1, names[0], **open_kwargs)
     assert res.ok, res
     for uid in range(2, players + 1):
-        res = await svc.join(res.match_id, uid, names[uid - 1])
+        res = await svc.lobbies.join(res.match_id, uid, names[uid - 1])
         assert res.ok, res
     return res
 
@@ -34,7 +34,7 @@ async def play_to_end(svc: GameService, res: Result, rng: random.Random,
             break
         hand = next(h for h in res.hands if h.your_turn)
         move: MoveOption = rng.choice(hand.legal)
-        res = await svc.act(res.match_id, hand.user_id, move, None, res.version)
+        res = await svc.play.act(res.match_id, hand.user_id, move, None, res.version)
         assert res.ok, (res.error, res.detail)
         seen.append(res)
     return res, seen
@@ -53,7 +53,7 @@ async def play_every_game(path: Path, names: list[str], *, seeds: range, rng_see
         for k, (name, info) in enumerate(variant_infos().items()):
             players = 4 if info.players[0] == 4 else 2 + k % 3
             res = await seat(svc, chat - k, players, names=names[:players], variant=name)
-            res = await svc.start(res.match_id, 1)
+            res = await svc.lobbies.start(res.match_id, 1)
             assert res.ok, res
             _end, seen = await play_to_end(svc, res, rng)
             out[name] = [res, *seen]

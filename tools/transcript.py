@@ -70,15 +70,15 @@ async def transcript(variant: str, *, players: int = 3, seed: int = 1, want: str
         try:
             for attempt in range(tries):
                 chat = -1 - attempt
-                res = await svc.open_lobby(chat, None, 1, NAMES[0], variant=variant)
+                res = await svc.lobbies.open_lobby(chat, None, 1, NAMES[0], variant=variant)
                 for uid in range(2, players + 1):
-                    res = await svc.join(res.match_id, uid, NAMES[uid - 1])
-                res = await svc.start(res.match_id, 1)
+                    res = await svc.lobbies.join(res.match_id, uid, NAMES[uid - 1])
+                res = await svc.lobbies.start(res.match_id, 1)
                 middle: str | None = None
                 while res.status == Status.PLAYING:
                     hand = next(h for h in res.hands if h.your_turn)
-                    res = await svc.act(res.match_id, hand.user_id, rng.choice(hand.legal),
-                                        None, res.version)
+                    res = await svc.play.act(res.match_id, hand.user_id, rng.choice(hand.legal),
+                                             None, res.version)
                     table = res.table
                     moves = sum(1 for n in table.notes if n.kind in ("led", "played"))
                     if middle is None and table.summary is None and moves == at:

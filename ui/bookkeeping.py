@@ -1,7 +1,7 @@
 """What the publisher knows of the messages it sent for one match, typed.
 
 The publisher keeps a :class:`MatchMessages` per match in memory, the truth while the bot
-runs, and stores it with the match (``GameService.save_messages``) so that a restarted bot
+runs, and stores it with the match (``service.messages.MessageIds.save``) so that a restarted bot
 edits the same messages.  A message still waiting in the outbox is held as the future of its
 send (:data:`ui.outbox.MessageRef`); only message ids that are known are stored.
 

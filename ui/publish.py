@@ -10,7 +10,7 @@ that send).  So a player's keyboard never waits for the group's rate limit.
 
 The publisher is *idempotent*: given the newest :class:`service.Result` of a match it makes
 the chats show that state (editing what exists, sending what is missing), and stores the
-message ids with the match once they are known (``GameService.save_messages``), so
+message ids with the match once they are known (``service.messages.MessageIds.save``), so
 re-publishing after a crash or a restart heals a half-sent change.  One-shot messages — a
 round's summary without a table message, the match end, a stopped match — are sent only for
 the change that produced them.
@@ -111,14 +111,14 @@ class Publisher:
 
     async def chat_locale(self, chat_id: int) -> str:
         """The group's language setting, else the default (issue 4, "Settings, languages")."""
-        info = await self.service.chat_info(chat_id)
+        info = await self.service.people.chat_info(chat_id)
         return choose_locale(is_group=True, chat_locale=info.language,
                              default=self.default_locale)
 
     async def user_locale(self, user_id: int) -> str:
         """A user's own choice (/lang in private), else their Telegram language, else the
         default."""
-        user = await self.service.get_user(user_id)
+        user = await self.service.people.get_user(user_id)
         return choose_locale(is_group=False, user_locale=user.language if user else None,
                              telegram_code=self._user_locale(user_id),
                              default=self.default_locale)
@@ -133,7 +133,7 @@ class Publisher:
         """What was sent for a match (read from the database the first time)."""
         books = self._books.get(match_id)
         if books is None:
-            books = MatchMessages.from_json(await self.service.load_messages(match_id))
+            books = MatchMessages.from_json(await self.service.messages.load(match_id))
             books = self._books.setdefault(match_id, books)
         return books
 
@@ -156,7 +156,7 @@ class Publisher:
                 if not books.pending():
                     self._dirty.discard(match_id)
                 try:
-                    await self.service.save_messages(match_id, books.to_json())
+                    await self.service.messages.save(match_id, books.to_json())
                 except Exception:
                     log.exception("storing the message ids of match %s failed", match_id)
                     return
@@ -249,7 +249,7 @@ class Publisher:
 
     async def _table(self, result: Result, books: MatchMessages) -> None:
         table = result.table
-        info = await self.service.chat_info(table.chat_id)
+        info = await self.service.people.chat_info(table.chat_id)
         locale = choose_locale(is_group=True, chat_locale=info.language,
                                default=self.default_locale)
         picture = table_view(info) == "picture"
@@ -492,12 +492,13 @@ class Publisher:
         """Start-up: show every open match as it is and announce the end of any match that
         finished without its end message, so a crash between a commit and its publish heals
         itself."""
-        for res in await self.service.open_matches():
+        for res in await self.service.store.open_matches():
             await self.publish(res, fresh=False)
-        for match_id, stored in await self.service.recently_finished(END_LOOKBACK):
+        since = self.service.clock() - END_LOOKBACK
+        for match_id, stored in await self.service.store.finished_since(since):
             books = self._books.get(match_id) or MatchMessages.from_json(stored)
             if books.table and books.end is None:
-                await self.publish(await self.service.view(match_id), fresh=False)
+                await self.publish(await self.service.store.view(match_id), fresh=False)
 
     async def resend_hand(self, result: Result, user_id: int) -> bool:
         """/hand or a Start pressed after a 403: a fresh hand message for ``user_id`` (with the
@@ -509,7 +510,7 @@ class Publisher:
             old = books.hands.pop(user_id, None)
             if old is not None and old.live:
                 self.outbox.edit_markup(user_id, old.message, None)
-        await self.publish(await self.service.view(result.match_id), fresh=False)
+        await self.publish(await self.service.store.view(result.match_id), fresh=False)
         return True
 
     async def refused(self, result: Result, user_id: int, chat_id: int,
@@ -585,7 +586,7 @@ class Publisher:
             if books.lobby_chat != new_chat_id:
                 books.lobby, books.lobby_closed, books.lobby_chat = None, False, None
             self._changed(match_id)
-        res = await self.service.view(match_id)
+        res = await self.service.store.view(match_id)
         if res.ok:
             await self.publish(res, fresh=False)
 

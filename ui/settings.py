@@ -48,7 +48,7 @@ def table_view(chat: ChatInfo) -> str:
 class SettingsPatch:
     """What choosing a value changes: ``rules`` options (RULES.md names) on top of the chat's
     rules, the chat's game (``variant``, which keeps the chat's options that game reads and
-    drops the others, ``GameService.update_chat(variant=)``), the chat's ``language``, or
+    drops the others, ``People.update_chat(variant=)``), the chat's ``language``, or
     other chat ``options``."""
 
     rules: dict[str, Any] = field(default_factory=dict)
