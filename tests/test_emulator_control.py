@@ -225,6 +225,26 @@ async def test_bot_removed_and_added(emulator_bot, emulator_client, group):
     assert (update.old_chat_member.status, update.new_chat_member.status) == ("left", "member")
 
 
+
+async def test_chat_member_updates_reach_only_a_bot_that_administers_the_group_and_asked(
+        emulator_bot, emulator_client, group):
+    """Telegram sends ``chat_member`` only to a bot that is an administrator of the chat, and
+    only when ``allowed_updates`` names it (it is not in the default set)."""
+    await emulator_client.set_member(group, VASYA, "member")  # the bot is a plain member
+    assert await drain(emulator_bot) == []
+    assert [e["update_id"] for e in await emulator_client.events()
+            if e["kind"] == "chat_member"] == [None]
+    await emulator_client.add_bot(group, admin=True)
+    await drain(emulator_bot)
+    await emulator_client.set_member(group, VASYA, "administrator")
+    assert await emulator_bot.get_updates() == []  # the default set has no chat_member
+    await emulator_client.set_member(group, VASYA, "member")
+    updates = await emulator_bot.get_updates(allowed_updates=["chat_member"])
+    member: ChatMemberUpdated = updates[0].chat_member
+    assert (member.chat.id, member.new_chat_member.user.id) == (group, VASYA)
+    assert (member.old_chat_member.status, member.new_chat_member.status) == (
+        "administrator", "member")
+
 async def test_block_and_unblock(emulator_bot, emulator_client, group):
     await emulator_client.start(MASHA)
     await emulator_client.block(MASHA)

@@ -254,7 +254,8 @@ class EmulatorClient:
         return await self._request("GET", "chats")
 
     async def set_member(self, chat_id: int, user_id: int, status: str) -> dict:
-        """Set a user's status in a group: creator, administrator, member, left, kicked."""
+        """Set a user's status in a group: creator, administrator, member, left, kicked (the
+        bot gets a ``chat_member`` update if it administers the group and asked for them)."""
         return await self._request("POST", f"chats/{chat_id}/members",
                                    {"user_id": user_id, "status": status})
 

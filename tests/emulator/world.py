@@ -412,14 +412,20 @@ class World:
         return self.chat_info(id)
 
     def set_member(self, chat_id: int, user_id: int, status: str) -> dict:
-        """Set a user's status in a group: creator, administrator, member, left or kicked
-        (emits a ``chat_member`` update, delivered only if the bot asked for them)."""
+        """Set a user's status in a group: creator, administrator, member, left or kicked.
+        Emits a ``chat_member`` update as Telegram does: only to a bot that is an
+        administrator of the group, and delivered only if the bot asked for them in
+        ``allowed_updates``; otherwise the event is logged with no update id."""
         chat = self._group(chat_id)
         self._user(user_id)
         if status not in ("creator", "administrator", "member", "left", "kicked"):
             raise ControlError(f"unknown member status {status!r}")
         old = chat.members.get(user_id, "left")
         chat.members[user_id] = status
+        if chat.bot_status != "administrator":
+            self._event("chat_member", update_id=None, chat_id=chat_id, user_id=user_id)
+            self.changed()
+            return self.chat_info(chat_id)
         self._push("chat_member", {
             "chat": self._chat_api(chat), "from": self.users[user_id].api(), "date": self.now(),
             "old_chat_member": self._member_api(chat, user_id, old),
