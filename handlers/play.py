@@ -8,15 +8,15 @@ errors router, which answers it as outdated).
 Issues 12 and 13 ("Moves of two tiles", "Composing a move"): a :class:`~ui.callbacks.PlayCb`
 button plays a move of any variant (RULES.md §2.0.4), or shows a move of several doubles
 being built, whose placements so far travel in the button itself.  A building press changes
-nothing in the game: it is checked here against the legal moves of the seat's
-``HandView`` (its placements must be part of one, ``ui.compose.is_prefix``) and at the view's
-version, and the pressed message is edited to the move so far.  A press to play goes to the
-service, which checks it as every move (stale, out of turn, illegal).
+nothing in the game: the service checks it as it checks a move, without playing one
+(``Play.check_press``: the match running, a player's, at the version shown, on their turn),
+the handler only answers a refusal; then its placements must be part of a legal move of the
+seat's ``HandView`` (``ui.compose.is_prefix``), and the pressed message is edited to the move
+so far.  A press to play goes to the service, which checks it as every move (stale, out of
+turn, illegal).
 """
 
 from __future__ import annotations
-
-from dataclasses import replace
 
 from aiogram import Router
 from aiogram.filters import Command
@@ -48,8 +48,9 @@ async def _act(query: CallbackQuery, app: App, locale: str, game: int,
 
 async def _refused(query: CallbackQuery, app: App, locale: str, res: Result,
                    key: str | None = None) -> None:
-    """An alert; an old keyboard (stale, not this player's turn) is taken away, so that only
-    the live one remains."""
+    """The alert answering a refused press (``key``: its text, else the refusal's own); an
+    old keyboard (stale, not this player's turn) is taken away, so that only the live one
+    remains."""
     await alert(query, app.tr.plain(locale, key) if key else app.error_text(locale, res))
     if res.error in (ErrorCode.STALE, ErrorCode.NOT_YOUR_TURN) and query.message:
         await app.publisher.refused(res, query.from_user.id, query.message.chat.id,
@@ -69,20 +70,13 @@ async def on_play(query: CallbackQuery, callback_data: PlayCb, app: App, locale:
         option = MoveOption(first.tile, first.end, first.closed, first.along, tuple(more))
         await _act(query, app, locale, cb.game, option, None, cb.ver)
         return
-    res = await app.service.store.view(cb.game)
-    hand = res.hand_for(user) if res.ok else None
-    if not res.ok or res.status != Status.PLAYING:
-        await alert(query, app.tr.plain(locale, "err-stale-button"))
+    res = await app.service.play.check_press(cb.game, user, cb.ver)
+    if not res.ok:
+        # a match gone or over: the move being built is out of date
+        closed = res.error in (ErrorCode.NOT_FOUND, ErrorCode.WRONG_STATUS)
+        await _refused(query, app, locale, res, "err-stale-button" if closed else None)
         return
-    if hand is None:
-        await alert(query, app.tr.plain(locale, "err-not-in-game"))
-        return
-    if res.version != cb.ver:
-        await _refused(query, app, locale, _as_error(res, ErrorCode.STALE))
-        return
-    if not hand.your_turn:
-        await _refused(query, app, locale, _as_error(res, ErrorCode.NOT_YOUR_TURN))
-        return
+    hand = res.hand_for(user)
     chosen = list(cb.placements) if cb.act == "b" else None
     if chosen is not None and not compose.is_prefix(chosen, hand.legal):
         await alert(query, app.tr.plain(locale, "err-compose-bad"))
@@ -91,11 +85,6 @@ async def on_play(query: CallbackQuery, callback_data: PlayCb, app: App, locale:
     if query.message is not None:
         await app.publisher.show_move(res, user, query.message.chat.id,
                                       query.message.message_id, chosen)
-
-
-def _as_error(res: Result, code: ErrorCode) -> Result:
-    """``res`` (a view) as the refusal ``code``, for the answer and the old keyboard."""
-    return replace(res, ok=False, error=code)
 
 
 async def _my_open_match(app: App, user_id: int) -> Result | None:

@@ -10,7 +10,8 @@ the tools and the tests) call the rooms directly, each an attribute of :class:`G
   ``open_matches``, ``finished_since``;
 - ``lobbies`` (:mod:`service.lobbies`) — open, join, leave, computer players in seats, the
   lobby's game, start, stop, expire, rematch, solo matches;
-- ``play`` (:mod:`service.play`) — a person's, the host's and a computer player's move;
+- ``play`` (:mod:`service.play`) — a person's, the host's and a computer player's move, and
+  the check of a press;
 - ``leaving`` (:mod:`service.leaving`) — a person's seat handed to a computer player in a
   running match (/leave, or the group's choice when their turns time out);
 - ``thinkers`` (:mod:`service.bots`) — the worker processes computer players think in;

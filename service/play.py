@@ -84,20 +84,40 @@ class Play:
         """
         async with self.store.opening(match_id, status=Status.PLAYING,
                                       seen=expected_version) as live:
-            seat = live.seat_of(user_id)
-            if seat is None:
-                refuse(ErrorCode.NOT_IN_GAME, "not a player of this match", live)
-            if live.version != expected_version:
-                refuse(ErrorCode.STALE,
-                       f"version {expected_version} is not current ({live.version})", live)
-            if live.to_act != seat:
-                refuse(ErrorCode.NOT_YOUR_TURN, "not your turn (RULES.md §1.1)", live)
+            seat = self._pressing(live, user_id, expected_version)
             option = tile if isinstance(tile, MoveOption) else MoveOption(str(tile), end)
             try:
                 step = live.step(seat, option)
             except BadMove as exc:
                 refuse(exc.code, str(exc), live)
             return await self._commit(live, step, user_id)
+
+    @answers
+    async def check_press(self, match_id: int, user_id: int, expected_version: int) -> Result:
+        """Whether a press of ``user_id`` on a button of the match shown at
+        ``expected_version`` is one :meth:`act` would take up, changing nothing: the current
+        views (``ok``), or the refusal :meth:`act` would give before it reads the move —
+        ``not_found``, ``wrong_status`` (not running), ``not_in_game``, ``stale`` (another
+        version), ``not_your_turn`` (RULES.md §1.1) — with the current views.  A move of
+        several placements built press by press (RULES.md §2.0.4) asks this at each press."""
+        async with self.store.opening(match_id, status=Status.PLAYING,
+                                      seen=expected_version) as live:
+            self._pressing(live, user_id, expected_version)
+        return result_of(live)
+
+    @staticmethod
+    def _pressing(live: LiveMatch, user_id: int, expected_version: int) -> int:
+        """The seat of ``user_id``, after the checks of a press: a player of the match, at the
+        version shown, whose turn it is.  Raises ``Refused``."""
+        seat = live.seat_of(user_id)
+        if seat is None:
+            refuse(ErrorCode.NOT_IN_GAME, "not a player of this match", live)
+        if live.version != expected_version:
+            refuse(ErrorCode.STALE,
+                   f"version {expected_version} is not current ({live.version})", live)
+        if live.to_act != seat:
+            refuse(ErrorCode.NOT_YOUR_TURN, "not your turn (RULES.md §1.1)", live)
+        return seat
 
     def choice_time(self, live: LiveMatch) -> float:
         """Seconds the group has to answer the question of :meth:`host_move`: one turn's

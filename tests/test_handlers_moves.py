@@ -267,6 +267,44 @@ async def test_stale_foreign_and_forged_building_presses_change_nothing(tmp_path
 
 
 @pytest.mark.parametrize("lang", ["ru", "uk", "en"])
+async def test_a_move_press_and_a_building_press_are_refused_alike(tmp_path, lang):
+    """One check for a press (``Play.check_press``, the same as a move's): a press by a
+    non-player, out of turn, or on a keyboard of an older version gets the same alert in
+    the presser's language whether it plays a move (``MoveCb``) or builds one (``PlayCb``
+    ``b``/``t``), and leaves the game and the live keyboard exactly as they were."""
+    people = tuple(Person(p.id, p.first_name, lang) for p in PEOPLE[:3])
+    stranger = Person(39, "Гость", lang)
+    tr_keys = {"stranger": "err-not-in-game", "other": "err-not-your-turn",
+               "stale": "err-stale-button"}
+    async with Harness(tmp_path) as h:
+        match_id = await _seated(h, "classic", people, 5)
+        mover, msg = h.the_live_keyboard(people)
+        other = next(p for p in people if p is not mover)
+        before = await h.app.service.store.view(match_id)
+        state = await engine_state(h.app.service, match_id)
+        move = parse_callback(msg.move_buttons()[0].callback_data)
+        old = MoveCb(game=match_id, ver=before.version - 1, tile=move.tile, end=move.end)
+        here = {"other": h.tg.last(other.id)}  # the other player presses in their own chat
+        presses = {
+            "stranger": (stranger, [move.pack(), play_callback(match_id, before.version, "t"),
+                                    play_callback(match_id, before.version, "b")]),
+            "other": (other, [move.pack(), play_callback(match_id, before.version, "t")]),
+            "stale": (mover, [old.pack(), play_callback(match_id, before.version - 1, "t"),
+                              play_callback(match_id, before.version - 1, "b")]),
+        }
+        shown = (msg.text, [b.callback_data for b in msg.buttons()])
+        for why, (person, datas) in presses.items():
+            for data in datas:
+                text, alert, _ = await h.press(person, here.get(why, msg), data=data)
+                assert alert and text == h.app.tr.plain(lang, tr_keys[why]), (why, data, text)
+        now = h.tg.messages[(msg.chat_id, msg.message_id)]
+        assert (now.text, [b.callback_data for b in now.buttons()]) == shown
+        after = await h.app.service.store.view(match_id)
+        assert (after.version, after.table, after.hands) == (before.version, before.table,
+                                                            before.hands)
+        assert await engine_state(h.app.service, match_id) == state
+
+@pytest.mark.parametrize("lang", ["ru", "uk", "en"])
 async def test_sea_goat_two_doubles_button_stale_and_forged(tmp_path, lang):
     """RULES.md §2.1 rule 1: the two doubles are one button, which plays both; pressed again
     (stale) or forged with another tile it changes nothing and gets an alert in the

@@ -127,6 +127,39 @@ async def test_bad_input_changes_nothing(svc):
     assert ok.ok and ok.version == v + 1
 
 
+
+async def test_a_press_is_checked_as_its_move_would_be_and_changes_nothing(svc):
+    """``Play.check_press`` refuses exactly what ``act`` refuses before it reads the move —
+    a stranger, out of turn (RULES.md §1.1), another version, no such match, a match no
+    longer played — with the same code and the same fresh views, and changes nothing; a
+    press it lets through gets the current views, and the move is then taken."""
+    res = await start_match(svc, -100, 3)
+    mid, v = res.match_id, res.version
+    to_act = res.table.to_act_user_id
+    other = next(s.user_id for s in res.table.seats if s.user_id != to_act)
+    legal = res.hand_for(to_act).legal[0]
+    state = await engine_state(svc, mid)
+    cases = [(999, v, ErrorCode.NOT_IN_GAME), (other, v, ErrorCode.NOT_YOUR_TURN),
+             (to_act, v - 1, ErrorCode.STALE), (to_act, v + 5, ErrorCode.STALE),
+             (other, v - 1, ErrorCode.STALE)]  # §1.1 after the version: act's order
+    for user, version, code in cases:
+        checked = await svc.play.check_press(mid, user, version)
+        moved = await svc.play.act(mid, user, legal.tile, legal.end, version)
+        assert (checked.ok, checked.error) == (moved.ok, moved.error) == (False, code), user
+        assert checked.table == moved.table and checked.version == v
+        assert checked.hands == moved.hands
+    missing = await svc.play.check_press(12345, to_act, v)
+    assert missing.error == ErrorCode.NOT_FOUND and missing.table is None
+    fine = await svc.play.check_press(mid, to_act, v)
+    assert fine.ok and fine.error is None
+    assert (fine.table, fine.hands) == ((view := await svc.store.view(mid)).table, view.hands)
+    assert await engine_state(svc, mid) == state and await _log_len(svc, mid) == 0
+    assert (await svc.play.act(mid, to_act, legal.tile, legal.end, v)).ok
+    assert (await svc.lobbies.stop(mid, res.table.seats[0].user_id)).ok
+    closed = await svc.play.check_press(mid, to_act, v + 1)
+    assert closed.error == ErrorCode.WRONG_STATUS
+    assert closed.error == (await svc.play.act(mid, to_act, "0-0", None, v + 1)).error
+
 async def test_double_press_applies_exactly_once(svc):
     res = await start_match(svc, -100, 4)
     for _ in range(5):
