@@ -5,18 +5,20 @@ Order: chat events, the private chat (its message filter), the group lobby (its 
 filter), the games (the lobby's game menu, the private set-up), play, statistics, players'
 records, settings, help, and the errors router last (unknown buttons, the error handler).  The
 locale of every update is put into the handler data as ``locale`` by
-:class:`handlers.common.LocaleMiddleware`.
+:class:`handlers.common.LocaleMiddleware`, and whether its user administers its chat, asked
+only when awaited, as ``is_admin`` by :class:`handlers.admins.AdminMiddleware`.
 """
 
 from __future__ import annotations
 
 from aiogram import Dispatcher
 
+from handlers.admins import AdminMiddleware
 from handlers.common import LocaleMiddleware
 
 
 def setup_routers(dp: Dispatcher) -> None:
-    """The locale middleware and every router, in order."""
+    """The locale and admin middlewares and every router, in order."""
     from handlers import (
         chat_events,
         errors,
@@ -31,6 +33,7 @@ def setup_routers(dp: Dispatcher) -> None:
     )
 
     dp.update.outer_middleware(LocaleMiddleware())
+    dp.update.outer_middleware(AdminMiddleware())
     for module in (chat_events, private, lobby, games, play, stats, records, settings, help,
                    errors):
         dp.include_router(module.create_router())

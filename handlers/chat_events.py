@@ -1,7 +1,11 @@
-"""Chat life-cycle: group → supergroup migration, the bot removed from a chat.
+"""Chat life-cycle: group → supergroup migration, the bot removed from a chat, members'
+rights.
 
 Issue 4: when a group is upgraded (``migrate_to_chat_id``) its lobby, match and statistics
-move with it; if the bot is removed, matches there end without rating.
+move with it; if the bot is removed, matches there end without rating.  A member promoted or
+demoted (a ``chat_member`` update, which Telegram sends only where the bot is an
+administrator) is remembered at once by :class:`handlers.admins.Admins`; a change of the
+bot's own status in a group forgets what was remembered there.
 """
 
 from __future__ import annotations
@@ -9,7 +13,7 @@ from __future__ import annotations
 import logging
 
 from aiogram import F, Router
-from aiogram.enums import ChatMemberStatus
+from aiogram.enums import ChatMemberStatus, ChatType
 from aiogram.types import ChatMemberUpdated, Message
 
 from handlers.common import App
@@ -37,11 +41,14 @@ async def on_migrate_from(message: Message, app: App) -> None:
 
 
 async def on_my_member(update: ChatMemberUpdated, app: App) -> None:
+    """The bot's own status changed: blocked or unblocked in private; added, promoted,
+    demoted or removed in a group."""
     status = update.new_chat_member.status
-    if update.chat.id > 0:
+    if update.chat.type == ChatType.PRIVATE:
         # a user blocked (kicked) or unblocked the bot in private
         await app.service.people.set_dm_open(update.chat.id, status == ChatMemberStatus.MEMBER)
         return
+    app.admins.forget(update.chat.id)
     if status in (ChatMemberStatus.LEFT, ChatMemberStatus.KICKED):
         closed = await app.service.bot_removed(update.chat.id)
         log.info("removed from chat %s: %d matches closed without rating", update.chat.id,
@@ -50,10 +57,19 @@ async def on_my_member(update: ChatMemberUpdated, app: App) -> None:
         await app.service.people.update_chat(update.chat.id, title=update.chat.title, active=True)
 
 
+async def on_member(update: ChatMemberUpdated, app: App) -> None:
+    """A member's status changed in a group the bot administers: remember whether they are
+    an admin now (no ``getChatMember`` call needed for their next press)."""
+    member = update.new_chat_member
+    app.admins.note(update.chat.id, member.user.id, member.status)
+
+
 def create_router() -> Router:
-    """The chat life-cycle router."""
+    """The chat life-cycle router (its ``chat_member`` handler makes the dispatcher ask
+    Telegram for those updates: ``allowed_updates`` is ``resolve_used_update_types()``)."""
     router = Router(name="chat_events")
     router.message.register(on_migrate, F.migrate_to_chat_id)
     router.message.register(on_migrate_from, F.migrate_from_chat_id)
     router.my_chat_member.register(on_my_member)
+    router.chat_member.register(on_member)
     return router

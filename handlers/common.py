@@ -1,30 +1,33 @@
 """What every router needs: the shared objects, the chat-type filters, the locale middleware,
-replies through the outbox, alerts and the admin check.
+replies through the outbox and alerts (who administers a group: :mod:`handlers.admins`).
 
 Handlers stay thin: they parse the update, call the service, and hand the result to the
-publisher.  Nothing here computes a rule.
+publisher.  Nothing here computes a rule.  Whether a chat is a group is read from its type
+(``chat.type``), never from the sign of its id.
 """
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from aiogram import BaseMiddleware, Bot, F
-from aiogram.enums import ChatMemberStatus, ChatType
-from aiogram.types import CallbackQuery, Message, ReplyParameters, TelegramObject, User
+from aiogram import BaseMiddleware, F
+from aiogram.enums import ChatType
+from aiogram.types import CallbackQuery, Chat, Message, ReplyParameters, TelegramObject, User
 
+from handlers.admins import Admins
 from service import ErrorCode, GameService, Result
 from ui.i18n import Translator, choose_locale
 from ui.publish import Publisher
 
-log = logging.getLogger(__name__)
-
+#: The chat types of groups (a supergroup, a forum too).
+GROUP_TYPES = frozenset({ChatType.GROUP, ChatType.SUPERGROUP})
 #: Router filters by chat type (``router.message.filter(IN_GROUPS)``).
-IN_GROUPS = F.chat.type.in_({ChatType.GROUP, ChatType.SUPERGROUP})
+IN_GROUPS = F.chat.type.in_(GROUP_TYPES)
 IN_PRIVATE = F.chat.type == ChatType.PRIVATE
+#: The same of a button press: the chat of the message under which the button was pressed.
+PRESSED_IN_GROUPS = F.message.chat.type.in_(GROUP_TYPES)
 
 #: Which text answers which service error (issue 4: every bad press gets a clear answer).
 ERROR_KEYS: dict[ErrorCode, str] = {
@@ -50,7 +53,8 @@ ERROR_KEYS: dict[ErrorCode, str] = {
 class App:
     """The objects handlers share (put into the dispatcher as ``app``).
 
-    ``telegram_lang`` remembers the language code Telegram reports for each user seen.
+    ``telegram_lang`` remembers the language code Telegram reports for each user seen;
+    ``admins``, who administers which group (:class:`handlers.admins.Admins`).
     """
 
     service: GameService
@@ -60,16 +64,18 @@ class App:
     default_locale: str
     turn_timeout: int = 60
     telegram_lang: dict[int, str] = field(default_factory=dict)
+    admins: Admins = field(default_factory=Admins)
 
     def remember(self, user: User | None) -> None:
         """Note a user's Telegram language (used when they chose none with /lang)."""
         if user is not None and user.language_code:
             self.telegram_lang[user.id] = user.language_code
 
-    async def locale_for(self, chat_id: int, user: User | None) -> str:
-        """Groups speak the chat's language; private chats the user's (issue 4)."""
-        if chat_id < 0:
-            return await self.publisher.chat_locale(chat_id)
+    async def locale_for(self, chat: Chat | None, user: User | None) -> str:
+        """Groups speak the chat's language; private chats (and updates without a chat) the
+        user's (issue 4)."""
+        if in_group(chat):
+            return await self.publisher.chat_locale(chat.id)
         if user is None:
             return self.default_locale
         info = await self.service.people.get_user(user.id)
@@ -100,8 +106,7 @@ class LocaleMiddleware(BaseMiddleware):
         user: User | None = data.get("event_from_user")
         chat = data.get("event_chat")
         app.remember(user)
-        chat_id = chat.id if chat is not None else (user.id if user is not None else 0)
-        data["locale"] = await app.locale_for(chat_id, user)
+        data["locale"] = await app.locale_for(chat, user)
         return await handler(event, data)
 
 
@@ -135,6 +140,16 @@ class SameChatGuard(BaseMiddleware):
         return await handler(event, data)
 
 
+def in_group(chat: Chat | None) -> bool:
+    """Whether ``chat`` is a group (``chat.type``: a group or a supergroup)."""
+    return chat is not None and chat.type in GROUP_TYPES
+
+
+def pressed_in_group(query: CallbackQuery) -> bool:
+    """Whether a button was pressed under a message of a group."""
+    return query.message is not None and in_group(query.message.chat)
+
+
 def display_name(user: User) -> str:
     """How a player is called at the table: first and last name, as Telegram has them."""
     name = user.full_name.strip() or (user.username or str(user.id))
@@ -165,16 +180,6 @@ def reply(app: App, message: Message, text: str, **kwargs: Any) -> None:
 def answer(app: App, message: Message, text: str, **kwargs: Any) -> None:
     """Write ``text`` in ``message``'s chat (no quote), through the outbox."""
     app.publisher.outbox.send(message.chat.id, text, **kwargs)
-
-
-async def is_admin(bot: Bot, chat_id: int, user_id: int) -> bool:
-    """True for the chat's creator and administrators; False if Telegram cannot tell."""
-    try:
-        member = await bot.get_chat_member(chat_id, user_id)
-    except Exception:  # network trouble or a chat we cannot see: not an admin
-        log.warning("get_chat_member(%s, %s) failed", chat_id, user_id, exc_info=True)
-        return False
-    return member.status in (ChatMemberStatus.CREATOR, ChatMemberStatus.ADMINISTRATOR)
 
 
 async def alert(query: CallbackQuery, text: str, **kwargs: Any) -> None:

@@ -11,7 +11,7 @@ import logging
 from aiogram import Router
 from aiogram.types import CallbackQuery, ErrorEvent
 
-from handlers.common import App, alert, query_chat
+from handlers.common import App, alert
 
 log = logging.getLogger(__name__)
 
@@ -28,11 +28,11 @@ async def on_error(event: ErrorEvent, app: App) -> bool:
     try:
         if update.callback_query is not None:
             q = update.callback_query
-            locale = await app.locale_for(query_chat(q), q.from_user)
+            locale = await app.locale_for(q.message.chat if q.message else None, q.from_user)
             await alert(q, app.tr.plain(locale, "err-unexpected"))
         elif update.message is not None:
             m = update.message
-            locale = await app.locale_for(m.chat.id, m.from_user)
+            locale = await app.locale_for(m.chat, m.from_user)
             app.publisher.outbox.send(m.chat.id, app.tr.t(locale, "err-unexpected"))
     except Exception:  # the apology itself failed: already logged above
         log.warning("could not apologise for update %s", update.update_id, exc_info=True)

@@ -13,15 +13,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from aiogram import Bot, F, Router
+from aiogram import F, Router
+from aiogram.enums import ChatType
 from aiogram.types import CallbackQuery, Message
 
+from handlers.admins import AdminCheck
 from handlers.common import (
     App,
     SameChatGuard,
     alert,
     display_name,
-    is_admin,
     query_chat,
     register,
 )
@@ -128,7 +129,7 @@ async def open_solo(app: App, user, choice: SoloChoice) -> Result:
 
 async def on_solo(query: CallbackQuery, callback_data: SoloCb, app: App, locale: str) -> None:
     """A button of the set-up message: change the choice (the message shows it), or play."""
-    if query_chat(query) < 0 or query.message is None:
+    if query.message is None or query.message.chat.type != ChatType.PRIVATE:
         await alert(query, app.tr.plain(locale, "err-private-only"))
         return
     info = _infos().get(callback_data.variant)
@@ -164,7 +165,7 @@ async def on_solo(query: CallbackQuery, callback_data: SoloCb, app: App, locale:
 # -- the lobby's game --------------------------------------------------------------------------
 
 
-async def _lobby_of(query: CallbackQuery, app: App, bot: Bot, locale: str,
+async def _lobby_of(query: CallbackQuery, app: App, is_admin: AdminCheck, locale: str,
                     lobby_id: int) -> tuple[Result, bool] | None:
     """The lobby, if it is open and the presser is its creator or a chat admin (the admin
     flag with it); None after answering why not."""
@@ -174,7 +175,7 @@ async def _lobby_of(query: CallbackQuery, app: App, bot: Bot, locale: str,
         return None
     if res.lobby.creator_id == query.from_user.id:
         return res, False
-    if await is_admin(bot, query_chat(query), query.from_user.id):
+    if await is_admin():
         return res, True
     await alert(query, app.tr.plain(locale, "err-only-creator-or-admin"))
     return None
@@ -188,10 +189,10 @@ def _lobby_buttons(app: App, query: CallbackQuery, locale: str, res: Result) -> 
                        has_bots=any(p.bot for p in lobby.players), tr=app.tr))
 
 
-async def on_variant_menu(query: CallbackQuery, callback_data: VariantCb, app: App, bot: Bot,
-                          locale: str) -> None:
+async def on_variant_menu(query: CallbackQuery, callback_data: VariantCb, app: App,
+                          is_admin: AdminCheck, locale: str) -> None:
     """"Another game" under a lobby: its buttons become the games (creator or admin)."""
-    found = await _lobby_of(query, app, bot, locale, callback_data.lobby)
+    found = await _lobby_of(query, app, is_admin, locale, callback_data.lobby)
     if found is None or query.message is None:
         return
     res, _ = found
@@ -201,25 +202,25 @@ async def on_variant_menu(query: CallbackQuery, callback_data: VariantCb, app: A
         variant_keyboard(locale, res.match_id, str(res.lobby.rules["variant"]), tr=app.tr))
 
 
-async def on_variant_back(query: CallbackQuery, callback_data: VariantCb, app: App, bot: Bot,
-                          locale: str) -> None:
+async def on_variant_back(query: CallbackQuery, callback_data: VariantCb, app: App,
+                          is_admin: AdminCheck, locale: str) -> None:
     """"Back" in the games: the lobby's own buttons again."""
-    found = await _lobby_of(query, app, bot, locale, callback_data.lobby)
+    found = await _lobby_of(query, app, is_admin, locale, callback_data.lobby)
     if found is None or query.message is None:
         return
     await query.answer()
     _lobby_buttons(app, query, locale, found[0])
 
 
-async def on_variant_pick(query: CallbackQuery, callback_data: VariantCb, app: App, bot: Bot,
-                          locale: str) -> None:
+async def on_variant_pick(query: CallbackQuery, callback_data: VariantCb, app: App,
+                          is_admin: AdminCheck, locale: str) -> None:
     """A game in the menu: the lobby plays it (the service keeps the seats, refuses a game
     that seats fewer than are seated)."""
     info = _infos().get(callback_data.variant)
     if info is None:
         await alert(query, app.tr.plain(locale, "err-stale-button"))
         return
-    found = await _lobby_of(query, app, bot, locale, callback_data.lobby)
+    found = await _lobby_of(query, app, is_admin, locale, callback_data.lobby)
     if found is None or query.message is None:
         return
     res, admin = found

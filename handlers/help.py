@@ -6,12 +6,12 @@ from aiogram import Router
 from aiogram.filters import Command
 from aiogram.types import Message
 
-from handlers.common import App, reply
+from handlers.common import App, in_group, reply
 from ui import render
 
 
 async def cmd_help(message: Message, app: App, locale: str) -> None:
-    reply(app, message, render.render_help(locale, is_group=message.chat.id < 0, tr=app.tr))
+    reply(app, message, render.render_help(locale, is_group=in_group(message.chat), tr=app.tr))
 
 
 def create_router() -> Router:

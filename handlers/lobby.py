@@ -10,17 +10,19 @@ private router answers them there.
 
 from __future__ import annotations
 
-from aiogram import Bot, F, Router
+from functools import partial
+
+from aiogram import F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, Message
 
+from handlers.admins import AdminCheck, or_as_admin
 from handlers.common import (
     IN_GROUPS,
     App,
     SameChatGuard,
     alert,
     display_name,
-    is_admin,
     query_chat,
     register,
     reply,
@@ -76,13 +78,27 @@ async def _press_or_publish(query: CallbackQuery, app: App, locale: str, res: Re
     await app.publisher.publish(res)
 
 
-async def _start(app: App, bot: Bot, chat_id: int, match_id: int, user_id: int) -> Result:
-    """Start as the lobby's creator; anyone else only if Telegram says they are an admin (the
-    creator's start costs no ``getChatMember`` call)."""
-    res = await app.service.lobbies.start(match_id, user_id)
-    if res.error == ErrorCode.NOT_CREATOR and await is_admin(bot, chat_id, user_id):
-        res = await app.service.lobbies.start(match_id, user_id, force=True)
-    return res
+async def _start(app: App, is_admin: AdminCheck, match_id: int, user_id: int) -> Result:
+    """Start as the lobby's creator, or as a chat admin (the creator's start costs no
+    ``getChatMember`` call)."""
+    return await or_as_admin(is_admin, partial(app.service.lobbies.start, match_id, user_id),
+                             ErrorCode.NOT_CREATOR)
+
+
+async def _seat_bot(app: App, is_admin: AdminCheck, match_id: int, user_id: int,
+                    strength: str | None) -> Result:
+    """Seat a computer player of ``strength`` (None: take the last one seated off), as a
+    player of the lobby or as a chat admin."""
+    lobbies = app.service.lobbies
+    operation = (partial(lobbies.add_bot, match_id, user_id, strength) if strength
+                 else partial(lobbies.remove_bot, match_id, user_id))
+    return await or_as_admin(is_admin, operation, ErrorCode.NOT_IN_GAME)
+
+
+async def _stop(app: App, is_admin: AdminCheck, match_id: int, user_id: int) -> Result:
+    """Stop a lobby or a match as its creator, or as a chat admin."""
+    return await or_as_admin(is_admin, partial(app.service.lobbies.stop, match_id, user_id),
+                             ErrorCode.NOT_CREATOR)
 
 
 # -- commands --------------------------------------------------------------------------------
@@ -155,8 +171,8 @@ async def cmd_leave(message: Message, app: App, locale: str) -> None:
     await app.publisher.publish(res)
 
 
-async def cmd_addbot(message: Message, command: CommandObject, app: App, bot: Bot,
-                     locale: str) -> None:
+async def cmd_addbot(message: Message, command: CommandObject, app: App,
+                     is_admin: AdminCheck, locale: str) -> None:
     """/addbot [easy|normal|hard]: seat a computer player in this chat's lobby (issue 6)."""
     strength = (command.args or "normal").strip().lower()
     if strength not in STRENGTHS:
@@ -165,28 +181,26 @@ async def cmd_addbot(message: Message, command: CommandObject, app: App, bot: Bo
     found = await _this_lobby(message, app, locale)
     if found is None:
         return
-    force = await is_admin(bot, message.chat.id, message.from_user.id)
-    await _reply_or_publish(message, app, locale, await app.service.lobbies.add_bot(
-        found.match_id, message.from_user.id, strength, force=force))
+    await _reply_or_publish(message, app, locale, await _seat_bot(
+        app, is_admin, found.match_id, message.from_user.id, strength))
 
 
-async def cmd_startgame(message: Message, app: App, bot: Bot, locale: str) -> None:
+async def cmd_startgame(message: Message, app: App, is_admin: AdminCheck, locale: str) -> None:
     found = await _this_lobby(message, app, locale)
     if found is None:
         return
     await _reply_or_publish(message, app, locale, await _start(
-        app, bot, message.chat.id, found.match_id, message.from_user.id))
+        app, is_admin, found.match_id, message.from_user.id))
 
 
-async def cmd_stopgame(message: Message, app: App, bot: Bot, locale: str) -> None:
+async def cmd_stopgame(message: Message, app: App, is_admin: AdminCheck, locale: str) -> None:
     """Ask to confirm; the creator or an admin may stop (no rating)."""
     found = await app.service.store.find_open(message.chat.id, thread_of(message))
     if not found.ok:
         reply(app, message, app.error_text(locale, found))
         return
     creator = found.lobby.creator_id if found.lobby else None
-    if creator != message.from_user.id and not await is_admin(bot, message.chat.id,
-                                                              message.from_user.id):
+    if creator != message.from_user.id and not await is_admin():
         reply(app, message, app.tr.t(locale, "err-only-creator-or-admin"))
         return
     key = "lobby-stop-confirm" if found.lobby is not None else "match-stop-confirm"
@@ -206,11 +220,10 @@ async def cmd_start_here(message: Message, app: App, locale: str) -> None:
 # -- the stop confirmation ----------------------------------------------------------------------
 
 
-async def on_stop_confirmed(query: CallbackQuery, callback_data: StopCb, app: App, bot: Bot,
-                            locale: str) -> None:
+async def on_stop_confirmed(query: CallbackQuery, callback_data: StopCb, app: App,
+                            is_admin: AdminCheck, locale: str) -> None:
     chat_id = query_chat(query)
-    force = await is_admin(bot, chat_id, query.from_user.id)
-    res = await app.service.lobbies.stop(callback_data.match, query.from_user.id, force=force)
+    res = await _stop(app, is_admin, callback_data.match, query.from_user.id)
     if not res.ok:
         await alert(query, app.error_text(locale, res))
         return
@@ -248,31 +261,28 @@ async def on_leave(query: CallbackQuery, callback_data: LobbyCb, app: App,
         callback_data.lobby, query.from_user.id), refused="err-not-joined")
 
 
-async def on_start(query: CallbackQuery, callback_data: LobbyCb, app: App, bot: Bot,
-                   locale: str) -> None:
+async def on_start(query: CallbackQuery, callback_data: LobbyCb, app: App,
+                   is_admin: AdminCheck, locale: str) -> None:
     await _press_or_publish(query, app, locale, await _start(
-        app, bot, query_chat(query), callback_data.lobby, query.from_user.id))
+        app, is_admin, callback_data.lobby, query.from_user.id))
 
 
-async def on_cancel(query: CallbackQuery, callback_data: LobbyCb, app: App, bot: Bot,
-                    locale: str) -> None:
-    force = await is_admin(bot, query_chat(query), query.from_user.id)
-    await _press_or_publish(query, app, locale, await app.service.lobbies.stop(
-        callback_data.lobby, query.from_user.id, force=force))
+async def on_cancel(query: CallbackQuery, callback_data: LobbyCb, app: App,
+                    is_admin: AdminCheck, locale: str) -> None:
+    await _press_or_publish(query, app, locale, await _stop(
+        app, is_admin, callback_data.lobby, query.from_user.id))
 
 
-async def on_addbot(query: CallbackQuery, callback_data: LobbyCb, app: App, bot: Bot,
-                    locale: str) -> None:
-    force = await is_admin(bot, query_chat(query), query.from_user.id)
-    await _press_or_publish(query, app, locale, await app.service.lobbies.add_bot(
-        callback_data.lobby, query.from_user.id, "normal", force=force))
+async def on_addbot(query: CallbackQuery, callback_data: LobbyCb, app: App,
+                    is_admin: AdminCheck, locale: str) -> None:
+    await _press_or_publish(query, app, locale, await _seat_bot(
+        app, is_admin, callback_data.lobby, query.from_user.id, "normal"))
 
 
-async def on_rmbot(query: CallbackQuery, callback_data: LobbyCb, app: App, bot: Bot,
-                   locale: str) -> None:
-    force = await is_admin(bot, query_chat(query), query.from_user.id)
-    await _press_or_publish(query, app, locale, await app.service.lobbies.remove_bot(
-        callback_data.lobby, query.from_user.id, force=force))
+async def on_rmbot(query: CallbackQuery, callback_data: LobbyCb, app: App,
+                   is_admin: AdminCheck, locale: str) -> None:
+    await _press_or_publish(query, app, locale, await _seat_bot(
+        app, is_admin, callback_data.lobby, query.from_user.id, None))
 
 
 async def on_rematch(query: CallbackQuery, callback_data: LobbyCb, app: App,

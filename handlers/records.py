@@ -15,18 +15,21 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from functools import partial
 
 from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import BufferedInputFile, CallbackQuery, Message, User
 
+from handlers.admins import AdminCheck, or_as_admin
 from handlers.common import (
     IN_PRIVATE,
     App,
     SameChatGuard,
     alert,
     answer,
-    is_admin,
+    in_group,
+    pressed_in_group,
     query_chat,
     reply,
 )
@@ -53,31 +56,32 @@ _RECORD_ERRORS = {ErrorCode.WRONG_STATUS: "err-record-open",
 # -- the history --------------------------------------------------------------------------
 
 
-async def _history(app: App, chat_id: int, user_id: int, locale: str, page: int):
-    """The text and keyboard of a history page: the chat's in a group, the user's own in
+async def _history(app: App, chat_id: int, group: bool, user_id: int, locale: str, page: int):
+    """The text and keyboard of a history page: the chat's in a ``group``, the user's own in
     private (the chat's board, with or without computer players, gives the skill changes)."""
-    if chat_id < 0:
+    if group:
         info = await app.service.people.chat_info(chat_id)
         found = await app.service.stats.history(chat_id=chat_id, page=page,
                                                 with_bots=bool(info.options.get("bot_matches")))
     else:
         found = await app.service.stats.history(user_id=user_id, page=page)
-    return (records.render_history(locale, found, mine=chat_id > 0, tr=app.tr),
+    return (records.render_history(locale, found, mine=not group, tr=app.tr),
             records.history_keyboard(locale, found, tr=app.tr))
 
 
 async def cmd_history(message: Message, app: App, locale: str) -> None:
     """/history: this chat's finished matches (a group), or your own (private), newest
     first, with a page's buttons and a record button per match."""
-    text, markup = await _history(app, message.chat.id, message.from_user.id, locale, 0)
+    text, markup = await _history(app, message.chat.id, in_group(message.chat),
+                                  message.from_user.id, locale, 0)
     reply(app, message, text, reply_markup=markup)
 
 
 async def on_history_page(query: CallbackQuery, callback_data: HistoryCb, app: App,
                           locale: str) -> None:
     chat_id = query_chat(query)
-    text, markup = await _history(app, chat_id, query.from_user.id, locale,
-                                  callback_data.page)
+    text, markup = await _history(app, chat_id, pressed_in_group(query), query.from_user.id,
+                                  locale, callback_data.page)
     await query.answer()
     if query.message:
         app.publisher.outbox.edit_text(chat_id, query.message.message_id, text,
@@ -120,7 +124,7 @@ async def cmd_record(message: Message, command: CommandObject, app: App, locale:
     """/record [number]: the game record of a match of /history (default: the newest) to
     your private chat."""
     arg = (command.args or "").strip().lstrip("#")
-    chat_id, user = message.chat.id, message.from_user
+    chat_id, user, group = message.chat.id, message.from_user, in_group(message.chat)
     if arg and not (arg.isdigit() and len(arg) <= 18):
         reply(app, message, app.tr.t(locale, "err-record-usage"))
         return
@@ -128,7 +132,7 @@ async def cmd_record(message: Message, command: CommandObject, app: App, locale:
         match_id = int(arg)
     else:
         match_id = await app.service.records.latest(
-            chat_id=chat_id if chat_id < 0 else None, user_id=None if chat_id < 0 else user.id)
+            chat_id=chat_id if group else None, user_id=None if group else user.id)
         if match_id is None:
             reply(app, message, app.tr.t(locale, "rec-none"))
             return
@@ -136,7 +140,7 @@ async def cmd_record(message: Message, command: CommandObject, app: App, locale:
     if closed:
         reply(app, message, app.tr.t(locale, "notice-dm-link", name=user.full_name[:64],
                                      url=app.publisher.link(f"r{match_id}")))
-    elif chat_id < 0 or key != "rec-sent":
+    elif group or key != "rec-sent":
         reply(app, message, app.tr.t(locale, key, id=match_id))
 
 
@@ -257,15 +261,14 @@ async def on_leave(query: CallbackQuery, callback_data: LeaveCb, app: App,
     await app.publisher.publish(res)
 
 
-async def on_hold(query: CallbackQuery, callback_data: HoldCb, app: App, bot: Bot,
-                  locale: str) -> None:
+async def on_hold(query: CallbackQuery, callback_data: HoldCb, app: App,
+                  is_admin: AdminCheck, locale: str) -> None:
     """The group's answer to the question about a player's timeouts: the other players, or
     a chat admin."""
-    chat_id = query_chat(query)
-    force = chat_id < 0 and await is_admin(bot, chat_id, query.from_user.id)
     act = (app.service.leaving.substitute if callback_data.choice == "bot"
            else app.service.leaving.end_by_timeout)
-    res = await act(callback_data.match, query.from_user.id, callback_data.ver, force=force)
+    res = await or_as_admin(is_admin, partial(act, callback_data.match, query.from_user.id,
+                                              callback_data.ver), ErrorCode.NOT_IN_GAME)
     if not res.ok:
         key = "err-hold-not-yours" if res.error == ErrorCode.NOT_IN_GAME else None
         await alert(query, app.tr.plain(locale, key) if key else app.error_text(locale, res))

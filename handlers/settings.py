@@ -6,17 +6,28 @@ inline buttons; changes apply from the next match.  Switching the game keeps the
 options the new game reads and drops the others (the service does it); /rules tells the
 rules of the game played here.  /lang sets the chat's language in a group (admins) and the
 user's own language in private.  One handler per kind of settings button: open a setting's
-choices, choose a value, back to the menu, done.
+choices, choose a value, back to the menu, done.  Who may: the handlers of a group's settings
+carry the chat-type and admin filters (:data:`handlers.admins.IS_ADMIN`, asked last); a
+fallback handler answers everybody else that only admins may.
 """
 
 from __future__ import annotations
 
-from aiogram import Bot, F, Router
+from aiogram import F, Router
 from aiogram.enums import ChatType
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
-from handlers.common import IN_GROUPS, App, alert, is_admin, query_chat, reply, thread_of
+from handlers.admins import IS_ADMIN
+from handlers.common import (
+    IN_GROUPS,
+    PRESSED_IN_GROUPS,
+    App,
+    alert,
+    query_chat,
+    reply,
+    thread_of,
+)
 from handlers.games import unknown_variant_text
 from ui import render
 from ui.callbacks import LangCb, SettingsCb
@@ -50,22 +61,22 @@ async def cmd_rules(message: Message, command: CommandObject, app: App, locale: 
     reply(app, message, render.render_game_rules(locale, rules, where=where, tr=app.tr))
 
 
-async def cmd_settings(message: Message, app: App, bot: Bot, locale: str) -> None:
-    if not await is_admin(bot, message.chat.id, message.from_user.id):
-        reply(app, message, app.tr.t(locale, "err-only-admin"))
-        return
+async def cmd_settings(message: Message, app: App, locale: str) -> None:
+    """/settings in a group, by an admin: the menu of the chat's settings."""
     info = await app.service.people.chat_info(message.chat.id)
     reply(app, message, render.render_settings(locale, info.full_rules, tr=app.tr),
           reply_markup=settings_keyboard(locale, info, tr=app.tr))
 
 
-async def _admin(query: CallbackQuery, app: App, bot: Bot, locale: str) -> bool:
-    """Settings buttons answer a group's admins only."""
-    chat_id = query_chat(query)
-    if chat_id >= 0 or not await is_admin(bot, chat_id, query.from_user.id):
-        await alert(query, app.tr.plain(locale, "err-only-admin"))
-        return False
-    return True
+async def cmd_only_admins(message: Message, app: App, locale: str) -> None:
+    """/settings or /lang in a group by someone who is not its admin."""
+    reply(app, message, app.tr.t(locale, "err-only-admin"))
+
+
+async def on_only_admins(query: CallbackQuery, app: App, locale: str) -> None:
+    """A settings or group language button pressed by someone who is not the group's admin
+    (a settings button in a private chat too: a group's settings live in the group)."""
+    await alert(query, app.tr.plain(locale, "err-only-admin"))
 
 
 async def _show_menu(query: CallbackQuery, app: App, locale: str, *, menu: bool) -> None:
@@ -77,23 +88,19 @@ async def _show_menu(query: CallbackQuery, app: App, locale: str, *, menu: bool)
         reply_markup=settings_keyboard(locale, info, tr=app.tr) if menu else None)
 
 
-async def on_settings_done(query: CallbackQuery, app: App, bot: Bot, locale: str) -> None:
-    if await _admin(query, app, bot, locale):
-        await query.answer()
-        await _show_menu(query, app, locale, menu=False)
+async def on_settings_done(query: CallbackQuery, app: App, locale: str) -> None:
+    await query.answer()
+    await _show_menu(query, app, locale, menu=False)
 
 
-async def on_settings_menu(query: CallbackQuery, app: App, bot: Bot, locale: str) -> None:
-    if await _admin(query, app, bot, locale):
-        await query.answer()
-        await _show_menu(query, app, locale, menu=True)
+async def on_settings_menu(query: CallbackQuery, app: App, locale: str) -> None:
+    await query.answer()
+    await _show_menu(query, app, locale, menu=True)
 
 
-async def on_setting_open(query: CallbackQuery, callback_data: SettingsCb, app: App, bot: Bot,
+async def on_setting_open(query: CallbackQuery, callback_data: SettingsCb, app: App,
                           locale: str) -> None:
     """A setting of the menu: show its choices."""
-    if not await _admin(query, app, bot, locale):
-        return
     chat_id = query_chat(query)
     info = await app.service.people.chat_info(chat_id)
     try:
@@ -112,11 +119,9 @@ async def on_setting_open(query: CallbackQuery, callback_data: SettingsCb, app: 
                                                rules=info.full_rules, tr=app.tr))
 
 
-async def on_setting_chosen(query: CallbackQuery, callback_data: SettingsCb, app: App, bot: Bot,
+async def on_setting_chosen(query: CallbackQuery, callback_data: SettingsCb, app: App,
                             locale: str) -> None:
     """A value of a setting: store it, confirm, and show the menu again."""
-    if not await _admin(query, app, bot, locale):
-        return
     chat_id = query_chat(query)
     info = await app.service.people.chat_info(chat_id)
     try:
@@ -138,41 +143,51 @@ async def on_setting_chosen(query: CallbackQuery, callback_data: SettingsCb, app
     await _show_menu(query, app, locale, menu=True)
 
 
-async def cmd_lang(message: Message, app: App, bot: Bot, locale: str) -> None:
-    if message.chat.id < 0 and not await is_admin(bot, message.chat.id, message.from_user.id):
-        reply(app, message, app.tr.t(locale, "err-only-admin"))
-        return
+async def cmd_lang(message: Message, app: App, locale: str) -> None:
+    """/lang: the languages, for the group's (by its admin) or for the user's own (in
+    private)."""
     reply(app, message, app.tr.t(locale, "lang-choose"),
           reply_markup=lang_keyboard(locale, tr=app.tr))
 
 
-async def on_lang(query: CallbackQuery, callback_data: LangCb, app: App, bot: Bot,
-                  locale: str) -> None:
-    chat_id = query_chat(query)
-    code = callback_data.code
-    if chat_id < 0:
-        if not await is_admin(bot, chat_id, query.from_user.id):
-            await alert(query, app.tr.plain(locale, "err-only-admin"))
-            return
-        await app.service.people.update_chat(chat_id, language=code)
-    else:
-        await app.service.people.register_user(query.from_user.id, query.from_user.first_name,
-                                               language=code)
+async def on_chat_lang(query: CallbackQuery, callback_data: LangCb, app: App) -> None:
+    """A language button in a group, by its admin: the group's language."""
+    await app.service.people.update_chat(query_chat(query), language=callback_data.code)
+    await _lang_changed(query, app, callback_data.code)
+
+
+async def on_own_lang(query: CallbackQuery, callback_data: LangCb, app: App) -> None:
+    """A language button in a private chat: the user's own language."""
+    await app.service.people.register_user(query.from_user.id, query.from_user.first_name,
+                                           language=callback_data.code)
+    await _lang_changed(query, app, callback_data.code)
+
+
+async def _lang_changed(query: CallbackQuery, app: App, code: str) -> None:
     await query.answer()
     if query.message:
-        app.publisher.outbox.edit_text(chat_id, query.message.message_id,
+        app.publisher.outbox.edit_text(query_chat(query), query.message.message_id,
                                        app.tr.t(code, "lang-changed"), reply_markup=None)
 
 
 def create_router() -> Router:
-    """The settings router: /rules, /lang (any chat), /settings (groups) and the buttons."""
+    """The settings router: /rules, /lang (any chat), /settings (groups) and the buttons.
+    A group's settings and language are its admins' (:data:`~handlers.admins.IS_ADMIN`, the
+    last filter of each, so Telegram is asked only for an update the handler would take);
+    the fallbacks after them answer everybody else."""
     router = Router(name="settings")
     router.message.register(cmd_rules, Command("rules"))
-    router.message.register(cmd_settings, Command("settings"), IN_GROUPS)
-    router.message.register(cmd_lang, Command("lang"))
-    router.callback_query.register(on_settings_done, SettingsCb.filter(F.key == "done"))
-    router.callback_query.register(on_settings_menu, SettingsCb.filter(F.key == "menu"))
-    router.callback_query.register(on_setting_open, SettingsCb.filter(F.value == ""))
-    router.callback_query.register(on_setting_chosen, SettingsCb.filter())
-    router.callback_query.register(on_lang, LangCb.filter())
+    router.message.register(cmd_settings, Command("settings"), IN_GROUPS, IS_ADMIN)
+    router.message.register(cmd_lang, Command("lang"), IN_GROUPS, IS_ADMIN)
+    router.message.register(cmd_only_admins, Command("settings", "lang"), IN_GROUPS)
+    router.message.register(cmd_lang, Command("lang"))  # a private chat: the user's own
+    for handler, data in ((on_settings_done, SettingsCb.filter(F.key == "done")),
+                          (on_settings_menu, SettingsCb.filter(F.key == "menu")),
+                          (on_setting_open, SettingsCb.filter(F.value == "")),
+                          (on_setting_chosen, SettingsCb.filter()),
+                          (on_chat_lang, LangCb.filter())):
+        router.callback_query.register(handler, data, PRESSED_IN_GROUPS, IS_ADMIN)
+    router.callback_query.register(on_only_admins, SettingsCb.filter())
+    router.callback_query.register(on_only_admins, LangCb.filter(), PRESSED_IN_GROUPS)
+    router.callback_query.register(on_own_lang, LangCb.filter())
     return router

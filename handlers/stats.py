@@ -13,7 +13,7 @@ from aiogram import Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
-from handlers.common import App, alert, display_name, query_chat, reply
+from handlers.common import App, alert, display_name, in_group, pressed_in_group, query_chat, reply
 from service.live import VARIANT_NAMES
 from ui import records
 from ui.callbacks import StatsCb, TopCb
@@ -37,16 +37,18 @@ def _bad_game(app: App, locale: str) -> str:
     return app.tr.t(locale, "err-bad-variant", list=names)
 
 
-async def _board(app: App, chat_id: int, locale: str, variant: str, everywhere: bool):
+async def _board(app: App, chat_id: int, group: bool, locale: str, variant: str,
+                 everywhere: bool):
+    """The text and buttons of a board: this ``group``'s, or every chat's (``everywhere``,
+    and always in a private chat)."""
     _, with_bots = await _chat_game(app, chat_id)
-    in_group = chat_id < 0
-    everywhere = everywhere or not in_group
+    everywhere = everywhere or not group
     rows = await app.service.stats.leaderboard(None if everywhere else chat_id, variant=variant,
                                                with_bots=with_bots, limit=BOARD_SIZE)
     text = records.render_board(locale, rows, variant=variant, everywhere=everywhere,
                                 with_bots=with_bots, tr=app.tr)
     markup = records.board_keyboard(locale, VARIANT_NAMES, variant, everywhere,
-                                    in_group=in_group, tr=app.tr)
+                                    in_group=group, tr=app.tr)
     return text, markup
 
 
@@ -62,7 +64,8 @@ async def cmd_top(message: Message, command: CommandObject, app: App, locale: st
     if variant is None:
         reply(app, message, _bad_game(app, locale))
         return
-    text, markup = await _board(app, message.chat.id, locale, variant, everywhere)
+    text, markup = await _board(app, message.chat.id, in_group(message.chat), locale, variant,
+                                everywhere)
     reply(app, message, text, reply_markup=markup)
 
 
@@ -71,32 +74,34 @@ async def on_top(query: CallbackQuery, callback_data: TopCb, app: App, locale: s
         await alert(query, app.tr.plain(locale, "err-stale-button"))
         return
     chat_id = query_chat(query)
-    text, markup = await _board(app, chat_id, locale, callback_data.variant,
-                                callback_data.everywhere)
+    text, markup = await _board(app, chat_id, pressed_in_group(query), locale,
+                                callback_data.variant, callback_data.everywhere)
     await query.answer()
     if query.message:
         app.publisher.outbox.edit_text(chat_id, query.message.message_id, text,
                                        reply_markup=markup)
 
 
-async def _stats(app: App, chat_id: int, user_id: int, name: str, locale: str,
+async def _stats(app: App, chat_id: int, group: bool, user_id: int, name: str, locale: str,
                  variant: str | None):
-    """The /stats text and buttons of ``user_id`` in ``variant`` (None: the chat's game)."""
+    """The /stats text and buttons of ``user_id`` in ``variant`` (None: the chat's game):
+    in a ``group`` this chat's and every chat's, in a private chat every chat's and the
+    matches against computer players there."""
     game, with_bots = await _chat_game(app, chat_id)
     variant = variant or game
     svc = app.service
     here = (await svc.stats.personal_stats(user_id, chat_id, variant=variant, with_bots=with_bots)
-            if chat_id < 0 else None)
+            if group else None)
     overall = await svc.stats.personal_stats(user_id, variant=variant)
     solo = (await svc.stats.personal_stats(user_id, user_id, variant=variant, with_bots=True)
-            if chat_id > 0 else None)
+            if not group else None)
     played: dict[str, int] = {}
     for b in await svc.stats.player_boards(user_id):
         played[b.variant] = max(played.get(b.variant, 0), b.matches)
     others = [(v, played[v]) for v in VARIANT_NAMES if v in played and v != variant]
     text = records.render_personal(locale, name, variant, here=here, overall=overall,
                                    solo=solo, others=others,
-                                   bots_left_out=chat_id < 0 and not with_bots, tr=app.tr)
+                                   bots_left_out=group and not with_bots, tr=app.tr)
     games = [v for v in VARIANT_NAMES if v in played or v == variant]
     return text, records.stats_keyboard(locale, user_id, games, variant, tr=app.tr)
 
@@ -113,8 +118,8 @@ async def cmd_stats(message: Message, command: CommandObject, app: App, locale: 
     if arg and variant is None:
         reply(app, message, _bad_game(app, locale))
         return
-    text, markup = await _stats(app, message.chat.id, target.id, display_name(target), locale,
-                                variant)
+    text, markup = await _stats(app, message.chat.id, in_group(message.chat), target.id,
+                                display_name(target), locale, variant)
     reply(app, message, text, reply_markup=markup)
 
 
@@ -126,8 +131,8 @@ async def on_stats(query: CallbackQuery, callback_data: StatsCb, app: App,
     chat_id = query_chat(query)
     user = await app.service.people.get_user(callback_data.user)
     name = user.name if user is not None else str(callback_data.user)
-    text, markup = await _stats(app, chat_id, callback_data.user, name, locale,
-                                callback_data.variant)
+    text, markup = await _stats(app, chat_id, pressed_in_group(query), callback_data.user, name,
+                                locale, callback_data.variant)
     await query.answer()
     if query.message:
         app.publisher.outbox.edit_text(chat_id, query.message.message_id, text,

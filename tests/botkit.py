@@ -6,7 +6,8 @@ callback_data ≤ 64 bytes, text ≤ 4096 characters, "message is not modified" 
 edits, 403 for a private chat the user never opened.  Photos (``sendPhoto``,
 ``editMessageMedia``; the group's table as a picture) keep their PNG bytes and their caption
 (≤ 1024 characters after HTML parsing) as the message's ``text``; a text cannot be edited into
-a photo's caption and back; ``fail_photos`` refuses that many photo requests.
+a photo's caption and back; ``fail_photos`` refuses that many photo requests, ``fail_members``
+that many ``getChatMember`` requests (as a network failure would).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 
 from aiogram import Bot
 from aiogram.client.session.base import BaseSession
-from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
+from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, TelegramNetworkError
 from aiogram.methods import (
     AnswerCallbackQuery,
     DeleteMessage,
@@ -93,6 +94,7 @@ class FakeTelegram:
     calls: list[tuple[str, dict]] = field(default_factory=list)
     alerts: list[tuple[int, str | None, bool, str | None]] = field(default_factory=list)
     fail_photos: int = 0  # refuse that many photo requests (an upload Telegram does not take)
+    fail_members: int = 0  # fail that many getChatMember requests
     files: dict[str, bytes] = field(default_factory=dict)  # file_id -> bytes users sent
     _ids: Any = field(default_factory=lambda: itertools.count(1))
 
@@ -178,6 +180,9 @@ class FakeTelegram:
                                 bool(method.show_alert), method.url))
             return True
         if isinstance(method, GetChatMember):
+            if self.fail_members > 0:
+                self.fail_members -= 1
+                raise TelegramNetworkError(method, "Request timeout error")
             chat_id, uid = int(method.chat_id), method.user_id
             user = User(id=uid, is_bot=False, first_name=f"u{uid}")
             if uid in self.admins.get(chat_id, set()):

@@ -4,6 +4,7 @@ only the service's view builder reads the engine, and the UI and the handlers se
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -116,3 +117,14 @@ def test_no_module_of_the_service_storage_ui_or_handlers_imports_itself_back():
     for name in sorted(graph):
         visit(name, [])
     assert cycles == []
+
+
+def test_handlers_tell_a_group_by_its_chat_type_not_by_the_sign_of_its_id():
+    """``chat.type`` says what a chat is (handlers.common.in_group, the routers' chat-type
+    filters); a negative id is Telegram's convention, not the handlers' test.  Only the
+    outbox's refusal callback in handlers/app.py, which gets a bare chat id, reads its
+    sign."""
+    sign = re.compile(r"(chat_id|chat\.id|query_chat\([^)]*\))\s*(<|>|<=|>=)\s*0\b")
+    found = {f"{p.name}:{n}" for p in (ROOT / "handlers").glob("*.py")
+             for n, line in enumerate(p.read_text("utf-8").splitlines(), 1) if sign.search(line)}
+    assert {f.split(":")[0] for f in found} <= {"app.py"}, found
