@@ -224,16 +224,20 @@ class Load:
             elif seated == g.asked:
                 self._later(self._command, g, f"/addbot {self.bot_strength}")
             return
-        if chat_id in g.players and move_buttons(markup):
-            # a keyboard for the next turn: a new message, or the pressed one edited in place
+        moves = {id(b) for b in move_buttons(markup)}
+        if chat_id in g.players and moves:
+            # a keyboard for the next turn: a new message, or the pressed one edited in place;
+            # the players press its moves, never its "leave the match" button
             mid = result["message_id"] if method == "sendMessage" else _int(params["message_id"])
+            playable = tuple(i for i, b in enumerate(b for row in rows for b in row)
+                             if id(b) in moves)
             if g.press_t is not None and g.kb_t is None:
                 g.kb_t = t1
             g.started = True
             if self.hold:  # set-up: nobody plays until every group is dealt
-                self.held.append((g, chat_id, mid, len(datas)))
+                self.held.append((g, chat_id, mid, playable))
             else:
-                self._later(self._press_move, g, chat_id, mid, len(datas),
+                self._later(self._press_move, g, chat_id, mid, playable,
                             think=not g.warm_up)
             return
         if method != "sendMessage":
@@ -287,7 +291,9 @@ class Load:
             return
         self.queries[got["query_id"]] = (g, kind)
 
-    def _press_move(self, g: Group, user: int, message_id: int, buttons: int) -> None:
+    def _press_move(self, g: Group, user: int, message_id: int,
+                    buttons: tuple[int, ...]) -> None:
+        """Press one of ``buttons`` (indices of the message's buttons, its moves) at random."""
         if g.parked:
             return
         g.presses += 1
@@ -299,7 +305,7 @@ class Load:
             self.stats.moves += 1
         if self.counting:
             self.stats.run_moves += 1
-        self._press(g, user, user, message_id, self.rng.randrange(buttons), "move")
+        self._press(g, user, user, message_id, self.rng.choice(buttons), "move")
 
     def _press_join(self, g: Group, message_id: int) -> None:
         self._other()
