@@ -31,7 +31,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from .events import Dealt, Misdeal, RoundScored
 from .moves import Move, single
-from .rules import CLASSIC_DEFAULTS
+from .rules import CLASSIC_DEFAULTS, VARIANTS, Option
 from .scoring import (
     goats_of,
     hand_value,
@@ -117,6 +117,11 @@ class Variant:
     it reads with its defaults), ``fixed`` (options whose value the variant forces),
     ``goat_word`` (the locale's word for its loser: ``goat``, ``sea_goat``, ``donkey``, …),
     ``one_tile`` (see below).
+
+    ``options`` maps each option the variant reads to its default; an option that only this
+    variant reads is given as an :class:`engine.rules.Option` (its default, its values, the
+    choices a chat is offered), which the class keeps in ``own_options`` while ``options``
+    keeps its default — so the variant module is the one place that declares it.
     """
 
     name: ClassVar[str] = ""
@@ -128,6 +133,7 @@ class Variant:
     players: ClassVar[tuple[int, int]] = (2, 4)
     race: ClassVar[bool] = False
     options: ClassVar[dict[str, Any]] = dict(CLASSIC_DEFAULTS)
+    own_options: ClassVar[dict[str, Option]] = {}
     fixed: ClassVar[dict[str, Any]] = {}
     goat_word: ClassVar[str] = "goat"
     #: The legal moves are exactly the layout's single placements, face up (RULES.md §1.7):
@@ -140,6 +146,14 @@ class Variant:
     #: ``turn(table, seat, codes) -> seat``: who moves next (default: the next seat); may
     #: give another turn or make the next player draw.
     turn: ClassVar[Any] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "options" in cls.__dict__:  # declared here: split the own options from the defaults
+            declared = cls.__dict__["options"]
+            cls.own_options = {k: o for k, o in declared.items() if isinstance(o, Option)}
+            cls.options = {k: (o.default if isinstance(o, Option) else o)
+                           for k, o in declared.items()}
 
     def __init__(self) -> None:
         self._caches: dict[tuple, dict] = {}
@@ -460,12 +474,9 @@ class Race(Variant):
             state.scores, state.scores[side], (side,), state.rules.match_limit), seat)
 
 
-#: The registry: ``Rules.variant`` name → the variant object.
-VARIANTS: dict[str, Variant] = {}
-
-
 def register(cls: type[Variant]) -> type[Variant]:
-    """Register a variant class under its ``name`` (a class decorator)."""
+    """Register a variant class under its ``name`` in :data:`engine.rules.VARIANTS` (a class
+    decorator)."""
     VARIANTS[cls.name] = cls()
     return cls
 

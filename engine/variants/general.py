@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..rules import CLASSIC_DEFAULTS
+from ..rules import CLASSIC_DEFAULTS, Option
 from ..table import Table
 from ..tiles import TILE_ID, Tile
 from ..variant import MatchResult, RoundEnd, Variant, register
@@ -64,7 +64,7 @@ class General(Variant):
     players = (4, 4)
     options = {
         "teams": True,
-        "losses": 2,
+        "losses": Option(2, (1, 20), choices=("1", "2", "3")),
         "turn_timeout": CLASSIC_DEFAULTS["turn_timeout"],
         "afk_limit": CLASSIC_DEFAULTS["afk_limit"],
     }

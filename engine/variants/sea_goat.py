@@ -68,6 +68,7 @@ from .. import errors
 from ..events import Misdeal
 from ..layout import GAP_OPEN, fit_mask
 from ..moves import GAP, LEFT, RIGHT, Move, several, single
+from ..rules import Option
 from ..scoring import goats_of, rating
 from ..table import Table, holder_of_first, misdeal_reason, shuffled_deal
 from ..tiles import PIPS, TILE_ID, TILES, Tile, ids_of
@@ -167,7 +168,7 @@ class SeaGoat(Variant):
     options = {
         "match_limit": 125,
         "open_threshold": 25,
-        "both_doubles_value": 12,
+        "both_doubles_value": Option(12, (0, 1000), choices=("12", "75"), unit="points"),
         "fish_without_double": True,
         "bazar_reserve": 0,
         "teams": False,

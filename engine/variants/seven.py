@@ -61,7 +61,7 @@ from typing import Any
 
 from .. import errors
 from ..events import Again, DrawTwo, Drew, Knocked, LeftMatch, Passed, Stick, Took, WentOut
-from ..rules import CLASSIC_DEFAULTS
+from ..rules import CLASSIC_DEFAULTS, Option
 from ..table import Table, holder_of_first
 from ..tiles import HIGH, LOW, PIPS, TILES, ids_of
 from ..variant import LEAD_ORDER, MatchResult, RoundEnd, Variant, register
@@ -94,7 +94,7 @@ class Seven(Variant):
     teams = "never"
     options = {
         "fish_without_double": True,
-        "sticks": 3,
+        "sticks": Option(3, (1, 20), choices=("2", "3", "4", "5")),
         "turn_timeout": CLASSIC_DEFAULTS["turn_timeout"],
         "afk_limit": CLASSIC_DEFAULTS["afk_limit"],
     }
