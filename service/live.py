@@ -38,6 +38,7 @@ from service.views import (
     LobbyView,
     MatchEnd,
     MoveOption,
+    OptionInfo,
     PlacementOption,
     PlayerRef,
     PlayerResult,
@@ -83,9 +84,12 @@ STRENGTHS: tuple[str, ...] = tuple(ai.STRENGTHS)
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 #: Every game the engine plays (``Rules.variant``), in the order of RULES.md: classic (§1),
 #: then §2.1 … §2.9.
-VARIANT_NAMES: tuple[str, ...] = tuple(sorted(
-    engine.VARIANTS, key=lambda v: tuple(int(x) for x in
-                                         engine.VARIANTS[v].section.lstrip("§").split("."))))
+def _section_order(name: str) -> tuple[int, ...]:
+    """The place of a game in RULES.md: its section's numbers (``"§2.10"`` → ``(2, 10)``)."""
+    return tuple(int(x) for x in engine.VARIANTS[name].section.lstrip("§").split("."))
+
+
+VARIANT_NAMES: tuple[str, ...] = tuple(sorted(engine.VARIANTS, key=_section_order))
 
 OPEN = (Status.LOBBY, Status.PLAYING)
 
@@ -122,23 +126,25 @@ def rules_overrides(options: Mapping[str, Any]) -> dict[str, Any]:
 
 
 _INFOS: dict[str, VariantInfo] = {}
+_INFOS_OF: list[tuple] = [()]  # the registry the infos were made of
 
 
 def variant_infos() -> dict[str, VariantInfo]:
     """Every game the engine plays, by name, classic first and then in the order of RULES.md
     §2.1–§2.9 (``engine.VARIANTS``): what the bot needs to offer it (its options, fixed
     options, player counts, layout, whether it is a race, its goat word)."""
-    if not _INFOS:
-        order = ("classic", "sea_goat", "donkey", "chcv", "telephone", "muggins",
-                 "traditional", "sport", "seven", "general")
-        names = [n for n in order if n in engine.VARIANTS]
-        names += [n for n in engine.VARIANTS if n not in names]
-        for name in names:
+    key = tuple(map(id, engine.VARIANTS.values()))
+    if _INFOS_OF[0] != key:  # built once, again only if a variant was registered since
+        _INFOS.clear()
+        _INFOS_OF[0] = key
+        for name in sorted(engine.VARIANTS, key=_section_order):
             v = engine.VARIANTS[name]
             _INFOS[name] = VariantInfo(
                 name=name, section=v.section, layout=v.layout, players=tuple(v.players),
                 teams=v.teams, race=bool(v.race), options=dict(v.options),
-                fixed=dict(v.fixed), goat_word=v.goat_word)
+                fixed=dict(v.fixed), goat_word=v.goat_word,
+                own_options={k: OptionInfo(o.default, o.allowed, o.choices, o.unit)
+                             for k, o in v.own_options.items()})
     return _INFOS
 
 

@@ -756,6 +756,19 @@ class RecordFile:
 
 
 @dataclass(frozen=True, slots=True)
+class OptionInfo:
+    """An option that only one game reads, as its variant declares it (RULES.md §2):
+    ``default``; ``allowed`` its values (``(lo, hi)`` for integers, ``bool``, or a tuple);
+    ``choices`` the values a chat is offered (strings, as buttons carry them; None for an
+    on/off option); ``unit`` what its number counts (``"points"``), else None."""
+
+    default: Any
+    allowed: Any
+    choices: tuple[str, ...] | None = None
+    unit: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class VariantInfo:
     """A game of the Kozel family as the bot offers it (RULES.md §1, §2.1–§2.9).
 
@@ -765,7 +778,8 @@ class VariantInfo:
     ``"never"`` or ``"always"`` (§1.14); ``race`` True where the first side to the limit wins
     (§2.0.7); ``options`` the rule options it reads with its defaults; ``fixed`` the options
     whose value it forces (a setting of theirs is not offered); ``goat_word`` the locale's word
-    for its loser (``goat``, ``sea_goat``, ``donkey``)."""
+    for its loser (``goat``, ``sea_goat``, ``donkey``); ``own_options`` the options of
+    ``options`` that only this game reads, as it declares them (:class:`OptionInfo`)."""
 
     name: str
     section: str
@@ -776,6 +790,7 @@ class VariantInfo:
     options: Mapping[str, Any]
     fixed: Mapping[str, Any]
     goat_word: str
+    own_options: Mapping[str, OptionInfo] = field(default_factory=dict)
 
     def reads(self, option: str) -> bool:
         """Whether the game reads ``option`` and lets a chat choose its value."""

@@ -78,7 +78,7 @@ opt-bots = { $value ->
 ## Settings of the games.
 settings-variant = Game
 settings-multi-doubles = Several doubles a move
-settings-both-doubles = A hand of [0|0] and [6|6]
+settings-both-doubles-value = A hand of [0|0] and [6|6]
 settings-deals = Deals
 settings-sticks = Sticks to be out
 settings-losses = Lost rounds to lose
@@ -90,7 +90,7 @@ rules-multi-doubles = Several doubles a move: { $enabled ->
     [yes] yes, one per end
    *[no] no, one tile
 }
-rules-both-doubles = A hand of only [0|0] and [6|6]: { points }
+rules-both-doubles-value = A hand of only [0|0] and [6|6]: { points }
 rules-deals = { $count ->
     [one] { $count } deal
    *[other] { $count } deals

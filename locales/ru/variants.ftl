@@ -82,7 +82,7 @@ opt-bots = { $value ->
 ## Настройки игр.
 settings-variant = Игра
 settings-multi-doubles = Несколько дублей за ход
-settings-both-doubles = Рука [0|0] и [6|6]
+settings-both-doubles-value = Рука [0|0] и [6|6]
 settings-deals = Раздач
 settings-sticks = Палок до выбывания
 settings-losses = Проигрышей до поражения
@@ -95,7 +95,7 @@ rules-multi-doubles = Несколько дублей за ход: { $enabled ->
     [yes] да, по одному на конец
    *[no] нет, по одной кости
 }
-rules-both-doubles = Рука из одних [0|0] и [6|6]: { points }
+rules-both-doubles-value = Рука из одних [0|0] и [6|6]: { points }
 rules-deals = { $count ->
     [one] { $count } раздача
     [few] { $count } раздачи

@@ -82,7 +82,7 @@ opt-bots = { $value ->
 ## Налаштування ігор.
 settings-variant = Гра
 settings-multi-doubles = Кілька дублів за хід
-settings-both-doubles = Рука [0|0] і [6|6]
+settings-both-doubles-value = Рука [0|0] і [6|6]
 settings-deals = Роздач
 settings-sticks = Палиць до вибуття
 settings-losses = Програшів до поразки
@@ -95,7 +95,7 @@ rules-multi-doubles = Кілька дублів за хід: { $enabled ->
     [yes] так, по одному на кінець
    *[no] ні, по одній кістці
 }
-rules-both-doubles = Рука лише з [0|0] і [6|6]: { points }
+rules-both-doubles-value = Рука лише з [0|0] і [6|6]: { points }
 rules-deals = { $count ->
     [one] { $count } роздача
     [few] { $count } роздачі
