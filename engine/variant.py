@@ -45,7 +45,7 @@ from .tiles import HIGH, LOW, PIPS, TILE_ID, TILES, Tile, ids_of, tiles_of
 
 __all__ = [
     "Variant", "Race", "Classic", "VARIANTS", "register", "variant_of", "MatchResult", "RoundEnd",
-    "LEAD_ORDER", "lead_order",
+    "Mark", "LEAD_ORDER", "lead_order",
 ]
 
 #: Deals tried before giving up on RULES.md §1.3 (never reached in practice: about 1 deal in
@@ -93,17 +93,31 @@ class MatchResult(NamedTuple):
 
 class RoundEnd(NamedTuple):
     """What :meth:`Variant.score_round` returns: the match's new values and the round's
-    :class:`engine.events.RoundScored` event, plus any further events (e.g. sticks)."""
+    :class:`engine.events.RoundScored` event, plus any further events (e.g. sticks);
+    ``own`` the variant's new own value (:attr:`engine.match.MatchState.own`), None to keep
+    it."""
 
     scores: tuple[int, ...]
     remembered: tuple[int, ...]
     pot: int
     scored: RoundScored
-    extra: Any = None
-    sticks: tuple[int, ...] = ()
-    departed: tuple[int, ...] = ()
-    losses: tuple[int, ...] = ()
+    own: Any = None
     events: tuple[Any, ...] = ()
+
+
+class Mark(NamedTuple):
+    """Something a variant counts and shows beside points (RULES.md §2), declared in
+    :attr:`Variant.marks`: ``name`` (the attribute of the variant's own value that holds
+    the counts, and its key in game records: ``"sticks"``), ``per`` ``"seat"`` or
+    ``"side"`` (a count per player, or per scoring side, §1.14), ``limit`` the rule option
+    that holds the count that ends it (None: no limit), ``leaves`` True when a seat that
+    reaches the limit leaves the match (Семёрка, §2.8 rule 8).  Its texts are the locale's
+    ``mark-…`` keys (``docs/ENGINE_API.md``, "Adding a variant")."""
+
+    name: str
+    per: str = "seat"
+    limit: str | None = None
+    leaves: bool = False
 
 
 class Variant:
@@ -146,6 +160,20 @@ class Variant:
     #: ``turn(table, seat, codes) -> seat``: who moves next (default: the next seat); may
     #: give another turn or make the next player draw.
     turn: ClassVar[Any] = None
+    #: What the variant counts and shows beside points (:class:`Mark`), kept in its own
+    #: value (:attr:`engine.match.MatchState.own`); none in classic.
+    marks: ClassVar[tuple[Mark, ...]] = ()
+    #: ``"points"``: the match is played for points (open scores, a limit, a race);
+    #: ``"marks"``: only its :attr:`marks` decide it, no points are recorded (Семёрка §2.8,
+    #: Генерал §2.9).
+    scoring: ClassVar[str] = "points"
+    #: The hand values at a round's end count for something (recorded, or deciding the
+    #: round's losers); False where they are only shown (Генерал, §2.9 rule 4).
+    counts_hands: ClassVar[bool] = True
+    #: Event kinds after which the next ``drawn`` ``drew`` events of the event's ``seat`` are
+    #: a draw the rules force (not a stuck draw, RULES.md §1.8), ``maker`` being the seat
+    #: that caused it (Семёрка's 7, §2.8 rule 5).
+    forced_draws: ClassVar[frozenset[str]] = frozenset()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -202,10 +230,41 @@ class Variant:
 
     def start(self, rules: Any, players: int) -> dict[str, Any]:
         """The match's values before its first round: per side ``scores`` and
-        ``remembered`` of 0, ``pot`` 0 (RULES.md §1.12, §1.13), and whatever the variant
-        keeps (``extra``, ``sticks``, ``departed``, ``losses``)."""
+        ``remembered`` of 0, ``pot`` 0 (RULES.md §1.12, §1.13), and ``own``, whatever the
+        variant keeps (:attr:`engine.match.MatchState.own`; a named tuple with an attribute
+        per :class:`Mark`)."""
         n = self.sides_count(players, rules)
         return {"scores": (0,) * n, "remembered": (0,) * n, "pot": 0}
+
+    def mark_counts(self, state: Any) -> dict[str, tuple[int, ...]]:
+        """The count of every :class:`Mark` of the variant, per seat or per side as the mark
+        is counted: ``{"sticks": (0, 2, 1)}``; ``{}`` in classic."""
+        own = state.own
+        return {m.name: tuple(getattr(own, m.name)) for m in self.marks}
+
+    def with_marks(self, state: Any, given: dict[str, Any]) -> Any:
+        """The variant's own value of ``state`` with the counts of marks ``given`` by name (a
+        starting position: game records, tests).  Raises ``ValueError`` for a mark the
+        variant does not have or a count that is not one non-negative integer per seat or
+        side."""
+        out = {}
+        for name, counts in given.items():
+            mark = next((m for m in self.marks if m.name == name), None)
+            if mark is None:
+                raise ValueError(f"start.{name}: the variant {self.name} counts no {name} "
+                                 f"(RULES.md {self.section})")
+            n = state.players if mark.per == "seat" else state.sides
+            counts = tuple(counts)
+            if len(counts) != n or any(type(x) is not int or x < 0 for x in counts):
+                raise ValueError(f"start.{name} must list {n} non-negative integers")
+            out[name] = counts
+        return state.own._replace(**out)
+
+    def report(self, state: Any) -> dict[str, Any]:
+        """What a replay's summary says of the match at its top besides the result
+        (``docs/ENGINE_API.md``, "Game records"): the count of every :class:`Mark` by its
+        name, as lists."""
+        return {name: list(counts) for name, counts in self.mark_counts(state).items()}
 
     def lead(self, state: Any, hands: tuple[int, ...], round_no: int
              ) -> tuple[int, int, str | None]:

@@ -695,6 +695,7 @@ class LiveMatch:
             place[side] = place[order[k - 1]] if key == last else k + 1
             last = key
         lines = []
+        counts = spec.mark_counts(self.state)
         for i, p in enumerate(self.players()):
             side = self.side_of(i)
             goat = rated and side in result.goats
@@ -706,8 +707,8 @@ class LiveMatch:
                 timed_out=rated and result.timed_out == i, bot=p.bot, side=side,
                 place=place[side], title=result.title if goat else None,
                 left=str(left["name"]) if isinstance(left, Mapping) else None,
-                sticks=self.state.sticks[i] if self.state.sticks else 0,
-                losses=self.state.losses[side] if self.state.losses else 0,
+                sticks=counts["sticks"][i] if "sticks" in counts else 0,
+                losses=counts["losses"][side] if "losses" in counts else 0,
             ))
         if rated:
             return MatchEnd(EndReason(result.reason), True, tuple(lines),
@@ -734,7 +735,10 @@ class LiveMatch:
         teams = bool(self.rules.teams)
         scores, remembered = tuple(st.scores), tuple(st.remembered)
         sizes = st.hand_sizes()
-        sticks, departed, losses = st.sticks, st.departed, st.losses
+        counts = self.rules.spec.mark_counts(st)
+        sticks, losses = counts.get("sticks", ()), counts.get("losses", ())
+        playing = set(self.rules.spec.playing_seats(st))
+        departed = tuple(s for s in range(st.players) if s not in playing)
         seats = []
         for i, p in enumerate(self.players()):
             side = self.side_of(i)

@@ -183,9 +183,10 @@ async def test_variant_fields_of_the_views_follow_the_engine(svc):
         end, seen = await play_to_end(svc, res, rng)
         assert end.status == Status.FINISHED and end.final.variant == name
         state = await engine_state_of(svc, end.match_id)
+        counts = state.rules.spec.mark_counts(state)
         for p in end.final.players:
-            assert p.sticks == (state.sticks[p.seat] if state.sticks else 0)
-            assert p.losses == (state.losses[p.side] if state.losses else 0)
+            assert p.sticks == (counts["sticks"][p.seat] if "sticks" in counts else 0)
+            assert p.losses == (counts["losses"][p.side] if "losses" in counts else 0)
         previous = res.table.scores
         for r in seen:
             for summary in r.rounds:

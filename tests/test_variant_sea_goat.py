@@ -79,7 +79,7 @@ def match(rs, scores=None, pot: int = 0, rounds: int = 5):
     """A match whose current round is ``rs``, ``rounds`` rounds played before it."""
     rules = rs.rules
     return start_match(rules, rs.players, rs, "sea", scores, None, pot,
-                       extra=SeaMatch(rounds))
+                       own=SeaMatch(rounds))
 
 
 def play(state, *decisions, deal: bool = False):
@@ -103,7 +103,7 @@ def after_round(rules=R, players: int = 3, scores=None, rounds: int = 5, last: i
     """A match waiting for its next deal: ``rounds`` rounds played, the last one ended by
     ``end`` with seat ``last`` going out or fishing."""
     state = start_match(rules, players, None, "sea", scores, None, pot,
-                        extra=SeaMatch(rounds))
+                        own=SeaMatch(rounds))
     return state._replace(round=state.round._replace(last=last, leader=last, end=end))
 
 
@@ -114,7 +114,7 @@ def dealt(state, hands: list[str]):
     for h in held:
         used |= h
     bazar = tuple(i for i in range(28) if not used >> i & 1)
-    state, _ = deal_given(state, tuple(held), bazar, first=state.extra.rounds == 0)
+    state, _ = deal_given(state, tuple(held), bazar, first=state.own.rounds == 0)
     return state
 
 
@@ -408,12 +408,12 @@ def test_rule_5_void_rounds_do_not_count():
                   fast="6-6")
     state = match(rs, scores=(0, 0, 0), rounds=3)
     state, events = play(state, Move(T("5-6"), "right"), deal=True)
-    assert scored(events).end == "void" and state.extra.rounds == 3
+    assert scored(events).end == "void" and state.own.rounds == 3
     assert state.round.leader == 0 and legal_moves(state) == (Move(T("6-6")),)
     state, events = play(state, Move(T("6-6")), deal=True)
-    while state.extra.rounds == 3:
+    while state.own.rounds == 3:
         state, events = apply(state, state.to_act, legal_moves(state)[0])
-    assert state.extra.rounds == 4
+    assert state.own.rounds == 4
 
 
 # -- rule 6: fast leads ----------------------------------------------------------------------
