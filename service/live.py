@@ -488,7 +488,7 @@ class LiveMatch:
         outs, fish = list(self.outs), list(self.fish)
         scored: list[RoundSummary] = []
         round_no = self._round
-        forced = 0  # tiles still to come of a draw-two (RULES.md §2.8 rule 5)
+        forced = 0  # tiles still to come of a draw the rules force (the note's ``draws``)
         for ev in events:
             kind = ev.kind
             if kind in ("misdeal", "dealt") and ev.round_no != round_no:
@@ -502,11 +502,33 @@ class LiveMatch:
                 self.lead = None
             history.append(ev)
             seat = getattr(ev, "seat", None)
+            # what the seat's own hand message reports (RULES.md §1.8, §1.17)
             if kind == "drew":
                 r = recent[seat]
                 recent[seat] = r._replace(drawn=r.drawn + (tile_code(ev.tile),))
+            elif kind == "took":  # tiles handed to the seat by a rule (§2.8 rule 5)
+                r = recent[seat]
+                recent[seat] = r._replace(drawn=r.drawn + tuple(tile_code(t) for t in ev.tiles))
+            elif kind in ("knocked", "passed"):
+                r = recent[seat]
+                recent[seat] = _Recent(knock=r.drawn, host_moved=r.host_pending)
+            elif kind == "host_moved":
+                recent[seat] = recent[seat]._replace(host_pending=True)
+            elif kind == "went_out":
+                outs[seat] += 1
+            elif kind == "fish":
+                fish[seat] += 1
+            elif kind == "dealt":
+                self.lead = tile_code(ev.lead_tile) if ev.lead_tile is not None else None
+            elif kind == "round_scored":
+                self.summary = self._summary(ev, closed if closed is not None else self.state,
+                                             before)
+                scored.append(self.summary)
+            # the public log: moves, draws and the points on the count here, every other
+            # event by its own note (engine.events.Note)
+            if kind == "drew":
                 last = notes[-1] if notes else None
-                if forced:  # drawn by the 7's rule, counted in its note
+                if forced:  # a draw the rules force, counted in its note
                     forced -= 1
                 elif last is not None and last.kind == "drew" and last.seat == seat:
                     notes[-1] = replace(last, count=last.count + 1)
@@ -526,46 +548,17 @@ class LiveMatch:
                                             end=getattr(ev, "end", None),
                                             closed=getattr(ev, "closed", False),
                                             along=getattr(ev, "along", False)))
-            elif kind in ("knocked", "passed"):
-                r = recent[seat]
-                recent[seat] = _Recent(knock=r.drawn, host_moved=r.host_pending)
-                notes.append(ActionNote(kind, seat, round_no))
             elif kind == "scored":  # points on the count, for the move just made (§2.0.6)
                 for k in range(len(notes) - 1, -1, -1):
                     if notes[k].kind in ("led", "played") and notes[k].seat == seat:
                         notes[k] = replace(notes[k], points=ev.points, total=ev.count)
                         break
-            elif kind == "draw_two":  # Семёрка §2.8 rule 5: its draws are not a stuck draw
-                forced = ev.drawn
-                notes.append(ActionNote(kind, seat, round_no, count=ev.drawn + ev.taken,
-                                        taken=ev.taken))
-            elif kind == "took":
-                r = recent[seat]
-                recent[seat] = r._replace(drawn=r.drawn + tuple(tile_code(t) for t in ev.tiles))
-            elif kind in ("again", "void", "stick"):
-                notes.append(ActionNote(kind, seat, round_no))
-            elif kind == "left_match":
-                notes.append(ActionNote("left", seat, round_no))
-            elif kind == "special":
-                notes.append(ActionNote(kind, seat, round_no, reason=str(ev.rule)))
-            elif kind == "host_moved":
-                recent[seat] = recent[seat]._replace(host_pending=True)
-                notes.append(ActionNote(kind, seat, round_no))
-            elif kind == "went_out":
-                outs[seat] += 1
-                notes.append(ActionNote(kind, seat, round_no))
-            elif kind == "fish":
-                fish[seat] += 1
-                notes.append(ActionNote(kind, seat, round_no))
-            elif kind == "misdeal":
-                notes.append(ActionNote(kind, seat, round_no, reason=str(ev.reason)))
-            elif kind == "dealt":
-                notes.append(ActionNote("dealt", ev.leader, ev.round_no))
-                self.lead = tile_code(ev.lead_tile) if ev.lead_tile is not None else None
-            elif kind == "round_scored":
-                self.summary = self._summary(ev, closed if closed is not None else self.state,
-                                             before)
-                scored.append(self.summary)
+            else:
+                note = ev.note()
+                if note is not None:
+                    notes.append(ActionNote(note.kind, note.seat, round_no, args=note.args,
+                                            names=note.names))
+                    forced = note.draws
         self.notes, self.history, self.recent = tuple(notes), tuple(history), tuple(recent)
         self.outs, self.fish = tuple(outs), tuple(fish)
         self._round = round_no

@@ -211,18 +211,18 @@ class SeatView:
 class ActionNote:
     """A line of the table's recent history, oldest first.
 
-    ``kind``: ``led`` / ``played`` (``tile``, ``end``), ``drew`` (``count`` tiles, never which),
-    ``knocked``, ``host_moved`` (the host moved for the seat, RULES.md §1.17), ``went_out``
-    (§1.9), ``fish`` (the seat is the fisher, §1.10), ``dealt`` (a new round; seat = leader),
-    ``misdeal`` (the seat's hand voided the deal, §1.3; ``reason`` says why).
+    ``kind``: ``led`` / ``played`` (``tile``, ``end``), ``drew`` (``count`` tiles, never
+    which), and every other kind an engine event's own note (``engine.events.Note``: its
+    ``kind``, e.g. ``knocked``, ``host_moved`` (RULES.md §1.17), ``went_out`` (§1.9),
+    ``fish`` (§1.10), ``dealt`` (a new round; seat = leader), ``misdeal`` (§1.3), a
+    variant's own kinds), written ``log-<kind>`` in the locales with ``args`` (``(name,
+    value)`` pairs: numbers and words) and ``names`` (``(name, seat)`` pairs: the other seats
+    the line names).
 
-    Variant kinds and fields (RULES.md §2): a move of several tiles is one ``played`` note
-    whose ``tiles`` lists every placement after the first (``(tile, end, closed, along)``);
-    ``closed``/``along`` describe the first; ``points`` the points the move scored on the
-    count (§2.0.6) and ``total`` the count; ``again`` (the seat moves again, §2.8 rule 4),
-    ``draw_two`` (the seat draws two and loses its turn, §2.8 rule 5, ``count`` tiles, of
-    which ``taken`` came from the 7-maker's hand), ``void`` (a blocked round dealt again,
-    §2.1 rule 6, §2.9 rule 2), ``left`` (the seat left the match, §2.8 rule 8).
+    A move of several tiles (RULES.md §2.0.4) is one ``played`` note whose ``tiles`` lists
+    every placement after the first (``(tile, end, closed, along)``); ``closed``/``along``
+    describe the first; ``points`` the points the move scored on the count (§2.0.6) and
+    ``total`` the count.
     """
 
     kind: str
@@ -236,8 +236,8 @@ class ActionNote:
     tiles: tuple[tuple[str, str | None, bool, bool], ...] = ()
     points: int = 0
     total: int | None = None
-    taken: int = 0
-    reason: str | None = None
+    args: tuple[tuple[str, Any], ...] = ()
+    names: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,14 +19,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import Move, Rules, Tile, ai, apply, legal_moves, new_match, start_match
-from engine.events import Again, Dealt, DrawTwo, Drew, Knocked, Passed, Took
+from engine.events import Dealt, Drew, Knocked, Passed, Took
 from engine.moves import GAP, several
 from engine.rules import CLASSIC_DEFAULTS
 from engine.table import Table
 from engine.tiles import DOUBLE_MASK, TILE_ID, TILES, ids_of
 from engine.variant import VARIANTS, MatchResult, RoundEnd, Variant
 from engine.variants._cross import FivesRace
-from engine.variants.seven import Seven
+from engine.variants.seven import Again, DrawTwo, Seven
 from tests.enginekit import mask
 from tests.test_ai import check_beliefs
 

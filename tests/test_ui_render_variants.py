@@ -235,9 +235,10 @@ def test_semerka_log_and_sticks():
     market runs short), a drawn tile that does not fit; sticks and leaving."""
     notes = (ActionNote("played", 0, 1, tile="2-4", end="right"), ActionNote("again", 0, 1),
              ActionNote("played", 0, 1, tile="3-4", end="left"),
-             ActionNote("draw_two", 1, 1, count=2, taken=1),
+             ActionNote("draw_two", 1, 1, args=(("count", 2), ("taken", 1)),
+                        names=(("maker", 0),)),
              ActionNote("drew", 2, 1, count=1), ActionNote("passed", 2, 1),
-             ActionNote("stick", 1, 1), ActionNote("left", 1, 1))
+             ActionNote("stick", 1, 1), ActionNote("left_match", 1, 1))
     lines = render.action_log(notes, ["Оля", "Петя", "Маша"], "ru", tr=TR)
     assert lines[1] == "➕ Сумма концов 6 — Оля ходит ещё раз"
     assert lines[3] == ("7️⃣ Сумма концов 7 — Петя берёт 2 кости (из них 1 вслепую из руки "

@@ -10,12 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Rules, Tile, apply, errors, legal_moves, new_match
-from engine.events import DrawTwo, Took
+from engine.events import Took
 from engine.layout import Layout
 from engine.moves import LEFT, RIGHT
 from engine.records import ReplayError, replay
 from engine.tiles import tiles_of
-from engine.variants.seven import SevenMatch
+from engine.variants.seven import DrawTwo, SevenMatch
 from tests.linekit import dealt, kinds, move, play, position, random_match
 
 T = Tile.of

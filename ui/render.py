@@ -213,62 +213,33 @@ def action_log(notes: Iterable[ActionNote], names: Sequence[str], locale: str, *
     """The public moves of ``notes`` (a round's :class:`~service.views.ActionNote`) as lines
     of words, oldest first (HTML).
 
-    Draws are counted, never shown: a seat's draws merge with what that seat does next
-    («Петя берёт 3 из базара и стучит», RULES.md §1.8).  A host move (§1.17) gets its own
-    line.  A move of several tiles is one line (§2.0.4); the variants' events get theirs:
-    another turn and draw-two after an end sum of 6 or 7, a drawn tile that does not fit
-    (Семёрка §2.8 rules 4–6), sticks and leaving (§2.8 rules 7–8), a void round (§2.1 rule 6,
-    §2.9 rule 2) and the specials (ЧЧВ §2.3 rule 4, the donkey's double closure §2.2
-    rule 3).
+    Draws are counted, never shown: a seat's draws merge with what that seat does next where
+    the locale words the two as one (``log-drew-<kind>``: «Петя берёт 3 из базара и стучит»,
+    RULES.md §1.8), else they get their own line at the end.  A move of one or several tiles
+    is one line (§2.0.4, :func:`move_words`).  Every other note is ``log-<kind>`` with its
+    ``args`` and the names of its seats — a host move (§1.17), a void round, a variant's own
+    events — whatever the game.
     """
     tr = _tr(tr)
     lines: list[str] = []
     pending: dict[int, int] = {}
-    mover: int | None = None  # the seat of the last move (the 7-maker, §2.8 rule 5)
     for note in notes:
         kind = note.kind
         name = _name(names, note.seat)
         if kind == "drew":
             pending[note.seat] = pending.get(note.seat, 0) + note.count
-        elif kind == "dealt":
-            lines.append(tr.t(locale, "log-dealt", name=name))
-        elif kind == "misdeal":
-            lines.append(tr.t(locale, "log-misdeal", name=name, reason=str(note.reason)))
-        elif kind == "led":
-            mover = note.seat
-            lines.append(tr.t(locale, "log-led", name=name,
-                              move=Markup(move_words(tr, locale, note))))
-        elif kind == "played":
-            mover = note.seat
-            n = pending.pop(note.seat, 0)
-            args = {"name": name, "move": Markup(move_words(tr, locale, note))}
-            lines.append(tr.t(locale, "log-drew-played", count=n, **args) if n
-                         else tr.t(locale, "log-played", **args))
-        elif kind == "knocked":
-            n = pending.pop(note.seat, 0)
-            lines.append(tr.t(locale, "log-drew-knocked", name=name, count=n) if n
-                         else tr.t(locale, "log-knocked", name=name))
-        elif kind == "passed":
-            lines.append(tr.t(locale, "log-passed", name=name,
-                              count=max(1, pending.pop(note.seat, 0))))
-        elif kind == "again":
-            lines.append(tr.t(locale, "log-again", name=name))
-        elif kind == "draw_two":
-            if note.taken:
-                lines.append(tr.t(locale, "log-draw-two-taken", name=name, count=note.count,
-                                  taken=note.taken, maker=_name(names, mover)))
-            else:
-                lines.append(tr.t(locale, "log-draw-two", name=name, count=note.count))
-        elif kind in ("void", "stick", "left"):
-            lines.append(tr.t(locale, f"log-{kind}", name=name))
-        elif kind == "special":
-            lines.append(tr.t(locale, "log-special", name=name, rule=str(note.reason)))
-        elif kind == "host_moved":
-            lines.append(tr.t(locale, "log-host-moved", name=name))
-        elif kind == "went_out":
-            lines.append(tr.t(locale, "log-went-out", name=name))
-        elif kind == "fish":
-            lines.append(tr.t(locale, "log-fish", name=name))
+            continue
+        words = kind.replace("_", "-")
+        args: dict[str, Any] = dict(note.args)
+        args.update((key, _name(names, seat)) for key, seat in note.names)
+        if kind in ("led", "played"):
+            args["move"] = Markup(move_words(tr, locale, note))
+        drawn = pending.get(note.seat, 0) if kind != "led" else 0
+        if drawn and tr.has(tr.resolve(locale), f"log-drew-{words}"):
+            del pending[note.seat]
+            lines.append(tr.t(locale, f"log-drew-{words}", name=name, count=drawn, **args))
+        else:
+            lines.append(tr.t(locale, f"log-{words}", name=name, **args))
     for seat, n in pending.items():
         lines.append(tr.t(locale, "log-drew", name=_name(names, seat), count=n))
     return lines

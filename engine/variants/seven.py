@@ -60,13 +60,65 @@ import random
 from typing import Any, NamedTuple
 
 from .. import errors
-from ..events import Again, DrawTwo, Drew, Knocked, LeftMatch, Passed, Stick, Took, WentOut
+from ..events import Drew, Knocked, Note, Passed, Took, WentOut, seat_note
 from ..rules import CLASSIC_DEFAULTS, Option
 from ..table import Table, holder_of_first
 from ..tiles import HIGH, LOW, PIPS, TILES, ids_of
 from ..variant import LEAD_ORDER, Mark, MatchResult, RoundEnd, Variant, register
 
-__all__ = ["Seven", "SevenMatch", "blind_take"]
+__all__ = ["Seven", "SevenMatch", "blind_take", "Again", "DrawTwo", "Stick", "LeftMatch"]
+
+# ---------------------------------------------------------------------- Семёрка's own events
+
+
+class Again(NamedTuple):
+    """The ends sum to 6: ``seat`` moves again (RULES.md §2.8 rule 4)."""
+
+    seat: int
+    kind = "again"
+    note = seat_note
+
+
+class DrawTwo(NamedTuple):
+    """The ends sum to 7: ``seat`` takes two tiles and loses the turn (RULES.md §2.8 rule 5):
+    ``drawn`` from the market (the ``drew`` events right after this one) and ``taken`` from
+    the hand of ``maker`` (the player who made the 7) when the market ran short (a ``took``
+    event after them)."""
+
+    seat: int
+    maker: int
+    drawn: int
+    taken: int
+    kind = "draw_two"
+
+    def note(self) -> Note:
+        """``count`` tiles to the seat, ``taken`` of them from ``maker``'s hand; the market's
+        ``drew`` events that follow are part of it."""
+        return Note(self.kind, self.seat, (("count", self.drawn + self.taken),
+                                           ("taken", self.taken)),
+                    (("maker", self.maker),), draws=self.drawn)
+
+
+class Stick(NamedTuple):
+    """``seat`` lost the round and gets a stick, now holding ``sticks`` (RULES.md §2.8
+    rule 7)."""
+
+    seat: int
+    sticks: int
+    kind = "stick"
+
+    def note(self) -> Note:
+        """The seat and the sticks it now holds."""
+        return Note(self.kind, self.seat, (("sticks", self.sticks),))
+
+
+class LeftMatch(NamedTuple):
+    """``seat`` leaves the match with all its sticks (RULES.md §2.8 rule 8)."""
+
+    seat: int
+    kind = "left_match"
+    note = seat_note
+
 
 #: RULES.md §2.8 rule 7: the points of each tile in a loser's count (doubles 10).
 STICK_VALUE = tuple(10 if LOW[i] == HIGH[i] else PIPS[i] for i in range(28))

@@ -173,13 +173,16 @@ log-place = { $tile }{ $how ->
 }
 log-and = {" "}and{" "}
 log-points = +{ $points }
-log-passed = { $name } drew { $count } from the boneyard — it does not fit, turn passes
+log-passed = { $name } passes — turn passes
+log-drew-passed = { $name } drew { $count } from the boneyard — it does not fit, turn passes
 log-again = ➕ The ends add up to 6 — { $name } moves again
-log-draw-two = 7️⃣ The ends add up to 7 — { $name } takes { tiles } and misses the turn
-log-draw-two-taken = 7️⃣ The ends add up to 7 — { $name } takes { tiles } ({ $taken } of them blindly from { $maker }'s hand) and misses the turn
+log-draw-two = 7️⃣ The ends add up to 7 — { $name } takes { tiles }{ $taken ->
+    [0] {""}
+   *[other] {""} ({ $taken } of them blindly from { $maker }'s hand)
+} and misses the turn
 log-void = 🐟 Fish — the round does not count, dealt again.
 log-stick = 🪵 { $name } gets a stick.
-log-left = 🚪 { $name } is out of the match.
+log-left-match = 🚪 { $name } is out of the match.
 log-special = { $rule ->
     [out_0-0] 💥 { $name } went out with [0|0] — everyone else is a goat!
     [out_6-6] 💥 { $name } went out with [6|6] — 50 for everyone else.

@@ -184,13 +184,16 @@ log-place = { $tile }{ $how ->
 }
 log-and = {" "}и{" "}
 log-points = +{ $points }
-log-passed = { $name } берёт { $count } из базара — не подошла, ход дальше
+log-passed = { $name } пасует — ход дальше
+log-drew-passed = { $name } берёт { $count } из базара — не подошла, ход дальше
 log-again = ➕ Сумма концов 6 — { $name } ходит ещё раз
-log-draw-two = 7️⃣ Сумма концов 7 — { $name } берёт { tiles } и пропускает ход
-log-draw-two-taken = 7️⃣ Сумма концов 7 — { $name } берёт { tiles } (из них { $taken } вслепую из руки { $maker }) и пропускает ход
+log-draw-two = 7️⃣ Сумма концов 7 — { $name } берёт { tiles }{ $taken ->
+    [0] {""}
+   *[other] {""} (из них { $taken } вслепую из руки { $maker })
+} и пропускает ход
 log-void = 🐟 Рыба — раунд не засчитан, пересдача.
 log-stick = 🪵 { $name } получает палку.
-log-left = 🚪 { $name } выбывает из партии.
+log-left-match = 🚪 { $name } выбывает из партии.
 log-special = { $rule ->
     [out_0-0] 💥 { $name } выходит с [0|0] — все остальные козлы!
     [out_6-6] 💥 { $name } выходит с [6|6] — всем остальным по 50.

@@ -184,13 +184,16 @@ log-place = { $tile }{ $how ->
 }
 log-and = {" "}і{" "}
 log-points = +{ $points }
-log-passed = { $name } бере { $count } з базару — не підійшла, хід далі
+log-passed = { $name } пасує — хід далі
+log-drew-passed = { $name } бере { $count } з базару — не підійшла, хід далі
 log-again = ➕ Сума кінців 6 — { $name } ходить ще раз
-log-draw-two = 7️⃣ Сума кінців 7 — { $name } бере { tiles } і пропускає хід
-log-draw-two-taken = 7️⃣ Сума кінців 7 — { $name } бере { tiles } (з них { $taken } наосліп з руки { $maker }) і пропускає хід
+log-draw-two = 7️⃣ Сума кінців 7 — { $name } бере { tiles }{ $taken ->
+    [0] {""}
+   *[other] {""} (з них { $taken } наосліп з руки { $maker })
+} і пропускає хід
 log-void = 🐟 Риба — раунд не зараховано, перероздача.
 log-stick = 🪵 { $name } отримує палицю.
-log-left = 🚪 { $name } вибуває з партії.
+log-left-match = 🚪 { $name } вибуває з партії.
 log-special = { $rule ->
     [out_0-0] 💥 { $name } виходить з [0|0] — усі інші козли!
     [out_6-6] 💥 { $name } виходить з [6|6] — усім іншим по 50.
