@@ -277,6 +277,11 @@ class Variant:
             return seat, tid, None
         return state.round.last, -1, None
 
+    def fixed_rounds(self, rules: Any) -> int | None:
+        """The number of rounds the match lasts where the variant fixes it (sport domino's
+        ``deals``, RULES.md §2.7), else None (the match ends by its limit, §1.15)."""
+        return None
+
     def playing_seats(self, state: Any) -> tuple[int, ...]:
         """The seats dealt in this round, in turn order (all of them, RULES.md §1.1)."""
         return tuple(range(state.players))

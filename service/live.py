@@ -36,6 +36,9 @@ from service.views import (
     LaidTile,
     LayoutView,
     LobbyView,
+    MarkInfo,
+    MarkTally,
+    MarkView,
     MatchEnd,
     MoveOption,
     OptionInfo,
@@ -144,7 +147,9 @@ def variant_infos() -> dict[str, VariantInfo]:
                 teams=v.teams, race=bool(v.race), options=dict(v.options),
                 fixed=dict(v.fixed), goat_word=v.goat_word,
                 own_options={k: OptionInfo(o.default, o.allowed, o.choices, o.unit)
-                             for k, o in v.own_options.items()})
+                             for k, o in v.own_options.items()},
+                marks=tuple(MarkInfo(m.name, m.per, m.limit, m.leaves) for m in v.marks),
+                scoring=v.scoring, counts_hands=bool(v.counts_hands))
     return _INFOS
 
 
@@ -572,6 +577,7 @@ class LiveMatch:
         (a side with points then and none now was reset, §2.1 rule 8)."""
         extra = ev.extra or {}
         rules = self.rules
+        playing = set(rules.spec.playing_seats(closed))
         lay = ev.layout if ev.layout is not None else closed.round.layout
         scores = tuple(ev.scores)
         reset = tuple(s for s, (was, now) in enumerate(zip(before, scores, strict=True))
@@ -584,14 +590,26 @@ class LiveMatch:
             scores=tuple(ev.scores), remembered=tuple(ev.remembered),
             pot_won=ev.pot_won, pot=ev.pot,
             play_points=tuple(ev.play_points) if any(ev.play_points) else (),
-            losers=tuple(ev.losers), sticks=tuple(extra.get("sticks", ())),
-            left=tuple(extra.get("left", ())), losses=tuple(extra.get("losses", ())),
+            losers=tuple(ev.losers), marks=self._marks(closed),
+            left=tuple(s for s in closed.round.seats if s not in playing),
             general=bool(extra.get("general")), fast=extra.get("fast"),
             layout=layout_view(lay, closed.round.count),
             seat_values=tuple(rules.spec.hand_value(mask, rules)
                               for mask in closed.round.hands),
             reset=reset, specials=specials, variant=rules.variant, rules=self.rules_json,
+            deals=rules.spec.fixed_rounds(rules),
         )
+
+    def _marks(self, state: Any) -> tuple[MarkTally, ...]:
+        """What the variant counts beside points in ``state``, as it declares it
+        (``engine.variant.Variant.marks``), with the value of each mark's limit option."""
+        spec = self.rules.spec
+        if not spec.marks:
+            return ()
+        counts = spec.mark_counts(state)
+        return tuple(MarkTally(m.name, m.per, counts[m.name],
+                               getattr(self.rules, m.limit) if m.limit else None)
+                     for m in spec.marks)
 
     # ------------------------------------------------------------------ reading
 
@@ -688,7 +706,7 @@ class LiveMatch:
             place[side] = place[order[k - 1]] if key == last else k + 1
             last = key
         lines = []
-        counts = spec.mark_counts(self.state)
+        marks = self._marks(self.state)
         for i, p in enumerate(self.players()):
             side = self.side_of(i)
             goat = rated and side in result.goats
@@ -700,8 +718,7 @@ class LiveMatch:
                 timed_out=rated and result.timed_out == i, bot=p.bot, side=side,
                 place=place[side], title=result.title if goat else None,
                 left=str(left["name"]) if isinstance(left, Mapping) else None,
-                sticks=counts["sticks"][i] if "sticks" in counts else 0,
-                losses=counts["losses"][side] if "losses" in counts else 0,
+                marks=_marks_of(marks, i, side),
             ))
         if rated:
             return MatchEnd(EndReason(result.reason), True, tuple(lines),
@@ -728,19 +745,16 @@ class LiveMatch:
         teams = bool(self.rules.teams)
         scores, remembered = tuple(st.scores), tuple(st.remembered)
         sizes = st.hand_sizes()
-        counts = self.rules.spec.mark_counts(st)
-        sticks, losses = counts.get("sticks", ()), counts.get("losses", ())
+        marks = self._marks(st)
         playing = set(self.rules.spec.playing_seats(st))
-        departed = tuple(s for s in range(st.players) if s not in playing)
         seats = []
         for i, p in enumerate(self.players()):
             side = self.side_of(i)
             seats.append(SeatView(
                 seat=i, user_id=p.user_id, name=p.name, tiles=sizes[i], side=side,
                 score=scores[side], remembered=remembered[side], to_act=to_act == i,
-                host_moves=int(afk[i]), bot=p.bot,
-                sticks=sticks[i] if sticks else 0, left=i in departed,
-                losses=losses[side] if losses else 0,
+                host_moves=int(afk[i]), bot=p.bot, marks=_marks_of(marks, i, side),
+                left=i not in playing,
             ))
         seats = tuple(seats)
         rs = st.round
@@ -758,7 +772,8 @@ class LiveMatch:
             match_limit=self.rules.match_limit, notes=notes,
             final=self.final() if version is None else None,
             variant=self.rules.variant, layout=layout_view(lay, rs.count),
-            deals=self.rules.deals, turn_seconds=int(self.rules.turn_timeout),
+            deals=self.rules.spec.fixed_rounds(self.rules),
+            turn_seconds=int(self.rules.turn_timeout),
             fast=rs.fast, two_tiles=rs.phase == 2, summary=summary, rules=self.rules_json,
         )
 
@@ -787,6 +802,13 @@ class LiveMatch:
                 lead=lead if mine else None,
             ))
         return tuple(views)
+
+
+def _marks_of(marks: Sequence[MarkTally], seat: int, side: int) -> tuple[MarkView, ...]:
+    """The marks of one seat: its own count of each mark kept per seat, its side's of each
+    kept per side."""
+    return tuple(MarkView(m.name, m.counts[seat if m.per == "seat" else side], m.limit, m.per)
+                 for m in marks)
 
 
 def result_of(

@@ -175,6 +175,30 @@ class Translator:
             bundle.add_resource(resource)
         return bundle
 
+    def add(self, locale: str, text: str) -> None:
+        """Add the messages of a Fluent text to ``locale`` (a game's own texts that are not in
+        ``locales/``, e.g. in tests).  Raises ``ValueError`` for a syntax error or a key the
+        locale already defines."""
+        bundle = self._bundles[locale]
+        resource = FluentResource(text)
+        for entry in resource.body:
+            if isinstance(entry, ast.Junk):
+                raise ValueError(f"{locale}: syntax error near {entry.content[:60]!r}")
+            if isinstance(entry, ast.Message) and bundle.has_message(entry.id.name):
+                raise ValueError(f"{locale}: key {entry.id.name!r} is defined twice")
+        bundle.add_resource(resource)
+        self._memo.clear()
+
+    def pick(self, locale: str | None, *keys: str) -> str:
+        """The first of ``keys`` that ``locale`` or the default locale defines, else the last
+        one: a game's own text before the generic one (``mark-table-seven``, then
+        ``mark-table``; ``docs/ENGINE_API.md``, "Adding a variant")."""
+        chain = (self.resolve(locale), self.default)
+        for key in keys[:-1]:
+            if any(self._bundles[code].has_message(key) for code in chain):
+                return key
+        return keys[-1]
+
     def resolve(self, locale: str | None) -> str:
         """``locale`` if this translator has it, else the default locale."""
         return locale if locale in self._bundles else self.default

@@ -25,6 +25,7 @@ from service import variant_infos
 from service.views import ChatInfo
 
 from .i18n import SUPPORTED_LOCALES, Translator
+from .variants import variant_name
 
 __all__ = ["DEFAULT_TABLE_VIEW", "SETTINGS", "TABLE_VIEWS", "Setting", "SettingsPatch",
            "setting", "table_view"]
@@ -197,16 +198,12 @@ def _own_settings() -> tuple[Setting, ...]:
     return tuple(seen.values())
 
 
-def _variant_name(tr: Translator, locale: str, value: str) -> str:
-    return tr.plain(locale, "variant-name", variant=value)
-
-
 SETTINGS: tuple[Setting, ...] = (
     Setting(  # RULES.md §2: the game itself
         key="variant", label="settings-variant", choices=tuple(variant_infos()),
         read=lambda chat: str(chat.full_rules.get("variant", "classic")),
         patch=lambda v: SettingsPatch(variant=v),
-        value_label=_variant_name, width=2),
+        value_label=variant_name, width=2),
     # RULES.md §1.14
     _yes_no("teams", "settings-teams", "rules-teams", opt="opt-teams", choices=("0", "1"),
             width=2),

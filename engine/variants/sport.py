@@ -56,6 +56,10 @@ class Sport(Variant):
                "deals": Option(8, (4, 8, 12, 16), choices=("4", "8", "12", "16"))}
     fixed = {"teams": True}
 
+    def fixed_rounds(self, rules: Any) -> int | None:
+        """RULES.md §2.7: ``deals`` rounds."""
+        return rules.deals
+
     def lead(self, state: Any, hands: tuple[int, ...], round_no: int
              ) -> tuple[int, int, str | None]:
         """RULES.md §2.7: round 1 per §1.5 (a forced tile); round k+1 by the seat after

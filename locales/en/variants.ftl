@@ -111,7 +111,7 @@ rules-games = <b>All games:</b> { $games }.
     To start another: /newgame and its name, for example /newgame sea_goat.
 
 ## The table.
-table-title-game = <b>{ $game } · round { $round }</b>
+table-title = <b>{ $game } · round { $round }</b>
 table-title-deal = <b>{ $game } · deal { $round } of { $deals }</b>
 table-goal = { $variant ->
     [sea_goat] 🎯 To { $limit }: only the round's loser records, and a score opens at { $threshold }.
@@ -152,10 +152,9 @@ table-count = Σ Count: <b>{ $count }</b>
 table-count-scored = Σ Count: <b>{ $count }</b> — { $name } +{ $points }
 table-turn-time = To move: <b>{ $name }</b> · ⏱ { $seconds } s per move
 table-player-tiles = { $name } — { tiles }
-table-player-sticks = { $name } — { tiles }, sticks: { $sticks } of { $limit }
-table-player-left = { $name } — out, sticks: { $sticks }
-table-team-losses = Team { $team } ({ $names }): lost { $losses } of { $limit }
-
+table-player-left = { $name } — out
+table-marked = { $line }, { $marks }
+table-team-marks = Team { $team } ({ $names }): { $marks }
 ## Moves in words.
 log-place = { $tile }{ $how ->
     [closed] 🔒
@@ -215,11 +214,15 @@ round-losers = { $variant ->
 }
 round-side-lost = { $name }: +{ $recorded } — score not open (needs { $threshold }), the points are lost
 round-reset = 🔄 { $name }: the score goes back → <b>0</b>
-round-sticks-title = <b>Sticks:</b>
-round-sticks = { $name }: { $sticks } of { $limit }
+round-mark = { $name }: { $count }{ $limit ->
+    [0] {""}
+   *[other] {" "}of { $limit }
+}
+round-mark-team = Team { $team } ({ $names }): { $count }{ $limit ->
+    [0] {""}
+   *[other] {" "}of { $limit }
+}
 round-left = 🚪 Out of the match: <b>{ $names }</b>
-round-losses-title = <b>Lost rounds:</b>
-round-losses = Team { $team } ({ $names }): { $losses } of { $limit }
 round-general = 🎖 General! Team <b>{ $names }</b> loses the match at once.
 round-scores-title = <b>Score:</b>
 round-hand-tiles = { $name }: { $tiles }
@@ -278,8 +281,24 @@ match-winners = 🏆 { $variant ->
 }: <b>{ $names }</b>
 match-no-winner = Nobody is left at the table: everyone is out.
 match-draw = 🤝 A draw: equal scores, no goats.
-match-sticks = { $count ->
+
+## What the games count besides points (mark-… keys): generic words without the game, its own with it.
+mark-table = { $mark }: { $count }{ $limit ->
+    [0] {""}
+   *[other] {" "}of { $limit }
+}
+mark-left = { $mark }: { $count }
+mark-score = { $mark }: { $count }
+mark-round-title = <b>{ $mark }:</b>
+mark-table-seven = sticks: { $count } of { $limit }
+mark-left-seven = sticks: { $count }
+mark-score-seven = { $count ->
     [one] { $count } stick
    *[other] { $count } sticks
 }
-match-losses = lost { $count }
+mark-round-title-seven = <b>Sticks:</b>
+pic-mark-seven = Sticks: { $count }
+mark-table-general = lost { $count } of { $limit }
+mark-score-general = lost { $count }
+mark-round-title-general = <b>Lost rounds:</b>
+pic-mark-general = Lost rounds: { $count }

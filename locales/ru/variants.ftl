@@ -119,7 +119,7 @@ rules-games = <b>Все игры:</b> { $games }.
     Начать другую: /newgame и название, например /newgame морской.
 
 ## Стол.
-table-title-game = <b>{ $game } · раунд { $round }</b>
+table-title = <b>{ $game } · раунд { $round }</b>
 table-title-deal = <b>{ $game } · раздача { $round } из { $deals }</b>
 table-goal = { $variant ->
     [sea_goat] 🎯 До { $limit }: записывает только проигравший раунда, счёт открывается с { $threshold }.
@@ -163,10 +163,9 @@ table-count = Σ Сумма концов: <b>{ $count }</b>
 table-count-scored = Σ Сумма концов: <b>{ $count }</b> — { $name } +{ $points }
 table-turn-time = Ходит: <b>{ $name }</b> · ⏱ { $seconds } с на ход
 table-player-tiles = { $name } — { tiles }
-table-player-sticks = { $name } — { tiles }, палки: { $sticks } из { $limit }
-table-player-left = { $name } — вне игры, палок: { $sticks }
-table-team-losses = Команда { $team } ({ $names }): проиграно { $losses } из { $limit }
-
+table-player-left = { $name } — вне игры
+table-marked = { $line }, { $marks }
+table-team-marks = Команда { $team } ({ $names }): { $marks }
 ## Ходы словами.
 log-place = { $tile }{ $how ->
     [closed] 🔒
@@ -226,11 +225,15 @@ round-losers = { $variant ->
 }
 round-side-lost = { $name }: +{ $recorded } — счёт не открыт (нужно { $threshold }), очки сгорают
 round-reset = 🔄 { $name }: счёт обнулён → <b>0</b>
-round-sticks-title = <b>Палки:</b>
-round-sticks = { $name }: { $sticks } из { $limit }
+round-mark = { $name }: { $count }{ $limit ->
+    [0] {""}
+   *[other] {" "}из { $limit }
+}
+round-mark-team = Команда { $team } ({ $names }): { $count }{ $limit ->
+    [0] {""}
+   *[other] {" "}из { $limit }
+}
 round-left = 🚪 Выбывает: <b>{ $names }</b>
-round-losses-title = <b>Проигрыши:</b>
-round-losses = Команда { $team } ({ $names }): { $losses } из { $limit }
 round-general = 🎖 Генерал! Команда <b>{ $names }</b> проигрывает партию сразу.
 round-scores-title = <b>Счёт:</b>
 round-hand-tiles = { $name }: { $tiles }
@@ -289,9 +292,25 @@ match-winners = 🏆 { $variant ->
 }: <b>{ $names }</b>
 match-no-winner = Последним не остался никто: выбыли все.
 match-draw = 🤝 Ничья: счёт равный, козлов нет.
-match-sticks = { $count ->
+
+## Что игры считают, кроме очков (ключи mark-…): общие слова — без имени игры, свои — с ним.
+mark-table = { $mark }: { $count }{ $limit ->
+    [0] {""}
+   *[other] {" "}из { $limit }
+}
+mark-left = { $mark }: { $count }
+mark-score = { $mark }: { $count }
+mark-round-title = <b>{ $mark }:</b>
+mark-table-seven = палки: { $count } из { $limit }
+mark-left-seven = палок: { $count }
+mark-score-seven = { $count ->
     [one] { $count } палка
     [few] { $count } палки
    *[many] { $count } палок
 }
-match-losses = проиграно { $count }
+mark-round-title-seven = <b>Палки:</b>
+pic-mark-seven = Палки: { $count }
+mark-table-general = проиграно { $count } из { $limit }
+mark-score-general = проиграно { $count }
+mark-round-title-general = <b>Проигрыши:</b>
+pic-mark-general = Проигрыши: { $count }

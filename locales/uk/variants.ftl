@@ -119,7 +119,7 @@ rules-games = <b>Усі ігри:</b> { $games }.
     Почати іншу: /newgame і назва, наприклад /newgame морський.
 
 ## Стіл.
-table-title-game = <b>{ $game } · раунд { $round }</b>
+table-title = <b>{ $game } · раунд { $round }</b>
 table-title-deal = <b>{ $game } · роздача { $round } з { $deals }</b>
 table-goal = { $variant ->
     [sea_goat] 🎯 До { $limit }: записує лише той, хто програв раунд, рахунок відкривається з { $threshold }.
@@ -163,10 +163,9 @@ table-count = Σ Сума кінців: <b>{ $count }</b>
 table-count-scored = Σ Сума кінців: <b>{ $count }</b> — { $name } +{ $points }
 table-turn-time = Ходить: <b>{ $name }</b> · ⏱ { $seconds } с на хід
 table-player-tiles = { $name } — { tiles }
-table-player-sticks = { $name } — { tiles }, палиці: { $sticks } з { $limit }
-table-player-left = { $name } — поза грою, палиць: { $sticks }
-table-team-losses = Команда { $team } ({ $names }): програно { $losses } з { $limit }
-
+table-player-left = { $name } — поза грою
+table-marked = { $line }, { $marks }
+table-team-marks = Команда { $team } ({ $names }): { $marks }
 ## Ходи словами.
 log-place = { $tile }{ $how ->
     [closed] 🔒
@@ -226,11 +225,15 @@ round-losers = { $variant ->
 }
 round-side-lost = { $name }: +{ $recorded } — рахунок не відкрито (треба { $threshold }), очки згоряють
 round-reset = 🔄 { $name }: рахунок обнулено → <b>0</b>
-round-sticks-title = <b>Палиці:</b>
-round-sticks = { $name }: { $sticks } з { $limit }
+round-mark = { $name }: { $count }{ $limit ->
+    [0] {""}
+   *[other] {" "}з { $limit }
+}
+round-mark-team = Команда { $team } ({ $names }): { $count }{ $limit ->
+    [0] {""}
+   *[other] {" "}з { $limit }
+}
 round-left = 🚪 Вибуває: <b>{ $names }</b>
-round-losses-title = <b>Програші:</b>
-round-losses = Команда { $team } ({ $names }): { $losses } з { $limit }
 round-general = 🎖 Генерал! Команда <b>{ $names }</b> програє партію одразу.
 round-scores-title = <b>Рахунок:</b>
 round-hand-tiles = { $name }: { $tiles }
@@ -289,9 +292,25 @@ match-winners = 🏆 { $variant ->
 }: <b>{ $names }</b>
 match-no-winner = Останнім не залишився ніхто: вибули всі.
 match-draw = 🤝 Нічия: рахунок рівний, козлів немає.
-match-sticks = { $count ->
+
+## Що ігри рахують, крім очок (ключі mark-…): загальні слова — без назви гри, свої — з нею.
+mark-table = { $mark }: { $count }{ $limit ->
+    [0] {""}
+   *[other] {" "}з { $limit }
+}
+mark-left = { $mark }: { $count }
+mark-score = { $mark }: { $count }
+mark-round-title = <b>{ $mark }:</b>
+mark-table-seven = палиці: { $count } з { $limit }
+mark-left-seven = палиць: { $count }
+mark-score-seven = { $count ->
     [one] { $count } палиця
     [few] { $count } палиці
    *[many] { $count } палиць
 }
-match-losses = програно { $count }
+mark-round-title-seven = <b>Палиці:</b>
+pic-mark-seven = Палиці: { $count }
+mark-table-general = програно { $count } з { $limit }
+mark-score-general = програно { $count }
+mark-round-title-general = <b>Програші:</b>
+pic-mark-general = Програші: { $count }
