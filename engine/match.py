@@ -166,7 +166,7 @@ def start_match(rules: Rules, players: int, round_state: RoundState | None = Non
     ``scores``/``remembered`` per side and ``pot`` give a starting position [points];
     ``own`` the variant's own value (:attr:`MatchState.own`, default its start); ``marks``
     the counts of the variant's marks by name, per seat or per side as the mark is counted
-    (:attr:`engine.variant.Variant.marks`: ``sticks=[0, 2, 1]`` in Семёрка).  The round
+    (:attr:`engine.variant.Variant.marks`; Семёрка's per player, §2.8).  The round
     takes the race limits of the starting scores (:meth:`engine.variant.Variant.limits`).
     Without ``round_state`` the match waits for :func:`deal_given`.  Raises ``ValueError`` when the
     shapes do not match the sides or a mark is not the variant's.

@@ -233,7 +233,7 @@ def replay(record: dict) -> dict:
     sides = rules.spec.sides_count(players, rules)
     scores = _side_list(start.get("scores"), sides, "scores")
     remembered = _side_list(start.get("remembered"), sides, "remembered")
-    marks = {}  # the variant's marks (Семёрка's sticks per player, Генерал's lost rounds)
+    marks = {}  # what the variant counts beside points, by the mark's name
     for mark in rules.spec.marks:
         if mark.name in start:
             marks[mark.name] = _side_list(start.get(mark.name),

@@ -3,7 +3,7 @@
 Which options exist, and which one a variant reads with which default, is said by the
 variant (:mod:`engine.variant`): ``Rules(variant="sea_goat")`` has ``match_limit`` 125 and
 ``open_threshold`` 25 (RULES.md §2.1).  The options of §1 are fields of :class:`Rules`; an
-option that only a variant reads (Телефон's several doubles, the sticks of Семёрка, …) is
+option that only a variant reads (Телефон's several doubles, Семёрка's limit, …) is
 declared by that variant as an :class:`Option` with its default and its values, and read as
 an attribute of the rules all the same (``rules.multi_doubles``); it is None where the game
 does not read it.  An option the variant does not read is refused with an error that names
@@ -105,7 +105,7 @@ class Rules:
     - ``turn_timeout``: time for one turn (§1.17) [seconds].
     - ``afk_limit``: consecutive host moves that interrupt the match (§1.17).
     - ``own``: the options the variant declares itself (:class:`Option`), as ``(name, value)``
-      pairs in its order; each is also an attribute (``rules.sticks``), None for a game that
+      pairs in its order; each is also an attribute (``rules.deals``), None for a game that
       does not read it.
 
     Built as ``Rules(variant=..., **options)``.  Raises ``ValueError`` when an option is out

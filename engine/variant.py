@@ -93,7 +93,7 @@ class MatchResult(NamedTuple):
 
 class RoundEnd(NamedTuple):
     """What :meth:`Variant.score_round` returns: the match's new values and the round's
-    :class:`engine.events.RoundScored` event, plus any further events (e.g. sticks);
+    :class:`engine.events.RoundScored` event, plus any further events (Семёрка's, §2.8);
     ``own`` the variant's new own value (:attr:`engine.match.MatchState.own`), None to keep
     it."""
 
@@ -108,7 +108,7 @@ class RoundEnd(NamedTuple):
 class Mark(NamedTuple):
     """Something a variant counts and shows beside points (RULES.md §2), declared in
     :attr:`Variant.marks`: ``name`` (the attribute of the variant's own value that holds
-    the counts, and its key in game records: ``"sticks"``), ``per`` ``"seat"`` or
+    the counts, and its key in game records), ``per`` ``"seat"`` or
     ``"side"`` (a count per player, or per scoring side, §1.14), ``limit`` the rule option
     that holds the count that ends it (None: no limit), ``leaves`` True when a seat that
     reaches the limit leaves the match (Семёрка, §2.8 rule 8).  Its texts are the locale's
@@ -238,7 +238,7 @@ class Variant:
 
     def mark_counts(self, state: Any) -> dict[str, tuple[int, ...]]:
         """The count of every :class:`Mark` of the variant, per seat or per side as the mark
-        is counted: ``{"sticks": (0, 2, 1)}``; ``{}`` in classic."""
+        is counted, e.g. ``{name: (0, 2, 1)}``; ``{}`` in classic."""
         own = state.own
         return {m.name: tuple(getattr(own, m.name)) for m in self.marks}
 

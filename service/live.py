@@ -572,7 +572,7 @@ class LiveMatch:
     def _summary(self, ev: Any, closed: Any, before: tuple[int, ...] = ()) -> RoundSummary:
         """The ``round_scored`` event as a :class:`RoundSummary` with the table it closed and
         each seat's own hand value (RULES.md §1.11–§1.14) and what the variant reports
-        (RULES.md §2: points on the count, losers, sticks, lost rounds, a general, the fast
+        (RULES.md §2: points on the count, losers, the marks it counts, a general, the fast
         lead, the specials); ``before`` the sides' scores before the step that scored it
         (a side with points then and none now was reset, §2.1 rule 8)."""
         extra = ev.extra or {}

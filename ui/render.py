@@ -15,7 +15,7 @@ Hidden information (RULES.md §1.8): the group's texts (:func:`render_table`,
 own private chat and is the only text that receives a :class:`~service.views.HandView`.
 
 The games of RULES.md §2: every text reads what a game needs from the views' own fields (the
-layout, ``fast``, ``two_tiles``, ``deals``, sticks, lost rounds, points on the count, the
+layout, ``fast``, ``two_tiles``, ``deals``, the marks a game counts, points on the count, the
 rules JSON the views carry) and words it in the locales (per-game words are selectors on
 ``$variant``); nothing here decides a rule.
 """
@@ -325,7 +325,7 @@ def _need(lo: int, hi: int) -> dict[str, Any]:
 def render_rules(locale: str, rules: Mapping[str, Any], *, tr: Translator | None = None) -> str:
     """The rule options as lines, one per setting whose option the game reads
     (:data:`ui.settings.SETTINGS`: teams RULES.md §1.14, the limit §1.15 or the race's
-    §2.0.7, deals §2.7, sticks §2.8, lost rounds §2.9, fish scoring §1.13, fish without a
+    §2.0.7, the options a game declares, fish scoring §1.13, fish without a
     double §1.10 b, the reserve §1.4, several doubles §2.4, the [0|0]+[6|6] hand §2.1, the
     turn time §1.17).  ``rules``: every option by its RULES.md name (``ChatInfo.full_rules``,
     ``LobbyView.rules``, ``TableView.rules``)."""
@@ -547,7 +547,7 @@ def render_table(locale: str, table: TableView, *, log_lines: int = LOG_LINES,
     k of N, RULES.md §2.7), the sea goat's fast or extraordinary lead and its two tiles a
     turn (§2.1 rules 6–7), the layout (:func:`layout_lines`: a line, or a cross arm by arm),
     the bazar as drawable (+ reserve) (§1.4), each seat's name, tiles left and score (``+N``
-    = remembered, §1.12; teams §1.14; Семёрка's sticks §2.8, Генерал's lost rounds §2.9),
+    = remembered, §1.12; teams §1.14; the marks a game counts, RULES.md §2),
     the pot (§1.13), what the game is played for, the count and what the last move scored
     (§2.0.6), whose turn it is with the time per turn (§1.17) and the round's last
     ``log_lines`` actions in words.
@@ -606,7 +606,7 @@ def render_table(locale: str, table: TableView, *, log_lines: int = LOG_LINES,
 
 def render_score(locale: str, table: TableView, *, tr: Translator | None = None) -> str:
     """/score: the match table now -- each side's score (``+N`` remembered, RULES.md §1.12;
-    Семёрка's sticks §2.8, Генерал's lost rounds §2.9), the pot (§1.13), the round (sport's
+    the marks a game counts, RULES.md §2), the pot (§1.13), the round (sport's
     deal k of N, §2.7) and what the game is played for (§1.15, §2.0.7).  No hands."""
     tr = _tr(tr)
     rules = table.rules
@@ -742,8 +742,8 @@ def render_round_summary(locale: str, summary: RoundSummary, names: Sequence[str
     rules 6–7), ЧЧВ's specials (§2.3 rule 4; ``specials`` False leaves them to the table's
     log), a general (§2.9 rule 3), every hand revealed with its value (§1.11 and each game's
     own), the points scored on the count (§2.0.6), who lost the round (the sea goat's
-    recorder §2.1 rule 3, Семёрка's sticks §2.8, Генерал's team §2.9), what each side
-    recorded or remembered (§1.12–§1.14) and the pot (§1.13), the sticks and who leaves
+    recorder §2.1 rule 3, Семёрка's stick holders §2.8, Генерал's team §2.9), what each side
+    recorded or remembered (§1.12–§1.14) and the pot (§1.13), the game's marks and who leaves
     (§2.8 rules 7–8) and the lost rounds (§2.9 rule 4).  ``names`` and ``sides``
     (``SeatView.side``) of the players in seat order."""
     tr = _tr(tr)
