@@ -6,8 +6,8 @@ import pytest
 
 from engine import Rules, Tile, legal_moves, new_match
 from engine.records import replay
-from engine.simulate import simulate
 from tests.linekit import dealt, kinds, move, play, position, random_match
+from tools.simulate import simulate
 
 T = Tile.of
 RULES = Rules(variant="general")

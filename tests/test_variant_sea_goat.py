@@ -29,6 +29,7 @@ from engine.tiles import TILE_ID
 from engine.variants.sea_goat import FAST_ALLOWED, SeaMatch
 from tests.enginekit import mask, tiles
 from tests.test_engine_records import _played_record
+from tools.simulate import main as simulate_main
 
 R = Rules(variant="sea_goat")
 T = Tile.parse
@@ -803,7 +804,7 @@ def test_replay_command_prints_the_title(tmp_path, capsys):
 def test_simulate_shows_the_special_rules_firing(capsys):
     """``python -m engine simulate --variant sea_goat`` counts the fast leads, the void
     rounds, the moves of two tiles and the goats' titles (RULES.md §2.1 rules 1, 6–9)."""
-    assert main(["simulate", "--players", "3", "--variant", "sea_goat", "--matches", "40",
+    assert simulate_main(["--players", "3", "--variant", "sea_goat", "--matches", "40",
                  "--seed", "1", "--no-progress"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["matches"] == 40 and out["multi_tile_moves"] > 0
