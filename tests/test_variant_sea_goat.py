@@ -802,7 +802,7 @@ def test_replay_command_prints_the_title(tmp_path, capsys):
 
 
 def test_simulate_shows_the_special_rules_firing(capsys):
-    """``python -m engine simulate --variant sea_goat`` counts the fast leads, the void
+    """``tools/simulate.py --variant sea_goat`` counts the fast leads, the void
     rounds, the moves of two tiles and the goats' titles (RULES.md §2.1 rules 1, 6–9)."""
     assert simulate_main(["--players", "3", "--variant", "sea_goat", "--matches", "40",
                  "--seed", "1", "--no-progress"]) == 0
