@@ -27,6 +27,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from service import variant_infos
 from service.views import (
     ActionNote,
     HandView,
@@ -315,7 +316,7 @@ def layout_lines(locale: str, layout: LayoutView, *, max_tiles: int | None = Non
 
 def _info(variant: str | None) -> Any:
     """The service's word on a game (:class:`~service.views.VariantInfo`), None if unknown."""
-    return {v.name: v for v in variants()}.get(str(variant or "classic"))
+    return variant_infos().get(str(variant or "classic"))
 
 
 def _need(lo: int, hi: int) -> dict[str, Any]:
