@@ -27,11 +27,26 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine import Rules, Table, apply, legal_moves, new_match  # noqa: E402
 from engine.layout import Layout  # noqa: E402
-from engine.round import deal_hands, first_lead  # noqa: E402
-from engine.table import shuffled_deal  # noqa: E402
-from engine.variant import VARIANTS  # noqa: E402
+from engine.table import holder_of_first, shuffled_deal  # noqa: E402
+from engine.variant import LEAD_ORDER, VARIANTS  # noqa: E402
 
 CLASSIC = Rules()
+_BIT = tuple(1 << i for i in range(28))
+
+
+def deal_hands(players: int, order: list[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Seven tiles to each seat as hand masks, the rest the bazar (RULES.md §1.2)."""
+    bit = _BIT
+    hands = []
+    for s in range(0, players * 7, 7):
+        a0, a1, a2, a3, a4, a5, a6 = order[s:s + 7]
+        hands.append(bit[a0] | bit[a1] | bit[a2] | bit[a3] | bit[a4] | bit[a5] | bit[a6])
+    return tuple(hands), tuple(order[players * 7:])
+
+
+def first_lead(hands: tuple[int, ...]) -> tuple[int, int]:
+    """``(seat, tile id)`` of a match's first lead (RULES.md §1.5)."""
+    return holder_of_first(hands, LEAD_ORDER)
 
 
 def ours_core(players: int, rng: random.Random, k: int) -> int:

@@ -9,12 +9,12 @@ scored and when a match ends — is the engine's own: playouts run on the round 
 
 Information model (RULES.md §1.2, §1.8, §2.0): a seat sees its own hand, the layout on the
 table (public), how many tiles every hand holds, how many bazar tiles may still be drawn (and
-how many are reserved, §1.4), the match values (scores, remembered points, pot, sticks, …),
-the round's public values (play points, count, phase) and the public history of the round:
-who placed which tile where, who drew how many tiles, knocked or passed, with the open numbers
-they could not match, and the tiles moved between hands by a rule (Семёрка, §2.8 rule 5) —
-never which.  It never sees another hand, the tiles another seat drew or took, or the bazar
-order.
+how many are reserved, §1.4), the match values (scores, remembered points, pot, the
+variant's own value), the round's public values (play points, count, phase) and the public
+history of the round: who placed which tile where, who drew how many tiles, knocked or
+passed, with the open numbers they could not match, and the tiles moved between hands by a
+rule (Семёрка, §2.8 rule 5) — never which.  It never sees another hand, the tiles another
+seat drew or took, or the bazar order.
 
 - :func:`observe` builds an :class:`Observation` — the only input of a decision — from a
   :class:`engine.MatchState` and the engine events of the current round.
@@ -147,7 +147,7 @@ class Observation:
     - ``hand_sizes``: tiles in every hand, per seat; ``drawable``/``reserve``: bazar tiles that
       may / may never be drawn (§1.4, §1.8).
     - ``scores``/``remembered``/``pot``: per side (player, or team, §1.14) [points];
-      ``extra``/``sticks``/``departed``/``losses``: the variant's match values (§2).
+      ``own``: the variant's own match value (:attr:`engine.match.MatchState.own`, §2).
     - ``history``: the round's :class:`PublicAction` steps; ``lead_tile``: the tile the
       round's lead had to be (§1.5 and the variants' lead rules), else None.
     - ``to_act``: the seat whose decision is awaited (None once the round or match is over);
@@ -166,10 +166,7 @@ class Observation:
     scores: tuple[int, ...]
     remembered: tuple[int, ...]
     pot: int
-    extra: Any
-    sticks: tuple[int, ...]
-    departed: tuple[int, ...]
-    losses: tuple[int, ...]
+    own: Any
     history: tuple[PublicAction, ...]
     lead_tile: Tile | None
     to_act: int | None
@@ -248,6 +245,7 @@ def observe(state: Any, seat: int, history: Iterable[Any]) -> Observation:
     move: list[tuple[int, int, bool, bool, bool]] = []
     before: tuple[tuple[int, ...], int, list[int]] = ((), 0, [])
     forced = [0] * players  # tiles still to come of a forced draw (§2.8 rule 5)
+    forcing = state.rules.spec.forced_draws
     over = False
     for ev in events[start:]:
         kind = _field(ev, "kind")
@@ -292,7 +290,7 @@ def observe(state: Any, seat: int, history: Iterable[Any]) -> Observation:
                 if last is not None and last.kind == "forced" and last.seat == s:
                     steps[-1] = PublicAction("forced", s, count=last.count + 1,
                                              source=last.source)
-                else:  # pragma: no cover - a draw_two event always comes first
+                else:  # pragma: no cover - the forcing event always comes first
                     steps.append(PublicAction("forced", s, count=1))
             elif last is not None and last.kind == "drew" and last.seat == s:
                 steps[-1] = PublicAction("drew", s, None, None, last.ends, last.count + 1,
@@ -303,7 +301,7 @@ def observe(state: Any, seat: int, history: Iterable[Any]) -> Observation:
         elif kind in ("knocked", "passed"):
             steps.append(PublicAction(kind, int(_field(ev, "seat")), None, None,
                                       _open_numbers(lay.ends), fit=lay.fit))
-        elif kind == "draw_two":
+        elif kind in forcing:  # a draw the rules force (the variant's, e.g. §2.8 rule 5)
             s = int(_field(ev, "seat"))
             forced[s] = int(_field(ev, "drawn") or 0)
             steps.append(PublicAction("forced", s, count=0,
@@ -325,8 +323,7 @@ def observe(state: Any, seat: int, history: Iterable[Any]) -> Observation:
         hand=tuple(state.hand(seat)), round=_public_round(rs, seat),
         hand_sizes=tuple(state.hand_sizes()), drawable=state.drawable, reserve=state.reserve,
         scores=tuple(state.scores), remembered=tuple(state.remembered), pot=state.pot,
-        extra=state.extra, sticks=tuple(state.sticks), departed=tuple(state.departed),
-        losses=tuple(state.losses), history=tuple(steps), lead_tile=lead_tile,
+        own=state.own, history=tuple(steps), lead_tile=lead_tile,
         to_act=to_act, legal=legal,
     )
 
@@ -335,8 +332,7 @@ def _context(obs: Observation) -> MatchState:
     """The match as far as ``obs`` shows it: public values only (no seed: it fixes the deals
     to come), the round being :attr:`Observation.round`."""
     return MatchState(obs.rules, obs.players, None, obs.round_no, obs.round, obs.scores,
-                      obs.remembered, obs.pot, (0,) * obs.players, 0, None, obs.extra,
-                      obs.sticks, obs.departed, obs.losses)
+                      obs.remembered, obs.pot, (0,) * obs.players, 0, None, obs.own)
 
 
 # ====================================================================== beliefs
@@ -775,13 +771,11 @@ def _settle(judge: _Judge, t: Table) -> list[float]:
     ms = judge.state
     rs = t.state()
     end = v.score_round(MatchState(ms.rules, ms.players, ms.seed, ms.round_no, rs, ms.scores,
-                                   ms.remembered, ms.pot, ms.afk, ms.version, None, ms.extra,
-                                   ms.sticks, ms.departed, ms.losses), t)
+                                   ms.remembered, ms.pot, ms.afk, ms.version, None, ms.own),
+                     t)
     st = MatchState(ms.rules, ms.players, ms.seed, ms.round_no, rs, end.scores,
                     end.remembered, end.pot, ms.afk, ms.version, None,
-                    end.extra if end.extra is not None else ms.extra,
-                    end.sticks or ms.sticks, end.departed or ms.departed,
-                    end.losses or ms.losses)
+                    end.own if end.own is not None else ms.own)
     return _values(v, st, v.result(st, end))
 
 

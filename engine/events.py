@@ -3,6 +3,12 @@
 Every event is an immutable named tuple with a class attribute ``kind`` and :func:`to_dict`.
 Seats are 0-based.  Only :class:`Drew` carries private information: its ``tile`` may be shown
 to ``seat`` alone (RULES.md §1.8); everyone else learns only that a tile was drawn.
+
+Every event also says, in one place, what it adds to the public log of a table: its
+``note()``, a :class:`Note` (its kind and the arguments of its text, ``log-<kind>`` in the
+locales), or None for an event the log shows otherwise (a move, a draw, the count, the end
+of the round or the match).  A variant's own events are defined in its module the same way
+(Семёрка's, :mod:`engine.variants.seven`).
 """
 
 from __future__ import annotations
@@ -25,16 +31,38 @@ __all__ = [
     "RoundScored",
     "MatchEnded",
     "Scored",
-    "Again",
-    "DrawTwo",
     "Took",
     "Void",
-    "Stick",
-    "LeftMatch",
     "Passed",
     "Special",
+    "Note",
     "to_dict",
 ]
+
+
+class Note(NamedTuple):
+    """What an event adds to the public log of a table: ``kind`` (its text is ``log-<kind>``,
+    ``_`` written ``-``), ``seat`` (the player the text names first), ``args`` the numbers and
+    words of the text as ``(name, value)`` pairs, ``names`` the other seats it names as
+    ``(name, seat)`` pairs, ``draws`` the ``drew`` events of ``seat`` right after it that
+    belong to it (a draw the rules force, not a stuck draw, RULES.md §1.8).  Never a tile that
+    is private."""
+
+    kind: str
+    seat: int
+    args: tuple[tuple[str, Any], ...] = ()
+    names: tuple[tuple[str, int], ...] = ()
+    draws: int = 0
+
+
+def seat_note(event: Any) -> Note:
+    """The :class:`Note` of an event that names its seat and nothing else."""
+    return Note(event.kind, event.seat)
+
+
+def no_note(event: Any) -> None:
+    """The ``note()`` of an event that the log shows otherwise (None)."""
+    return None
 
 
 class Dealt(NamedTuple):
@@ -51,6 +79,10 @@ class Dealt(NamedTuple):
     reserve: int
     kind = "dealt"
 
+    def note(self) -> Note:
+        """A new round: its leader (RULES.md §1.5, §1.6)."""
+        return Note(self.kind, self.leader)
+
 
 class Misdeal(NamedTuple):
     """A deal was void and is dealt again (RULES.md §1.3).
@@ -66,6 +98,10 @@ class Misdeal(NamedTuple):
     number: int | None
     kind = "misdeal"
 
+    def note(self) -> Note:
+        """The voided deal and why (RULES.md §1.3)."""
+        return Note(self.kind, self.seat, (("reason", self.reason),))
+
 
 class Led(NamedTuple):
     """``seat`` placed the first tile of the round (RULES.md §1.5, §1.6).
@@ -79,6 +115,7 @@ class Led(NamedTuple):
     tile: Tile
     flip: bool = False
     kind = "led"
+    note = no_note
 
 
 class Played(NamedTuple):
@@ -94,6 +131,7 @@ class Played(NamedTuple):
     along: bool = False
     part: int = 0
     kind = "played"
+    note = no_note
 
 
 class Scored(NamedTuple):
@@ -105,26 +143,7 @@ class Scored(NamedTuple):
     points: int
     count: int
     kind = "scored"
-
-
-class Again(NamedTuple):
-    """The ends sum to 6: ``seat`` moves again (Семёрка, RULES.md §2.8 rule 4)."""
-
-    seat: int
-    kind = "again"
-
-
-class DrawTwo(NamedTuple):
-    """The ends sum to 7: ``seat`` takes two tiles and loses the turn (Семёрка, RULES.md §2.8
-    rule 5): ``drawn`` from the market (the ``drew`` events right after this one) and
-    ``taken`` from the hand of ``maker`` (the player who made the 7) when the market ran
-    short (a ``took`` event after them)."""
-
-    seat: int
-    maker: int
-    drawn: int
-    taken: int
-    kind = "draw_two"
+    note = no_note
 
 
 class Took(NamedTuple):
@@ -135,6 +154,7 @@ class Took(NamedTuple):
     maker: int
     tiles: tuple[Tile, ...]
     kind = "took"
+    note = no_note
 
 
 class Passed(NamedTuple):
@@ -143,6 +163,7 @@ class Passed(NamedTuple):
 
     seat: int
     kind = "passed"
+    note = seat_note
 
 
 class Special(NamedTuple):
@@ -154,6 +175,10 @@ class Special(NamedTuple):
     rule: str
     kind = "special"
 
+    def note(self) -> Note:
+        """The special rule by its name (``rule``)."""
+        return Note(self.kind, self.seat, (("rule", self.rule),))
+
 
 class Void(NamedTuple):
     """The round is void and dealt again (RULES.md §2.1 rule 6, §2.9 rule 2): ``seat`` made
@@ -162,22 +187,7 @@ class Void(NamedTuple):
     seat: int
     cause: str
     kind = "void"
-
-
-class Stick(NamedTuple):
-    """``seat`` lost the round of Семёрка and gets a stick, now holding ``sticks`` (RULES.md
-    §2.8 rule 7)."""
-
-    seat: int
-    sticks: int
-    kind = "stick"
-
-
-class LeftMatch(NamedTuple):
-    """``seat`` leaves the match with all its sticks (Семёрка, RULES.md §2.8 rule 8)."""
-
-    seat: int
-    kind = "left_match"
+    note = seat_note
 
 
 class HostMoved(NamedTuple):
@@ -189,6 +199,7 @@ class HostMoved(NamedTuple):
     seat: int
     in_a_row: int
     kind = "host_moved"
+    note = seat_note
 
 
 class Drew(NamedTuple):
@@ -197,6 +208,7 @@ class Drew(NamedTuple):
     seat: int
     tile: Tile
     kind = "drew"
+    note = no_note
 
 
 class Knocked(NamedTuple):
@@ -204,6 +216,7 @@ class Knocked(NamedTuple):
 
     seat: int
     kind = "knocked"
+    note = seat_note
 
 
 class WentOut(NamedTuple):
@@ -211,6 +224,7 @@ class WentOut(NamedTuple):
 
     seat: int
     kind = "went_out"
+    note = seat_note
 
 
 class Fish(NamedTuple):
@@ -222,6 +236,7 @@ class Fish(NamedTuple):
     seat: int
     cause: str
     kind = "fish"
+    note = seat_note
 
 
 class RoundScored(NamedTuple):
@@ -257,6 +272,7 @@ class RoundScored(NamedTuple):
     extra: Any = None
     layout: Any = None
     kind = "round_scored"
+    note = no_note
 
 
 class MatchEnded(NamedTuple):
@@ -278,12 +294,12 @@ class MatchEnded(NamedTuple):
     title: str | None = None
     winners: tuple[int, ...] = ()
     kind = "match_ended"
+    note = no_note
 
 
 Event = (
     Dealt | Misdeal | Led | Played | HostMoved | Drew | Knocked | WentOut | Fish | RoundScored
-    | MatchEnded | Scored | Again | DrawTwo | Took | Void | Stick | LeftMatch | Passed
-    | Special
+    | MatchEnded | Scored | Took | Void | Passed | Special
 )
 
 

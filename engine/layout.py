@@ -326,12 +326,6 @@ class Layout:
         """The line as oriented pairs, left to right."""
         return tuple((a, b) for a, b, _ in self.line)
 
-    def line_view(self) -> Line:
-        """The classic :class:`Line` (tiles, left, right)."""
-        if not self.line:
-            return Line((), -1, -1)
-        return Line(self.chain, self.ends[LEFT], self.ends[RIGHT])
-
     # ------------------------------------------------------------------ rules
 
     def fits(self, tid: int, end: int) -> bool:
@@ -599,10 +593,6 @@ class Layout:
         non-doubles of *n* are on the table.  Never while the gap is open."""
         nd = self.nd_mask()
         return bool(nd) and self.mask & nd == nd
-
-    def open_numbers(self) -> tuple[int, ...]:
-        """The numbers shown by the open ends, in end order (the gap left out)."""
-        return tuple(v for v in self.ends if 0 <= v <= 6)
 
     def open_gap(self, left_tid: int, right_tid: int) -> None:
         """The extraordinary lead (RULES.md §2.1 rule 7): [0|0] on the left, [6|6] on the

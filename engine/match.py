@@ -43,9 +43,10 @@ class MatchState(NamedTuple):
       ``pot`` (§1.13) [points].
     - ``afk``: each seat's consecutive host moves (§1.17); ``version``: accepted decisions so
       far; ``result``: the :class:`engine.variant.MatchResult` once the match is over.
-    - Variants (RULES.md §2): ``sticks`` per seat and ``departed`` (seats that left, in
-      order) in Семёрка (§2.8); ``losses`` per side in Генерал (§2.9); ``extra`` whatever
-      else the variant keeps between rounds (immutable).
+    - ``own``: what the variant keeps between rounds (RULES.md §2), a value of its own
+      (immutable; None in classic) — the marks it counts beside points
+      (:attr:`engine.variant.Variant.marks`, each an attribute of it), the rounds played, …;
+      only the variant reads it (:meth:`engine.variant.Variant.start`).
     """
 
     rules: Rules
@@ -59,10 +60,7 @@ class MatchState(NamedTuple):
     afk: tuple[int, ...]
     version: int
     result: MatchResult | None
-    extra: Any = None
-    sticks: tuple[int, ...] = ()
-    departed: tuple[int, ...] = ()
-    losses: tuple[int, ...] = ()
+    own: Any = None
 
     # -- read-only views ------------------------------------------------------------------
     @property
@@ -144,8 +142,7 @@ def _initial(rules: Rules, players: int, seed: object, **given: Any) -> MatchSta
     placeholder = Table(rules, players, [0] * players, (), 0, 0).state()
     return MatchState(rules, players, seed, 1, placeholder, tuple(start["scores"]),
                       tuple(start["remembered"]), start["pot"], (0,) * players, 0, None,
-                      start.get("extra"), tuple(start.get("sticks", ())),
-                      tuple(start.get("departed", ())), tuple(start.get("losses", ())))
+                      start.get("own"))
 
 
 def new_match(rules: Rules, players: int, seed: object) -> tuple[MatchState, list]:
@@ -163,24 +160,30 @@ def new_match(rules: Rules, players: int, seed: object) -> tuple[MatchState, lis
 
 def start_match(rules: Rules, players: int, round_state: RoundState | None = None,
                 seed: object = None, scores=None, remembered=None, pot: int = 0,
-                **extra: Any) -> MatchState:
+                own: Any = None, **marks: Any) -> MatchState:
     """A match whose first round is the given position (game records, tests).
 
     ``scores``/``remembered`` per side and ``pot`` give a starting position [points];
-    ``extra`` may give the variant's ``sticks``/``departed``/``losses``/``extra``.  The round
+    ``own`` the variant's own value (:attr:`MatchState.own`, default its start); ``marks``
+    the counts of the variant's marks by name, per seat or per side as the mark is counted
+    (:attr:`engine.variant.Variant.marks`; Семёрка's per player, §2.8).  The round
     takes the race limits of the starting scores (:meth:`engine.variant.Variant.limits`).
     Without ``round_state`` the match waits for :func:`deal_given`.  Raises ``ValueError`` when the
-    shapes do not match the sides.
+    shapes do not match the sides or a mark is not the variant's.
     """
     rules.check_players(players)
-    n = rules.spec.sides_count(players, rules)
+    spec = rules.spec
+    n = spec.sides_count(players, rules)
     for name, v in (("scores", scores), ("remembered", remembered)):
         if v is not None and (len(v) != n or any(type(x) is not int or x < 0 for x in v)):
             raise ValueError(f"start.{name} must list {n} non-negative integers")
     if type(pot) is not int or pot < 0:
         raise ValueError("start.pot must be a non-negative integer")
     state = _initial(rules, players, seed, scores=scores, remembered=remembered, pot=pot,
-                     **extra)
+                     own=own)
+    given = {k: x for k, x in marks.items() if x is not None}
+    if given:
+        state = state._replace(own=spec.with_marks(state, given))
     if round_state is not None:
         v = rules.spec
         if round_state.rules != rules:  # a position written for other rules: seat it here
@@ -268,9 +271,7 @@ def _finish_round(state: MatchState, t: Table, events: list, deal: bool) -> Matc
     events.extend(end.events)
     state = state._replace(
         round=rs, scores=end.scores, remembered=end.remembered, pot=end.pot,
-        extra=end.extra if end.extra is not None else state.extra,
-        sticks=end.sticks or state.sticks, departed=end.departed or state.departed,
-        losses=end.losses or state.losses)
+        own=end.own if end.own is not None else state.own)
     result = v.result(state, end)
     if result is not None:
         events.append(MatchEnded(result.reason, result.goats, result.rating, None,

@@ -20,8 +20,9 @@ true`` face down, ``"along": true`` laid along; a lead lies as it is written, ``
 two doubles), ``{"take": ["2-5"]}`` (Семёрка's blind take, right after the move that made the
 7, RULES.md §2.8 rule 5).  A decision may carry ``"host": true``: the host moved for a player
 whose turn timed out (RULES.md §1.17); its tiles must then be the host's move.  ``start``
-arrays are per side (player, or team when ``rules.teams``); Семёрка may give ``"sticks"`` per
-player, Генерал ``"losses"`` per team.  Seats are 0-based indices into ``players``.  A void
+arrays are per side (player, or team when ``rules.teams``); a variant that counts marks
+(:attr:`engine.variant.Variant.marks`) may give each by its name, per player or per team as
+the mark is counted.  Seats are 0-based indices into ``players``.  A void
 round (RULES.md §2.1 rule 6, §2.9 rule 2) is a round of its own, and so is its replay.
 """
 
@@ -202,7 +203,8 @@ def replay(record: dict) -> dict:
     "pot", ...}], "finished": bool, "goats": [side...], "rating": [...]}`` — arrays per
     side; ``goats`` and ``rating`` are empty until the match ends.  Variants add keys
     (``docs/ENGINE_API.md``): per round ``play_points``, ``losers`` and the variant's own;
-    at the top ``title``, ``winners``, ``draw``, ``sticks``, ``departed``, ``losses``.  A
+    at the top ``title``, ``winners``, ``draw`` and what the variant reports
+    (:meth:`engine.variant.Variant.report`: the counts of its marks, …).  A
     round whose decisions stop before it ends is not listed.
 
     Raises :class:`ReplayError` for a malformed record or an illegal decision (the message
@@ -231,16 +233,16 @@ def replay(record: dict) -> dict:
     sides = rules.spec.sides_count(players, rules)
     scores = _side_list(start.get("scores"), sides, "scores")
     remembered = _side_list(start.get("remembered"), sides, "remembered")
-    extra = {}
-    if "sticks" in start:
-        extra["sticks"] = _side_list(start.get("sticks"), players, "sticks")
-    if "losses" in start:
-        extra["losses"] = _side_list(start.get("losses"), sides, "losses")
+    marks = {}  # what the variant counts beside points, by the mark's name
+    for mark in rules.spec.marks:
+        if mark.name in start:
+            marks[mark.name] = _side_list(start.get(mark.name),
+                                          players if mark.per == "seat" else sides, mark.name)
     pot = start.get("pot", 0)
     if type(pot) is not int or pot < 0:
         raise ReplayError("start.pot must be a non-negative integer")
     try:
-        state = start_match(rules, players, None, None, scores, remembered, pot, **extra)
+        state = start_match(rules, players, None, None, scores, remembered, pot, **marks)
     except ValueError as e:
         raise ReplayError(str(e)) from None
 
@@ -315,12 +317,7 @@ def replay(record: dict) -> dict:
             summary["winners"] = list(result.winners)
         if result.draw:
             summary["draw"] = True
-    if state.sticks:
-        summary["sticks"] = list(state.sticks)
-    if state.departed:
-        summary["departed"] = list(state.departed)
-    if state.losses:
-        summary["losses"] = list(state.losses)
+    summary.update(rules.spec.report(state))
     return summary
 
 

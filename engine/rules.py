@@ -2,18 +2,24 @@
 
 Which options exist, and which one a variant reads with which default, is said by the
 variant (:mod:`engine.variant`): ``Rules(variant="sea_goat")`` has ``match_limit`` 125 and
-``open_threshold`` 25 (RULES.md §2.1).  An option the variant does not read is refused with an
-error that names the variant, unless it holds its §1 default (RULES.md §2); options that
-exist only in variants (``multi_doubles``, ``both_doubles_value``, ``deals``, ``sticks``,
-``losses``) are None where they are not read.
+``open_threshold`` 25 (RULES.md §2.1).  The options of §1 are fields of :class:`Rules`; an
+option that only a variant reads (Телефон's several doubles, Семёрка's limit, …) is
+declared by that variant as an :class:`Option` with its default and its values, and read as
+an attribute of the rules all the same (``rules.multi_doubles``); it is None where the game
+does not read it.  An option the variant does not read is refused with an error that names
+the variant, unless it holds its §1 default (RULES.md §2).
+
+The variants register themselves in :data:`VARIANTS` (:func:`engine.variant.register`); this
+module imports no variant.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, NamedTuple
 
-__all__ = ["Rules", "FISH_SCORINGS", "CLASSIC_DEFAULTS", "OPTION_RANGES"]
+__all__ = ["Rules", "Option", "VARIANTS", "FISH_SCORINGS", "CLASSIC_DEFAULTS",
+           "OPTION_RANGES", "declared_options"]
 
 #: RULES.md §1.13: the three ways of scoring a fish.
 FISH_SCORINGS = ("all_to_max", "each_own", "own_to_max")
@@ -31,7 +37,7 @@ CLASSIC_DEFAULTS: dict[str, Any] = {
     "afk_limit": 2,
 }
 
-#: What each option may hold: ``(lo, hi)`` for integers, ``bool``, or a tuple of words.
+#: What each option of §1 may hold: ``(lo, hi)`` for integers, ``bool``, or a tuple of words.
 OPTION_RANGES: dict[str, Any] = {
     "bazar_reserve": (0, 2),
     "fish_without_double": bool,
@@ -42,35 +48,52 @@ OPTION_RANGES: dict[str, Any] = {
     "match_limit": (1, 10000),
     "turn_timeout": (5, 86400),
     "afk_limit": (1, 100),
-    "multi_doubles": bool,
-    "both_doubles_value": (0, 1000),
-    "deals": (4, 8, 12, 16),
-    "sticks": (1, 20),
-    "losses": (1, 20),
 }
 
 
-_REGISTRY: dict[str, Any] = {}
+class Option(NamedTuple):
+    """An option that only a variant reads, as the variant declares it in its ``options``
+    (RULES.md §2): ``default``; ``allowed`` what it may hold (``(lo, hi)`` for integers,
+    ``bool``, or a tuple of values); ``choices`` the values a chat is offered in its settings,
+    as the buttons carry them (strings; None: the on/off pair of a ``bool``); ``unit`` what
+    its number counts where the settings name the unit (``"points"``), else None.
+    Its texts are ``settings-<name>`` and ``rules-<name>`` (``_`` written ``-``)."""
+
+    default: Any
+    allowed: Any
+    choices: tuple[str, ...] | None = None
+    unit: str | None = None
 
 
-def _variants() -> dict[str, Any]:
-    """The variant registry (:data:`engine.variant.VARIANTS`), imported on first use."""
-    global _REGISTRY
-    if not _REGISTRY:
-        from .variant import VARIANTS as registry
+#: The registry: ``Rules.variant`` name → the variant object (:class:`engine.variant.Variant`),
+#: filled by :func:`engine.variant.register`.
+VARIANTS: dict[str, Any] = {}
 
-        _REGISTRY = registry
-    return _REGISTRY
+_DECLARED: dict[str, Option] = {}
+_DECLARED_FOR: list[tuple] = [()]
 
 
-@dataclass(frozen=True, slots=True)
+def declared_options() -> dict[str, Option]:
+    """Every option that a registered variant declares (:class:`Option`), by name, the first
+    declaration of a name first."""
+    key = tuple(map(id, VARIANTS.values()))
+    if _DECLARED_FOR[0] != key:
+        _DECLARED.clear()
+        for v in VARIANTS.values():
+            for name, spec in v.own_options.items():
+                _DECLARED.setdefault(name, spec)
+        _DECLARED_FOR[0] = key
+    return _DECLARED
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class Rules:
     """Every option of RULES.md, resolved for one variant.
 
     Fields (units in brackets); None means "the variant's default" on input and "not read
-    by this variant" after construction (variant-only options):
+    by this variant" after construction:
 
-    - ``variant``: a name of :data:`engine.variant.VARIANTS` (RULES.md §1, §2.1–§2.9).
+    - ``variant``: a name of :data:`VARIANTS` (RULES.md §1, §2.1–§2.9).
     - ``bazar_reserve``: 0, 1 or 2 tiles at the end of the bazar that may never be drawn (§1.4).
     - ``fish_without_double``: fish when all open ends show *n* and the six non-doubles of *n*
       are on the table (§1.10 b, §2.0.5 b).
@@ -81,65 +104,82 @@ class Rules:
     - ``match_limit``: the score that makes a goat, or wins a race (§1.15, §2.0.7) [points].
     - ``turn_timeout``: time for one turn (§1.17) [seconds].
     - ``afk_limit``: consecutive host moves that interrupt the match (§1.17).
-    - ``multi_doubles``: several doubles in one move (Телефон, §2.4).
-    - ``both_doubles_value``: a hand of only [0|0] and [6|6] (Морской козёл, §2.1 rule 2)
-      [points].
-    - ``deals``: the number of rounds of sport domino (§2.7): 4, 8, 12 or 16.
-    - ``sticks``: sticks that send a player out of Семёрка (§2.8 rule 8).
-    - ``losses``: lost rounds that make a team the goat of Генерал (§2.9 rule 4).
+    - ``own``: the options the variant declares itself (:class:`Option`), as ``(name, value)``
+      pairs in its order; each is also an attribute (``rules.deals``), None for a game that
+      does not read it.
 
-    Raises ``ValueError`` on construction when an option is out of range, of the wrong type,
-    or set for a variant that does not read it (the message names the variant and its rule
-    section).
+    Built as ``Rules(variant=..., **options)``.  Raises ``ValueError`` when an option is out
+    of range, of the wrong type, or set for a variant that does not read it (the message
+    names the variant and its rule section); ``TypeError`` for a name no game has.
     """
 
-    variant: str = "classic"
-    bazar_reserve: int | None = None
-    fish_without_double: bool | None = None
-    lone_zero_double_value: int | None = None
-    open_threshold: int | None = None
-    fish_scoring: str | None = None
-    teams: bool | None = None
-    match_limit: int | None = None
-    turn_timeout: int | None = None
-    afk_limit: int | None = None
-    multi_doubles: bool | None = None
-    both_doubles_value: int | None = None
-    deals: int | None = None
-    sticks: int | None = None
-    losses: int | None = None
+    variant: str
+    bazar_reserve: int | None
+    fish_without_double: bool | None
+    lone_zero_double_value: int | None
+    open_threshold: int | None
+    fish_scoring: str | None
+    teams: bool | None
+    match_limit: int | None
+    turn_timeout: int | None
+    afk_limit: int | None
+    own: tuple[tuple[str, Any], ...]
 
-    def __post_init__(self) -> None:
-        registry = _variants()
-        if self.variant not in registry:
+    def __init__(self, variant: str = "classic", **options: Any) -> None:
+        if variant not in VARIANTS:
             raise ValueError(
-                f"rules: variant must be one of {tuple(registry)}, got {self.variant!r}")
-        v = registry[self.variant]
+                f"rules: variant must be one of {tuple(VARIANTS)}, got {variant!r}")
+        v = VARIANTS[variant]
+        declared = declared_options()
+        unknown = [k for k in options if k not in CLASSIC_DEFAULTS and k not in declared]
+        if unknown:
+            raise TypeError(f"Rules() got an unexpected option {unknown[0]!r}")
         reads = v.options
-        for f in fields(self):
-            name = f.name
-            if name == "variant":
-                continue
-            value = getattr(self, name)
+        own = v.own_options
+        set_ = object.__setattr__
+        set_(self, "variant", variant)
+        for name in CLASSIC_DEFAULTS:
+            value = options.get(name)
             if name in reads:
                 if value is None:
                     value = reads[name]
-                _check(name, value)
+                _check(name, value, OPTION_RANGES[name])
                 value = v.fixed.get(name, value)
             elif value is None:
-                value = CLASSIC_DEFAULTS.get(name)
+                value = CLASSIC_DEFAULTS[name]
             else:
-                _check(name, value)
-                if name not in CLASSIC_DEFAULTS or value != CLASSIC_DEFAULTS[name]:
-                    raise ValueError(
-                        f"rules: the variant {self.variant} does not use {name} "
-                        f"(RULES.md {v.section}); leave it out")
-            object.__setattr__(self, name, value)
+                _check(name, value, OPTION_RANGES[name])
+                if value != CLASSIC_DEFAULTS[name]:
+                    raise ValueError(_not_read(variant, name, v.section))
+            set_(self, name, value)
+        mine = []
+        for name, spec in own.items():
+            value = options.get(name)
+            if value is None:
+                value = spec.default
+            _check(name, value, spec.allowed)
+            mine.append((name, v.fixed.get(name, value)))
+        for name, value in options.items():
+            if name not in CLASSIC_DEFAULTS and name not in own and value is not None:
+                _check(name, value, declared[name].allowed)
+                raise ValueError(_not_read(variant, name, v.section))
+        set_(self, "own", tuple(mine))
+
+    def __getattr__(self, name: str) -> Any:
+        # only called for a name that is not a field: the variant's own options
+        if name.startswith("_") or name == "own":
+            raise AttributeError(name)
+        for key, value in self.own:
+            if key == name:
+                return value
+        if name in declared_options():
+            return None
+        raise AttributeError(f"Rules has no option {name!r}")
 
     @property
     def spec(self):
         """The :class:`engine.variant.Variant` these rules play."""
-        return (_REGISTRY or _variants())[self.variant]
+        return VARIANTS[self.variant]
 
     def check_players(self, players: int) -> None:
         """Raise ``ValueError`` unless ``players`` may play under these rules (§1.1, §1.14,
@@ -170,15 +210,19 @@ class Rules:
         Raises ``ValueError`` on unknown keys or invalid values.
         """
         data = dict(data or {})
-        known = {f.name for f in fields(cls)}
+        known = {f.name for f in fields(cls)} - {"own"} | set(declared_options())
         unknown = sorted(set(data) - known)
         if unknown:
             raise ValueError(f"rules: unknown option(s) {', '.join(unknown)}")
         return cls(**data)
 
 
-def _check(name: str, value: Any) -> None:
-    spec = OPTION_RANGES[name]
+def _not_read(variant: str, name: str, section: str) -> str:
+    return (f"rules: the variant {variant} does not use {name} (RULES.md {section}); "
+            "leave it out")
+
+
+def _check(name: str, value: Any, spec: Any) -> None:
     if spec is bool:
         if type(value) is not bool:
             raise ValueError(f"rules: {name} must be true or false")

@@ -100,11 +100,6 @@ class RoundState(NamedTuple):
         return self.layout.chain
 
     @property
-    def chain_mask(self) -> int:
-        """The tiles on the table, as a bit mask."""
-        return self.layout.mask
-
-    @property
     def drawable(self) -> int:
         """Tiles that may still be drawn (RULES.md §1.4, §1.8)."""
         n = len(self.bazar) - self.reserve

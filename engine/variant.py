@@ -31,7 +31,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from .events import Dealt, Misdeal, RoundScored
 from .moves import Move, single
-from .rules import CLASSIC_DEFAULTS
+from .rules import CLASSIC_DEFAULTS, VARIANTS, Option
 from .scoring import (
     goats_of,
     hand_value,
@@ -45,7 +45,7 @@ from .tiles import HIGH, LOW, PIPS, TILE_ID, TILES, Tile, ids_of, tiles_of
 
 __all__ = [
     "Variant", "Race", "Classic", "VARIANTS", "register", "variant_of", "MatchResult", "RoundEnd",
-    "LEAD_ORDER", "lead_order",
+    "Mark", "LEAD_ORDER", "lead_order",
 ]
 
 #: Deals tried before giving up on RULES.md §1.3 (never reached in practice: about 1 deal in
@@ -93,17 +93,31 @@ class MatchResult(NamedTuple):
 
 class RoundEnd(NamedTuple):
     """What :meth:`Variant.score_round` returns: the match's new values and the round's
-    :class:`engine.events.RoundScored` event, plus any further events (e.g. sticks)."""
+    :class:`engine.events.RoundScored` event, plus any further events (Семёрка's, §2.8);
+    ``own`` the variant's new own value (:attr:`engine.match.MatchState.own`), None to keep
+    it."""
 
     scores: tuple[int, ...]
     remembered: tuple[int, ...]
     pot: int
     scored: RoundScored
-    extra: Any = None
-    sticks: tuple[int, ...] = ()
-    departed: tuple[int, ...] = ()
-    losses: tuple[int, ...] = ()
+    own: Any = None
     events: tuple[Any, ...] = ()
+
+
+class Mark(NamedTuple):
+    """Something a variant counts and shows beside points (RULES.md §2), declared in
+    :attr:`Variant.marks`: ``name`` (the attribute of the variant's own value that holds
+    the counts, and its key in game records), ``per`` ``"seat"`` or
+    ``"side"`` (a count per player, or per scoring side, §1.14), ``limit`` the rule option
+    that holds the count that ends it (None: no limit), ``leaves`` True when a seat that
+    reaches the limit leaves the match (Семёрка, §2.8 rule 8).  Its texts are the locale's
+    ``mark-…`` keys (``docs/ENGINE_API.md``, "Adding a variant")."""
+
+    name: str
+    per: str = "seat"
+    limit: str | None = None
+    leaves: bool = False
 
 
 class Variant:
@@ -117,6 +131,11 @@ class Variant:
     it reads with its defaults), ``fixed`` (options whose value the variant forces),
     ``goat_word`` (the locale's word for its loser: ``goat``, ``sea_goat``, ``donkey``, …),
     ``one_tile`` (see below).
+
+    ``options`` maps each option the variant reads to its default; an option that only this
+    variant reads is given as an :class:`engine.rules.Option` (its default, its values, the
+    choices a chat is offered), which the class keeps in ``own_options`` while ``options``
+    keeps its default — so the variant module is the one place that declares it.
     """
 
     name: ClassVar[str] = ""
@@ -128,6 +147,7 @@ class Variant:
     players: ClassVar[tuple[int, int]] = (2, 4)
     race: ClassVar[bool] = False
     options: ClassVar[dict[str, Any]] = dict(CLASSIC_DEFAULTS)
+    own_options: ClassVar[dict[str, Option]] = {}
     fixed: ClassVar[dict[str, Any]] = {}
     goat_word: ClassVar[str] = "goat"
     #: The legal moves are exactly the layout's single placements, face up (RULES.md §1.7):
@@ -140,6 +160,28 @@ class Variant:
     #: ``turn(table, seat, codes) -> seat``: who moves next (default: the next seat); may
     #: give another turn or make the next player draw.
     turn: ClassVar[Any] = None
+    #: What the variant counts and shows beside points (:class:`Mark`), kept in its own
+    #: value (:attr:`engine.match.MatchState.own`); none in classic.
+    marks: ClassVar[tuple[Mark, ...]] = ()
+    #: ``"points"``: the match is played for points (open scores, a limit, a race);
+    #: ``"marks"``: only its :attr:`marks` decide it, no points are recorded (Семёрка §2.8,
+    #: Генерал §2.9).
+    scoring: ClassVar[str] = "points"
+    #: The hand values at a round's end count for something (recorded, or deciding the
+    #: round's losers); False where they are only shown (Генерал, §2.9 rule 4).
+    counts_hands: ClassVar[bool] = True
+    #: Event kinds after which the next ``drawn`` ``drew`` events of the event's ``seat`` are
+    #: a draw the rules force (not a stuck draw, RULES.md §1.8), ``maker`` being the seat
+    #: that caused it (Семёрка's 7, §2.8 rule 5).
+    forced_draws: ClassVar[frozenset[str]] = frozenset()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "options" in cls.__dict__:  # declared here: split the own options from the defaults
+            declared = cls.__dict__["options"]
+            cls.own_options = {k: o for k, o in declared.items() if isinstance(o, Option)}
+            cls.options = {k: (o.default if isinstance(o, Option) else o)
+                           for k, o in declared.items()}
 
     def __init__(self) -> None:
         self._caches: dict[tuple, dict] = {}
@@ -188,10 +230,41 @@ class Variant:
 
     def start(self, rules: Any, players: int) -> dict[str, Any]:
         """The match's values before its first round: per side ``scores`` and
-        ``remembered`` of 0, ``pot`` 0 (RULES.md §1.12, §1.13), and whatever the variant
-        keeps (``extra``, ``sticks``, ``departed``, ``losses``)."""
+        ``remembered`` of 0, ``pot`` 0 (RULES.md §1.12, §1.13), and ``own``, whatever the
+        variant keeps (:attr:`engine.match.MatchState.own`; a named tuple with an attribute
+        per :class:`Mark`)."""
         n = self.sides_count(players, rules)
         return {"scores": (0,) * n, "remembered": (0,) * n, "pot": 0}
+
+    def mark_counts(self, state: Any) -> dict[str, tuple[int, ...]]:
+        """The count of every :class:`Mark` of the variant, per seat or per side as the mark
+        is counted, e.g. ``{name: (0, 2, 1)}``; ``{}`` in classic."""
+        own = state.own
+        return {m.name: tuple(getattr(own, m.name)) for m in self.marks}
+
+    def with_marks(self, state: Any, given: dict[str, Any]) -> Any:
+        """The variant's own value of ``state`` with the counts of marks ``given`` by name (a
+        starting position: game records, tests).  Raises ``ValueError`` for a mark the
+        variant does not have or a count that is not one non-negative integer per seat or
+        side."""
+        out = {}
+        for name, counts in given.items():
+            mark = next((m for m in self.marks if m.name == name), None)
+            if mark is None:
+                raise ValueError(f"start.{name}: the variant {self.name} counts no {name} "
+                                 f"(RULES.md {self.section})")
+            n = state.players if mark.per == "seat" else state.sides
+            counts = tuple(counts)
+            if len(counts) != n or any(type(x) is not int or x < 0 for x in counts):
+                raise ValueError(f"start.{name} must list {n} non-negative integers")
+            out[name] = counts
+        return state.own._replace(**out)
+
+    def report(self, state: Any) -> dict[str, Any]:
+        """What a replay's summary says of the match at its top besides the result
+        (``docs/ENGINE_API.md``, "Game records"): the count of every :class:`Mark` by its
+        name, as lists."""
+        return {name: list(counts) for name, counts in self.mark_counts(state).items()}
 
     def lead(self, state: Any, hands: tuple[int, ...], round_no: int
              ) -> tuple[int, int, str | None]:
@@ -203,6 +276,11 @@ class Variant:
             seat, tid = holder_of_first(hands, LEAD_ORDER)
             return seat, tid, None
         return state.round.last, -1, None
+
+    def fixed_rounds(self, rules: Any) -> int | None:
+        """The number of rounds the match lasts where the variant fixes it (sport domino's
+        ``deals``, RULES.md §2.7), else None (the match ends by its limit, §1.15)."""
+        return None
 
     def playing_seats(self, state: Any) -> tuple[int, ...]:
         """The seats dealt in this round, in turn order (all of them, RULES.md §1.1)."""
@@ -460,12 +538,9 @@ class Race(Variant):
             state.scores, state.scores[side], (side,), state.rules.match_limit), seat)
 
 
-#: The registry: ``Rules.variant`` name → the variant object.
-VARIANTS: dict[str, Variant] = {}
-
-
 def register(cls: type[Variant]) -> type[Variant]:
-    """Register a variant class under its ``name`` (a class decorator)."""
+    """Register a variant class under its ``name`` in :data:`engine.rules.VARIANTS` (a class
+    decorator)."""
     VARIANTS[cls.name] = cls()
     return cls
 

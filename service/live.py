@@ -36,8 +36,12 @@ from service.views import (
     LaidTile,
     LayoutView,
     LobbyView,
+    MarkInfo,
+    MarkTally,
+    MarkView,
     MatchEnd,
     MoveOption,
+    OptionInfo,
     PlacementOption,
     PlayerRef,
     PlayerResult,
@@ -88,9 +92,12 @@ DEFAULT_STRENGTH = "normal"
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 #: Every game the engine plays (``Rules.variant``), in the order of RULES.md: classic (§1),
 #: then §2.1 … §2.9.
-VARIANT_NAMES: tuple[str, ...] = tuple(sorted(
-    engine.VARIANTS, key=lambda v: tuple(int(x) for x in
-                                         engine.VARIANTS[v].section.lstrip("§").split("."))))
+def _section_order(name: str) -> tuple[int, ...]:
+    """The place of a game in RULES.md: its section's numbers (``"§2.10"`` → ``(2, 10)``)."""
+    return tuple(int(x) for x in engine.VARIANTS[name].section.lstrip("§").split("."))
+
+
+VARIANT_NAMES: tuple[str, ...] = tuple(sorted(engine.VARIANTS, key=_section_order))
 
 OPEN = (Status.LOBBY, Status.PLAYING)
 
@@ -142,23 +149,27 @@ def rules_overrides(options: Mapping[str, Any]) -> dict[str, Any]:
 
 
 _INFOS: dict[str, VariantInfo] = {}
+_INFOS_OF: list[tuple] = [()]  # the registry the infos were made of
 
 
 def variant_infos() -> dict[str, VariantInfo]:
     """Every game the engine plays, by name, classic first and then in the order of RULES.md
     §2.1–§2.9 (``engine.VARIANTS``): what the bot needs to offer it (its options, fixed
     options, player counts, layout, whether it is a race, its goat word)."""
-    if not _INFOS:
-        order = ("classic", "sea_goat", "donkey", "chcv", "telephone", "muggins",
-                 "traditional", "sport", "seven", "general")
-        names = [n for n in order if n in engine.VARIANTS]
-        names += [n for n in engine.VARIANTS if n not in names]
-        for name in names:
+    key = tuple(map(id, engine.VARIANTS.values()))
+    if _INFOS_OF[0] != key:  # built once, again only if a variant was registered since
+        _INFOS.clear()
+        _INFOS_OF[0] = key
+        for name in sorted(engine.VARIANTS, key=_section_order):
             v = engine.VARIANTS[name]
             _INFOS[name] = VariantInfo(
                 name=name, section=v.section, layout=v.layout, players=tuple(v.players),
                 teams=v.teams, race=bool(v.race), options=dict(v.options),
-                fixed=dict(v.fixed), goat_word=v.goat_word)
+                fixed=dict(v.fixed), goat_word=v.goat_word,
+                own_options={k: OptionInfo(o.default, o.allowed, o.choices, o.unit)
+                             for k, o in v.own_options.items()},
+                marks=tuple(MarkInfo(m.name, m.per, m.limit, m.leaves) for m in v.marks),
+                scoring=v.scoring, counts_hands=bool(v.counts_hands))
     return _INFOS
 
 
@@ -502,7 +513,7 @@ class LiveMatch:
         outs, fish = list(self.outs), list(self.fish)
         scored: list[RoundSummary] = []
         round_no = self._round
-        forced = 0  # tiles still to come of a draw-two (RULES.md §2.8 rule 5)
+        forced = 0  # tiles still to come of a draw the rules force (the note's ``draws``)
         for ev in events:
             kind = ev.kind
             if kind in ("misdeal", "dealt") and ev.round_no != round_no:
@@ -516,11 +527,33 @@ class LiveMatch:
                 self.lead = None
             history.append(ev)
             seat = getattr(ev, "seat", None)
+            # what the seat's own hand message reports (RULES.md §1.8, §1.17)
             if kind == "drew":
                 r = recent[seat]
                 recent[seat] = r._replace(drawn=r.drawn + (tile_code(ev.tile),))
+            elif kind == "took":  # tiles handed to the seat by a rule (§2.8 rule 5)
+                r = recent[seat]
+                recent[seat] = r._replace(drawn=r.drawn + tuple(tile_code(t) for t in ev.tiles))
+            elif kind in ("knocked", "passed"):
+                r = recent[seat]
+                recent[seat] = _Recent(knock=r.drawn, host_moved=r.host_pending)
+            elif kind == "host_moved":
+                recent[seat] = recent[seat]._replace(host_pending=True)
+            elif kind == "went_out":
+                outs[seat] += 1
+            elif kind == "fish":
+                fish[seat] += 1
+            elif kind == "dealt":
+                self.lead = tile_code(ev.lead_tile) if ev.lead_tile is not None else None
+            elif kind == "round_scored":
+                self.summary = self._summary(ev, closed if closed is not None else self.state,
+                                             before)
+                scored.append(self.summary)
+            # the public log: moves, draws and the points on the count here, every other
+            # event by its own note (engine.events.Note)
+            if kind == "drew":
                 last = notes[-1] if notes else None
-                if forced:  # drawn by the 7's rule, counted in its note
+                if forced:  # a draw the rules force, counted in its note
                     forced -= 1
                 elif last is not None and last.kind == "drew" and last.seat == seat:
                     notes[-1] = replace(last, count=last.count + 1)
@@ -540,46 +573,17 @@ class LiveMatch:
                                             end=getattr(ev, "end", None),
                                             closed=getattr(ev, "closed", False),
                                             along=getattr(ev, "along", False)))
-            elif kind in ("knocked", "passed"):
-                r = recent[seat]
-                recent[seat] = _Recent(knock=r.drawn, host_moved=r.host_pending)
-                notes.append(ActionNote(kind, seat, round_no))
             elif kind == "scored":  # points on the count, for the move just made (§2.0.6)
                 for k in range(len(notes) - 1, -1, -1):
                     if notes[k].kind in ("led", "played") and notes[k].seat == seat:
                         notes[k] = replace(notes[k], points=ev.points, total=ev.count)
                         break
-            elif kind == "draw_two":  # Семёрка §2.8 rule 5: its draws are not a stuck draw
-                forced = ev.drawn
-                notes.append(ActionNote(kind, seat, round_no, count=ev.drawn + ev.taken,
-                                        taken=ev.taken))
-            elif kind == "took":
-                r = recent[seat]
-                recent[seat] = r._replace(drawn=r.drawn + tuple(tile_code(t) for t in ev.tiles))
-            elif kind in ("again", "void", "stick"):
-                notes.append(ActionNote(kind, seat, round_no))
-            elif kind == "left_match":
-                notes.append(ActionNote("left", seat, round_no))
-            elif kind == "special":
-                notes.append(ActionNote(kind, seat, round_no, reason=str(ev.rule)))
-            elif kind == "host_moved":
-                recent[seat] = recent[seat]._replace(host_pending=True)
-                notes.append(ActionNote(kind, seat, round_no))
-            elif kind == "went_out":
-                outs[seat] += 1
-                notes.append(ActionNote(kind, seat, round_no))
-            elif kind == "fish":
-                fish[seat] += 1
-                notes.append(ActionNote(kind, seat, round_no))
-            elif kind == "misdeal":
-                notes.append(ActionNote(kind, seat, round_no, reason=str(ev.reason)))
-            elif kind == "dealt":
-                notes.append(ActionNote("dealt", ev.leader, ev.round_no))
-                self.lead = tile_code(ev.lead_tile) if ev.lead_tile is not None else None
-            elif kind == "round_scored":
-                self.summary = self._summary(ev, closed if closed is not None else self.state,
-                                             before)
-                scored.append(self.summary)
+            else:
+                note = ev.note()
+                if note is not None:
+                    notes.append(ActionNote(note.kind, note.seat, round_no, args=note.args,
+                                            names=note.names))
+                    forced = note.draws
         self.notes, self.history, self.recent = tuple(notes), tuple(history), tuple(recent)
         self.outs, self.fish = tuple(outs), tuple(fish)
         self._round = round_no
@@ -588,11 +592,12 @@ class LiveMatch:
     def _summary(self, ev: Any, closed: Any, before: tuple[int, ...] = ()) -> RoundSummary:
         """The ``round_scored`` event as a :class:`RoundSummary` with the table it closed and
         each seat's own hand value (RULES.md §1.11–§1.14) and what the variant reports
-        (RULES.md §2: points on the count, losers, sticks, lost rounds, a general, the fast
+        (RULES.md §2: points on the count, losers, the marks it counts, a general, the fast
         lead, the specials); ``before`` the sides' scores before the step that scored it
         (a side with points then and none now was reset, §2.1 rule 8)."""
         extra = ev.extra or {}
         rules = self.rules
+        playing = set(rules.spec.playing_seats(closed))
         lay = ev.layout if ev.layout is not None else closed.round.layout
         scores = tuple(ev.scores)
         reset = tuple(s for s, (was, now) in enumerate(zip(before, scores, strict=True))
@@ -605,14 +610,26 @@ class LiveMatch:
             scores=tuple(ev.scores), remembered=tuple(ev.remembered),
             pot_won=ev.pot_won, pot=ev.pot,
             play_points=tuple(ev.play_points) if any(ev.play_points) else (),
-            losers=tuple(ev.losers), sticks=tuple(extra.get("sticks", ())),
-            left=tuple(extra.get("left", ())), losses=tuple(extra.get("losses", ())),
+            losers=tuple(ev.losers), marks=self._marks(closed),
+            left=tuple(s for s in closed.round.seats if s not in playing),
             general=bool(extra.get("general")), fast=extra.get("fast"),
             layout=layout_view(lay, closed.round.count),
             seat_values=tuple(rules.spec.hand_value(mask, rules)
                               for mask in closed.round.hands),
             reset=reset, specials=specials, variant=rules.variant, rules=self.rules_json,
+            deals=rules.spec.fixed_rounds(rules),
         )
+
+    def _marks(self, state: Any) -> tuple[MarkTally, ...]:
+        """What the variant counts beside points in ``state``, as it declares it
+        (``engine.variant.Variant.marks``), with the value of each mark's limit option."""
+        spec = self.rules.spec
+        if not spec.marks:
+            return ()
+        counts = spec.mark_counts(state)
+        return tuple(MarkTally(m.name, m.per, counts[m.name],
+                               getattr(self.rules, m.limit) if m.limit else None)
+                     for m in spec.marks)
 
     # ------------------------------------------------------------------ reading
 
@@ -707,6 +724,7 @@ class LiveMatch:
             place[side] = place[order[k - 1]] if key == last else k + 1
             last = key
         lines = []
+        marks = self._marks(self.state)
         for i, p in enumerate(self.players()):
             side = self.side_of(i)
             goat = rated and side in result.goats
@@ -718,8 +736,7 @@ class LiveMatch:
                 timed_out=rated and result.timed_out == i, bot=p.bot, side=side,
                 place=place[side], title=result.title if goat else None,
                 left=str(left["name"]) if isinstance(left, Mapping) else None,
-                sticks=self.state.sticks[i] if self.state.sticks else 0,
-                losses=self.state.losses[side] if self.state.losses else 0,
+                marks=_marks_of(marks, i, side),
             ))
         if rated:
             return MatchEnd(EndReason(result.reason), True, tuple(lines),
@@ -746,16 +763,16 @@ class LiveMatch:
         teams = bool(self.rules.teams)
         scores, remembered = tuple(st.scores), tuple(st.remembered)
         sizes = st.hand_sizes()
-        sticks, departed, losses = st.sticks, st.departed, st.losses
+        marks = self._marks(st)
+        playing = set(self.rules.spec.playing_seats(st))
         seats = []
         for i, p in enumerate(self.players()):
             side = self.side_of(i)
             seats.append(SeatView(
                 seat=i, user_id=p.user_id, name=p.name, tiles=sizes[i], side=side,
                 score=scores[side], remembered=remembered[side], to_act=to_act == i,
-                host_moves=int(afk[i]), bot=p.bot,
-                sticks=sticks[i] if sticks else 0, left=i in departed,
-                losses=losses[side] if losses else 0,
+                host_moves=int(afk[i]), bot=p.bot, marks=_marks_of(marks, i, side),
+                left=i not in playing,
             ))
         seats = tuple(seats)
         rs = st.round
@@ -773,7 +790,8 @@ class LiveMatch:
             match_limit=self.rules.match_limit, notes=notes,
             final=self.final() if version is None else None,
             variant=self.rules.variant, layout=layout_view(lay, rs.count),
-            deals=self.rules.deals, turn_seconds=int(self.rules.turn_timeout),
+            deals=self.rules.spec.fixed_rounds(self.rules),
+            turn_seconds=int(self.rules.turn_timeout),
             fast=rs.fast, two_tiles=rs.phase == 2, summary=summary, rules=self.rules_json,
         )
 
@@ -802,6 +820,13 @@ class LiveMatch:
                 lead=lead if mine else None,
             ))
         return tuple(views)
+
+
+def _marks_of(marks: Sequence[MarkTally], seat: int, side: int) -> tuple[MarkView, ...]:
+    """The marks of one seat: its own count of each mark kept per seat, its side's of each
+    kept per side."""
+    return tuple(MarkView(m.name, m.counts[seat if m.per == "seat" else side], m.limit, m.per)
+                 for m in marks)
 
 
 def result_of(

@@ -179,6 +179,30 @@ class LayoutView:
 
 
 @dataclass(frozen=True, slots=True)
+class MarkView:
+    """A count that a game keeps beside points, as its variant declares it (RULES.md §2;
+    :class:`MarkInfo`): ``name`` (the mark's name: its texts are the locale's ``mark-…``
+    keys), ``count`` the count of a seat or of its side, ``limit`` the count that ends it
+    (the value of its limit option), None without one; ``per`` ``"seat"`` or ``"side"``."""
+
+    name: str
+    count: int
+    limit: int | None = None
+    per: str = "seat"
+
+
+@dataclass(frozen=True, slots=True)
+class MarkTally:
+    """A mark's counts after a round (:class:`MarkView` for every seat or side): ``name``,
+    ``per`` ``"seat"`` or ``"side"``, ``counts`` per seat or per side, ``limit``."""
+
+    name: str
+    per: str
+    counts: tuple[int, ...]
+    limit: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class SeatView:
     """One seat as the group sees it: never the tiles, only how many (RULES.md §1.8).
 
@@ -187,9 +211,9 @@ class SeatView:
     ``host_moves`` the seat's consecutive host moves so far (§1.17); ``bot`` the strength of a
     computer player (negative ``user_id``), None for a human.
 
-    Variant fields (RULES.md §2; defaults for classic): ``sticks`` the seat's sticks and
-    ``left`` True once it left the match with them (Семёрка, §2.8 rules 7–8); ``losses`` its
-    team's lost rounds (Генерал, §2.9 rule 4).
+    Variant fields (RULES.md §2; defaults for classic): ``marks`` what the game counts beside
+    points for this seat (its own marks and its side's, :class:`MarkView`); ``left`` True once
+    the seat left the match (it is dealt no more, RULES.md §2.8 rule 8).
     """
 
     seat: int
@@ -202,27 +226,26 @@ class SeatView:
     to_act: bool
     host_moves: int
     bot: str | None = None
-    sticks: int = 0
+    marks: tuple[MarkView, ...] = ()
     left: bool = False
-    losses: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class ActionNote:
     """A line of the table's recent history, oldest first.
 
-    ``kind``: ``led`` / ``played`` (``tile``, ``end``), ``drew`` (``count`` tiles, never which),
-    ``knocked``, ``host_moved`` (the host moved for the seat, RULES.md §1.17), ``went_out``
-    (§1.9), ``fish`` (the seat is the fisher, §1.10), ``dealt`` (a new round; seat = leader),
-    ``misdeal`` (the seat's hand voided the deal, §1.3; ``reason`` says why).
+    ``kind``: ``led`` / ``played`` (``tile``, ``end``), ``drew`` (``count`` tiles, never
+    which), and every other kind an engine event's own note (``engine.events.Note``: its
+    ``kind``, e.g. ``knocked``, ``host_moved`` (RULES.md §1.17), ``went_out`` (§1.9),
+    ``fish`` (§1.10), ``dealt`` (a new round; seat = leader), ``misdeal`` (§1.3), a
+    variant's own kinds), written ``log-<kind>`` in the locales with ``args`` (``(name,
+    value)`` pairs: numbers and words) and ``names`` (``(name, seat)`` pairs: the other seats
+    the line names).
 
-    Variant kinds and fields (RULES.md §2): a move of several tiles is one ``played`` note
-    whose ``tiles`` lists every placement after the first (``(tile, end, closed, along)``);
-    ``closed``/``along`` describe the first; ``points`` the points the move scored on the
-    count (§2.0.6) and ``total`` the count; ``again`` (the seat moves again, §2.8 rule 4),
-    ``draw_two`` (the seat draws two and loses its turn, §2.8 rule 5, ``count`` tiles, of
-    which ``taken`` came from the 7-maker's hand), ``void`` (a blocked round dealt again,
-    §2.1 rule 6, §2.9 rule 2), ``left`` (the seat left the match, §2.8 rule 8).
+    A move of several tiles (RULES.md §2.0.4) is one ``played`` note whose ``tiles`` lists
+    every placement after the first (``(tile, end, closed, along)``); ``closed``/``along``
+    describe the first; ``points`` the points the move scored on the count (§2.0.6) and
+    ``total`` the count.
     """
 
     kind: str
@@ -236,8 +259,8 @@ class ActionNote:
     tiles: tuple[tuple[str, str | None, bool, bool], ...] = ()
     points: int = 0
     total: int | None = None
-    taken: int = 0
-    reason: str | None = None
+    args: tuple[tuple[str, Any], ...] = ()
+    names: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,8 +271,8 @@ class PlayerResult:
     their timeouts interrupted the match (§1.17); ``bot``: a computer player's strength, None
     for a human; ``side``: the scoring side, the seat or its team (§1.14), whose ``score``,
     ``goat`` and ``rating`` these are; ``place`` 1 for the best side (ties share it);
-    ``title`` the goat's title (RULES.md §2.1, §2.9).  Variants: ``sticks`` the player's sticks
-    (Семёрка, §2.8 rules 7–8), ``losses`` its team's lost rounds (Генерал, §2.9 rule 4).
+    ``title`` the goat's title (RULES.md §2.1, §2.9).  Variants: ``marks`` what the game
+    counts beside points for the player and its side (:class:`MarkView`, RULES.md §2).
     ``left``: the name of the person who left the match and whose seat this computer player
     finished (that person is rated 0, §1.16)."""
 
@@ -266,8 +289,7 @@ class PlayerResult:
     place: int = 0
     title: str | None = None
     side: int = 0
-    sticks: int = 0
-    losses: int = 0
+    marks: tuple[MarkView, ...] = ()
     left: str | None = None
 
 
@@ -305,15 +327,17 @@ class RoundSummary:
     Variant fields (RULES.md §2): ``end`` may also be ``"void"`` (dealt again, §2.1 rule 6,
     §2.9 rule 2) or ``"limit"`` (a race ended mid-round, §2.0.7); ``play_points`` per side
     scored on the count during the round (§2.0.6); ``losers`` the sides that lost the round
-    (Морской козёл's recorder, Семёрка's stick holders, Генерал's losing team); ``sticks``
-    per player after the round and ``left`` the seats that left with it (§2.8); ``losses``
-    per team after the round and ``general`` (§2.9 rule 3); ``fast`` the round's fast lead
+    (Морской козёл's recorder, Семёрка's stick holders, Генерал's losing team); ``marks``
+    the counts of what the game counts beside points after the round (:class:`MarkTally`)
+    and ``left`` the seats that left the match with it (§2.8 rule 8); ``general`` (§2.9
+    rule 3); ``fast`` the round's fast lead
     (``"6-6"``, ``"0-0"`` or ``"extra"``, §2.1 rules 6–7); ``layout`` the table as the round
     ended (for the closed table); ``reset`` the sides whose open score the round set back to 0
     (the [6|6] finish of §2.1 rule 8); ``specials`` the special rules that fired at the
     round's end as ``(rule, seat)`` (ЧЧВ's ``out_0-0``, ``out_6-6``, ``held_0-0``,
     ``held_6-6``, §2.3 rule 4); ``variant`` and ``rules`` the match's game and its rule
-    options (``engine.Rules.to_json()``: the limits the texts name).
+    options (``engine.Rules.to_json()``: the limits the texts name); ``deals`` the number of
+    rounds the match lasts where the game fixes it (sport domino's deals, §2.7), else None.
     """
 
     round_no: int
@@ -328,9 +352,8 @@ class RoundSummary:
     pot: int
     play_points: tuple[int, ...] = ()
     losers: tuple[int, ...] = ()
-    sticks: tuple[int, ...] = ()
+    marks: tuple[MarkTally, ...] = ()
     left: tuple[int, ...] = ()
-    losses: tuple[int, ...] = ()
     general: bool = False
     fast: str | None = None
     layout: LayoutView | None = None
@@ -339,6 +362,7 @@ class RoundSummary:
     specials: tuple[tuple[str, int], ...] = ()
     variant: str = "classic"
     rules: Mapping[str, Any] = field(default_factory=dict)
+    deals: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -359,12 +383,13 @@ class TableView:
 
     Variant fields (RULES.md §2; filled for classic too): ``variant``; ``layout`` the table
     (:class:`LayoutView`: line or cross, closed ends, the count; ``chain``/``ends`` above are
-    its line and its left/right numbers); ``deals`` the number of deals of sport domino (§2.7;
-    ``round_no`` is the deal); ``turn_seconds`` the time per turn (§1.17); ``fast`` the
-    round's fast lead (§2.1 rules 6–7); ``two_tiles`` while every turn places two tiles after
-    the extraordinary lead (§2.1 rule 7); ``summary`` the round's summary once it is scored
+    its line and its left/right numbers); ``deals`` the number of rounds the match lasts where
+    the game fixes it (sport domino's deals, §2.7; ``round_no`` is the deal), else None;
+    ``turn_seconds`` the time per turn (§1.17); ``fast`` the round's fast lead (§2.1 rules
+    6–7); ``two_tiles`` while every turn places two tiles after the extraordinary lead (§2.1
+    rule 7); ``summary`` the round's summary once it is scored
     (the closed table); ``rules`` every rule option of the match (``engine.Rules.to_json()``,
-    for /rules and the limits the table names: sticks, lost rounds).
+    for /rules and what the game is played for).
     """
 
     match_id: int
@@ -756,6 +781,32 @@ class RecordFile:
 
 
 @dataclass(frozen=True, slots=True)
+class OptionInfo:
+    """An option that only one game reads, as its variant declares it (RULES.md §2):
+    ``default``; ``allowed`` its values (``(lo, hi)`` for integers, ``bool``, or a tuple);
+    ``choices`` the values a chat is offered (strings, as buttons carry them; None for an
+    on/off option); ``unit`` what its number counts (``"points"``), else None."""
+
+    default: Any
+    allowed: Any
+    choices: tuple[str, ...] | None = None
+    unit: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MarkInfo:
+    """What a game counts beside points, as its variant declares it (RULES.md §2;
+    ``engine.variant.Mark``): ``name``; ``per`` ``"seat"`` or ``"side"``; ``limit`` the rule
+    option that holds the count that ends it, None without one; ``leaves`` True when a seat
+    that reaches it leaves the match."""
+
+    name: str
+    per: str = "seat"
+    limit: str | None = None
+    leaves: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class VariantInfo:
     """A game of the Kozel family as the bot offers it (RULES.md §1, §2.1–§2.9).
 
@@ -765,7 +816,12 @@ class VariantInfo:
     ``"never"`` or ``"always"`` (§1.14); ``race`` True where the first side to the limit wins
     (§2.0.7); ``options`` the rule options it reads with its defaults; ``fixed`` the options
     whose value it forces (a setting of theirs is not offered); ``goat_word`` the locale's word
-    for its loser (``goat``, ``sea_goat``, ``donkey``)."""
+    for its loser (``goat``, ``sea_goat``, ``donkey``); ``own_options`` the options of
+    ``options`` that only this game reads, as it declares them (:class:`OptionInfo`);
+    ``marks`` what it counts beside points (:class:`MarkInfo`); ``scoring`` ``"points"``
+    where the match is played for points, ``"marks"`` where only its marks decide it
+    (Семёрка §2.8, Генерал §2.9); ``counts_hands`` False where the hand values at a round's
+    end are only shown (Генерал, §2.9 rule 4)."""
 
     name: str
     section: str
@@ -776,6 +832,10 @@ class VariantInfo:
     options: Mapping[str, Any]
     fixed: Mapping[str, Any]
     goat_word: str
+    own_options: Mapping[str, OptionInfo] = field(default_factory=dict)
+    marks: tuple[MarkInfo, ...] = ()
+    scoring: str = "points"
+    counts_hands: bool = True
 
     def reads(self, option: str) -> bool:
         """Whether the game reads ``option`` and lets a chat choose its value."""

@@ -20,6 +20,7 @@ from engine.moves import END_CODE
 from engine.table import Table
 from engine.tiles import TILE_ID
 from tests.enginekit import mask, rest_of, tiles
+from tools.simulate import main as simulate_main
 
 
 def tid(a: int, b: int) -> int:
@@ -84,8 +85,9 @@ def kinds(events: list) -> list[str]:
 
 
 def run_cli(*args: str, stdin_text: str | None = None, tmp_path=None) -> tuple[int, dict]:
-    """``python -m engine ARGS`` in this process; a record given as ``stdin_text`` is written
-    to a file under ``tmp_path`` first.  Returns (exit status, printed JSON)."""
+    """``python -m engine ARGS`` in this process (``simulate ARGS``: ``tools/simulate.py``);
+    a record given as ``stdin_text`` is written to a file under ``tmp_path`` first.  Returns
+    (exit status, printed JSON)."""
     argv = list(args)
     if stdin_text is not None:
         path = tmp_path / "record.json"
@@ -93,7 +95,7 @@ def run_cli(*args: str, stdin_text: str | None = None, tmp_path=None) -> tuple[i
         argv.append(str(path))
     out = io.StringIO()
     with redirect_stdout(out):
-        code = engine_main(argv)
+        code = simulate_main(argv[1:]) if argv[0] == "simulate" else engine_main(argv)
     text = out.getvalue()
     return code, json.loads(text) if text.strip() else {}
 

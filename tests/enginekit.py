@@ -5,8 +5,9 @@ from __future__ import annotations
 from engine import Rules, Tile
 from engine.layout import Layout
 from engine.match import MatchState, start_match
-from engine.round import RoundState, start_round
+from engine.table import RoundState
 from engine.tiles import TILE_ID, TILES
+from tests.roundkit import start_round
 
 
 def tiles(text: str) -> list[Tile]:

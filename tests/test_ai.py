@@ -297,7 +297,7 @@ def position(hands: list[str], chain: list[tuple[int, int]], *, seat: int = 0, h
         seat=seat, players=players, rules=rules, round_no=2, hand=state.hand(seat),
         round=public, hand_sizes=state.hand_sizes(), drawable=state.drawable,
         reserve=state.reserve, scores=state.scores, remembered=state.remembered, pot=0,
-        extra=None, sticks=(), departed=(), losses=(), history=tuple(history),
+        own=None, history=tuple(history),
         lead_tile=None, to_act=seat, legal=legal_moves(state))
 
 

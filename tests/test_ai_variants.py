@@ -19,13 +19,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import Move, Rules, Tile, ai, apply, legal_moves, new_match, start_match
-from engine.events import Again, Dealt, DrawTwo, Drew, Knocked, Passed, Took
+from engine.events import Dealt, Drew, Knocked, Passed, Took
 from engine.moves import GAP, several
 from engine.rules import CLASSIC_DEFAULTS
 from engine.table import Table
 from engine.tiles import DOUBLE_MASK, TILE_ID, TILES, ids_of
 from engine.variant import VARIANTS, MatchResult, RoundEnd, Variant
 from engine.variants._cross import FivesRace
+from engine.variants.seven import Again, DrawTwo, Seven
 from tests.enginekit import mask
 from tests.test_ai import check_beliefs
 
@@ -95,6 +96,7 @@ class Effects(Variant):
     section = "§2.8"
     race = True
     options = dict(CLASSIC_DEFAULTS, match_limit=60)
+    forced_draws = Seven.forced_draws  # its draw of two tiles (§2.8 rule 5)
 
     def limits(self, state) -> tuple[int, ...]:
         return tuple(max(1, state.rules.match_limit - s) for s in state.scores)
@@ -187,14 +189,14 @@ class Effects(Variant):
 
 
 class Leavers(Variant):
-    """Classic, except that the seats in ``departed`` have left the match and are dealt no
-    tiles (as RULES.md §2.8 rule 8)."""
+    """Classic, except that the seats in its own value (``MatchState.own``, a tuple) have
+    left the match and are dealt no tiles (as RULES.md §2.8 rule 8)."""
 
     name = "ai_test_leave"
     section = "§2.8"
 
     def playing_seats(self, state) -> tuple[int, ...]:
-        return tuple(s for s in range(state.players) if s not in state.departed)
+        return tuple(s for s in range(state.players) if s not in (state.own or ()))
 
 
 # ------------------------------------------------------------------ helpers
@@ -436,7 +438,7 @@ def test_a_seat_that_left_holds_nothing(variant):
     """Seat 1 has left the match (as RULES.md §2.8 rule 8): it is dealt nothing, the turn
     skips it, the beliefs give it an empty hand and samples deal it none."""
     rules = variant(Leavers)
-    state = start_match(rules, 3, seed="left", departed=(1,))
+    state = start_match(rules, 3, seed="left", own=(1,))
     t, events = rules.spec.deal_round(state, 1)
     state = state._replace(round=t.state())
     history = list(events)

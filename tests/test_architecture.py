@@ -128,3 +128,30 @@ def test_handlers_tell_a_group_by_its_chat_type_not_by_the_sign_of_its_id():
     found = {f"{p.name}:{n}" for p in (ROOT / "handlers").glob("*.py")
              for n, line in enumerate(p.read_text("utf-8").splitlines(), 1) if sign.search(line)}
     assert {f.split(":")[0] for f in found} <= {"app.py"}, found
+
+
+#: The words of one game's own counters and events (Семёрка's sticks and draw-two, RULES.md
+#: §2.8; Генерал's lost rounds, §2.9): they live in that game's module and its texts only.
+VARIANT_WORDS = ("sticks", "losses", "departed", "draw_two")
+
+
+def test_a_games_own_words_stay_in_its_module_and_its_texts():
+    """Issue 19: a variant's counters and events are declared by its engine module; no other
+    product file names them (``engine/variants/`` and ``locales/`` aside)."""
+    import re
+
+    words = re.compile(r"\b(" + "|".join(VARIANT_WORDS) + r")\b")
+    product = [ROOT / "bot.py", *(p for folder in ("engine", "service", "ui", "handlers",
+                                                   "storage")
+                                  for p in (ROOT / folder).rglob("*") if p.is_file())]
+    found = []
+    for path in product:
+        rel = path.relative_to(ROOT).as_posix()
+        if rel.startswith("engine/variants/") or "__pycache__" in rel or \
+                path.suffix not in (".py", ".md", ".txt", ".ini", ".mako", ".toml"):
+            continue
+        for no, line in enumerate(path.read_text("utf-8").splitlines(), start=1):
+            if words.search(line):
+                found.append(f"{rel}:{no}: {line.strip()}")
+    assert found == []
+    assert len(product) > 40  # the folders were read

@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import Rules, Tile, apply, errors, legal_moves, new_match
+from engine.moves import Move
 from engine.records import record_match, replay
-from engine.round import Move
 from engine.tiles import TILES
 from tests.enginekit import in_play
 

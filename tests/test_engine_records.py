@@ -1,4 +1,4 @@
-"""Game records and ``python -m engine replay`` / ``simulate`` (README "Game records")."""
+"""Game records and ``python -m engine replay`` / ``tools/simulate.py`` (README "Game records")."""
 
 from __future__ import annotations
 
@@ -29,7 +29,9 @@ def _played_record(players=3, seed=5, rules=None):
 
 
 def _run(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "engine", *args], cwd=ROOT, input=stdin,
+    """``python -m engine ARGS``, or ``tools/simulate.py`` for ``simulate ARGS``."""
+    cmd = ["tools/simulate.py", *args[1:]] if args[0] == "simulate" else ["-m", "engine", *args]
+    return subprocess.run([sys.executable, *cmd], cwd=ROOT, input=stdin,
                           capture_output=True, text=True, timeout=120)
 
 

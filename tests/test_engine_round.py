@@ -9,9 +9,11 @@ import pytest
 
 from engine import Rules, Tile, apply, errors, legal_moves, new_match
 from engine.events import Dealt, Drew, Fish, Knocked, Led, Misdeal, Played, RoundScored, WentOut
-from engine.round import Move, misdeal_reason, round_apply, round_moves
+from engine.moves import Move
+from engine.table import misdeal_reason
 from engine.tiles import tiles_of
 from tests.enginekit import in_play, mask, mid_round, rest_of, round_state, tiles
+from tests.roundkit import round_apply, round_moves
 
 T = Tile.of
 

@@ -10,7 +10,7 @@ import pytest
 from engine import Rules, Tile, apply, apply_host_move, errors, host_move, legal_moves
 from engine.events import HostMoved, MatchEnded, RoundScored
 from engine.match import start_match
-from engine.round import Move
+from engine.moves import Move
 from engine.scoring import hand_value, rating, record_round, timeout_rating
 from tests.enginekit import mask, mid_round
 

@@ -184,9 +184,14 @@ async def test_variant_fields_of_the_views_follow_the_engine(svc):
         end, seen = await play_to_end(svc, res, rng)
         assert end.status == Status.FINISHED and end.final.variant == name
         state = await engine_state_of(svc, end.match_id)
+        counts = state.rules.spec.mark_counts(state)
         for p in end.final.players:
-            assert p.sticks == (state.sticks[p.seat] if state.sticks else 0)
-            assert p.losses == (state.losses[p.side] if state.losses else 0)
+            # every mark the game declares, each with its own count (the seat's or the side's)
+            assert [(m.name, m.count, m.limit) for m in p.marks] == [
+                (m.name, counts[m.name][p.seat if m.per == "seat" else p.side],
+                 getattr(state.rules, m.limit)) for m in state.rules.spec.marks]
+            assert [m.name for m in p.marks] == [m.name for m in info.marks]
+        assert ("sticks" in counts, "losses" in counts) == (name == "seven", name == "general")
         previous = res.table.scores
         for r in seen:
             for summary in r.rounds:

@@ -110,7 +110,7 @@ def test_the_caption_fits_telegrams_limit_in_every_locale(locale, name):
             caption = render_caption(locale, shown, tr=TR)
             assert shown_length(caption) <= MAX_CAPTION
             assert caption_length(caption) == shown_length(caption)
-            assert caption.startswith(TR.t(locale, "table-title", round=12))
+            assert caption.startswith(TR.t(locale, "table-title-classic", round=12))
         # old moves go before the hands, and the records stay
         lines = render_caption(locale, dataclasses.replace(table, summary=summary),
                                tr=TR).split("\n")

@@ -248,8 +248,9 @@ def test_every_variant_name_and_mark_has_a_text(locale):
         TR.plain(locale, "pic-variant", variant=variant)
     base = render_table_png(table(players=4, to_act=0, variant="seven"), locale=locale, tr=TR)
     marks = [
-        dict(sticks=[1, 0, 2, 0]), dict(left=[1]), dict(fast="6-6"), dict(two_tiles=True),
-        dict(pot=25), dict(deals=8), dict(variant="general", teams=True, losses=[1, 0]),
+        dict(marks={"sticks": [1, 0, 2, 0]}), dict(left=[1]), dict(fast="6-6"),
+        dict(two_tiles=True), dict(pot=25), dict(deals=8),
+        dict(variant="general", teams=True, marks={"losses": [1, 0]}),
         dict(notes=(ActionNote("played", 0, 1, tile="4-5", end="right", points=15,
                                total=15),),
              variant="telephone"),
@@ -378,14 +379,15 @@ def test_the_font_draws_every_letter_of_the_pictures_texts(locale):
     assert len(keys) > 20
     for key in keys:
         text = TR.plain(locale, key, round=3, deals=8, variant="classic", count=4, reserve=1,
-                        points=12, score="12 (+3)", team=1, seat=2, name="Оля")
+                        points=12, score="12 (+3)", team=1, seat=2, name="Оля",
+                        mark="палки")
         assert display_text(text) == text, (key, text)
         assert display_text(text, bold=True) == text, (key, text)
 
 
 def test_texts_never_paint_over_the_ring_of_the_seat_to_play():
     t = table(players=4, to_act=0, scores=[41, 7, 0, 12], remembered=[4, 0, 9, 0],
-              sticks=[1, 2, 0, 0], variant="classic")
+              marks={"sticks": [1, 2, 0, 0]}, variant="classic")
     im = rgb(render_table_png(t, locale="ru", tr=TR))
     x0, y0, x1, y1 = _card(0, 4)
     # the ring is 5 pixels wide; its outermost pixels blend into the felt

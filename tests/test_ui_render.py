@@ -218,8 +218,8 @@ def test_action_log_words():
                             ActionNote("fish", 1, 1), ActionNote("went_out", 2, 1)],
                            names, "en", tr=TR)
     assert en == ["Оля: [2|5] on the left", "🐟 Fish! The fisher is Петя.", "🏁 Маша went out!"]
-    misdeal = render.action_log([ActionNote("misdeal", 1, 3, reason="doubles")], names, "ru",
-                                tr=TR)
+    misdeal = render.action_log([ActionNote("misdeal", 1, 3, args=(("reason", "doubles"),))],
+                                names, "ru", tr=TR)
     assert misdeal == ["Пересдача: у Петя слишком много дублей."]
 
 

@@ -18,6 +18,8 @@ from service.views import (
     EndView,
     LaidTile,
     LayoutView,
+    MarkTally,
+    MarkView,
     MatchEnd,
     PlayerResult,
     RoundSummary,
@@ -122,7 +124,7 @@ def test_the_games_own_lines_are_on_the_table(matches, variant):
         text = render.render_table("ru", table, tr=TR)
         lines = text.splitlines()
         if variant == "classic":
-            assert lines[0] == TR.t("ru", "table-title", round=table.round_no)
+            assert lines[0] == TR.t("ru", "table-title-classic", round=table.round_no)
         elif table.deals:
             assert lines[0] == f"<b>{name} · раздача {table.round_no} из {table.deals}</b>"
         else:
@@ -235,16 +237,18 @@ def test_semerka_log_and_sticks():
     market runs short), a drawn tile that does not fit; sticks and leaving."""
     notes = (ActionNote("played", 0, 1, tile="2-4", end="right"), ActionNote("again", 0, 1),
              ActionNote("played", 0, 1, tile="3-4", end="left"),
-             ActionNote("draw_two", 1, 1, count=2, taken=1),
+             ActionNote("draw_two", 1, 1, args=(("count", 2), ("taken", 1)),
+                        names=(("maker", 0),)),
              ActionNote("drew", 2, 1, count=1), ActionNote("passed", 2, 1),
-             ActionNote("stick", 1, 1), ActionNote("left", 1, 1))
+             ActionNote("stick", 1, 1), ActionNote("left_match", 1, 1))
     lines = render.action_log(notes, ["Оля", "Петя", "Маша"], "ru", tr=TR)
     assert lines[1] == "➕ Сумма концов 6 — Оля ходит ещё раз"
     assert lines[3] == ("7️⃣ Сумма концов 7 — Петя берёт 2 кости (из них 1 вслепую из руки "
                         "Оля) и пропускает ход")
     assert lines[4] == "Маша берёт 1 из базара — не подошла, ход дальше"
     assert lines[5:] == ["🪵 Петя получает палку.", "🚪 Петя выбывает из партии."]
-    seats = tuple(replace(s, sticks=k, left=k == 3, tiles=0 if k == 3 else 4)
+    seats = tuple(replace(s, marks=(MarkView("sticks", k, 3),), left=k == 3,
+                          tiles=0 if k == 3 else 4)
                   for s, k in zip(_seats(), (1, 3, 0), strict=True))
     table = _table(variant="seven", seats=seats, rules={"variant": "seven", "sticks": 3})
     text = render.render_table("uk", table, tr=TR)
@@ -312,7 +316,8 @@ def test_chcv_specials_and_general():
     general = _summary(variant="general", rules={"variant": "general", "losses": 2},
                        hands=((), ("0-1",), ("2-2",), ("3-3",)), seat_values=(0, 1, 4, 6),
                        recorded=(0, 0), scores=(0, 0), remembered=(0, 0), hand_values=(4, 7),
-                       losers=(1,), losses=(0, 2), general=True)
+                       losers=(1,), marks=(MarkTally("losses", "side", (0, 2), 2),),
+                       general=True)
     text = render.render_round_summary("uk", general, names, [0, 1, 0, 1], tr=TR)
     assert "🎖 Генерал! Команда <b>Петя + Коля</b> програє партію одразу." in text
     assert "Петя: [0|1]" in text and "очк" not in text  # Генерал counts no points
@@ -322,7 +327,9 @@ def test_chcv_specials_and_general():
 def _end(variant, lines, *, title=None, winners=(), draw=False) -> MatchEnd:
     players = tuple(PlayerResult(seat=i, user_id=i + 1, name=n, score=s, goat=g, rating=r,
                                  outs=0, fish=0, timed_out=False, side=side, place=place,
-                                 title=title if g else None, sticks=sticks)
+                                 title=title if g else None,
+                                 marks=(MarkView("sticks", sticks, 3),) if variant == "seven"
+                                 else ())
                     for i, (n, s, g, r, side, place, sticks) in enumerate(lines))
     return MatchEnd(EndReason.LIMIT, True, players, variant=variant, title=title,
                     winners=winners, draw=draw)

@@ -295,7 +295,7 @@ def test_replay_reports_the_specials_of_random_matches(tmp_path):
 
 
 def test_simulate_counts_each_special():
-    """``python -m engine simulate --variant chcv`` counts how often each special fired."""
+    """``tools/simulate.py --variant chcv`` counts how often each special fired."""
     code, out = run_cli("simulate", "--variant", "chcv", "--players", "3", "--matches", "40",
                         "--seed", "2", "--no-progress")
     assert code == 0

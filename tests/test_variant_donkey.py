@@ -299,7 +299,7 @@ def test_replay_of_a_record_with_several_and_closed_doubles(tmp_path):
 
 
 def test_simulate_shows_closed_doubles_several_doubles_and_double_closures():
-    """``python -m engine simulate --variant donkey``: the totals count closed doubles, moves
+    """``tools/simulate.py --variant donkey``: the totals count closed doubles, moves
     of several doubles and double closures (RULES.md §2.2 rules 2–3)."""
     code, out = run_cli("simulate", "--variant", "donkey", "--players", "4", "--matches",
                         "30", "--seed", "1", "--no-progress")

@@ -6,8 +6,8 @@ import pytest
 
 from engine import Rules, Tile, legal_moves, new_match
 from engine.records import replay
-from engine.simulate import simulate
 from tests.linekit import dealt, kinds, move, play, position, random_match
+from tools.simulate import simulate
 
 T = Tile.of
 RULES = Rules(variant="general")
@@ -76,7 +76,7 @@ def test_rule_2_a_blocked_round_is_void_and_dealt_again():
     scored = scored_of(events)
     assert scored.end == "void" and scored.losers == () and scored.recorded == (0, 0)
     assert scored.extra == {"losses": (1, 1)}
-    assert state.losses == (1, 1) and not state.finished and state.round_no == 2
+    assert state.own.losses == (1, 1) and not state.finished and state.round_no == 2
     dealt_ev = [e for e in events if e.kind == "dealt"][0]
     assert dealt_ev.lead_tile == T(1, 1) and state.to_act == dealt_ev.leader
     assert Tile(1, 1) in state.hand(state.to_act)
@@ -103,7 +103,7 @@ def test_rule_3_the_next_player_loses_the_round_for_the_team(finisher, team):
     scored = scored_of(events)
     assert scored.end == "out" and scored.by == finisher
     assert scored.losers == (team,) and "general" not in scored.extra
-    assert state.losses == tuple(int(s == team) for s in range(2))
+    assert state.own.losses == tuple(int(s == team) for s in range(2))
     assert scored.recorded == (0, 0) and state.scores == (0, 0)
     assert not state.finished
 
@@ -140,7 +140,7 @@ def test_rule_4_losses_lost_rounds_make_the_goat():
     title."""
     state = position(RULES, ["5-5", "1-2", "0-0", "0-3"], CHAIN, to_act=1, losses=[1, 1])
     state, events = play(state, "1-2 left", deal=True)
-    assert state.finished and state.losses == (2, 1)
+    assert state.finished and state.own.losses == (2, 1)
     assert state.result.goats == (0,) and state.result.rating == (0, 1)
     assert state.result.title is None
 
@@ -150,7 +150,7 @@ def test_option_losses():
     rules = Rules(variant="general", losses=3)
     state = position(rules, ["5-5", "1-2", "0-0", "0-3"], CHAIN, to_act=1, losses=[1, 0])
     state, _ = play(state, "1-2 left", deal=True)
-    assert not state.finished and state.losses == (2, 0)
+    assert not state.finished and state.own.losses == (2, 0)
     state = position(rules, ["5-5", "1-2", "0-0", "0-3"], CHAIN, to_act=1, losses=[2, 0])
     state, _ = play(state, "1-2 left", deal=True)
     assert state.finished and state.result.goats == (0,) and state.result.rating == (0, 1)
@@ -173,7 +173,7 @@ def test_replay_reports_losses_generals_and_void_rounds():
         record, state, events = random_match(RULES, 4, seed)
         record["rules"]["teams"] = False  # §2: accepted, still teams
         out = replay(record)
-        assert out["losses"] == list(state.losses)
+        assert out["losses"] == list(state.own.losses)
         assert out["goats"] == list(state.result.goats)
         assert out.get("title") == state.result.title
         losses = [0, 0]

@@ -209,7 +209,7 @@ def test_replay_a_round_with_a_double_along_ended_by_the_limit(tmp_path):
 
 
 def test_simulate_shows_points_on_the_count_and_doubles_along():
-    """``python -m engine simulate --variant muggins`` counts points on the count and doubles
+    """``tools/simulate.py --variant muggins`` counts points on the count and doubles
     laid along."""
     code, out = run_cli("simulate", "--variant", "muggins", "--players", "3", "--matches",
                         "10", "--seed", "5", "--no-progress")

@@ -29,6 +29,7 @@ from engine.tiles import TILE_ID
 from engine.variants.sea_goat import FAST_ALLOWED, SeaMatch
 from tests.enginekit import mask, tiles
 from tests.test_engine_records import _played_record
+from tools.simulate import main as simulate_main
 
 R = Rules(variant="sea_goat")
 T = Tile.parse
@@ -79,7 +80,7 @@ def match(rs, scores=None, pot: int = 0, rounds: int = 5):
     """A match whose current round is ``rs``, ``rounds`` rounds played before it."""
     rules = rs.rules
     return start_match(rules, rs.players, rs, "sea", scores, None, pot,
-                       extra=SeaMatch(rounds))
+                       own=SeaMatch(rounds))
 
 
 def play(state, *decisions, deal: bool = False):
@@ -103,7 +104,7 @@ def after_round(rules=R, players: int = 3, scores=None, rounds: int = 5, last: i
     """A match waiting for its next deal: ``rounds`` rounds played, the last one ended by
     ``end`` with seat ``last`` going out or fishing."""
     state = start_match(rules, players, None, "sea", scores, None, pot,
-                        extra=SeaMatch(rounds))
+                        own=SeaMatch(rounds))
     return state._replace(round=state.round._replace(last=last, leader=last, end=end))
 
 
@@ -114,7 +115,7 @@ def dealt(state, hands: list[str]):
     for h in held:
         used |= h
     bazar = tuple(i for i in range(28) if not used >> i & 1)
-    state, _ = deal_given(state, tuple(held), bazar, first=state.extra.rounds == 0)
+    state, _ = deal_given(state, tuple(held), bazar, first=state.own.rounds == 0)
     return state
 
 
@@ -408,12 +409,12 @@ def test_rule_5_void_rounds_do_not_count():
                   fast="6-6")
     state = match(rs, scores=(0, 0, 0), rounds=3)
     state, events = play(state, Move(T("5-6"), "right"), deal=True)
-    assert scored(events).end == "void" and state.extra.rounds == 3
+    assert scored(events).end == "void" and state.own.rounds == 3
     assert state.round.leader == 0 and legal_moves(state) == (Move(T("6-6")),)
     state, events = play(state, Move(T("6-6")), deal=True)
-    while state.extra.rounds == 3:
+    while state.own.rounds == 3:
         state, events = apply(state, state.to_act, legal_moves(state)[0])
-    assert state.extra.rounds == 4
+    assert state.own.rounds == 4
 
 
 # -- rule 6: fast leads ----------------------------------------------------------------------
@@ -801,9 +802,9 @@ def test_replay_command_prints_the_title(tmp_path, capsys):
 
 
 def test_simulate_shows_the_special_rules_firing(capsys):
-    """``python -m engine simulate --variant sea_goat`` counts the fast leads, the void
+    """``tools/simulate.py --variant sea_goat`` counts the fast leads, the void
     rounds, the moves of two tiles and the goats' titles (RULES.md §2.1 rules 1, 6–9)."""
-    assert main(["simulate", "--players", "3", "--variant", "sea_goat", "--matches", "40",
+    assert simulate_main(["--players", "3", "--variant", "sea_goat", "--matches", "40",
                  "--seed", "1", "--no-progress"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["matches"] == 40 and out["multi_tile_moves"] > 0

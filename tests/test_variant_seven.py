@@ -10,11 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Rules, Tile, apply, errors, legal_moves, new_match
-from engine.events import DrawTwo, Took
+from engine.events import Took
 from engine.layout import Layout
 from engine.moves import LEFT, RIGHT
 from engine.records import ReplayError, replay
 from engine.tiles import tiles_of
+from engine.variants.seven import DrawTwo, SevenMatch
 from tests.linekit import dealt, kinds, move, play, position, random_match
 
 T = Tile.of
@@ -96,7 +97,7 @@ def test_rule_2_if_that_player_has_left_the_next_remaining_seat_leads(fisher, le
     # ends 1 and 6 once [4|6] is down: no hand or market tile fits, a fish by the fisher
     state = position(RULES, hands, CHAIN, to_act=fisher, sticks=sticks)
     state, events = play(state, "4-6 right", deal=True)
-    assert "fish" in kinds(events) and state.departed == (fisher,)
+    assert "fish" in kinds(events) and state.own.departed == (fisher,)
     assert state.round_no == 2 and state.to_act == leader
     assert state.round.seats == tuple(s for s in range(3) if s != fisher)
     assert state.hand_sizes()[fisher] == 0 and len(legal_moves(state)) == 7
@@ -299,7 +300,7 @@ def test_rule_7_fish_before_the_end_sum_and_all_tied_lose():
     scored = scored_of(events)
     assert scored.hand_values == (10, 10, 10) and scored.losers == (0, 1, 2)
     assert [(e.seat, e.sticks) for e in events if e.kind == "stick"] == [(0, 1), (1, 1), (2, 1)]
-    assert state.sticks == (1, 1, 1)
+    assert state.own.sticks == (1, 1, 1)
 
 
 NO_DOUBLE_CHAIN = [(6, 0), (0, 1), (1, 6), (6, 2), (2, 3), (3, 6), (6, 4), (4, 5)]
@@ -330,8 +331,8 @@ def test_rule_7_losers_most_pips_doubles_ten(hands, values, losers):
     scored = scored_of(events)
     assert scored.end == "out" and scored.hand_values == values and scored.losers == losers
     assert scored.recorded == (0, 0, 0) and state.scores == (0, 0, 0)
-    assert state.sticks == tuple(int(s in losers) for s in range(3))
-    assert scored.extra == {"sticks": state.sticks, "left": ()}
+    assert state.own.sticks == tuple(int(s in losers) for s in range(3))
+    assert scored.extra == {"sticks": state.own.sticks, "left": ()}
 
 
 # -- rule 8: the match ---------------------------------------------------------------------
@@ -344,7 +345,7 @@ def test_rule_8_option_sticks_leave_and_later_deals_keep_the_hand_size():
     state, events = play(state, "1-2 left", deal=True)
     assert [e.kind for e in events if e.kind in ("stick", "left_match")] == [
         "stick", "left_match"]
-    assert state.departed == (1,) and not state.finished
+    assert state.own.departed == (1,) and not state.finished
     assert state.hand_sizes() == (6, 0, 6, 6) and state.drawable == 10
     assert state.round.seats == (0, 2, 3)
 
@@ -354,10 +355,10 @@ def test_rule_8_three_sticks_by_default():
     sends it out."""
     state = position(RULES, ["1-2", "6-6 5-5", "0-1"], CHAIN, to_act=0, sticks=[0, 1, 0])
     state, _ = play(state, "1-2 left", deal=True)
-    assert state.sticks == (0, 2, 0) and state.departed == ()
+    assert state.own.sticks == (0, 2, 0) and state.own.departed == ()
     state = position(RULES, ["1-2", "6-6 5-5", "0-1"], CHAIN, to_act=0, sticks=[0, 2, 0])
     state, _ = play(state, "1-2 left", deal=True)
-    assert state.sticks == (0, 3, 0) and state.departed == (1,)
+    assert state.own.sticks == (0, 3, 0) and state.own.departed == (1,)
 
 
 def test_rule_8_leaving_together_the_last_player_wins():
@@ -366,7 +367,7 @@ def test_rule_8_leaving_together_the_last_player_wins():
     state = position(RULES, ["0-4 3-3", "5-6 0-3", "1-2"], CHAIN, to_act=2,
                      sticks=[2, 2, 0])
     state, events = play(state, "1-2 left", deal=True)
-    assert state.finished and state.departed == (0, 1)
+    assert state.finished and state.own.departed == (0, 1)
     assert state.result.goats == (0, 1) and state.result.winners == (2,)
     assert state.result.rating == (0, 0, 2)
     ended = [e for e in events if e.kind == "match_ended"][0]
@@ -386,9 +387,9 @@ def test_rule_8_rating_counts_the_players_who_left_earlier():
     """RULES.md §2.8 rule 8: seat 3 left first (rating 0); seats 0 and 2 leave together
     next (1 each); seat 1 wins with players − 1 = 3."""
     state = position(RULES, ["4-4 0-5", "1-2", "5-6 0-4", ""], CHAIN, to_act=1,
-                     seats=(0, 1, 2), sticks=[2, 0, 2, 3], departed=(3,), extra=((3,),))
+                     seats=(0, 1, 2), own=SevenMatch((2, 0, 2, 3), (3,), ((3,),)))
     state, _ = play(state, "1-2 left", deal=True)
-    assert state.finished and state.departed == (3, 0, 2)
+    assert state.finished and state.own.departed == (3, 0, 2)
     assert state.result.goats == (3,) and state.result.winners == (1,)
     assert state.result.rating == (1, 3, 1, 0)
 
@@ -402,9 +403,9 @@ def test_replay_reports_sticks_leaving_and_winners(players):
     out = replay(record)
     scored = [e for e in events if e.kind == "round_scored"]
     assert [r["losers"] for r in out["rounds"]] == [list(e.losers) for e in scored]
-    assert out["rounds"][-1]["sticks"] == out["sticks"] == list(state.sticks)
+    assert out["rounds"][-1]["sticks"] == out["sticks"] == list(state.own.sticks)
     assert [s for r in out["rounds"] for s in r["left"]] == out["departed"]
-    assert out["departed"] == list(state.departed)
+    assert out["departed"] == list(state.own.departed)
     assert out["winners"] == list(state.result.winners)
     left_in = defaultdict(list)
     for i, r in enumerate(out["rounds"]):
@@ -470,4 +471,4 @@ def test_property_again_draw_two_and_departed_seats(seed, players):
             gone.add(e.seat)
         elif e.kind in ("played", "led", "drew", "knocked", "passed"):
             assert e.seat not in gone
-    assert gone == set(state.departed) and len(state.departed) >= players - 1
+    assert gone == set(state.own.departed) and len(state.own.departed) >= players - 1

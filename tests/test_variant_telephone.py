@@ -323,7 +323,7 @@ def test_replay_a_round_with_up_down_and_several_doubles_ended_by_the_limit(tmp_
 
 
 def test_simulate_shows_points_on_the_count_and_limit_ends():
-    """``python -m engine simulate --variant telephone``: points on the count, several doubles
+    """``tools/simulate.py --variant telephone``: points on the count, several doubles
     and races won mid-round are counted."""
     code, out = run_cli("simulate", "--variant", "telephone", "--players", "2", "--matches",
                         "12", "--seed", "4", "--no-progress")

@@ -98,9 +98,9 @@ async def transcript(variant: str, *, players: int = 3, seed: int = 1, want: str
 
 def _counts(table: TableView) -> bool:
     """Whether the closed round changed the standing: points recorded, or a loser (the
-    sticks of Семёрка §2.8, Генерал's lost round §2.9, which record no points)."""
+    marks of Семёрка §2.8 and Генерал §2.9, which record no points)."""
     summary = table.summary
-    return any(summary.recorded) or bool(summary.sticks) or bool(summary.losses)
+    return any(summary.recorded) or bool(summary.marks)
 
 
 def _closed(res: Result) -> TableView | None:

@@ -29,7 +29,14 @@ from collections.abc import Sequence
 from service.views import TableView
 
 from .i18n import Translator, get_translator
-from .render import _FAST, _goal, _title, action_log, render_round_summary, text_length
+from .render import (
+    _goal,
+    _title,
+    action_log,
+    render_round_summary,
+    table_notices,
+    text_length,
+)
 
 __all__ = ["CAPTION_LOG_LINES", "MAX_CAPTION", "caption_length", "render_caption"]
 
@@ -80,13 +87,9 @@ def render_caption(locale: str, table: TableView, *, log_lines: int = CAPTION_LO
     tail = [tr.t(locale, "table-match-over")] if table.final is not None and \
         table.final.rated else []
 
-    # the sea goat's fast or extraordinary lead and what it stakes (RULES.md §2.1 rules
-    # 6–7): the picture marks it, only the words say what the loser will record
-    stakes = []
-    if table.fast:
-        stakes.append(tr.t(locale, "table-fast", fast=_FAST.get(table.fast, "six")))
-    if table.two_tiles:
-        stakes.append(tr.t(locale, "table-two-tiles"))
+    # what the round stakes (the picture marks it, only the words say what it stakes), as
+    # the text table says it
+    stakes = table_notices(tr, locale, table)
 
     def build(log_part: Sequence[str], summary_part: Sequence[str]) -> list[str]:
         lines = [title] if goal is None else [title, goal]

@@ -124,6 +124,18 @@ def _escape_args(args: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _add_resource(bundle: FluentBundle, text: str, where: str) -> None:
+    """Add a Fluent text to ``bundle``; ``ValueError`` (naming ``where``) for a syntax error
+    or a key the bundle already has."""
+    resource = FluentResource(text)
+    for entry in resource.body:
+        if isinstance(entry, ast.Junk):
+            raise ValueError(f"{where}: syntax error near {entry.content[:60]!r}")
+        if isinstance(entry, ast.Message) and bundle.has_message(entry.id.name):
+            raise ValueError(f"{where}: key {entry.id.name!r} is defined twice")
+    bundle.add_resource(resource)
+
+
 #: Formatted texts a translator remembers before it starts afresh.
 _MEMO_SIZE = 50_000
 
@@ -166,14 +178,25 @@ class Translator:
             raise FileNotFoundError(f"no .ftl files for locale {code!r} in {self.locales_dir}")
         bundle = FluentBundle([code], use_isolating=False)
         for path in files:
-            resource = FluentResource(path.read_text(encoding="utf-8"))
-            for entry in resource.body:
-                if isinstance(entry, ast.Junk):
-                    raise ValueError(f"{path}: syntax error near {entry.content[:60]!r}")
-                if isinstance(entry, ast.Message) and bundle.has_message(entry.id.name):
-                    raise ValueError(f"{path}: key {entry.id.name!r} is defined twice")
-            bundle.add_resource(resource)
+            _add_resource(bundle, path.read_text(encoding="utf-8"), str(path))
         return bundle
+
+    def add(self, locale: str, text: str) -> None:
+        """Add the messages of a Fluent text to ``locale`` (a game's own texts that are not in
+        ``locales/``, e.g. in tests).  Raises ``ValueError`` for a syntax error or a key the
+        locale already defines."""
+        _add_resource(self._bundles[locale], text, locale)
+        self._memo.clear()
+
+    def pick(self, locale: str | None, *keys: str) -> str:
+        """The first of ``keys`` that ``locale`` or the default locale defines, else the last
+        one: a game's own text before the generic one (``mark-table-seven``, then
+        ``mark-table``; ``docs/ENGINE_API.md``, "Adding a variant")."""
+        chain = (self.resolve(locale), self.default)
+        for key in keys[:-1]:
+            if any(self._bundles[code].has_message(key) for code in chain):
+                return key
+        return keys[-1]
 
     def resolve(self, locale: str | None) -> str:
         """``locale`` if this translator has it, else the default locale."""

@@ -12,8 +12,8 @@ may see — as a PNG of :data:`WIDTH` × :data:`HEIGHT` pixels:
 - the seats in turn order round the table (bottom left, top left, top right, bottom right),
   each with its name, its tiles in hand as backs (how many only, RULES.md §1.8), its side's
   score with remembered points as ``+N`` (§1.12), the seat to play ringed; teams (§1.14) in
-  two colours; the variant's own marks: sticks (§2.8), lost rounds (§2.9), the goat at the
-  end;
+  two colours; what the game counts beside points (its marks, RULES.md §2: ``pic-mark``, a
+  game's own ``pic-mark-<variant>``), the goat at the end;
 - the round (or the deal of sport domino, §2.7), the variant, the bazar (drawable + reserve,
   §1.4), the pot (§1.13), the count and the last move's points in the fives games (§2.0.6), a
   fast lead and two tiles a turn (§2.1 rules 6–7).
@@ -55,7 +55,7 @@ from service.views import LayoutView, RoundSummary, SeatView, TableView
 
 from .i18n import Translator, get_translator
 from .picture_layout import Box, EndMark, plan_table
-from .render import clean_name, format_score
+from .render import _points, clean_name, format_score
 
 __all__ = [
     "FELT",
@@ -528,8 +528,6 @@ _SLOTS = {
     "br": (WIDTH - FRAME - PAD - CARD_W, HEIGHT - FRAME - PAD - CARD_H),
 }
 _SEATING = {1: ("bl",), 2: ("bl", "tr"), 3: ("bl", "tl", "tr"), 4: ("bl", "tl", "tr", "br")}
-# Variants that count no points (RULES.md §2.8 sticks, §2.9 lost rounds): no score line.
-_NO_POINTS = frozenset({"seven", "general"})
 _CENTRE_X0 = FRAME + PAD + CARD_W + 10
 _CENTRE_X1 = WIDTH - FRAME - PAD - CARD_W - 10
 
@@ -704,22 +702,24 @@ def _draw_seat(c: _Canvas, table: TableView, seat: SeatView, slot: str, tr: Tran
         score = summary.scores[seat.side]
         remembered = summary.remembered[seat.side] if seat.side < len(summary.remembered) else 0
     drawn = 0
-    if table.variant not in _NO_POINTS:
+    if _points(table.variant):  # a game that counts only its marks shows no score
         drawn = c.text(tr.plain(locale, "pic-score", score=format_score(score, remembered)),
                        left, row3, size=32, fg=th.text, bg=th.card)
     extras = []
     if summary is not None and seat.side < len(summary.recorded) and summary.recorded[seat.side]:
         extras.append((f"+{summary.recorded[seat.side]}", th.accent, True))
-    sticks = seat.sticks
-    if summary is not None and seat.seat < len(summary.sticks):
-        sticks = summary.sticks[seat.seat]
-    if sticks:
-        extras.append((tr.plain(locale, "pic-sticks", count=sticks), th.accent, False))
-    losses = seat.losses
-    if summary is not None and seat.side < len(summary.losses):
-        losses = summary.losses[seat.side]
-    if losses:
-        extras.append((tr.plain(locale, "pic-losses", count=losses), th.accent, False))
+    # what the game counts beside points (RULES.md §2), as the round left it
+    after = {m.name: m for m in summary.marks} if summary is not None else {}
+    for mark in seat.marks:
+        count = mark.count
+        tally = after.get(mark.name)
+        if tally is not None:
+            k = seat.seat if mark.per == "seat" else seat.side
+            count = tally.counts[k] if k < len(tally.counts) else count
+        if count:
+            key = tr.pick(locale, f"pic-mark-{table.variant}", "pic-mark")
+            extras.append((tr.plain(locale, key, mark=mark.name, count=count), th.accent,
+                           False))
     if seat.bot:
         extras.append((tr.plain(locale, "pic-bot"), th.dim, False))
     pos = right
@@ -748,7 +748,9 @@ def _header(c: _Canvas, table: TableView, tr: Translator, locale: str,
         title = tr.plain(locale, "pic-round", round=table.round_no)
     c.text(title, cx, top + 24, size=38, bold=True, fg=th.text, bg=th.felt, anchor="c",
            max_width=room, sizes=(34, 30, 26))
-    variant = tr.plain(locale, "pic-variant", variant=table.variant)
+    variant = tr.plain(locale, tr.pick(locale, f"pic-variant-{table.variant}",
+                                       f"variant-name-{table.variant}", "pic-variant"),
+                       variant=table.variant)
     if table.teams:
         variant += " · " + tr.plain(locale, "pic-teams")
     c.text(variant, cx, top + 68, size=30, fg=th.dim, bg=th.felt, anchor="c",

@@ -8,13 +8,15 @@ halves match; each tile once).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
+from service import variant_infos
 from service.views import (
     ActionNote,
     EndView,
     LaidTile,
     LayoutView,
+    MarkView,
     RoundSummary,
     SeatView,
     Status,
@@ -47,14 +49,29 @@ def make_table(names: Sequence[str], tiles: Sequence[int], layout: LayoutView, *
                remembered: Sequence[int] | None = None, teams: bool = False,
                drawable: int = 0, reserve: int = 0, pot: int = 0, variant: str = "classic",
                version: int = 1, match_id: int = 1, bots: Sequence[int] = (),
-               sticks: Sequence[int] = (), left: Sequence[int] = (),
-               losses: Sequence[int] = (), notes: Sequence[ActionNote] = (),
+               marks: Mapping[str, Sequence[int]] | None = None, left: Sequence[int] = (),
+               notes: Sequence[ActionNote] = (),
                deals: int | None = None, fast: str | None = None,
                two_tiles: bool = False) -> TableView:
     """A :class:`TableView` of a running round from plain values: ``names`` and ``tiles``
-    (hand sizes) per seat, scores per side (players, or two teams with ``teams``)."""
+    (hand sizes) per seat, scores per side (players, or two teams with ``teams``), ``marks``
+    the counts of what the game counts beside points by the mark's name, per seat or per
+    side as the game declares the mark (``VariantInfo.marks``; per seat if it declares
+    none)."""
     n = len(names)
     sides = 2 if teams else n
+    info = variant_infos().get(variant)
+    declared = {m.name: m for m in info.marks} if info is not None else {}
+
+    def seat_marks(i: int) -> tuple[MarkView, ...]:
+        out = []
+        for name, counts in (marks or {}).items():
+            per = declared[name].per if name in declared else "seat"
+            k = i if per == "seat" else i % sides
+            if k < len(counts):
+                out.append(MarkView(name, counts[k], None, per))
+        return tuple(out)
+
     scores = tuple(scores) if scores is not None else (0,) * sides
     remembered = tuple(remembered) if remembered is not None else (0,) * sides
     seats = tuple(
@@ -62,8 +79,7 @@ def make_table(names: Sequence[str], tiles: Sequence[int], layout: LayoutView, *
                  tiles=tiles[i], side=i % sides, score=scores[i % sides],
                  remembered=remembered[i % sides], to_act=to_act == i, host_moves=0,
                  bot="normal" if i in bots else None,
-                 sticks=sticks[i] if i < len(sticks) else 0, left=i in left,
-                 losses=losses[i % sides] if losses else 0)
+                 marks=seat_marks(i), left=i in left)
         for i in range(n))
     ends = tuple(e.number for e in layout.ends if e.name in ("left", "right")
                  and e.number is not None)

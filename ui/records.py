@@ -28,6 +28,7 @@ from service.views import (
 from .callbacks import HistoryCb, HoldCb, LeaveCb, RecordCb, StatsCb, TopCb
 from .i18n import Translator, get_translator
 from .render import MAX_TEXT, clean_name, side_names, text_length
+from .variants import variant_name as game_name
 
 __all__ = [
     "VARIANT_ROW",
@@ -60,8 +61,9 @@ def _tr(tr: Translator | None) -> Translator:
 
 
 def variant_name(locale: str, variant: str, *, tr: Translator | None = None) -> str:
-    """The name of a game (``Rules.variant``) in ``locale``, plain text."""
-    return _tr(tr).plain(locale, "variant-name", variant=variant)
+    """The name of a game (``Rules.variant``) in ``locale``, plain text
+    (:func:`ui.variants.variant_name`)."""
+    return game_name(_tr(tr), locale, variant)
 
 
 def format_date(ts: float | None) -> str:

@@ -15,7 +15,7 @@ Hidden information (RULES.md §1.8): the group's texts (:func:`render_table`,
 own private chat and is the only text that receives a :class:`~service.views.HandView`.
 
 The games of RULES.md §2: every text reads what a game needs from the views' own fields (the
-layout, ``fast``, ``two_tiles``, ``deals``, sticks, lost rounds, points on the count, the
+layout, ``fast``, ``two_tiles``, ``deals``, the marks a game counts, points on the count, the
 rules JSON the views carry) and words it in the locales (per-game words are selectors on
 ``$variant``); nothing here decides a rule.
 """
@@ -27,6 +27,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from service import variant_infos
 from service.views import (
     ActionNote,
     HandView,
@@ -213,62 +214,33 @@ def action_log(notes: Iterable[ActionNote], names: Sequence[str], locale: str, *
     """The public moves of ``notes`` (a round's :class:`~service.views.ActionNote`) as lines
     of words, oldest first (HTML).
 
-    Draws are counted, never shown: a seat's draws merge with what that seat does next
-    («Петя берёт 3 из базара и стучит», RULES.md §1.8).  A host move (§1.17) gets its own
-    line.  A move of several tiles is one line (§2.0.4); the variants' events get theirs:
-    another turn and draw-two after an end sum of 6 or 7, a drawn tile that does not fit
-    (Семёрка §2.8 rules 4–6), sticks and leaving (§2.8 rules 7–8), a void round (§2.1 rule 6,
-    §2.9 rule 2) and the specials (ЧЧВ §2.3 rule 4, the donkey's double closure §2.2
-    rule 3).
+    Draws are counted, never shown: a seat's draws merge with what that seat does next where
+    the locale words the two as one (``log-drew-<kind>``: «Петя берёт 3 из базара и стучит»,
+    RULES.md §1.8), else they get their own line at the end.  A move of one or several tiles
+    is one line (§2.0.4, :func:`move_words`).  Every other note is ``log-<kind>`` with its
+    ``args`` and the names of its seats — a host move (§1.17), a void round, a variant's own
+    events — whatever the game.
     """
     tr = _tr(tr)
     lines: list[str] = []
     pending: dict[int, int] = {}
-    mover: int | None = None  # the seat of the last move (the 7-maker, §2.8 rule 5)
     for note in notes:
         kind = note.kind
         name = _name(names, note.seat)
         if kind == "drew":
             pending[note.seat] = pending.get(note.seat, 0) + note.count
-        elif kind == "dealt":
-            lines.append(tr.t(locale, "log-dealt", name=name))
-        elif kind == "misdeal":
-            lines.append(tr.t(locale, "log-misdeal", name=name, reason=str(note.reason)))
-        elif kind == "led":
-            mover = note.seat
-            lines.append(tr.t(locale, "log-led", name=name,
-                              move=Markup(move_words(tr, locale, note))))
-        elif kind == "played":
-            mover = note.seat
-            n = pending.pop(note.seat, 0)
-            args = {"name": name, "move": Markup(move_words(tr, locale, note))}
-            lines.append(tr.t(locale, "log-drew-played", count=n, **args) if n
-                         else tr.t(locale, "log-played", **args))
-        elif kind == "knocked":
-            n = pending.pop(note.seat, 0)
-            lines.append(tr.t(locale, "log-drew-knocked", name=name, count=n) if n
-                         else tr.t(locale, "log-knocked", name=name))
-        elif kind == "passed":
-            lines.append(tr.t(locale, "log-passed", name=name,
-                              count=max(1, pending.pop(note.seat, 0))))
-        elif kind == "again":
-            lines.append(tr.t(locale, "log-again", name=name))
-        elif kind == "draw_two":
-            if note.taken:
-                lines.append(tr.t(locale, "log-draw-two-taken", name=name, count=note.count,
-                                  taken=note.taken, maker=_name(names, mover)))
-            else:
-                lines.append(tr.t(locale, "log-draw-two", name=name, count=note.count))
-        elif kind in ("void", "stick", "left"):
-            lines.append(tr.t(locale, f"log-{kind}", name=name))
-        elif kind == "special":
-            lines.append(tr.t(locale, "log-special", name=name, rule=str(note.reason)))
-        elif kind == "host_moved":
-            lines.append(tr.t(locale, "log-host-moved", name=name))
-        elif kind == "went_out":
-            lines.append(tr.t(locale, "log-went-out", name=name))
-        elif kind == "fish":
-            lines.append(tr.t(locale, "log-fish", name=name))
+            continue
+        words = kind.replace("_", "-")
+        args: dict[str, Any] = dict(note.args)
+        args.update((key, _name(names, seat)) for key, seat in note.names)
+        if kind in ("led", "played"):
+            args["move"] = Markup(move_words(tr, locale, note))
+        drawn = pending.get(note.seat, 0) if kind != "led" else 0
+        if drawn and tr.has(tr.resolve(locale), f"log-drew-{words}"):
+            del pending[note.seat]
+            lines.append(tr.t(locale, f"log-drew-{words}", name=name, count=drawn, **args))
+        else:
+            lines.append(tr.t(locale, f"log-{words}", name=name, **args))
     for seat, n in pending.items():
         lines.append(tr.t(locale, "log-drew", name=_name(names, seat), count=n))
     return lines
@@ -344,7 +316,7 @@ def layout_lines(locale: str, layout: LayoutView, *, max_tiles: int | None = Non
 
 def _info(variant: str | None) -> Any:
     """The service's word on a game (:class:`~service.views.VariantInfo`), None if unknown."""
-    return {v.name: v for v in variants()}.get(str(variant or "classic"))
+    return variant_infos().get(str(variant or "classic"))
 
 
 def _need(lo: int, hi: int) -> dict[str, Any]:
@@ -354,7 +326,7 @@ def _need(lo: int, hi: int) -> dict[str, Any]:
 def render_rules(locale: str, rules: Mapping[str, Any], *, tr: Translator | None = None) -> str:
     """The rule options as lines, one per setting whose option the game reads
     (:data:`ui.settings.SETTINGS`: teams RULES.md §1.14, the limit §1.15 or the race's
-    §2.0.7, deals §2.7, sticks §2.8, lost rounds §2.9, fish scoring §1.13, fish without a
+    §2.0.7, the options a game declares, fish scoring §1.13, fish without a
     double §1.10 b, the reserve §1.4, several doubles §2.4, the [0|0]+[6|6] hand §2.1, the
     turn time §1.17).  ``rules``: every option by its RULES.md name (``ChatInfo.full_rules``,
     ``LobbyView.rules``, ``TableView.rules``)."""
@@ -378,7 +350,7 @@ def render_game_rules(locale: str, rules: Mapping[str, Any], *, playing: bool = 
     games = ", ".join(f"{variant_name(tr, locale, v.name)} ({v.name})" for v in variants())
     return "\n".join([
         tr.t(locale, "rules-title", game=variant_name(tr, locale, variant)),
-        tr.t(locale, "variant-about", variant=variant), "",
+        _vt(tr, locale, variant, "variant-about"), "",
         render_rules(locale, rules, tr=tr), "",
         tr.t(locale, f"rules-here-{where}", id=variant),
         tr.t(locale, "rules-games", games=games)])
@@ -436,10 +408,36 @@ def _names(table: TableView) -> list[str]:
     return [s.name for s in table.seats]
 
 
-def _points(rules: Mapping[str, Any]) -> bool:
-    """Whether the game keeps points (every game but Семёрка §2.8 and Генерал §2.9, which
-    count sticks and lost rounds); the views of hand-made tables carry no rules: classic."""
-    return not rules or "match_limit" in rules or "deals" in rules
+def _points(variant: str | None) -> bool:
+    """Whether the game keeps points (``VariantInfo.scoring``; a game whose marks alone
+    decide the match keeps none, RULES.md §2.8, §2.9)."""
+    info = _info(variant)
+    return info is None or info.scoring == "points"
+
+
+def _vt(tr: Translator, locale: str, variant: str | None, key: str, /, **args: Any) -> str:
+    """The text ``key`` as the game words it: ``<key>-<variant>`` where the locale has one
+    (a game's own words, ``locales/*/variants.ftl``), else ``key`` itself (HTML)."""
+    return tr.t(locale, tr.pick(locale, f"{key}-{variant}", key), variant=variant, **args)
+
+
+def _mark_text(tr: Translator, locale: str, variant: str | None, key: str, mark: Any,
+               count: int | None = None) -> str:
+    """One mark (:class:`~service.views.MarkView` or ``MarkTally``) in words, ``key`` being
+    ``mark-table``, ``mark-left``, ``mark-score`` or ``mark-round-title``: the game's own
+    text (``<key>-<variant>``) or the generic one, with ``mark``, ``count`` and ``limit``
+    (0 without one)."""
+    count = mark.count if count is None else count
+    return _vt(tr, locale, variant, key, mark=mark.name, count=count, limit=mark.limit or 0)
+
+
+def _marks_line(tr: Translator, locale: str, variant: str | None, key: str,
+                marks: Iterable[Any], line: str) -> str:
+    """``line`` with the marks after it («Оля — 4 кости, палки: 1 из 3»), or as it is."""
+    words = [_mark_text(tr, locale, variant, key, m) for m in marks]
+    if not words:
+        return line
+    return tr.t(locale, "table-marked", line=Markup(line), marks=Markup(", ".join(words)))
 
 
 #: The fast leads of RULES.md §2.1 rules 6–7 as the locales select them.
@@ -453,49 +451,65 @@ def _title(tr: Translator, locale: str, table: TableView) -> str:
     if table.deals:
         return tr.t(locale, "table-title-deal", game=game, round=table.round_no,
                     deals=table.deals)
-    if table.variant == "classic":
-        return tr.t(locale, "table-title", round=table.round_no)
-    return tr.t(locale, "table-title-game", game=game, round=table.round_no)
+    return _vt(tr, locale, table.variant, "table-title", game=game, round=table.round_no)
 
 
 def _goal(tr: Translator, locale: str, variant: str, rules: Mapping[str, Any]) -> str | None:
     """What the game is played for, from its rules (RULES.md §1.15, §2.0.7, §2.1 rules 3–4,
-    §2.7, §2.8, §2.9); None for a view without rules."""
+    and each game's own, ``table-goal-<variant>``): ``limit``, ``threshold``, ``race`` and
+    every number among the game's options by its name; None for a view without rules."""
     if not rules:
         return None
     info = _info(variant)
-    return tr.t(locale, "table-goal", variant=variant, race="yes" if info and info.race
-                else "no", limit=rules.get("match_limit", 0), deals=rules.get("deals", 0),
-                sticks=rules.get("sticks", 0), losses=rules.get("losses", 0),
-                threshold=rules.get("open_threshold", 0))
+    numbers = {k: v for k, v in rules.items() if type(v) is int}
+    numbers.update(limit=rules.get("match_limit", 0), threshold=rules.get("open_threshold", 0))
+    return _vt(tr, locale, variant, "table-goal",
+               race="yes" if info and info.race else "no", **numbers)
+
+
+def table_notices(tr: Translator, locale: str, table: TableView) -> list[str]:
+    """What the round stakes beyond its layout, under the table's title in the text table
+    and in the picture's caption alike: a fast or extraordinary lead and its two tiles a
+    turn (RULES.md §2.1 rules 6–7)."""
+    lines = []
+    if table.fast:
+        lines.append(tr.t(locale, "table-fast", fast=_FAST.get(table.fast, "six")))
+    if table.two_tiles:
+        lines.append(tr.t(locale, "table-two-tiles"))
+    return lines
 
 
 def _seat_lines(tr: Translator, locale: str, table: TableView) -> list[str]:
-    """A line per seat (tiles left; the score, ``+N`` remembered §1.12, or the sticks of
-    Семёрка §2.8), then the teams' lines (§1.14: scores, or Генерал's lost rounds §2.9)."""
+    """A line per seat (tiles left; the score, ``+N`` remembered §1.12, where the game keeps
+    points; the seat's marks, RULES.md §2), then the teams' lines (§1.14: scores, their
+    marks)."""
     names = _names(table)
-    rules = table.rules
-    points = _points(rules)
+    variant = table.variant
+    points = _points(variant)
+    teams = len(table.scores) != len(table.seats)
     lines = []
     for s in table.seats:
         marker = "▶️ " if s.to_act else "▫️ "
         name = _name(names, s.seat)
-        if "sticks" in rules:
-            line = (tr.t(locale, "table-player-left", name=name, sticks=s.sticks) if s.left
-                    else tr.t(locale, "table-player-sticks", name=name, count=s.tiles,
-                              sticks=s.sticks, limit=rules["sticks"]))
-        elif points:
-            line = tr.t(locale, "table-player", name=name, count=s.tiles,
-                        score=format_score(s.score, s.remembered))
+        shown = [m for m in s.marks if m.per == "seat" or not teams]
+        if s.left:
+            line = _marks_line(tr, locale, variant, "mark-left", shown,
+                               tr.t(locale, "table-player-left", name=name))
         else:
-            line = tr.t(locale, "table-player-tiles", name=name, count=s.tiles)
+            line = (tr.t(locale, "table-player", name=name, count=s.tiles,
+                         score=format_score(s.score, s.remembered)) if points
+                    else tr.t(locale, "table-player-tiles", name=name, count=s.tiles))
+            line = _marks_line(tr, locale, variant, "mark-table", shown, line)
         lines.append(marker + line)
-    if len(table.scores) != len(table.seats):
-        losses = {s.side: s.losses for s in table.seats}
+    if teams:
+        by_side = {s.side: s for s in table.seats}
         for side, label in enumerate(side_names(names, [s.side for s in table.seats])):
-            if "losses" in rules:
-                lines.append(tr.t(locale, "table-team-losses", team=side + 1, names=label,
-                                  losses=losses.get(side, 0), limit=rules["losses"]))
+            marks = [m for m in by_side[side].marks if m.per == "side"]
+            if marks:
+                words = ", ".join(_mark_text(tr, locale, variant, "mark-table", m)
+                                  for m in marks)
+                lines.append(tr.t(locale, "table-team-marks", team=side + 1, names=label,
+                                  marks=Markup(words)))
             elif points:
                 lines.append(tr.t(locale, "table-team", team=side + 1, names=label,
                                   score=format_score(table.scores[side],
@@ -534,7 +548,7 @@ def render_table(locale: str, table: TableView, *, log_lines: int = LOG_LINES,
     k of N, RULES.md §2.7), the sea goat's fast or extraordinary lead and its two tiles a
     turn (§2.1 rules 6–7), the layout (:func:`layout_lines`: a line, or a cross arm by arm),
     the bazar as drawable (+ reserve) (§1.4), each seat's name, tiles left and score (``+N``
-    = remembered, §1.12; teams §1.14; Семёрка's sticks §2.8, Генерал's lost rounds §2.9),
+    = remembered, §1.12; teams §1.14; the marks a game counts, RULES.md §2),
     the pot (§1.13), what the game is played for, the count and what the last move scored
     (§2.0.6), whose turn it is with the time per turn (§1.17) and the round's last
     ``log_lines`` actions in words.
@@ -556,13 +570,10 @@ def render_table(locale: str, table: TableView, *, log_lines: int = LOG_LINES,
     finished = table.final is not None and table.final.rated
     goal = _goal(tr, locale, table.variant, table.rules)
     count = _count_line(tr, locale, table)
+    notices = table_notices(tr, locale, table)
 
     def build(log_part: list[str], max_tiles: int | None) -> str:
-        lines = [_title(tr, locale, table)]
-        if table.fast:
-            lines.append(tr.t(locale, "table-fast", fast=_FAST.get(table.fast, "six")))
-        if table.two_tiles:
-            lines.append(tr.t(locale, "table-two-tiles"))
+        lines = [_title(tr, locale, table), *notices]
         lines += layout_lines(locale, layout, max_tiles=max_tiles, tr=tr)
         if count is not None:
             lines.append(count)
@@ -596,7 +607,7 @@ def render_table(locale: str, table: TableView, *, log_lines: int = LOG_LINES,
 
 def render_score(locale: str, table: TableView, *, tr: Translator | None = None) -> str:
     """/score: the match table now -- each side's score (``+N`` remembered, RULES.md §1.12;
-    Семёрка's sticks §2.8, Генерал's lost rounds §2.9), the pot (§1.13), the round (sport's
+    the marks a game counts, RULES.md §2), the pot (§1.13), the round (sport's
     deal k of N, §2.7) and what the game is played for (§1.15, §2.0.7).  No hands."""
     tr = _tr(tr)
     rules = table.rules
@@ -605,12 +616,8 @@ def render_score(locale: str, table: TableView, *, tr: Translator | None = None)
     labels = side_names(names, [s.side for s in table.seats])
     by_side = {s.side: s for s in table.seats}
     for side, label in enumerate(labels):
-        if "sticks" in rules:
-            score = tr.t(locale, "match-sticks", count=by_side[side].sticks)
-        elif "losses" in rules:
-            score = tr.t(locale, "match-losses", count=by_side[side].losses)
-        else:
-            score = format_score(table.scores[side], table.remembered[side])
+        score = _score_words(tr, locale, table.variant, by_side[side].marks,
+                             format_score(table.scores[side], table.remembered[side]))
         lines.append(tr.t(locale, "score-line", name=label, score=Markup(score)))
     if table.pot:
         lines.append(tr.t(locale, "table-pot", count=table.pot))
@@ -736,16 +743,17 @@ def render_round_summary(locale: str, summary: RoundSummary, names: Sequence[str
     rules 6–7), ЧЧВ's specials (§2.3 rule 4; ``specials`` False leaves them to the table's
     log), a general (§2.9 rule 3), every hand revealed with its value (§1.11 and each game's
     own), the points scored on the count (§2.0.6), who lost the round (the sea goat's
-    recorder §2.1 rule 3, Семёрка's sticks §2.8, Генерал's team §2.9), what each side
-    recorded or remembered (§1.12–§1.14) and the pot (§1.13), the sticks and who leaves
+    recorder §2.1 rule 3, Семёрка's stick holders §2.8, Генерал's team §2.9), what each side
+    recorded or remembered (§1.12–§1.14) and the pot (§1.13), the game's marks and who leaves
     (§2.8 rules 7–8) and the lost rounds (§2.9 rule 4).  ``names`` and ``sides``
     (``SeatView.side``) of the players in seat order."""
     tr = _tr(tr)
-    rules = summary.rules
     variant = summary.variant
+    info = _info(variant)
+    points = _points(variant)
     labels = side_names(names, sides)
-    if rules.get("deals"):
-        lines = [tr.t(locale, "round-title-deal", round=summary.round_no, deals=rules["deals"])]
+    if summary.deals:
+        lines = [tr.t(locale, "round-title-deal", round=summary.round_no, deals=summary.deals)]
     else:
         lines = [tr.t(locale, "round-title", round=summary.round_no)]
     lines.append(_end_line(tr, locale, summary, names))
@@ -758,7 +766,7 @@ def render_round_summary(locale: str, summary: RoundSummary, names: Sequence[str
         lines.append(tr.t(locale, "round-general",
                           names=" + ".join(labels[s] for s in summary.losers)))
     lines += ["", tr.t(locale, "round-hands-title")]
-    valued = _points(rules) or "sticks" in rules  # Генерал counts no hand (§2.9 rule 4)
+    valued = info is None or info.counts_hands  # some games only show the hands
     for seat, hand in enumerate(summary.hands):
         if hand and not valued:
             lines.append(tr.t(locale, "round-hand-tiles", name=_name(names, seat),
@@ -774,8 +782,7 @@ def render_round_summary(locale: str, summary: RoundSummary, names: Sequence[str
                             for side, p in enumerate(summary.play_points) if p)
         if scored:
             lines += ["", tr.t(locale, "round-play-points", points=Markup(scored))]
-    if summary.losers and summary.end != "void" and not (summary.general and
-                                                         not summary.sticks):
+    if summary.losers and summary.end != "void" and not summary.general:
         losers = [labels[s] for s in summary.losers if s < len(labels)]
         lines += ["", tr.t(locale, "round-losers", variant=variant,
                            count=_players_of(sides, summary.losers), names=", ".join(losers))]
@@ -783,19 +790,22 @@ def render_round_summary(locale: str, summary: RoundSummary, names: Sequence[str
         lines += ["", tr.t(locale, "round-scores-title")]
         lines += [tr.t(locale, "score-line", name=labels[side], score=str(score))
                   for side, score in enumerate(summary.scores)]
-    elif summary.end != "void" and _points(rules):
+    elif summary.end != "void" and points:
         lines += _records(tr, locale, summary, labels)
-    if summary.sticks and "sticks" in rules:
-        lines += ["", tr.t(locale, "round-sticks-title")]
-        lines += [tr.t(locale, "round-sticks", name=_name(names, seat), sticks=n,
-                       limit=rules["sticks"]) for seat, n in enumerate(summary.sticks)]
-        if summary.left:
-            lines.append(tr.t(locale, "round-left", count=len(summary.left),
-                              names=", ".join(_name(names, s) for s in summary.left)))
-    if summary.losses and "losses" in rules:
-        lines += ["", tr.t(locale, "round-losses-title")]
-        lines += [tr.t(locale, "round-losses", team=side + 1, names=labels[side], losses=n,
-                       limit=rules["losses"]) for side, n in enumerate(summary.losses)]
+    teams = len(summary.scores) != len(names)
+    for mark in summary.marks:  # what the game counts beside points (RULES.md §2)
+        lines += ["", _mark_text(tr, locale, variant, "mark-round-title", mark, 0)]
+        for k, n in enumerate(mark.counts):
+            if mark.per == "side" and teams:
+                lines.append(tr.t(locale, "round-mark-team", team=k + 1, names=labels[k],
+                                  count=n, limit=mark.limit or 0))
+            else:
+                who = _name(names, k) if mark.per == "seat" else labels[k]
+                lines.append(tr.t(locale, "round-mark", name=who, count=n,
+                                  limit=mark.limit or 0))
+    if summary.left:
+        lines.append(tr.t(locale, "round-left", count=len(summary.left),
+                          names=", ".join(_name(names, s) for s in summary.left)))
     return "\n".join(lines)
 
 
@@ -805,14 +815,15 @@ def _players_of(sides: Sequence[int], chosen: Iterable[int]) -> int:
     return sum(1 for side in sides if side in chosen) or len(chosen)
 
 
-def _match_score(tr: Translator, locale: str, player: Any, rules: Mapping[str, Any]) -> str:
-    """A side's line of the final table: its score, Семёрка's sticks (RULES.md §2.8) or
-    Генерал's lost rounds (§2.9)."""
-    if "sticks" in rules:
-        return tr.t(locale, "match-sticks", count=player.sticks)
-    if "losses" in rules:
-        return tr.t(locale, "match-losses", count=player.losses)
-    return str(player.score)
+def _score_words(tr: Translator, locale: str, variant: str | None, marks: Sequence[Any],
+                 score: str) -> str:
+    """A side's score in a table of the match (/score, the final table): its marks in words
+    where the game counts them (``mark-score``, RULES.md §2), and ``score`` where it keeps
+    points."""
+    words = [_mark_text(tr, locale, variant, "mark-score", m) for m in marks]
+    if _points(variant):
+        words.insert(0, score)
+    return ", ".join(words) if words else score
 
 
 def render_match_end(locale: str, end: MatchEnd, *, rematch_hint: bool = True,
@@ -832,7 +843,6 @@ def render_match_end(locale: str, end: MatchEnd, *, rematch_hint: bool = True,
     labels = side_names(names, player_sides)
     goats = sorted(s for s, p in sides.items() if p.goat)
     info = _info(end.variant)
-    rules = dict(info.options) if info is not None else {}
     lines = [tr.t(locale, "match-title")]
     timed_out = next((p for p in end.players if p.timed_out), None)
     if end.reason == "timeout" and timed_out is not None:
@@ -845,7 +855,8 @@ def render_match_end(locale: str, end: MatchEnd, *, rematch_hint: bool = True,
         lines.append(tr.t(locale, "match-winners", variant=end.variant,
                           count=_players_of(player_sides, end.winners),
                           names=", ".join(labels[s] for s in end.winners if s < len(labels))))
-    elif end.rated and end.reason == "limit" and "sticks" in rules:
+    elif end.rated and end.reason == "limit" and info is not None and \
+            any(m.leaves for m in info.marks):  # everyone left: nobody is the last (§2.8)
         lines.append(tr.t(locale, "match-no-winner"))
     if end.draw:
         lines.append(tr.t(locale, "match-draw"))
@@ -856,7 +867,9 @@ def render_match_end(locale: str, end: MatchEnd, *, rematch_hint: bool = True,
     for place, side in enumerate(order, start=1):
         key = "match-line-goat" if side in goats else "match-line"
         lines.append(tr.t(locale, key, place=sides[side].place or place, name=labels[side],
-                          score=Markup(_match_score(tr, locale, sides[side], rules)),
+                          score=Markup(_score_words(tr, locale, end.variant,
+                                                    sides[side].marks,
+                                                    str(sides[side].score))),
                           gain=sides[side].rating))
     if rematch_hint:
         lines += ["", tr.t(locale, "match-rematch")]

@@ -25,6 +25,7 @@ from service import variant_infos
 from service.views import ChatInfo
 
 from .i18n import SUPPORTED_LOCALES, Translator
+from .variants import variant_name
 
 __all__ = ["DEFAULT_TABLE_VIEW", "SETTINGS", "TABLE_VIEWS", "Setting", "SettingsPatch",
            "setting", "table_view"]
@@ -163,8 +164,38 @@ def _limits(rules: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(sorted(values, key=int))
 
 
-def _variant_name(tr: Translator, locale: str, value: str) -> str:
-    return tr.plain(locale, "variant-name", variant=value)
+def _own_setting(name: str, spec: Any) -> Setting:
+    """The setting of an option that only a game reads (``VariantInfo.own_options``: its
+    default, the values a chat is offered, its unit): texts ``settings-<name>`` (the label)
+    and ``rules-<name>`` (its line in /rules, with ``count``, or ``enabled`` yes/no for an
+    on/off option), ``_`` written ``-``."""
+    words = name.replace("_", "-")
+    if spec.allowed is bool:
+        return _yes_no(name, f"settings-{words}", f"rules-{words}")
+    choices = tuple(spec.choices or (str(spec.default),))
+    if spec.unit is not None:
+        def value_label(tr: Translator, loc: str, v: str) -> str:
+            return tr.plain(loc, f"opt-{spec.unit}", value=int(v))
+    else:
+        def value_label(tr: Translator, loc: str, v: str) -> str:
+            return v
+    return Setting(
+        key=name, label=f"settings-{words}", choices=choices,
+        read=lambda chat: str(chat.full_rules[name]),
+        patch=_rule(name, int), value_label=value_label,
+        describe=lambda tr, loc, r: tr.t(loc, f"rules-{words}", count=r[name]),
+        width=min(4, len(choices)), option=name)
+
+
+def _own_settings() -> tuple[Setting, ...]:
+    """A setting per option that only a game reads, in the order of the games (RULES.md §2):
+    the variants declare them (``engine.rules.Option``), not this module."""
+    seen: dict[str, Setting] = {}
+    for info in variant_infos().values():
+        for name, spec in info.own_options.items():
+            if name not in seen:
+                seen[name] = _own_setting(name, spec)
+    return tuple(seen.values())
 
 
 SETTINGS: tuple[Setting, ...] = (
@@ -172,7 +203,7 @@ SETTINGS: tuple[Setting, ...] = (
         key="variant", label="settings-variant", choices=tuple(variant_infos()),
         read=lambda chat: str(chat.full_rules.get("variant", "classic")),
         patch=lambda v: SettingsPatch(variant=v),
-        value_label=_variant_name, width=2),
+        value_label=variant_name, width=2),
     # RULES.md §1.14
     _yes_no("teams", "settings-teams", "rules-teams", opt="opt-teams", choices=("0", "1"),
             width=2),
@@ -184,27 +215,8 @@ SETTINGS: tuple[Setting, ...] = (
         describe=lambda tr, loc, r: tr.t(loc, "rules-limit", limit=r["match_limit"],
                                          race=_yes(_race(r)), variant=r.get("variant")),
         option="match_limit", choices_of=_limits),
-    Setting(  # RULES.md §2.7
-        key="deals", label="settings-deals", choices=("4", "8", "12", "16"),
-        read=lambda chat: str(chat.full_rules["deals"]),
-        patch=_rule("deals", int),
-        value_label=lambda tr, loc, v: v,
-        describe=lambda tr, loc, r: tr.t(loc, "rules-deals", count=r["deals"]),
-        width=4, option="deals"),
-    Setting(  # RULES.md §2.8 rule 8
-        key="sticks", label="settings-sticks", choices=("2", "3", "4", "5"),
-        read=lambda chat: str(chat.full_rules["sticks"]),
-        patch=_rule("sticks", int),
-        value_label=lambda tr, loc, v: v,
-        describe=lambda tr, loc, r: tr.t(loc, "rules-sticks", count=r["sticks"]),
-        width=4, option="sticks"),
-    Setting(  # RULES.md §2.9 rule 4
-        key="losses", label="settings-losses", choices=("1", "2", "3"),
-        read=lambda chat: str(chat.full_rules["losses"]),
-        patch=_rule("losses", int),
-        value_label=lambda tr, loc, v: v,
-        describe=lambda tr, loc, r: tr.t(loc, "rules-losses", count=r["losses"]),
-        option="losses"),
+    # the options only a game reads, as its variant declares them (RULES.md §2)
+    *_own_settings(),
     Setting(  # RULES.md §1.13
         key="fish_scoring", label="settings-fish-scoring",
         choices=("all_to_max", "each_own", "own_to_max"),
@@ -222,16 +234,6 @@ SETTINGS: tuple[Setting, ...] = (
         value_label=lambda tr, loc, v: tr.plain(loc, "opt-bazar-reserve", value=int(v)),
         describe=lambda tr, loc, r: tr.t(loc, "rules-reserve", reserve=r["bazar_reserve"]),
         option="bazar_reserve"),
-    # RULES.md §2.4 (Телефон's several doubles a move)
-    _yes_no("multi_doubles", "settings-multi-doubles", "rules-multi-doubles"),
-    Setting(  # RULES.md §2.1 rule 2 (12; gambiter.ru says 75)
-        key="both_doubles_value", label="settings-both-doubles", choices=("12", "75"),
-        read=lambda chat: str(chat.full_rules["both_doubles_value"]),
-        patch=_rule("both_doubles_value", int),
-        value_label=lambda tr, loc, v: tr.plain(loc, "opt-points", value=int(v)),
-        describe=lambda tr, loc, r: tr.t(loc, "rules-both-doubles",
-                                         count=r["both_doubles_value"]),
-        width=2, option="both_doubles_value"),
     Setting(  # RULES.md §1.17
         key="turn_timeout", label="settings-turn-timeout",
         choices=("30", "60", "90", "120", "300"),

@@ -77,5 +77,8 @@ def variants() -> tuple[VariantInfo, ...]:
 
 
 def variant_name(tr: Translator, locale: str, variant: str) -> str:
-    """The game's name in ``locale`` as plain text (``Морской козёл``, ``Sport domino``)."""
-    return tr.plain(locale, "variant-name", variant=variant)
+    """The game's name in ``locale`` as plain text (``Морской козёл``, ``Sport domino``):
+    ``variant-name-<variant>`` where the locale has it (a game's own key), else the
+    ``variant-name`` selector."""
+    return tr.plain(locale, tr.pick(locale, f"variant-name-{variant}", "variant-name"),
+                    variant=variant)

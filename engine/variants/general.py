@@ -39,18 +39,25 @@ Replay: per round ``losers`` (the losing team), ``losses`` (per team after the r
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
-from ..rules import CLASSIC_DEFAULTS
+from ..rules import CLASSIC_DEFAULTS, Option
 from ..table import Table
 from ..tiles import TILE_ID, Tile
-from ..variant import MatchResult, RoundEnd, Variant, register
+from ..variant import Mark, MatchResult, RoundEnd, Variant, register
 
-__all__ = ["General"]
+__all__ = ["General", "GeneralMatch"]
 
 _ONE_ONE = TILE_ID[Tile(1, 1)]
 #: RULES.md §2.9 rule 3: a finish on one of these makes the loser a general.
 GENERAL_TILES = (1 << TILE_ID[Tile(0, 0)]) | (1 << TILE_ID[Tile(6, 6)])
+
+
+class GeneralMatch(NamedTuple):
+    """What Генерал keeps between rounds (``MatchState.own``): ``losses``, the rounds each
+    team has lost (RULES.md §2.9 rule 4)."""
+
+    losses: tuple[int, ...] = (0, 0)
 
 
 @register
@@ -64,16 +71,20 @@ class General(Variant):
     players = (4, 4)
     options = {
         "teams": True,
-        "losses": 2,
+        "losses": Option(2, (1, 20), choices=("1", "2", "3")),
         "turn_timeout": CLASSIC_DEFAULTS["turn_timeout"],
         "afk_limit": CLASSIC_DEFAULTS["afk_limit"],
     }
     fixed = {"teams": True}
+    #: RULES.md §2.9 rule 4: lost rounds per team, ``losses`` of them make the goat.
+    marks = (Mark("losses", per="side", limit="losses"),)
+    scoring = "marks"
+    counts_hands = False
 
     def start(self, rules: Any, players: int) -> dict[str, Any]:
         """No lost rounds yet: ``losses`` 0 per team (RULES.md §2.9 rule 4)."""
         out = super().start(rules, players)
-        out["losses"] = (0, 0)
+        out["own"] = GeneralMatch()
         return out
 
     def lead(self, state: Any, hands: tuple[int, ...], round_no: int
@@ -96,7 +107,7 @@ class General(Variant):
         ``losses`` per team and ``general`` where it applies."""
         values = self.side_values(state, t)
         zeros = (0,) * len(values)
-        losses = state.losses
+        losses = state.own.losses
         losers: tuple[int, ...] = ()
         extra: dict[str, Any] = {}
         if t.end == "out":
@@ -108,7 +119,8 @@ class General(Variant):
         extra["losses"] = losses
         scored = self.scored_event(state, t, values, zeros, state.scores, state.remembered,
                                    0, state.pot, losers, extra)
-        return RoundEnd(state.scores, state.remembered, state.pot, scored, losses=losses)
+        return RoundEnd(state.scores, state.remembered, state.pot, scored,
+                        own=GeneralMatch(losses))
 
     def result(self, state: Any, end: RoundEnd) -> MatchResult | None:
         """RULES.md §2.9 rule 4: the losing team is the goat when the round made a general
@@ -120,14 +132,14 @@ class General(Variant):
         team = scored.losers[0]
         if scored.extra.get("general"):
             return MatchResult("limit", (team,), _rating(team, 2), None, title="general")
-        if end.losses[team] >= state.rules.losses:
+        if end.own.losses[team] >= state.rules.losses:
             return MatchResult("limit", (team,), _rating(team, 1), None)
         return None
 
 
     def standing(self, state: Any) -> list[float]:
         """Per team, rounds lost (RULES.md §2.9 rule 4)."""
-        return [float(n) for n in state.losses]
+        return [float(n) for n in state.own.losses]
 
     def standing_scale(self, rules: Any) -> float:
         """One lost round [rounds]."""

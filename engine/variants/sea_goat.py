@@ -68,6 +68,7 @@ from .. import errors
 from ..events import Misdeal
 from ..layout import GAP_OPEN, fit_mask
 from ..moves import GAP, LEFT, RIGHT, Move, several, single
+from ..rules import Option
 from ..scoring import goats_of, rating
 from ..table import Table, holder_of_first, misdeal_reason, shuffled_deal
 from ..tiles import PIPS, TILE_ID, TILES, Tile, ids_of
@@ -107,7 +108,7 @@ _REPLAY_EXTRA = 4    # the replay of a void extraordinary round: that lead again
 
 
 class SeaMatch(NamedTuple):
-    """What Морской козёл keeps between rounds (``MatchState.extra``, RULES.md §2.1).
+    """What Морской козёл keeps between rounds (``MatchState.own``, RULES.md §2.1).
 
     - ``rounds``: rounds played so far; void rounds do not count (rule 5, rule 6).
     - ``goats``/``title``: the match's goats and their title once a round decided them
@@ -167,7 +168,7 @@ class SeaGoat(Variant):
     options = {
         "match_limit": 125,
         "open_threshold": 25,
-        "both_doubles_value": 12,
+        "both_doubles_value": Option(12, (0, 1000), choices=("12", "75"), unit="points"),
         "fish_without_double": True,
         "bazar_reserve": 0,
         "teams": False,
@@ -181,13 +182,13 @@ class SeaGoat(Variant):
         """Scores and (always empty) remembered points of 0, pot 0, no round played yet
         (RULES.md §2.1 rule 4: no remembered points)."""
         out = super().start(rules, players)
-        out["extra"] = SeaMatch()
+        out["own"] = SeaMatch()
         return out
 
     @staticmethod
     def rounds_played(state: Any) -> int:
         """Rounds played before the one being dealt, void rounds left out (RULES.md §2.1)."""
-        ex = state.extra
+        ex = state.own
         return ex.rounds if isinstance(ex, SeaMatch) else 0
 
     def lead(self, state: Any, hands: tuple[int, ...], round_no: int
@@ -412,7 +413,7 @@ class SeaGoat(Variant):
         if t.end == "void":
             return RoundEnd(state.scores, zeros, pot, self.scored_event(
                 state, t, values, zeros, state.scores, zeros, 0, pot, (), report),
-                extra=SeaMatch(played))
+                own=SeaMatch(played))
         by = t.sides[t.last]
         if t.end == "out":
             field = [1 - by] if rules.teams else [s for s in range(n) if s != by]
@@ -453,13 +454,13 @@ class SeaGoat(Variant):
         scores_t = tuple(scores)
         return RoundEnd(scores_t, zeros, pot, self.scored_event(
             state, t, values, recorded, scores_t, zeros, pot_won, pot, losers, report),
-            extra=SeaMatch(played + 1, goats, title))
+            own=SeaMatch(played + 1, goats, title))
 
     def result(self, state: Any, end: RoundEnd) -> MatchResult | None:
         """The match's end after a recorded round (RULES.md §2.1 rules 7–9): the goats and
         title :meth:`score_round` found; rating §1.16 with L = ``match_limit`` on the
         scores, goats 0."""
-        ex = end.extra
+        ex = end.own
         if not ex.goats:
             return None
         return MatchResult("limit", ex.goats, rating(state.rules, end.scores, ex.goats), None,

@@ -26,7 +26,7 @@ What the section changes from classic Kozel (§1), rule by rule, and the hook th
    are the players with the most pips in hand, every double counting 10
    (:meth:`Seven.hand_value`); each gets a stick (event ``stick``) (:meth:`Seven.score_round`);
 8. the match: a player with ``sticks`` sticks (default 3) leaves (event ``left_match``;
-   ``MatchState.departed`` in order); when one player remains the match ends and that
+   ``MatchState.own.departed`` in order); when one player remains the match ends and that
    player wins; players who leave in the same round leave together; if nobody remains
    there is no winner; the first to leave is the goat (all who left together); rating: the
    number of players who left in earlier rounds, the winner ``players − 1``
@@ -57,16 +57,68 @@ from __future__ import annotations
 
 import hashlib
 import random
-from typing import Any
+from typing import Any, NamedTuple
 
 from .. import errors
-from ..events import Again, DrawTwo, Drew, Knocked, LeftMatch, Passed, Stick, Took, WentOut
-from ..rules import CLASSIC_DEFAULTS
+from ..events import Drew, Knocked, Note, Passed, Took, WentOut, seat_note
+from ..rules import CLASSIC_DEFAULTS, Option
 from ..table import Table, holder_of_first
 from ..tiles import HIGH, LOW, PIPS, TILES, ids_of
-from ..variant import LEAD_ORDER, MatchResult, RoundEnd, Variant, register
+from ..variant import LEAD_ORDER, Mark, MatchResult, RoundEnd, Variant, register
 
-__all__ = ["Seven", "blind_take"]
+__all__ = ["Seven", "SevenMatch", "blind_take", "Again", "DrawTwo", "Stick", "LeftMatch"]
+
+# ---------------------------------------------------------------------- Семёрка's own events
+
+
+class Again(NamedTuple):
+    """The ends sum to 6: ``seat`` moves again (RULES.md §2.8 rule 4)."""
+
+    seat: int
+    kind = "again"
+    note = seat_note
+
+
+class DrawTwo(NamedTuple):
+    """The ends sum to 7: ``seat`` takes two tiles and loses the turn (RULES.md §2.8 rule 5):
+    ``drawn`` from the market (the ``drew`` events right after this one) and ``taken`` from
+    the hand of ``maker`` (the player who made the 7) when the market ran short (a ``took``
+    event after them)."""
+
+    seat: int
+    maker: int
+    drawn: int
+    taken: int
+    kind = "draw_two"
+
+    def note(self) -> Note:
+        """``count`` tiles to the seat, ``taken`` of them from ``maker``'s hand; the market's
+        ``drew`` events that follow are part of it."""
+        return Note(self.kind, self.seat, (("count", self.drawn + self.taken),
+                                           ("taken", self.taken)),
+                    (("maker", self.maker),), draws=self.drawn)
+
+
+class Stick(NamedTuple):
+    """``seat`` lost the round and gets a stick, now holding ``sticks`` (RULES.md §2.8
+    rule 7)."""
+
+    seat: int
+    sticks: int
+    kind = "stick"
+
+    def note(self) -> Note:
+        """The seat and the sticks it now holds."""
+        return Note(self.kind, self.seat, (("sticks", self.sticks),))
+
+
+class LeftMatch(NamedTuple):
+    """``seat`` leaves the match with all its sticks (RULES.md §2.8 rule 8)."""
+
+    seat: int
+    kind = "left_match"
+    note = seat_note
+
 
 #: RULES.md §2.8 rule 7: the points of each tile in a loser's count (doubles 10).
 STICK_VALUE = tuple(10 if LOW[i] == HIGH[i] else PIPS[i] for i in range(28))
@@ -83,6 +135,17 @@ def blind_take(t: Table, maker: int, count: int) -> list[int]:
     return sorted(rng.sample(ids_of(hand), count))
 
 
+class SevenMatch(NamedTuple):
+    """What Семёрка keeps between rounds (``MatchState.own``, RULES.md §2.8 rules 7–8):
+    ``sticks`` per seat, ``departed`` the seats that left in order of leaving, ``groups``
+    the seats that left together, group by group (those a starting position lists in
+    ``departed`` alone count as having left one by one before them)."""
+
+    sticks: tuple[int, ...] = ()
+    departed: tuple[int, ...] = ()
+    groups: tuple[tuple[int, ...], ...] = ()
+
+
 @register
 class Seven(Variant):
     """Семёрка (RULES.md §2.8): 2–4 players, no teams; the end sum of the line gives
@@ -94,10 +157,15 @@ class Seven(Variant):
     teams = "never"
     options = {
         "fish_without_double": True,
-        "sticks": 3,
+        "sticks": Option(3, (1, 20), choices=("2", "3", "4", "5")),
         "turn_timeout": CLASSIC_DEFAULTS["turn_timeout"],
         "afk_limit": CLASSIC_DEFAULTS["afk_limit"],
     }
+
+    #: RULES.md §2.8 rules 7–8: sticks per player; ``sticks`` of them and the player leaves.
+    marks = (Mark("sticks", per="seat", limit="sticks", leaves=True),)
+    scoring = "marks"
+    forced_draws = frozenset({"draw_two"})
 
     # ------------------------------------------------------------------ seats and deal
 
@@ -107,15 +175,22 @@ class Seven(Variant):
         return 6 if players == 4 else 7
 
     def start(self, rules: Any, players: int) -> dict[str, Any]:
-        """No sticks yet, nobody has left; ``extra`` keeps the groups of seats that left
-        together, in order (RULES.md §2.8 rule 8)."""
+        """No sticks yet, nobody has left (RULES.md §2.8 rule 8): a :class:`SevenMatch`."""
         out = super().start(rules, players)
-        out.update(sticks=(0,) * players, departed=(), extra=())
+        out["own"] = SevenMatch((0,) * players)
+        return out
+
+    def report(self, state: Any) -> dict[str, Any]:
+        """The replay's top: ``sticks`` per player and, once someone left, ``departed`` in
+        order of leaving (RULES.md §2.8 rule 8)."""
+        out = super().report(state)
+        if state.own.departed:
+            out["departed"] = list(state.own.departed)
         return out
 
     def playing_seats(self, state: Any) -> tuple[int, ...]:
         """The seats still in the match (RULES.md §2.8 rule 8), in turn order."""
-        gone = state.departed
+        gone = state.own.departed
         return tuple(s for s in range(state.players) if s not in gone)
 
     def lead(self, state: Any, hands: tuple[int, ...], round_no: int
@@ -247,17 +322,18 @@ class Seven(Variant):
         seats = t.seats
         top = max(values[s] for s in seats)
         losers = tuple(s for s in seats if values[s] == top)
-        sticks = list(state.sticks)
+        own = state.own
+        sticks = list(own.sticks)
         for s in losers:
             sticks[s] += 1
         left = tuple(s for s in losers if sticks[s] >= state.rules.sticks)
-        groups = tuple(state.extra or ()) + ((left,) if left else ())
+        groups = own.groups + ((left,) if left else ())
         events = [Stick(s, sticks[s]) for s in losers] + [LeftMatch(s) for s in left]
         scored = self.scored_event(
             state, t, values, (0,) * len(values), state.scores, state.remembered, 0,
             state.pot, losers, {"sticks": tuple(sticks), "left": left})
-        return RoundEnd(state.scores, state.remembered, state.pot, scored, extra=groups,
-                        sticks=tuple(sticks), departed=state.departed + left,
+        return RoundEnd(state.scores, state.remembered, state.pot, scored,
+                        own=SevenMatch(tuple(sticks), own.departed + left, groups),
                         events=tuple(events))
 
     def result(self, state: Any, end: RoundEnd) -> MatchResult | None:
@@ -284,8 +360,9 @@ class Seven(Variant):
         """Per player, sticks held (RULES.md §2.8 rules 7–8: the first to leave is the goat);
         a seat that left already counts as lost."""
         limit = state.rules.sticks
-        return [float(limit + 1 if s in state.departed else n)
-                for s, n in enumerate(state.sticks)]
+        own = state.own
+        return [float(limit + 1 if s in own.departed else n)
+                for s, n in enumerate(own.sticks)]
 
     def standing_scale(self, rules: Any) -> float:
         """One stick separates a player from the next [sticks]."""
@@ -296,6 +373,6 @@ def _groups(state: Any) -> list[tuple[int, ...]]:
     """The seats that left, grouped by the round they left in, in order (RULES.md §2.8 rule
     8).  Seats a starting position lists as departed without a group count as having left
     one by one before everyone else."""
-    groups = [tuple(g) for g in state.extra or ()]
+    groups = [tuple(g) for g in state.own.groups]
     known = {s for g in groups for s in g}
-    return [(s,) for s in state.departed if s not in known] + groups
+    return [(s,) for s in state.own.departed if s not in known] + groups

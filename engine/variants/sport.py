@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..rules import CLASSIC_DEFAULTS
+from ..rules import CLASSIC_DEFAULTS, Option
 from ..scoring import round_half_up_div10
 from ..table import Table, holder_of_first
 from ..variant import LEAD_ORDER, MatchResult, RoundEnd, Variant, register
@@ -51,8 +51,14 @@ class Sport(Variant):
     teams = "always"
     players = (4, 4)
     options = {**{k: v for k, v in CLASSIC_DEFAULTS.items() if k != "match_limit"},
-               "teams": True, "deals": 8}
+               "teams": True,
+               # RULES.md §2.7: the number of rounds
+               "deals": Option(8, (4, 8, 12, 16), choices=("4", "8", "12", "16"))}
     fixed = {"teams": True}
+
+    def fixed_rounds(self, rules: Any) -> int | None:
+        """RULES.md §2.7: ``deals`` rounds."""
+        return rules.deals
 
     def lead(self, state: Any, hands: tuple[int, ...], round_no: int
              ) -> tuple[int, int, str | None]:

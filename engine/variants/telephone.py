@@ -38,6 +38,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..moves import Move, several
+from ..rules import Option
 from ..table import Table, holder_of_first
 from ..variant import lead_order, register
 from ._cross import FivesRace, two_doubles_fit
@@ -57,7 +58,7 @@ class Telephone(FivesRace):
     section = "§2.4"
     options = {
         "match_limit": 225,
-        "multi_doubles": True,
+        "multi_doubles": Option(True, bool),
         "teams": False,
         "bazar_reserve": 0,
         "turn_timeout": 60,

@@ -1,7 +1,7 @@
 # The table in the group, the hand in private, round and match summaries.
 
 ## The table.
-table-title = <b>Round { $round }</b>
+table-title-classic = <b>Round { $round }</b>
 table-chain = Chain: { $chain }
 table-chain-empty = The chain is empty — waiting for the lead.
 table-ends = Open ends: <b>{ $left }</b> and <b>{ $right }</b>

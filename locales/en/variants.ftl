@@ -78,7 +78,7 @@ opt-bots = { $value ->
 ## Settings of the games.
 settings-variant = Game
 settings-multi-doubles = Several doubles a move
-settings-both-doubles = A hand of [0|0] and [6|6]
+settings-both-doubles-value = A hand of [0|0] and [6|6]
 settings-deals = Deals
 settings-sticks = Sticks to be out
 settings-losses = Lost rounds to lose
@@ -90,7 +90,7 @@ rules-multi-doubles = Several doubles a move: { $enabled ->
     [yes] yes, one per end
    *[no] no, one tile
 }
-rules-both-doubles = A hand of only [0|0] and [6|6]: { points }
+rules-both-doubles-value = A hand of only [0|0] and [6|6]: { points }
 rules-deals = { $count ->
     [one] { $count } deal
    *[other] { $count } deals
@@ -111,7 +111,7 @@ rules-games = <b>All games:</b> { $games }.
     To start another: /newgame and its name, for example /newgame sea_goat.
 
 ## The table.
-table-title-game = <b>{ $game } · round { $round }</b>
+table-title = <b>{ $game } · round { $round }</b>
 table-title-deal = <b>{ $game } · deal { $round } of { $deals }</b>
 table-goal = { $variant ->
     [sea_goat] 🎯 To { $limit }: only the round's loser records, and a score opens at { $threshold }.
@@ -152,10 +152,9 @@ table-count = Σ Count: <b>{ $count }</b>
 table-count-scored = Σ Count: <b>{ $count }</b> — { $name } +{ $points }
 table-turn-time = To move: <b>{ $name }</b> · ⏱ { $seconds } s per move
 table-player-tiles = { $name } — { tiles }
-table-player-sticks = { $name } — { tiles }, sticks: { $sticks } of { $limit }
-table-player-left = { $name } — out, sticks: { $sticks }
-table-team-losses = Team { $team } ({ $names }): lost { $losses } of { $limit }
-
+table-player-left = { $name } — out
+table-marked = { $line }, { $marks }
+table-team-marks = Team { $team } ({ $names }): { $marks }
 ## Moves in words.
 log-place = { $tile }{ $how ->
     [closed] 🔒
@@ -173,13 +172,16 @@ log-place = { $tile }{ $how ->
 }
 log-and = {" "}and{" "}
 log-points = +{ $points }
-log-passed = { $name } drew { $count } from the boneyard — it does not fit, turn passes
+log-passed = { $name } passes — turn passes
+log-drew-passed = { $name } drew { $count } from the boneyard — it does not fit, turn passes
 log-again = ➕ The ends add up to 6 — { $name } moves again
-log-draw-two = 7️⃣ The ends add up to 7 — { $name } takes { tiles } and misses the turn
-log-draw-two-taken = 7️⃣ The ends add up to 7 — { $name } takes { tiles } ({ $taken } of them blindly from { $maker }'s hand) and misses the turn
+log-draw-two = 7️⃣ The ends add up to 7 — { $name } takes { tiles }{ $taken ->
+    [0] {""}
+   *[other] {""} ({ $taken } of them blindly from { $maker }'s hand)
+} and misses the turn
 log-void = 🐟 Fish — the round does not count, dealt again.
 log-stick = 🪵 { $name } gets a stick.
-log-left = 🚪 { $name } is out of the match.
+log-left-match = 🚪 { $name } is out of the match.
 log-special = { $rule ->
     [out_0-0] 💥 { $name } went out with [0|0] — everyone else is a goat!
     [out_6-6] 💥 { $name } went out with [6|6] — 50 for everyone else.
@@ -212,11 +214,15 @@ round-losers = { $variant ->
 }
 round-side-lost = { $name }: +{ $recorded } — score not open (needs { $threshold }), the points are lost
 round-reset = 🔄 { $name }: the score goes back → <b>0</b>
-round-sticks-title = <b>Sticks:</b>
-round-sticks = { $name }: { $sticks } of { $limit }
+round-mark = { $name }: { $count }{ $limit ->
+    [0] {""}
+   *[other] {" "}of { $limit }
+}
+round-mark-team = Team { $team } ({ $names }): { $count }{ $limit ->
+    [0] {""}
+   *[other] {" "}of { $limit }
+}
 round-left = 🚪 Out of the match: <b>{ $names }</b>
-round-losses-title = <b>Lost rounds:</b>
-round-losses = Team { $team } ({ $names }): { $losses } of { $limit }
 round-general = 🎖 General! Team <b>{ $names }</b> loses the match at once.
 round-scores-title = <b>Score:</b>
 round-hand-tiles = { $name }: { $tiles }
@@ -275,8 +281,24 @@ match-winners = 🏆 { $variant ->
 }: <b>{ $names }</b>
 match-no-winner = Nobody is left at the table: everyone is out.
 match-draw = 🤝 A draw: equal scores, no goats.
-match-sticks = { $count ->
+
+## What the games count besides points (mark-… keys): generic words without the game, its own with it.
+mark-table = { $mark }: { $count }{ $limit ->
+    [0] {""}
+   *[other] {" "}of { $limit }
+}
+mark-left = { $mark }: { $count }
+mark-score = { $mark }: { $count }
+mark-round-title = <b>{ $mark }:</b>
+mark-table-seven = sticks: { $count } of { $limit }
+mark-left-seven = sticks: { $count }
+mark-score-seven = { $count ->
     [one] { $count } stick
    *[other] { $count } sticks
 }
-match-losses = lost { $count }
+mark-round-title-seven = <b>Sticks:</b>
+pic-mark-seven = Sticks: { $count }
+mark-table-general = lost { $count } of { $limit }
+mark-score-general = lost { $count }
+mark-round-title-general = <b>Lost rounds:</b>
+pic-mark-general = Lost rounds: { $count }

@@ -1,7 +1,7 @@
 # Стол в группе, рука в личке, итоги раунда и партии.
 
 ## Стол.
-table-title = <b>Раунд { $round }</b>
+table-title-classic = <b>Раунд { $round }</b>
 table-chain = Цепь: { $chain }
 table-chain-empty = Цепь пуста — ждём заход.
 table-ends = Концы: <b>{ $left }</b> и <b>{ $right }</b>

@@ -82,7 +82,7 @@ opt-bots = { $value ->
 ## Настройки игр.
 settings-variant = Игра
 settings-multi-doubles = Несколько дублей за ход
-settings-both-doubles = Рука [0|0] и [6|6]
+settings-both-doubles-value = Рука [0|0] и [6|6]
 settings-deals = Раздач
 settings-sticks = Палок до выбывания
 settings-losses = Проигрышей до поражения
@@ -95,7 +95,7 @@ rules-multi-doubles = Несколько дублей за ход: { $enabled ->
     [yes] да, по одному на конец
    *[no] нет, по одной кости
 }
-rules-both-doubles = Рука из одних [0|0] и [6|6]: { points }
+rules-both-doubles-value = Рука из одних [0|0] и [6|6]: { points }
 rules-deals = { $count ->
     [one] { $count } раздача
     [few] { $count } раздачи
@@ -119,7 +119,7 @@ rules-games = <b>Все игры:</b> { $games }.
     Начать другую: /newgame и название, например /newgame морской.
 
 ## Стол.
-table-title-game = <b>{ $game } · раунд { $round }</b>
+table-title = <b>{ $game } · раунд { $round }</b>
 table-title-deal = <b>{ $game } · раздача { $round } из { $deals }</b>
 table-goal = { $variant ->
     [sea_goat] 🎯 До { $limit }: записывает только проигравший раунда, счёт открывается с { $threshold }.
@@ -163,10 +163,9 @@ table-count = Σ Сумма концов: <b>{ $count }</b>
 table-count-scored = Σ Сумма концов: <b>{ $count }</b> — { $name } +{ $points }
 table-turn-time = Ходит: <b>{ $name }</b> · ⏱ { $seconds } с на ход
 table-player-tiles = { $name } — { tiles }
-table-player-sticks = { $name } — { tiles }, палки: { $sticks } из { $limit }
-table-player-left = { $name } — вне игры, палок: { $sticks }
-table-team-losses = Команда { $team } ({ $names }): проиграно { $losses } из { $limit }
-
+table-player-left = { $name } — вне игры
+table-marked = { $line }, { $marks }
+table-team-marks = Команда { $team } ({ $names }): { $marks }
 ## Ходы словами.
 log-place = { $tile }{ $how ->
     [closed] 🔒
@@ -184,13 +183,16 @@ log-place = { $tile }{ $how ->
 }
 log-and = {" "}и{" "}
 log-points = +{ $points }
-log-passed = { $name } берёт { $count } из базара — не подошла, ход дальше
+log-passed = { $name } пасует — ход дальше
+log-drew-passed = { $name } берёт { $count } из базара — не подошла, ход дальше
 log-again = ➕ Сумма концов 6 — { $name } ходит ещё раз
-log-draw-two = 7️⃣ Сумма концов 7 — { $name } берёт { tiles } и пропускает ход
-log-draw-two-taken = 7️⃣ Сумма концов 7 — { $name } берёт { tiles } (из них { $taken } вслепую из руки { $maker }) и пропускает ход
+log-draw-two = 7️⃣ Сумма концов 7 — { $name } берёт { tiles }{ $taken ->
+    [0] {""}
+   *[other] {""} (из них { $taken } вслепую из руки { $maker })
+} и пропускает ход
 log-void = 🐟 Рыба — раунд не засчитан, пересдача.
 log-stick = 🪵 { $name } получает палку.
-log-left = 🚪 { $name } выбывает из партии.
+log-left-match = 🚪 { $name } выбывает из партии.
 log-special = { $rule ->
     [out_0-0] 💥 { $name } выходит с [0|0] — все остальные козлы!
     [out_6-6] 💥 { $name } выходит с [6|6] — всем остальным по 50.
@@ -223,11 +225,15 @@ round-losers = { $variant ->
 }
 round-side-lost = { $name }: +{ $recorded } — счёт не открыт (нужно { $threshold }), очки сгорают
 round-reset = 🔄 { $name }: счёт обнулён → <b>0</b>
-round-sticks-title = <b>Палки:</b>
-round-sticks = { $name }: { $sticks } из { $limit }
+round-mark = { $name }: { $count }{ $limit ->
+    [0] {""}
+   *[other] {" "}из { $limit }
+}
+round-mark-team = Команда { $team } ({ $names }): { $count }{ $limit ->
+    [0] {""}
+   *[other] {" "}из { $limit }
+}
 round-left = 🚪 Выбывает: <b>{ $names }</b>
-round-losses-title = <b>Проигрыши:</b>
-round-losses = Команда { $team } ({ $names }): { $losses } из { $limit }
 round-general = 🎖 Генерал! Команда <b>{ $names }</b> проигрывает партию сразу.
 round-scores-title = <b>Счёт:</b>
 round-hand-tiles = { $name }: { $tiles }
@@ -286,9 +292,25 @@ match-winners = 🏆 { $variant ->
 }: <b>{ $names }</b>
 match-no-winner = Последним не остался никто: выбыли все.
 match-draw = 🤝 Ничья: счёт равный, козлов нет.
-match-sticks = { $count ->
+
+## Что игры считают, кроме очков (ключи mark-…): общие слова — без имени игры, свои — с ним.
+mark-table = { $mark }: { $count }{ $limit ->
+    [0] {""}
+   *[other] {" "}из { $limit }
+}
+mark-left = { $mark }: { $count }
+mark-score = { $mark }: { $count }
+mark-round-title = <b>{ $mark }:</b>
+mark-table-seven = палки: { $count } из { $limit }
+mark-left-seven = палок: { $count }
+mark-score-seven = { $count ->
     [one] { $count } палка
     [few] { $count } палки
    *[many] { $count } палок
 }
-match-losses = проиграно { $count }
+mark-round-title-seven = <b>Палки:</b>
+pic-mark-seven = Палки: { $count }
+mark-table-general = проиграно { $count } из { $limit }
+mark-score-general = проиграно { $count }
+mark-round-title-general = <b>Проигрыши:</b>
+pic-mark-general = Проигрыши: { $count }

@@ -1,7 +1,7 @@
 # Стіл у групі, рука в особистих, підсумки раунду й партії.
 
 ## Стіл.
-table-title = <b>Раунд { $round }</b>
+table-title-classic = <b>Раунд { $round }</b>
 table-chain = Ланцюг: { $chain }
 table-chain-empty = Ланцюг порожній — чекаємо на перший хід.
 table-ends = Кінці: <b>{ $left }</b> і <b>{ $right }</b>

@@ -82,7 +82,7 @@ opt-bots = { $value ->
 ## Налаштування ігор.
 settings-variant = Гра
 settings-multi-doubles = Кілька дублів за хід
-settings-both-doubles = Рука [0|0] і [6|6]
+settings-both-doubles-value = Рука [0|0] і [6|6]
 settings-deals = Роздач
 settings-sticks = Палиць до вибуття
 settings-losses = Програшів до поразки
@@ -95,7 +95,7 @@ rules-multi-doubles = Кілька дублів за хід: { $enabled ->
     [yes] так, по одному на кінець
    *[no] ні, по одній кістці
 }
-rules-both-doubles = Рука лише з [0|0] і [6|6]: { points }
+rules-both-doubles-value = Рука лише з [0|0] і [6|6]: { points }
 rules-deals = { $count ->
     [one] { $count } роздача
     [few] { $count } роздачі
@@ -119,7 +119,7 @@ rules-games = <b>Усі ігри:</b> { $games }.
     Почати іншу: /newgame і назва, наприклад /newgame морський.
 
 ## Стіл.
-table-title-game = <b>{ $game } · раунд { $round }</b>
+table-title = <b>{ $game } · раунд { $round }</b>
 table-title-deal = <b>{ $game } · роздача { $round } з { $deals }</b>
 table-goal = { $variant ->
     [sea_goat] 🎯 До { $limit }: записує лише той, хто програв раунд, рахунок відкривається з { $threshold }.
@@ -163,10 +163,9 @@ table-count = Σ Сума кінців: <b>{ $count }</b>
 table-count-scored = Σ Сума кінців: <b>{ $count }</b> — { $name } +{ $points }
 table-turn-time = Ходить: <b>{ $name }</b> · ⏱ { $seconds } с на хід
 table-player-tiles = { $name } — { tiles }
-table-player-sticks = { $name } — { tiles }, палиці: { $sticks } з { $limit }
-table-player-left = { $name } — поза грою, палиць: { $sticks }
-table-team-losses = Команда { $team } ({ $names }): програно { $losses } з { $limit }
-
+table-player-left = { $name } — поза грою
+table-marked = { $line }, { $marks }
+table-team-marks = Команда { $team } ({ $names }): { $marks }
 ## Ходи словами.
 log-place = { $tile }{ $how ->
     [closed] 🔒
@@ -184,13 +183,16 @@ log-place = { $tile }{ $how ->
 }
 log-and = {" "}і{" "}
 log-points = +{ $points }
-log-passed = { $name } бере { $count } з базару — не підійшла, хід далі
+log-passed = { $name } пасує — хід далі
+log-drew-passed = { $name } бере { $count } з базару — не підійшла, хід далі
 log-again = ➕ Сума кінців 6 — { $name } ходить ще раз
-log-draw-two = 7️⃣ Сума кінців 7 — { $name } бере { tiles } і пропускає хід
-log-draw-two-taken = 7️⃣ Сума кінців 7 — { $name } бере { tiles } (з них { $taken } наосліп з руки { $maker }) і пропускає хід
+log-draw-two = 7️⃣ Сума кінців 7 — { $name } бере { tiles }{ $taken ->
+    [0] {""}
+   *[other] {""} (з них { $taken } наосліп з руки { $maker })
+} і пропускає хід
 log-void = 🐟 Риба — раунд не зараховано, перероздача.
 log-stick = 🪵 { $name } отримує палицю.
-log-left = 🚪 { $name } вибуває з партії.
+log-left-match = 🚪 { $name } вибуває з партії.
 log-special = { $rule ->
     [out_0-0] 💥 { $name } виходить з [0|0] — усі інші козли!
     [out_6-6] 💥 { $name } виходить з [6|6] — усім іншим по 50.
@@ -223,11 +225,15 @@ round-losers = { $variant ->
 }
 round-side-lost = { $name }: +{ $recorded } — рахунок не відкрито (треба { $threshold }), очки згоряють
 round-reset = 🔄 { $name }: рахунок обнулено → <b>0</b>
-round-sticks-title = <b>Палиці:</b>
-round-sticks = { $name }: { $sticks } з { $limit }
+round-mark = { $name }: { $count }{ $limit ->
+    [0] {""}
+   *[other] {" "}з { $limit }
+}
+round-mark-team = Команда { $team } ({ $names }): { $count }{ $limit ->
+    [0] {""}
+   *[other] {" "}з { $limit }
+}
 round-left = 🚪 Вибуває: <b>{ $names }</b>
-round-losses-title = <b>Програші:</b>
-round-losses = Команда { $team } ({ $names }): { $losses } з { $limit }
 round-general = 🎖 Генерал! Команда <b>{ $names }</b> програє партію одразу.
 round-scores-title = <b>Рахунок:</b>
 round-hand-tiles = { $name }: { $tiles }
@@ -286,9 +292,25 @@ match-winners = 🏆 { $variant ->
 }: <b>{ $names }</b>
 match-no-winner = Останнім не залишився ніхто: вибули всі.
 match-draw = 🤝 Нічия: рахунок рівний, козлів немає.
-match-sticks = { $count ->
+
+## Що ігри рахують, крім очок (ключі mark-…): загальні слова — без назви гри, свої — з нею.
+mark-table = { $mark }: { $count }{ $limit ->
+    [0] {""}
+   *[other] {" "}з { $limit }
+}
+mark-left = { $mark }: { $count }
+mark-score = { $mark }: { $count }
+mark-round-title = <b>{ $mark }:</b>
+mark-table-seven = палиці: { $count } з { $limit }
+mark-left-seven = палиць: { $count }
+mark-score-seven = { $count ->
     [one] { $count } палиця
     [few] { $count } палиці
    *[many] { $count } палиць
 }
-match-losses = програно { $count }
+mark-round-title-seven = <b>Палиці:</b>
+pic-mark-seven = Палиці: { $count }
+mark-table-general = програно { $count } з { $limit }
+mark-score-general = програно { $count }
+mark-round-title-general = <b>Програші:</b>
+pic-mark-general = Програші: { $count }

@@ -1,16 +1,30 @@
-"""Random legal matches, for statistics and for testing (``python -m engine simulate``)."""
+"""Random legal matches, for statistics and for testing the engine: a development tool, not
+part of the bot (its progress bar, ``tqdm``, is a development dependency).
+
+    python tools/simulate.py --players N [--variant V] [--teams] --matches M [--seed S]
+                             [--rules JSON] [--no-progress]
+
+prints the totals as one JSON object (exit status 0; 2 for bad usage).
+"""
 
 from __future__ import annotations
 
+import argparse
+import json
 import random
+import sys
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from .events import Fish, MatchEnded, Misdeal, RoundScored
-from .match import MatchState, apply, legal_moves, new_match
-from .rules import Rules
+if __package__ in (None, ""):  # run as a script: the repository's packages
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-__all__ = ["SimulationTotals", "play_random_match", "simulate"]
+from engine.events import Fish, MatchEnded, Misdeal, RoundScored  # noqa: E402
+from engine.match import MatchState, apply, legal_moves, new_match  # noqa: E402
+from engine.rules import VARIANTS, Rules  # noqa: E402
+
+__all__ = ["SimulationTotals", "play_random_match", "simulate", "main"]
 
 # Event kinds that mark a variant's special rule firing (RULES.md §2), counted by simulate.
 _SPECIAL = ("scored", "again", "draw_two", "took", "passed", "void", "stick", "left_match",
@@ -132,3 +146,43 @@ def simulate(rules: Rules, players: int, matches: int, seed: int,
                 totals.closed += ev.closed
                 totals.along += ev.along
     return totals
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The command line; returns the exit status (0 ok, 2 bad usage)."""
+    parser = argparse.ArgumentParser(prog="tools/simulate.py",
+                                     description="play random legal matches and print totals "
+                                                 "(RULES.md §1, §2)")
+    parser.add_argument("--players", type=int, required=True, choices=(2, 3, 4))
+    parser.add_argument("--variant", choices=tuple(VARIANTS),
+                        help="the game of RULES.md §2 (default classic)")
+    parser.add_argument("--teams", action="store_true",
+                        help="team play (4 players, RULES.md §1.14)")
+    parser.add_argument("--matches", type=int, required=True)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--rules",
+                        help='rule options as JSON, e.g. \'{"fish_scoring": "each_own"}\'')
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    args = parser.parse_args(argv)
+    try:
+        options = json.loads(args.rules) if args.rules else {}
+        if not isinstance(options, dict):
+            raise ValueError("--rules must be a JSON object")
+        if args.variant is not None:
+            options["variant"] = args.variant
+        if args.teams:
+            options["teams"] = True
+        rules = Rules.from_json(options)
+        rules.check_players(args.players)
+    except (ValueError, TypeError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    totals = simulate(rules, args.players, args.matches, args.seed,
+                      progress=not args.no_progress)
+    sides = rules.spec.sides_count(args.players, rules)
+    print(json.dumps(totals.as_dict(sides), ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
