@@ -10,14 +10,15 @@ from collections.abc import Sequence
 from itertools import groupby
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.engine import Connection
 
 from storage import repository as repo
 from storage import skill
 from storage.models import GLOBAL_SCOPE
 
-__all__ = ["all_stats", "count_rows", "list_results", "recompute_stats", "seat_list"]
+__all__ = ["all_stats", "count_rows", "list_results", "old_match", "recompute_stats",
+           "seat_list"]
 
 _RESULTS = repo.T_RESULTS
 _FIELDS = ("matches", "goats", "rating", "outs", "fish", "score_sum", "wins")
@@ -79,10 +80,24 @@ def count_rows(conn: Connection, table: str) -> int:
     """Number of rows in a table of the schema."""
     tables = {t.name: t for t in (repo.T_CHATS, repo.T_USERS, repo.T_MATCHES, repo.T_ACTIONS,
                                   _RESULTS, repo.T_STATS, repo.T_BOT_STATS, repo.T_SENDS,
-                                  repo.T_CHANGES)}
+                                  repo.T_CHANGES, repo.T_SEATS)}
     return int(conn.execute(select(func.count()).select_from(tables[table])).scalar())
 
 
 def seat_list(seats: Sequence[tuple[int, str]]) -> list[dict[str, Any]]:
     """``[(user_id, name), ...]`` → the ``matches.seats`` JSON shape."""
     return [{"user_id": int(u), "name": str(n)} for u, n in seats]
+
+
+def old_match(conn: Connection, *, chat_id: int, thread_id: int | None, creator_id: int,
+              seats: Sequence[tuple[int, str]], rules: dict[str, Any] | None = None,
+              status: str = "lobby", now: float = 1.0) -> int:
+    """Insert a match row as the code of a revision before 0006 wrote it (no ``open_seats``
+    rows; only columns of revision 0001), for tests that fill an old schema."""
+    open_ = status in repo.OPEN_STATUSES
+    res = conn.execute(insert(repo.T_MATCHES).values(
+        chat_id=chat_id, thread_id=thread_id, status=status,
+        active_key=repo.active_key(chat_id, thread_id) if open_ else None,
+        rules=rules or {}, seats=seat_list(seats), version=0, messages={},
+        creator_id=creator_id, created_at=now, updated_at=now))
+    return int(res.inserted_primary_key[0])

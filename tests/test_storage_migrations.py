@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 #: The newest revision.
-HEAD = "0005"
+HEAD = "0006"
 
 
 def _diff(sync_conn):
@@ -36,7 +36,7 @@ def test_revisions_form_one_line_of_at_least_two():
     heads = script.get_heads()
     assert heads == [HEAD]
     chain = [rev.revision for rev in script.walk_revisions()]
-    assert chain == ["0005", "0004", "0003", "0002", "0001"]
+    assert chain == ["0006", "0005", "0004", "0003", "0002", "0001"]
 
 
 async def test_upgrade_from_empty_matches_models(tmp_path):
@@ -68,20 +68,18 @@ async def test_upgrade_from_previous_revision_keeps_data_and_backfills_stats(tmp
     def fill(conn):
         repo.upsert_chat(conn, -100, now=1.0, title="old group")
         repo.upsert_chat(conn, -200, now=1.0)
-        mid = repo.insert_match(
-            conn, chat_id=-100, thread_id=None, creator_id=1, rules={},
-            seats=kit.seat_list([(1, "A"), (2, "B")]), now=1.0, deadline_at=None,
-        )
-        mid2 = repo.insert_match(
-            conn, chat_id=-200, thread_id=7, creator_id=1, rules={},
-            seats=kit.seat_list([(1, "A"), (2, "B")]), now=1.0, deadline_at=None,
-        )
+        mid = kit.old_match(conn, chat_id=-100, thread_id=None, creator_id=1,
+                            seats=[(1, "A"), (2, "B")])
+        mid2 = kit.old_match(conn, chat_id=-200, thread_id=7, creator_id=1,
+                             seats=[(1, "A"), (3, "C")])
+        kit.old_match(conn, chat_id=-200, thread_id=8, creator_id=1, seats=[(1, "A")],
+                      status="stopped")
         repo.append_action(conn, mid, 1, seat=0, decision={"tile": "1-1", "end": None},
                            at=2.0, user_id=1)
         # Result rows written with plain SQL, as revision 0001 code would have.
         rows = [
             (mid, 0, 1, -100, 120, 1, 0, 2, 1), (mid, 1, 2, -100, 40, 0, 6, 3, 0),
-            (mid2, 0, 1, -200, 10, 0, 9, 4, 2), (mid2, 1, 2, -200, 101, 1, 0, 0, 0),
+            (mid2, 0, 1, -200, 10, 0, 9, 4, 2), (mid2, 1, 3, -200, 101, 1, 0, 0, 0),
         ]
         for m, seat, user, chat, score, goat, rating, outs, fish in rows:
             conn.execute(
@@ -92,15 +90,18 @@ async def test_upgrade_from_previous_revision_keeps_data_and_backfills_stats(tmp
                 ),
                 dict(m=m, s=seat, u=user, c=chat, score=score, g=goat, r=rating, o=outs, f=fish),
             )
-        return mid
+        return mid, mid2
 
-    mid = await db.write(fill)
+    mid, mid2 = await db.write(fill)
     await db.dispose()
 
     db = await open_database(path)  # start-up path: upgrades 0001 -> head
     try:
         assert await db.current_revision() == HEAD
         assert await db.read(_diff) == []
+        # revision 0006 seats the users of the open matches, not of the stopped one
+        assert [m.id for m in await db.read(repo.list_open_matches_of, 1)] == [mid, mid2]
+        assert [m.id for m in await db.read(repo.list_open_matches_of, 3)] == [mid2]
         log = await db.read(repo.list_actions, mid)
         assert [a.decision for a in log] == [{"tile": "1-1", "end": None}]
         stats = await db.read(kit.all_stats)
@@ -125,10 +126,8 @@ async def test_upgrade_from_0002_keeps_results_as_human_and_adds_bot_stats(tmp_p
 
     def fill(conn):
         repo.upsert_chat(conn, -100, now=1.0)
-        mid = repo.insert_match(
-            conn, chat_id=-100, thread_id=None, creator_id=1, rules={},
-            seats=kit.seat_list([(1, "A"), (2, "B")]), now=1.0, deadline_at=None,
-        )
+        mid = kit.old_match(conn, chat_id=-100, thread_id=None, creator_id=1,
+                            seats=[(1, "A"), (2, "B")])
         conn.execute(text(
             "INSERT INTO match_results (match_id, seat, user_id, name, chat_id, final_score, "
             "goat, rating, outs, fish, timed_out, ended_by, finished_at) "
