@@ -15,8 +15,8 @@ from tests.servicekit import FakeClock, play_random, start_match
 
 
 @pytest.fixture
-async def svc(tmp_path):
-    service = await GameService.open(tmp_path / "kozel.sqlite3", clock=FakeClock(),
+async def svc(store_url):
+    service = await GameService.open(store_url, clock=FakeClock(),
                                      seed_source=iter(range(1000, 2000)).__next__)
     yield service
     await service.close()
@@ -95,10 +95,10 @@ async def test_chat_rules_are_the_lobby_defaults(svc):
     assert cleared.chat.topic_id is None and cleared.chat.language == "uk"
 
 
-async def test_concurrent_joins_from_two_processes_lose_no_seat(tmp_path):
+async def test_concurrent_joins_from_two_processes_lose_no_seat(store_url):
     """Without the SQL version check one of two simultaneous joins would overwrite the
     other's seat; with it, one join is told ``stale`` and a retry succeeds."""
-    path = tmp_path / "shared.sqlite3"
+    path = store_url
     a = await GameService.open(path, clock=FakeClock())
     b = await GameService.open(path, clock=FakeClock())
     try:
@@ -211,7 +211,7 @@ async def test_open_matches_of_one_user(svc):
     assert len(await svc.open_matches()) == 3
 
 
-async def test_users_and_chats_are_cached_and_changes_are_seen(svc, tmp_path, monkeypatch):
+async def test_users_and_chats_are_cached_and_changes_are_seen(svc, store_url, monkeypatch):
     """Every rendered message asks for a language: the service answers from memory, sees its
     own changes at once and another process's within SETTINGS_TTL seconds."""
     import service.people as people
@@ -240,7 +240,7 @@ async def test_users_and_chats_are_cached_and_changes_are_seen(svc, tmp_path, mo
     await svc.join(opened.match_id, 9, "Маша")
     assert (await svc.get_user(9)).first_name == "Маша"
     # another process changes the language: seen once the cached entry expires
-    other = await GameService.open(tmp_path / "kozel.sqlite3")
+    other = await GameService.open(store_url)
     try:
         await other.register_user(7, "Оля", language="ru")
         assert (await svc.get_user(7)).language == "uk"

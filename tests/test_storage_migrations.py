@@ -1,11 +1,14 @@
 """Alembic migrations: from an empty database and from the previous revision, on real SQLite
-files; the migrated schema equals the one schema definition in storage.models."""
+files and on PostgreSQL; several workers migrating at once; the migrated schema equals the
+one schema definition in storage.models."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -252,5 +255,66 @@ async def test_upgrade_from_0003_adds_the_group_send_log(tmp_path):
         names = await db.read(lambda c: c.exec_driver_sql(
             "SELECT name FROM sqlite_master WHERE type='table'").scalars().all())
         assert "group_sends" not in names and "chats" in names
+    finally:
+        await db.dispose()
+
+
+#: A worker's start-up: wait for the common instant, then open (and migrate) the database.
+MIGRATOR = r"""
+import asyncio, sys, time
+import storage
+
+async def main(url, at):
+    time.sleep(max(0.0, at - time.time()))
+    db = await storage.open_database(url)
+    print(await db.current_revision())
+    await db.dispose()
+
+asyncio.run(main(sys.argv[1], float(sys.argv[2])))
+"""
+
+
+@pytest.mark.parametrize("engine", ["sqlite", "postgresql"])
+def test_four_workers_migrating_a_fresh_database_at_once_all_start(tmp_path, request, engine):
+    """4 processes start together on an empty database: one migrates, the others wait
+    (PostgreSQL: the advisory lock of the migration transaction; SQLite: BEGIN IMMEDIATE)
+    and find it at head; every one starts, and the schema is the models' exactly."""
+    url = (str(tmp_path / "fresh.sqlite3") if engine == "sqlite"
+           else request.getfixturevalue("pg_url"))
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    at = time.time() + 2.0  # after every interpreter has imported the bot's modules
+    procs = [subprocess.Popen([sys.executable, "-c", MIGRATOR, url, str(at)], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for _ in range(4)]
+    outs = [p.communicate(timeout=120) for p in procs]
+    assert [p.returncode for p in procs] == [0] * 4, [err[-800:] for _, err in outs]
+    assert [out.strip() for out, _ in outs] == [HEAD] * 4
+
+    async def check():
+        db = Database(url)
+        try:
+            assert await db.current_revision() == HEAD
+            assert await db.read(_diff) == []
+        finally:
+            await db.dispose()
+
+    asyncio.run(check())
+
+
+async def test_postgresql_migrates_to_the_models_and_back_to_empty(pg_url):
+    """On PostgreSQL the revisions produce exactly the models' schema; downgrading to base
+    leaves no table of ours; upgrading again works."""
+    db = await open_database(pg_url)
+    try:
+        assert await db.current_revision() == HEAD
+        assert await db.read(_diff) == []
+        await db.downgrade("0005")
+        assert await db.read(_diff) != []  # open_seats gone
+        await db.downgrade("base")
+        names = await db.read(lambda c: c.exec_driver_sql(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public'").scalars().all())
+        assert set(names) <= {"alembic_version"}
+        await db.migrate()
+        assert await db.read(_diff) == []
     finally:
         await db.dispose()
