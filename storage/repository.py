@@ -390,14 +390,16 @@ def insert_match(
     except IntegrityError as exc:
         raise ActiveMatchExists(active_key(chat_id, thread_id)) from exc
     match_id = int(res.inserted_primary_key[0])
-    _seat(conn, match_id, seats)
+    _seat(conn, match_id, seats, new=True)
     return match_id
 
 
-def _seat(conn: Connection, match_id: int, seats: Sequence[Mapping[str, Any]] | None) -> None:
+def _seat(conn: Connection, match_id: int, seats: Sequence[Mapping[str, Any]] | None, *,
+          new: bool = False) -> None:
     """Make ``open_seats`` hold exactly the users of ``seats`` for the match (None: no seat,
-    the match closed)."""
-    conn.execute(delete(T_SEATS).where(T_SEATS.c.match_id == match_id))
+    the match closed; ``new``: the match has none yet)."""
+    if not new:
+        conn.execute(delete(T_SEATS).where(T_SEATS.c.match_id == match_id))
     users = sorted({int(s["user_id"]) for s in seats or () if s.get("user_id") is not None})
     if users:
         conn.execute(insert(T_SEATS), [{"user_id": u, "match_id": match_id} for u in users])

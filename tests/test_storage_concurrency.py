@@ -7,6 +7,7 @@ seats are found by the open-seats index.  Every test runs on SQLite and on Postg
 from __future__ import annotations
 
 import asyncio
+import threading
 from dataclasses import replace
 
 import pytest
@@ -105,3 +106,27 @@ async def test_the_open_seats_follow_the_seats_and_the_end_of_a_match(two):
         assert kit.count_rows(conn, "open_seats") == 1
 
     await a.write(body)
+
+
+@pytest.mark.parametrize("store_url", ["postgresql"], indirect=True)
+async def test_a_write_that_loses_a_deadlock_is_run_again(two):
+    """Two workers' transactions take two rows in opposite orders: PostgreSQL aborts one
+    (SQLSTATE 40P01) and Database.write runs it again, so both commit."""
+    a, b = two
+    await a.write(lambda c: [repo.upsert_user(c, u, now=1.0, first_name="-") for u in (1, 2)])
+    meet = threading.Barrier(2)
+    tries = []
+
+    def cross(conn, first, second, name):
+        tries.append(name)
+        repo.upsert_user(conn, first, now=2.0, last_name=name)
+        if tries.count(name) == 1:  # both hold their first row before taking the second
+            meet.wait(timeout=10)
+        repo.upsert_user(conn, second, now=2.0, last_name=name)
+        return name
+
+    assert await asyncio.gather(a.write(cross, 1, 2, "x"), b.write(cross, 2, 1, "y")) == [
+        "x", "y"]
+    assert len(tries) == 3  # one of the two ran twice
+    last = {(await a.read(repo.get_user, u)).last_name for u in (1, 2)}
+    assert len(last) == 1 and last <= {"x", "y"}  # the one that ran again wrote both last
