@@ -26,7 +26,19 @@ from dataclasses import dataclass, fields
 from itertools import groupby
 from typing import Any
 
-from sqlalchemy import and_, bindparam, delete, func, insert, literal, or_, select, tuple_, update
+from sqlalchemy import (
+    and_,
+    bindparam,
+    case,
+    delete,
+    func,
+    insert,
+    literal,
+    or_,
+    select,
+    tuple_,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
@@ -827,21 +839,22 @@ def history(conn: Connection, *, chat_id: int | None = None, user_id: int | None
 def _move_boards(conn: Connection, old_chat_id: int, new_chat_id: int) -> None:
     """The boards and rating changes of ``old_chat_id`` become ``new_chat_id``'s: sums are
     added to a row the new id already has, whose skill rating stays unless the old row has
-    more matches."""
-    old_rows = conn.execute(select(T_STATS).where(T_STATS.c.scope == old_chat_id)).all()
+    more matches (one upsert per row: a board row the new chat gains meanwhile in another
+    worker is added to, not collided with)."""
+    old_rows = conn.execute(select(T_STATS).where(T_STATS.c.scope == old_chat_id)
+                            .order_by(T_STATS.c.variant, T_STATS.c.with_bots,
+                                      T_STATS.c.user_id)).all()
     for r in old_rows:
-        key = and_(_board(new_chat_id, r.variant, r.with_bots), T_STATS.c.user_id == r.user_id)
-        mine = conn.execute(select(T_STATS).where(key)).first()
-        if mine is None:
-            values = {k: getattr(r, k) for k in (*_STAT_FIELDS, "mu", "sigma", "skill")}
-            conn.execute(insert(T_STATS).values(scope=new_chat_id, variant=r.variant,
-                                                with_bots=r.with_bots, user_id=r.user_id,
-                                                **values))
-            continue
-        values = {k: getattr(mine, k) + getattr(r, k) for k in _STAT_FIELDS}
-        if r.matches > mine.matches:
-            values.update(mu=r.mu, sigma=r.sigma, skill=r.skill)
-        conn.execute(update(T_STATS).where(key).values(**values))
+        ins = _insert(conn, T_STATS).values(
+            scope=new_chat_id, variant=r.variant, with_bots=r.with_bots, user_id=r.user_id,
+            **{k: getattr(r, k) for k in (*_STAT_FIELDS, "mu", "sigma", "skill")})
+        more = ins.excluded.matches > T_STATS.c.matches  # SET reads the row before the update
+        conn.execute(ins.on_conflict_do_update(
+            index_elements=[T_STATS.c.scope, T_STATS.c.variant, T_STATS.c.with_bots,
+                            T_STATS.c.user_id],
+            set_={**{k: T_STATS.c[k] + ins.excluded[k] for k in _STAT_FIELDS},
+                  **{k: case((more, ins.excluded[k]), else_=T_STATS.c[k])
+                     for k in ("mu", "sigma", "skill")}}))
     conn.execute(delete(T_STATS).where(T_STATS.c.scope == old_chat_id))
     clash = select(T_CHANGES.c.match_id, T_CHANGES.c.with_bots, T_CHANGES.c.user_id).where(
         T_CHANGES.c.scope == new_chat_id)
@@ -872,8 +885,8 @@ def move_chat(
         return []
     new = get_chat(conn, new_chat_id)
     if new is None:
-        conn.execute(
-            insert(T_CHATS).values(
+        created = conn.execute(
+            _insert(conn, T_CHATS).values(
                 id=new_chat_id,
                 title=old.title,
                 language=old.language,
@@ -883,9 +896,11 @@ def move_chat(
                 active=True,
                 created_at=now,
                 updated_at=now,
-            )
-        )
-    elif not new.settings and old.settings:
+            ).on_conflict_do_nothing(index_elements=[T_CHATS.c.id])
+        ).rowcount
+        if not created:  # another worker saw the new chat first
+            new = get_chat(conn, new_chat_id)
+    if new is not None and not new.settings and old.settings:
         conn.execute(
             update(T_CHATS)
             .where(T_CHATS.c.id == new_chat_id)

@@ -19,6 +19,10 @@ from tests import pgkit
 #: The engines of ``store_url``.
 ENGINES = ("sqlite", "postgresql")
 
+# The tests never reach the operator's database: a DATABASE_URL exported for running the bot
+# would otherwise win over the files the harnesses and the bot processes they start are given.
+os.environ.pop("DATABASE_URL", None)
+
 
 @pytest.fixture(scope="session")
 def pg_server():
