@@ -219,6 +219,8 @@ async def bench_open_matches_of(path: Path | str, open_matches: int = 5000,
                               now=0.0, deadline_at=None)
 
     await db.write(setup)
+    if db.is_postgres:  # the statistics autovacuum keeps on a live database
+        await db.write(lambda conn: conn.exec_driver_sql("ANALYZE"))
 
     def before(conn, user_id):  # list_open_matches_of before revision 0006
         if conn.dialect.name != "sqlite":
