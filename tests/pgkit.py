@@ -141,8 +141,12 @@ class PgServer:
         return server
 
     def stop(self) -> None:
-        """Stop a server this process started and delete its files (no-op otherwise)."""
+        """Stop a server this process started and delete its files; on a server it was
+        given, drop the template database it made."""
         if not self.started or self._pg_ctl is None:
+            if self._template is not None:
+                self.drop_database(self._template)
+                self._template = None
             return
         subprocess.run([*self._pg_ctl, "-m", "immediate", "stop"], capture_output=True)
         self.started = False
