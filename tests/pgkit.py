@@ -143,10 +143,12 @@ class PgServer:
     def stop(self) -> None:
         """Stop a server this process started and delete its files; on a server it was
         given, drop the template database it made."""
-        if not self.started or self._pg_ctl is None:
+        if self._pg_ctl is None:  # a server we were given
             if self._template is not None:
                 self.drop_database(self._template)
                 self._template = None
+            return
+        if not self.started:
             return
         subprocess.run([*self._pg_ctl, "-m", "immediate", "stop"], capture_output=True)
         self.started = False
