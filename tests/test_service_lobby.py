@@ -120,6 +120,28 @@ async def test_concurrent_joins_from_two_processes_lose_no_seat(store_url):
         await b.close()
 
 
+async def test_two_workers_opening_a_lobby_in_a_new_chat_at_once_get_one_lobby(store_url):
+    """The chat and both users are new to the database and two workers open a lobby in the
+    same topic at once: one lobby opens, the other worker is told it is already open and
+    shown that lobby — never a failed transaction (issue 22: on PostgreSQL the chat's
+    update-then-insert failed on its primary key)."""
+    a = await GameService.open(store_url, clock=FakeClock())
+    b = await GameService.open(store_url, clock=FakeClock())
+    try:
+        for k in range(1, 21):
+            chat = -1000 - k
+            ra, rb = await asyncio.gather(a.open_lobby(chat, None, 10 * k, "A"),
+                                          b.open_lobby(chat, None, 10 * k + 1, "B"))
+            assert sorted([ra.ok, rb.ok]) == [False, True], (ra.error, rb.error)
+            won, lost = (ra, rb) if ra.ok else (rb, ra)
+            assert lost.error == ErrorCode.ALREADY_OPEN and lost.match_id == won.match_id
+        assert await a.db.read(kit.count_rows, "chats") == 20
+        assert await a.db.read(kit.count_rows, "matches") == 20
+    finally:
+        await a.close()
+        await b.close()
+
+
 async def test_stop_and_rematch(svc):
     res = await start_match(svc, -100, 3)
     mid = res.match_id
