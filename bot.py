@@ -20,8 +20,11 @@ log = logging.getLogger("kozel")
 class Settings(BaseSettings):
     """The bot's settings, from environment variables (or ``.env``), names in capitals.
 
-    ``bot_token`` is required.  Times are seconds.  Raises ``pydantic.ValidationError`` for a
-    missing token or a malformed value.
+    ``bot_token`` is required.  Times are seconds.  The data lives in the SQLite file
+    ``database_path`` unless ``database_url`` is set (a SQLAlchemy URL: ``postgresql://...``
+    for PostgreSQL through psycopg 3, ``postgresql+asyncpg://...`` through asyncpg when it is
+    installed, or ``sqlite:///...``; docs/POSTGRESQL.md), which wins.  Raises
+    ``pydantic.ValidationError`` for a missing token or a malformed value.
     """
 
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8",
@@ -29,6 +32,8 @@ class Settings(BaseSettings):
 
     bot_token: SecretStr
     database_path: Path = Path("data/kozel.sqlite3")
+    # a secret: a PostgreSQL URL may carry a password
+    database_url: SecretStr | None = None
     bot_api_url: str | None = None
     default_locale: str = Field("ru", pattern="^(ru|uk|en)$")
     log_level: str = "INFO"
@@ -54,10 +59,35 @@ class Settings(BaseSettings):
     webhook_secret: SecretStr | None = None
 
     @field_validator("bot_api_url", "webhook_url", "webhook_secret", "bot_workers",
-                     mode="before")
+                     "database_url", mode="before")
     @classmethod
     def _empty_is_unset(cls, v: object) -> object:
         return None if v == "" else v
+
+    @field_validator("database_url")
+    @classmethod
+    def _known_database(cls, v: SecretStr | None) -> SecretStr | None:
+        if v is None:
+            return v
+        from sqlalchemy.engine import make_url
+        from sqlalchemy.exc import ArgumentError
+
+        from storage import database_url
+
+        try:
+            backend = make_url(database_url(v.get_secret_value())).get_backend_name()
+        except ArgumentError as exc:
+            raise ValueError("DATABASE_URL is not a database URL") from exc
+        if backend not in {"postgresql", "sqlite"}:
+            raise ValueError("DATABASE_URL must be a postgresql:// or sqlite:/// URL")
+        return v
+
+    @property
+    def database(self) -> str | Path:
+        """Where the data lives: ``DATABASE_URL`` when set, else the file ``DATABASE_PATH``."""
+        if self.database_url is not None:
+            return self.database_url.get_secret_value()
+        return self.database_path
 
     @field_validator("bot_token")
     @classmethod

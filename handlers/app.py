@@ -80,14 +80,13 @@ async def build(settings: Any, bot: Bot, *, service_overrides: dict[str, Any] | 
     ``service_overrides`` such as an executor for computer players to
     :class:`service.GameService`).  The outbox starts with the group sends of the last
     minute before the restart (:meth:`ui.outbox.Outbox.restore`)."""
-    settings.database_path.parent.mkdir(parents=True, exist_ok=True)
     service_options = {"lobby_ttl": settings.lobby_ttl,
                        "bot_move_delay": settings.bot_move_delay,
                        "hard_samples": settings.bot_hard_samples,
                        "bot_workers": settings.bot_workers,
                        "chat_options": {"table": settings.table_view}}
     service_options.update(service_overrides or {})
-    service = await GameService.open(settings.database_path, **service_options)
+    service = await GameService.open(settings.database, **service_options)
     tr = get_translator(settings.default_locale)
     me = await bot.me()
     app_ref: dict[str, App] = {}

@@ -17,8 +17,17 @@ A transaction is a plain function ``fn(conn, *args)`` over a synchronous SQLAlch
   stay atomic (all of a batch commits or none); if any function of a batch raises, the batch
   is rolled back and its functions are re-run one transaction each, so a failing function
   never takes the others with it and sees exactly the state it would have seen alone.
+- PostgreSQL through psycopg 3 (``postgresql+psycopg://...``; a bare ``postgresql://`` or
+  ``postgres://`` address means that driver): every transaction on a pool of writer or reader
+  threads, each thread with its own connection, one thread hop per transaction as on SQLite.
+  Writes run side by side in their own transactions (``READ COMMITTED``; PostgreSQL itself
+  shares one WAL flush among concurrent commits), reads in ``REPEATABLE READ, READ ONLY`` (a
+  consistent snapshot). A write that loses a deadlock or a serialization check (SQLSTATE
+  40P01, 40001) is run again, a few times, in a new transaction. psycopg 3 on threads was
+  chosen by measurement over asyncpg through ``run_sync`` (see ``docs/POSTGRESQL.md``).
 - An async URL (``postgresql+asyncpg://...``, or ``sqlite+aiosqlite://...``): through
-  :meth:`AsyncConnection.run_sync` on an :class:`AsyncEngine`; same functions, same schema.
+  :meth:`AsyncConnection.run_sync` on an :class:`AsyncEngine`; same functions, same schema,
+  the same retries on PostgreSQL (writes of one process are serialised on SQLite only).
 
 Durability choice for SQLite: WAL journal with ``synchronous=NORMAL``. A commit survives a
 crash of the process (SIGKILL included): its WAL frames are in the operating system's cache
@@ -29,7 +38,9 @@ corrupt the file. ``synchronous=FULL`` adds an fsync per commit.
 from __future__ import annotations
 
 import asyncio
+import random
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -39,6 +50,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 T = TypeVar("T")
@@ -49,18 +61,41 @@ MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 _WRITE_OPTION = "kozel_write"
 #: Most write functions committed together by one transaction (group commit).
 _MAX_BATCH = 256
+#: Execution options of a PostgreSQL read transaction: one snapshot for all its statements.
+_PG_READ = {"isolation_level": "REPEATABLE READ", "postgresql_readonly": True}
+
+
+#: The PostgreSQL driver pinned in pyproject.toml, for addresses that name none.
+POSTGRES_DRIVER = "psycopg"
+#: SQLSTATEs after which a PostgreSQL write is run again: serialization failure, deadlock.
+RETRY_SQLSTATES = frozenset({"40001", "40P01"})
+#: How many times a write is tried in all when it keeps losing to another transaction.
+_WRITE_TRIES = 6
 
 
 def database_url(path_or_url: str | Path) -> str:
-    """Turn a ``DATABASE_PATH`` (a file path) into a SQLAlchemy URL.
+    """Turn a ``DATABASE_URL`` or ``DATABASE_PATH`` into a SQLAlchemy URL.
 
-    A value that already contains ``://`` is returned as it is (e.g.
-    ``postgresql+asyncpg://...``); anything else is a SQLite file path (absolute afterwards).
+    A value that contains ``://`` is a URL: ``postgres://`` and ``postgresql://`` (the form
+    hosting providers hand out) become ``postgresql+psycopg://`` (:data:`POSTGRES_DRIVER`),
+    anything else is returned as it is (``postgresql+asyncpg://...``,
+    ``sqlite:///...``). Anything else is a SQLite file path (absolute afterwards).
     """
     text = str(path_or_url)
     if "://" in text:
+        scheme, rest = text.split("://", 1)
+        if scheme in {"postgres", "postgresql"}:
+            return f"postgresql+{POSTGRES_DRIVER}://{rest}"
         return text
     return f"sqlite:///{Path(text).expanduser().resolve()}"
+
+
+def retryable(exc: BaseException) -> bool:
+    """True when ``exc`` (a SQLAlchemy or driver error) is a PostgreSQL deadlock or
+    serialization failure: the transaction was rolled back and may simply be run again."""
+    orig = getattr(exc, "orig", exc)
+    code = getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
+    return code in RETRY_SQLSTATES
 
 
 def alembic_config(url: str | None = None) -> Config:
@@ -101,11 +136,13 @@ def _install_sqlite_hooks(engine: Engine, synchronous: str, busy_timeout_ms: int
 class Database:
     """One database and the way transactions reach it.
 
-    ``url_or_path``: a SQLite file path, a ``sqlite:///`` URL, or an async SQLAlchemy URL.
+    ``url_or_path``: a SQLite file path, a ``sqlite:///`` URL, a PostgreSQL URL
+    (:func:`database_url`) or an async SQLAlchemy URL.
     SQLite connections get ``journal_mode=WAL``, ``synchronous`` (default ``NORMAL``, see the
     module doc), ``foreign_keys=ON`` and ``busy_timeout`` (milliseconds a writer waits for
     another process's write lock before ``OperationalError: database is locked``).
-    ``readers``: reader threads (SQLite only).
+    ``readers``: reader threads; ``writers``: writer threads on PostgreSQL (SQLite has one);
+    each thread keeps one connection. ``pool_size``: connections of an async engine.
     """
 
     def __init__(
@@ -115,34 +152,44 @@ class Database:
         synchronous: str = "NORMAL",
         busy_timeout_ms: int = 10_000,
         readers: int = 2,
+        writers: int = 8,
+        pool_size: int = 10,
         echo: bool = False,
     ) -> None:
         self.url = database_url(url_or_path)
         url = make_url(self.url)
         self.is_sqlite = url.get_backend_name() == "sqlite"
+        self.is_postgres = url.get_backend_name() == "postgresql"
         self.synchronous = synchronous.upper()
         if self.synchronous not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
             raise ValueError(f"bad synchronous setting: {synchronous!r}")
         self.is_async = url.get_dialect().is_async
         self.async_engine: AsyncEngine | None = None
         self._async_writer: AsyncEngine | None = None
+        self._async_reader: AsyncEngine | None = None
         self.engine: Engine
+        writers = 1 if self.is_sqlite else max(1, writers)
+        readers = max(1, readers)
         if self.is_async:
-            self.async_engine = create_async_engine(self.url, echo=echo)
+            self.async_engine = create_async_engine(
+                self.url, echo=echo,
+                **({} if self.is_sqlite else {"pool_size": pool_size, "max_overflow": 0}))
             self._async_writer = self.async_engine.execution_options(**{_WRITE_OPTION: True})
+            self._async_reader = (self.async_engine.execution_options(**_PG_READ)
+                                  if self.is_postgres else self.async_engine)
             self.engine = self.async_engine.sync_engine
         else:
             connect_args = {"check_same_thread": False} if self.is_sqlite else {}
             self.engine = create_engine(
                 self.url, echo=echo, connect_args=connect_args,
-                pool_size=readers + 1, max_overflow=0,
+                pool_size=readers + writers, max_overflow=0,
             )
         if self.is_sqlite:
             if url.database:
                 Path(url.database).parent.mkdir(parents=True, exist_ok=True)
             _install_sqlite_hooks(self.engine, self.synchronous, busy_timeout_ms)
-        self._writer = ThreadPoolExecutor(1, thread_name_prefix="db-write")
-        self._readers = ThreadPoolExecutor(max(1, readers), thread_name_prefix="db-read")
+        self._writer = ThreadPoolExecutor(writers, thread_name_prefix="db-write")
+        self._readers = ThreadPoolExecutor(readers, thread_name_prefix="db-read")
         self._local = threading.local()
         self._open: list[Connection] = []
         self._open_lock = threading.Lock()
@@ -159,6 +206,8 @@ class Database:
             conn = self.engine.connect()
             if write:
                 conn.execution_options(**{_WRITE_OPTION: True})
+            elif self.is_postgres:
+                conn.execution_options(**_PG_READ)
             self._local.conn = conn
             with self._open_lock:
                 self._open.append(conn)
@@ -173,6 +222,18 @@ class Database:
             if conn.invalidated:
                 self._local.conn = None
             raise
+
+    def _write_in_thread(self, fn: Callable[..., T], args: tuple) -> T:
+        """Writer thread (PostgreSQL): one transaction, run again when it lost a deadlock or
+        a serialization check."""
+        for attempt in range(_WRITE_TRIES):
+            try:
+                return self._run_in_thread(True, fn, args)
+            except DBAPIError as exc:
+                if not retryable(exc) or attempt == _WRITE_TRIES - 1:
+                    raise
+            time.sleep(random.uniform(0.001, 0.005) * (attempt + 1))
+        raise AssertionError("unreachable")
 
     def _run_batch(self, batch: list) -> list[tuple[bool, Any]]:
         """Writer thread: run a batch in one transaction, or one by one if any fails."""
@@ -235,13 +296,24 @@ class Database:
             raise RuntimeError("database is closed")
         if self.async_engine is not None:
             if not write:
-                async with self.async_engine.begin() as conn:
+                async with self._async_reader.begin() as conn:
                     return await conn.run_sync(fn, *args)
-            async with self._async_write_lock, self._async_writer.begin() as conn:
-                return await conn.run_sync(fn, *args)
-        if write:
-            return await self._write_batched(fn, args)
+            if self.is_sqlite:
+                async with self._async_write_lock, self._async_writer.begin() as conn:
+                    return await conn.run_sync(fn, *args)
+            for attempt in range(_WRITE_TRIES):
+                try:
+                    async with self._async_writer.begin() as conn:
+                        return await conn.run_sync(fn, *args)
+                except DBAPIError as exc:
+                    if not retryable(exc) or attempt == _WRITE_TRIES - 1:
+                        raise
+                await asyncio.sleep(random.uniform(0.001, 0.005) * (attempt + 1))
         loop = asyncio.get_running_loop()
+        if write and self.is_sqlite:
+            return await self._write_batched(fn, args)
+        if write:
+            return await loop.run_in_executor(self._writer, self._write_in_thread, fn, args)
         return await loop.run_in_executor(self._readers, self._run_in_thread, False, fn, args)
 
     # ------------------------------------------------------------------ public
@@ -253,9 +325,10 @@ class Database:
 
     async def write(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(conn, *args)`` in a write transaction, committed before this returns.
-        An exception from ``fn`` rolls its writes back and is re-raised. Writes of one process
-        are serialised (one writer thread) and may share a commit (group commit, see the
-        module doc), so ``fn`` may run twice: it must touch nothing but ``conn``."""
+        An exception from ``fn`` rolls its writes back and is re-raised. On SQLite the writes
+        of one process are serialised (one writer thread) and may share a commit (group
+        commit, see the module doc); on PostgreSQL they run side by side and one that lost a
+        deadlock is run again; so ``fn`` may run twice: it must touch nothing but ``conn``."""
         return await self._run(True, fn, args)
 
     async def migrate(self, revision: str = "head") -> None:

@@ -1,7 +1,7 @@
 """The one schema definition: SQLAlchemy 2 tables for chats, users, matches, the action log,
 match results, the leaderboard aggregate with the skill ratings and their changes.
 
-The schema is dialect-neutral (SQLite today, PostgreSQL later): only portable column types
+The schema is dialect-neutral (SQLite and PostgreSQL): only portable column types
 (BigInteger, Integer, String, Boolean, Double, JSON), no partial or expression indexes, no
 triggers. Timestamps are Unix time in seconds (float, UTC) so that the deadline sweeper and an
 injectable test clock compare plain numbers.
@@ -136,6 +136,20 @@ class Match(Base):
     __table_args__ = (
         Index(None, "deadline_at"),
         Index(None, "chat_id", "status"),
+    )
+
+
+class OpenSeat(Base):
+    """Who sits in which open match (revision 0006): one row per user seated in a lobby or
+    a playing match (``matches.seats``), kept by the repository in the transaction that
+    changes the seats or closes the match, so the open matches of a user are found by the
+    primary key instead of decoding the seats of every open match."""
+
+    __tablename__ = "open_seats"
+
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    match_id: Mapped[int] = mapped_column(
+        AutoId, ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True, index=True
     )
 
 

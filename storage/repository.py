@@ -3,10 +3,18 @@
 Every function takes an open :class:`~sqlalchemy.engine.Connection` inside a transaction and
 returns frozen row dataclasses, never ORM objects. Callers run them through
 :meth:`storage.database.Database.read` / ``.write``, which execute a whole transaction in one
-step: on the database's own thread (SQLite) or through ``AsyncConnection.run_sync`` (an async
-driver such as asyncpg). Only SQLAlchemy Core constructs that both SQLite and PostgreSQL
-accept are used; upserts are "update, and insert when nothing was updated", which is safe under
-the single-writer transactions of :class:`~storage.database.Database`.
+step: on the database's own threads (SQLite, PostgreSQL through psycopg) or through
+``AsyncConnection.run_sync`` (an async driver). Only SQLAlchemy Core constructs that both
+SQLite and PostgreSQL accept are used, so one function serves both engines:
+
+- upserts are one ``INSERT ... ON CONFLICT`` statement of the dialect (:func:`_insert`), atomic
+  when two workers meet the same new chat, user or computer player's strength at once;
+- a read-then-write of shared rows (the boards of :func:`add_to_boards`) first locks the rows
+  it reads, ``SELECT ... FOR UPDATE`` in key order, so two transactions of the same person
+  queue instead of both starting from the same rating (on SQLite the clause compiles to
+  nothing: its one writer at a time already serialises them);
+- the matches a sweeper must act on are chosen in one place (:func:`due_matches`,
+  :func:`next_deadline`).
 
 Times are Unix seconds (float). Nothing here commits: the caller's transaction does.
 """
@@ -18,7 +26,20 @@ from dataclasses import dataclass, fields
 from itertools import groupby
 from typing import Any
 
-from sqlalchemy import and_, bindparam, delete, func, insert, literal, or_, select, tuple_, update
+from sqlalchemy import (
+    and_,
+    bindparam,
+    case,
+    delete,
+    func,
+    insert,
+    literal,
+    or_,
+    select,
+    tuple_,
+    update,
+)
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
@@ -31,6 +52,7 @@ from storage.models import (
     GroupSend,
     Match,
     MatchResult,
+    OpenSeat,
     PlayerStats,
     RatingChange,
     User,
@@ -45,6 +67,7 @@ T_RESULTS = MatchResult.__table__
 T_STATS = PlayerStats.__table__
 T_BOT_STATS = BotStats.__table__
 T_CHANGES = RatingChange.__table__
+T_SEATS = OpenSeat.__table__
 
 # Prebuilt statements of the per-action path: values arrive as parameters, so SQLAlchemy
 # compiles each shape once and reuses it.
@@ -71,6 +94,12 @@ def active_key(chat_id: int, thread_id: int | None) -> str:
 
 def _row(cls, mapping: Mapping[str, Any]):
     return cls(**{f.name: mapping[f.name] for f in fields(cls)})
+
+
+def _insert(conn: Connection, table: Any):
+    """An ``INSERT`` of the connection's dialect, with its ``on_conflict_do_update`` /
+    ``on_conflict_do_nothing`` (SQLite and PostgreSQL spell them alike)."""
+    return (postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert)(table)
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,7 +292,8 @@ def upsert_chat(
     settings: dict[str, Any] | None = None,
     active: bool | None = None,
 ) -> ChatRow:
-    """Create the chat or update the given fields (None: leave as it is). Returns the row."""
+    """Create the chat or update the given fields (None: leave as it is), in one statement
+    (two workers creating the same chat at once both succeed). Returns the row."""
     values: dict[str, Any] = {
         k: v
         for k, v in {
@@ -276,17 +306,13 @@ def upsert_chat(
         }.items()
         if v is not None
     }
-    res = conn.execute(
-        update(T_CHATS).where(T_CHATS.c.id == chat_id).values(updated_at=now, **values)
-    )
-    if res.rowcount == 0:
-        values.setdefault("settings", {})
-        conn.execute(
-            insert(T_CHATS).values(id=chat_id, created_at=now, updated_at=now, **values)
-        )
-    chat = get_chat(conn, chat_id)
-    assert chat is not None
-    return chat
+    ins = _insert(conn, T_CHATS).values(id=chat_id, created_at=now, updated_at=now,
+                                        **{"settings": {}, **values})
+    stmt = ins.on_conflict_do_update(
+        index_elements=[T_CHATS.c.id],
+        set_={"updated_at": ins.excluded.updated_at, **{k: ins.excluded[k] for k in values}},
+    ).returning(*T_CHATS.c)
+    return _row(ChatRow, conn.execute(stmt).one()._mapping)
 
 
 def clear_chat_topic(conn: Connection, chat_id: int, *, now: float) -> None:
@@ -313,7 +339,8 @@ def upsert_user(
     language: str | None = None,
     dm_open: bool | None = None,
 ) -> None:
-    """Create the user or update the given fields (None: leave as it is)."""
+    """Create the user or update the given fields (None: leave as it is), in one statement
+    (atomic on both engines)."""
     values = {
         k: v
         for k, v in {
@@ -325,14 +352,12 @@ def upsert_user(
         }.items()
         if v is not None
     }
-    res = conn.execute(
-        update(T_USERS).where(T_USERS.c.id == user_id).values(updated_at=now, **values)
-    )
-    if res.rowcount == 0:
-        values.setdefault("first_name", "")
-        conn.execute(
-            insert(T_USERS).values(id=user_id, created_at=now, updated_at=now, **values)
-        )
+    ins = _insert(conn, T_USERS).values(id=user_id, created_at=now, updated_at=now,
+                                        **{"first_name": "", **values})
+    conn.execute(ins.on_conflict_do_update(
+        index_elements=[T_USERS.c.id],
+        set_={"updated_at": ins.excluded.updated_at, **{k: ins.excluded[k] for k in values}},
+    ))
 
 
 # ----------------------------------------------------------------------------- matches
@@ -353,7 +378,8 @@ def insert_match(
     """Insert a lobby (status ``lobby``, version 0) and return its id.
 
     Raises :class:`ActiveMatchExists` when the chat topic already has an open lobby or match
-    (the unique ``active_key``). The chat row must exist (foreign key).
+    (the unique ``active_key``). The chat row must exist (foreign key). The seated users
+    go to ``open_seats`` (:func:`list_open_matches_of`).
     """
     stmt = insert(T_MATCHES).values(
         chat_id=chat_id,
@@ -375,7 +401,20 @@ def insert_match(
             res = conn.execute(stmt)
     except IntegrityError as exc:
         raise ActiveMatchExists(active_key(chat_id, thread_id)) from exc
-    return int(res.inserted_primary_key[0])
+    match_id = int(res.inserted_primary_key[0])
+    _seat(conn, match_id, seats, new=True)
+    return match_id
+
+
+def _seat(conn: Connection, match_id: int, seats: Sequence[Mapping[str, Any]] | None, *,
+          new: bool = False) -> None:
+    """Make ``open_seats`` hold exactly the users of ``seats`` for the match (None: no seat,
+    the match closed; ``new``: the match has none yet)."""
+    if not new:
+        conn.execute(delete(T_SEATS).where(T_SEATS.c.match_id == match_id))
+    users = sorted({int(s["user_id"]) for s in seats or () if s.get("user_id") is not None})
+    if users:
+        conn.execute(insert(T_SEATS), [{"user_id": u, "match_id": match_id} for u in users])
 
 
 def get_match(conn: Connection, match_id: int) -> MatchRow | None:
@@ -414,19 +453,13 @@ def list_finished_since(conn: Connection, since: float) -> list[MatchRow]:
 
 
 def list_open_matches_of(conn: Connection, user_id: int) -> list[MatchRow]:
-    """Every open match (lobby or playing) with a seat of ``user_id``, oldest first.  On
-    SQLite the seats are searched inside the database (``json_each``), so a user's /start does
-    not decode the rows of every match in the bot."""
-    if conn.dialect.name != "sqlite":
-        return [r for r in list_open_matches(conn)
-                if any(s.get("user_id") == user_id for s in r.seats)]
-    seat = func.json_each(T_MATCHES.c.seats).table_valued("value").alias("seat")
-    seated = (select(literal(1)).select_from(seat)
-              .where(func.json_extract(seat.c.value, "$.user_id") == user_id))
+    """Every open match (lobby or playing) with a seat of ``user_id``, oldest first: by the
+    ``open_seats`` index (revision 0006), so a user's /start reads their matches only."""
     stmt = (select(T_MATCHES)
-            .where(T_MATCHES.c.status.in_(OPEN_STATUSES), seated.exists())
+            .join(T_SEATS, T_SEATS.c.match_id == T_MATCHES.c.id)
+            .where(T_SEATS.c.user_id == user_id, T_MATCHES.c.status.in_(OPEN_STATUSES))
             .order_by(T_MATCHES.c.id))
-    return [_row(MatchRow, r._mapping) for r in (conn.execute(stmt)).all()]
+    return [_row(MatchRow, r._mapping) for r in conn.execute(stmt).all()]
 
 
 def update_match(
@@ -440,13 +473,19 @@ def update_match(
     """Optimistic update: set ``values`` and ``version = expected_version + 1`` only if the
     row is still at ``expected_version``. Returns False (and changes nothing) otherwise.
 
-    Setting ``status`` to a closed status clears ``active_key``; to an open one sets it.
+    Setting ``status`` to a closed status clears ``active_key`` and the match's
+    ``open_seats``; new ``seats`` of an open match replace them.
     """
-    if "status" in values and values["status"] not in OPEN_STATUSES:
+    closed = "status" in values and values["status"] not in OPEN_STATUSES
+    if closed:
         values["active_key"] = None
     params = {"p_id": match_id, "p_version": expected_version,
               "version": expected_version + 1, "updated_at": now, **values}
-    return conn.execute(_UPDATE_MATCH, params).rowcount == 1
+    if conn.execute(_UPDATE_MATCH, params).rowcount != 1:
+        return False
+    if closed or "seats" in values:
+        _seat(conn, match_id, None if closed else values["seats"])
+    return True
 
 
 def set_messages(
@@ -459,7 +498,9 @@ def set_messages(
 
 
 def due_matches(conn: Connection, now: float, limit: int = 100) -> list[MatchRow]:
-    """Open matches whose deadline is at or before ``now``, earliest first."""
+    """Open matches whose deadline is at or before ``now``, earliest first.  With
+    :func:`next_deadline` the one query of what is due (``matches.deadline_at``, indexed), so
+    a claim of due matches among several workers has one place to go."""
     stmt = (
         select(T_MATCHES)
         .where(T_MATCHES.c.deadline_at <= now, T_MATCHES.c.status.in_(OPEN_STATUSES))
@@ -517,15 +558,16 @@ def _stat_deltas(r: Any) -> dict[str, int]:
     }
 
 
+_BOT_FIELDS = tuple(k for k in _STAT_FIELDS if k != "wins")
+
+
 def _add_bot_stats(conn: Connection, strength: str, deltas: Mapping[str, int]) -> None:
-    fields_ = [k for k in _STAT_FIELDS if k != "wins"]
-    values = {k: T_BOT_STATS.c[k] + int(deltas[k]) for k in fields_}
-    res = conn.execute(
-        update(T_BOT_STATS).where(T_BOT_STATS.c.strength == strength).values(**values)
-    )
-    if res.rowcount == 0:
-        conn.execute(insert(T_BOT_STATS).values(
-            strength=strength, **{k: int(deltas[k]) for k in fields_}))
+    """Add ``deltas`` to a strength's ``bot_stats`` row, creating it: one upsert."""
+    ins = _insert(conn, T_BOT_STATS).values(strength=strength,
+                                            **{k: int(deltas[k]) for k in _BOT_FIELDS})
+    conn.execute(ins.on_conflict_do_update(
+        index_elements=[T_BOT_STATS.c.strength],
+        set_={k: T_BOT_STATS.c[k] + ins.excluded[k] for k in _BOT_FIELDS}))
 
 
 def add_to_boards(conn: Connection, rows: Sequence[Any], *, stats: Any = T_STATS,
@@ -534,67 +576,84 @@ def add_to_boards(conn: Connection, rows: Sequence[Any], *, stats: Any = T_STATS
     with their fields) to every board it counts on (:func:`storage.skill.boards`): each
     person's sums (RULES.md §1.15–§1.16) and skill rating on that board, and a
     ``rating_changes`` row per person and board.  ``stats``/``changes``: the tables (revision
-    0005 passes its own).  Runs in the caller's transaction."""
+    0005 passes its own).  Runs in the caller's transaction.
+
+    No lost update when one person's two matches end at once in two workers: the board rows
+    are first created where missing (at :data:`storage.skill.INITIAL`, ``ON CONFLICT DO
+    NOTHING``), then locked and read (``FOR UPDATE``), both in the order of (scope,
+    with_bots, user_id), so the second transaction waits for the first and rates from its
+    result."""
     if not rows:
         return
     first = rows[0]
     match_id, chat_id, variant = int(first.match_id), int(first.chat_id), str(first.variant)
     entries = skill.entries_of(rows)
-    people = [r for r in rows if r.bot is None]
+    people = sorted((r for r in rows if r.bot is None), key=lambda r: int(r.user_id))
+    if not people:
+        return
     ids = [int(r.user_id) for r in people]
-    old_of, update_, insert_, change_ = _board_statements(stats, changes)
-    logged = []
-    for scope, with_bots in skill.boards(entries, chat_id, GLOBAL_SCOPE):
-        board = {"b_scope": scope, "b_variant": variant, "b_with_bots": with_bots}
-        old = {int(r.user_id): (float(r.mu), float(r.sigma))
-               for r in conn.execute(old_of, {**board, "b_ids": ids})}
+    boards = sorted(skill.boards(entries, chat_id, GLOBAL_SCOPE))
+    ensure_, lock_, update_, change_ = _board_statements(conn, stats, changes)
+    initial = {"mu": skill.INITIAL[0], "sigma": skill.INITIAL[1],
+               "skill": skill.conservative(*skill.INITIAL), **dict.fromkeys(_STAT_FIELDS, 0)}
+    conn.execute(ensure_, [{"scope": scope, "variant": variant, "with_bots": with_bots,
+                            "user_id": uid, **initial}
+                           for scope, with_bots in boards for uid in ids])
+    held: dict[tuple[int, bool], dict[int, tuple[float, float]]] = {}
+    for r in conn.execute(lock_, {"b_variant": variant, "b_ids": ids,
+                                  "b_scopes": sorted({b[0] for b in boards})}):
+        held.setdefault((int(r.scope), bool(r.with_bots)), {})[int(r.user_id)] = (
+            float(r.mu), float(r.sigma))
+    updates, logged = [], []
+    for scope, with_bots in boards:
+        old = held[(scope, with_bots)]
         new = skill.rate(entries, old, with_bots=with_bots)
-        updates, inserts = [], []
         for r in people:
             uid = int(r.user_id)
             mu, sigma = new[uid]
-            deltas = _stat_deltas(r)
-            rated = {"mu": mu, "sigma": sigma, "skill": skill.conservative(mu, sigma)}
-            if uid in old:
-                updates.append({**board, "b_user": uid,
-                                **{f"d_{k}": v for k, v in deltas.items()},
-                                **{f"n_{k}": v for k, v in rated.items()}})
-            else:
-                inserts.append({"scope": scope, "variant": variant, "with_bots": with_bots,
-                                "user_id": uid, **deltas, **rated})
-            before = old.get(uid, skill.INITIAL)
+            updates.append({"b_scope": scope, "b_variant": variant, "b_with_bots": with_bots,
+                            "b_user": uid,
+                            **{f"d_{k}": v for k, v in _stat_deltas(r).items()},
+                            "n_mu": mu, "n_sigma": sigma,
+                            "n_skill": skill.conservative(mu, sigma)})
             logged.append({"match_id": match_id, "scope": scope, "with_bots": with_bots,
-                           "user_id": uid, "mu_before": before[0], "sigma_before": before[1],
-                           "mu_after": mu, "sigma_after": sigma})
-        if updates:
-            conn.execute(update_, updates)
-        if inserts:
-            conn.execute(insert_, inserts)
-    if logged:
-        conn.execute(change_, logged)
+                           "user_id": uid, "mu_before": old[uid][0],
+                           "sigma_before": old[uid][1], "mu_after": mu, "sigma_after": sigma})
+    conn.execute(update_, updates)
+    conn.execute(change_, logged)
 
 
-#: The prepared statements of :func:`add_to_boards`, per (stats, changes) table pair: built
-#: once, so a match's end compiles nothing (the benchmark: bench/storage_bench.py).
-_BOARD_STATEMENTS: dict[tuple[Any, Any], tuple[Any, Any, Any, Any]] = {}
+#: The prepared statements of :func:`add_to_boards`, per dialect and (stats, changes) table
+#: pair: built once, so a match's end compiles nothing (the benchmark: bench/storage_bench.py).
+_BOARD_STATEMENTS: dict[tuple[str, Any, Any], tuple[Any, Any, Any, Any]] = {}
 
 
-def _board_statements(stats: Any, changes: Any) -> tuple[Any, Any, Any, Any]:
-    """(select the old ratings, update a row, insert rows, insert change rows) for one board
-    given by the bound ``b_scope``, ``b_variant``, ``b_with_bots``."""
-    got = _BOARD_STATEMENTS.get((stats, changes))
+def _board_statements(conn: Connection, stats: Any, changes: Any
+                      ) -> tuple[Any, Any, Any, Any]:
+    """(create missing board rows, lock and read the rows of the match's people, update a
+    row, insert change rows); the board of a row to update is given by the bound
+    ``b_scope``, ``b_variant``, ``b_with_bots``."""
+    key = (conn.dialect.name, stats, changes)
+    got = _BOARD_STATEMENTS.get(key)
     if got is not None:
         return got
+    ensure_ = _insert(conn, stats).on_conflict_do_nothing(
+        index_elements=["scope", "variant", "with_bots", "user_id"])
+    lock_ = (select(stats.c.scope, stats.c.with_bots, stats.c.user_id, stats.c.mu,
+                    stats.c.sigma)
+             .where(stats.c.variant == bindparam("b_variant"),
+                    stats.c.scope.in_(bindparam("b_scopes", expanding=True)),
+                    stats.c.user_id.in_(bindparam("b_ids", expanding=True)))
+             .order_by(stats.c.scope, stats.c.with_bots, stats.c.user_id)
+             .with_for_update())
     board = and_(stats.c.scope == bindparam("b_scope"),
                  stats.c.variant == bindparam("b_variant"),
                  stats.c.with_bots == bindparam("b_with_bots"))
-    old_of = (select(stats.c.user_id, stats.c.mu, stats.c.sigma)
-              .where(board, stats.c.user_id.in_(bindparam("b_ids", expanding=True))))
     update_ = (update(stats).where(board, stats.c.user_id == bindparam("b_user"))
                .values(**{k: stats.c[k] + bindparam(f"d_{k}") for k in _STAT_FIELDS},
                        **{k: bindparam(f"n_{k}") for k in ("mu", "sigma", "skill")}))
-    got = (old_of, update_, insert(stats), insert(changes))
-    _BOARD_STATEMENTS[(stats, changes)] = got
+    got = (ensure_, lock_, update_, insert(changes))
+    _BOARD_STATEMENTS[key] = got
     return got
 
 
@@ -609,9 +668,15 @@ def record_results(conn: Connection, results: Iterable[ResultRow]) -> None:
     conn.execute(
         insert(T_RESULTS), [{f.name: getattr(r, f.name) for f in fields(r)} for r in rows]
     )
+    per_strength: dict[str, dict[str, int]] = {}
     for r in rows:
         if r.bot is not None:
-            _add_bot_stats(conn, r.bot, _stat_deltas(r))
+            sums = per_strength.setdefault(r.bot, dict.fromkeys(_BOT_FIELDS, 0))
+            for k, v in _stat_deltas(r).items():
+                if k in sums:
+                    sums[k] += v
+    for strength in sorted(per_strength):  # one order of the row locks in every transaction
+        _add_bot_stats(conn, strength, per_strength[strength])
     for _, group in groupby(rows, key=lambda r: r.match_id):
         add_to_boards(conn, list(group))
 
@@ -774,21 +839,22 @@ def history(conn: Connection, *, chat_id: int | None = None, user_id: int | None
 def _move_boards(conn: Connection, old_chat_id: int, new_chat_id: int) -> None:
     """The boards and rating changes of ``old_chat_id`` become ``new_chat_id``'s: sums are
     added to a row the new id already has, whose skill rating stays unless the old row has
-    more matches."""
-    old_rows = conn.execute(select(T_STATS).where(T_STATS.c.scope == old_chat_id)).all()
+    more matches (one upsert per row: a board row the new chat gains meanwhile in another
+    worker is added to, not collided with)."""
+    old_rows = conn.execute(select(T_STATS).where(T_STATS.c.scope == old_chat_id)
+                            .order_by(T_STATS.c.variant, T_STATS.c.with_bots,
+                                      T_STATS.c.user_id)).all()
     for r in old_rows:
-        key = and_(_board(new_chat_id, r.variant, r.with_bots), T_STATS.c.user_id == r.user_id)
-        mine = conn.execute(select(T_STATS).where(key)).first()
-        if mine is None:
-            values = {k: getattr(r, k) for k in (*_STAT_FIELDS, "mu", "sigma", "skill")}
-            conn.execute(insert(T_STATS).values(scope=new_chat_id, variant=r.variant,
-                                                with_bots=r.with_bots, user_id=r.user_id,
-                                                **values))
-            continue
-        values = {k: getattr(mine, k) + getattr(r, k) for k in _STAT_FIELDS}
-        if r.matches > mine.matches:
-            values.update(mu=r.mu, sigma=r.sigma, skill=r.skill)
-        conn.execute(update(T_STATS).where(key).values(**values))
+        ins = _insert(conn, T_STATS).values(
+            scope=new_chat_id, variant=r.variant, with_bots=r.with_bots, user_id=r.user_id,
+            **{k: getattr(r, k) for k in (*_STAT_FIELDS, "mu", "sigma", "skill")})
+        more = ins.excluded.matches > T_STATS.c.matches  # SET reads the row before the update
+        conn.execute(ins.on_conflict_do_update(
+            index_elements=[T_STATS.c.scope, T_STATS.c.variant, T_STATS.c.with_bots,
+                            T_STATS.c.user_id],
+            set_={**{k: T_STATS.c[k] + ins.excluded[k] for k in _STAT_FIELDS},
+                  **{k: case((more, ins.excluded[k]), else_=T_STATS.c[k])
+                     for k in ("mu", "sigma", "skill")}}))
     conn.execute(delete(T_STATS).where(T_STATS.c.scope == old_chat_id))
     clash = select(T_CHANGES.c.match_id, T_CHANGES.c.with_bots, T_CHANGES.c.user_id).where(
         T_CHANGES.c.scope == new_chat_id)
@@ -819,8 +885,8 @@ def move_chat(
         return []
     new = get_chat(conn, new_chat_id)
     if new is None:
-        conn.execute(
-            insert(T_CHATS).values(
+        created = conn.execute(
+            _insert(conn, T_CHATS).values(
                 id=new_chat_id,
                 title=old.title,
                 language=old.language,
@@ -830,9 +896,11 @@ def move_chat(
                 active=True,
                 created_at=now,
                 updated_at=now,
-            )
-        )
-    elif not new.settings and old.settings:
+            ).on_conflict_do_nothing(index_elements=[T_CHATS.c.id])
+        ).rowcount
+        if not created:  # another worker saw the new chat first
+            new = get_chat(conn, new_chat_id)
+    if new is not None and not new.settings and old.settings:
         conn.execute(
             update(T_CHATS)
             .where(T_CHATS.c.id == new_chat_id)

@@ -26,8 +26,8 @@ def clock():
 
 
 @pytest.fixture
-async def svc(tmp_path, clock):
-    service = await GameService.open(tmp_path / "kozel.sqlite3", clock=clock,
+async def svc(store_url, clock):
+    service = await GameService.open(store_url, clock=clock,
                                      seed_source=iter(range(500, 900)).__next__,
                                      bot_move_delay=DELAY, hard_samples=2,
                                      bot_executor=InlineExecutor())
@@ -171,8 +171,8 @@ async def test_solo_match_to_the_end_keeps_bots_off_the_fair_boards(svc, clock):
                                                                      "easy"]
 
 
-async def test_a_bot_deadline_survives_a_restart(tmp_path, clock):
-    path = tmp_path / "k.sqlite3"
+async def test_a_bot_deadline_survives_a_restart(store_url, clock):
+    path = store_url
     svc = await GameService.open(path, clock=clock, bot_move_delay=DELAY, hard_samples=2,
                                      bot_executor=InlineExecutor())
     res = await svc.lobbies.open_solo(42, "Masha", bots_count=1, strength="hard")

@@ -21,8 +21,8 @@ def clock():
 
 
 @pytest.fixture
-async def svc(tmp_path, clock):
-    service = await GameService.open(tmp_path / "kozel.sqlite3", clock=clock)
+async def svc(store_url, clock):
+    service = await GameService.open(store_url, clock=clock)
     yield service
     await service.close()
 
@@ -96,8 +96,8 @@ async def test_lobby_expires_unless_joined(svc, clock):
     assert (await svc.lobbies.open_lobby(-1, None, 1, "A")).ok  # the topic is free again
 
 
-async def test_overdue_deadlines_fire_at_once_after_a_restart(tmp_path):
-    path = tmp_path / "restart.sqlite3"
+async def test_overdue_deadlines_fire_at_once_after_a_restart(store_url):
+    path = store_url
     clock = FakeClock()
     svc = await GameService.open(path, clock=clock)
     res = await start_match(svc, -1, 2)

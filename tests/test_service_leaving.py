@@ -24,8 +24,8 @@ def clock():
 
 
 @pytest.fixture
-async def svc(tmp_path, clock):
-    service = await GameService.open(tmp_path / "leave.sqlite3", clock=clock,
+async def svc(store_url, clock):
+    service = await GameService.open(store_url, clock=clock,
                                      bot_executor=InlineExecutor(), hard_samples=2,
                                      seed_source=itertools.count(1000).__next__)
     yield service

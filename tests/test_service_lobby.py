@@ -15,8 +15,8 @@ from tests.servicekit import FakeClock, play_random, start_match
 
 
 @pytest.fixture
-async def svc(tmp_path):
-    service = await GameService.open(tmp_path / "kozel.sqlite3", clock=FakeClock(),
+async def svc(store_url):
+    service = await GameService.open(store_url, clock=FakeClock(),
                                      seed_source=iter(range(1000, 2000)).__next__)
     yield service
     await service.close()
@@ -95,10 +95,10 @@ async def test_chat_rules_are_the_lobby_defaults(svc):
     assert cleared.chat.topic_id is None and cleared.chat.language == "uk"
 
 
-async def test_concurrent_joins_from_two_processes_lose_no_seat(tmp_path):
+async def test_concurrent_joins_from_two_processes_lose_no_seat(store_url):
     """Without the SQL version check one of two simultaneous joins would overwrite the
     other's seat; with it, one join is told ``stale`` and a retry succeeds."""
-    path = tmp_path / "shared.sqlite3"
+    path = store_url
     a = await GameService.open(path, clock=FakeClock())
     b = await GameService.open(path, clock=FakeClock())
     try:
@@ -115,6 +115,28 @@ async def test_concurrent_joins_from_two_processes_lose_no_seat(tmp_path):
         assert sorted(seats) == [1, 2, 3]
         row = await a.db.read(repo.get_match, res.match_id)
         assert sorted(s["user_id"] for s in row.seats) == [1, 2, 3]
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_two_workers_opening_a_lobby_in_a_new_chat_at_once_get_one_lobby(store_url):
+    """The chat and both users are new to the database and two workers open a lobby in the
+    same topic at once: one lobby opens, the other worker is told it is already open and
+    shown that lobby — never a failed transaction (issue 22: on PostgreSQL the chat's
+    update-then-insert failed on its primary key)."""
+    a = await GameService.open(store_url, clock=FakeClock())
+    b = await GameService.open(store_url, clock=FakeClock())
+    try:
+        for k in range(1, 21):
+            chat = -1000 - k
+            ra, rb = await asyncio.gather(a.open_lobby(chat, None, 10 * k, "A"),
+                                          b.open_lobby(chat, None, 10 * k + 1, "B"))
+            assert sorted([ra.ok, rb.ok]) == [False, True], (ra.error, rb.error)
+            won, lost = (ra, rb) if ra.ok else (rb, ra)
+            assert lost.error == ErrorCode.ALREADY_OPEN and lost.match_id == won.match_id
+        assert await a.db.read(kit.count_rows, "chats") == 20
+        assert await a.db.read(kit.count_rows, "matches") == 20
     finally:
         await a.close()
         await b.close()
@@ -211,7 +233,7 @@ async def test_open_matches_of_one_user(svc):
     assert len(await svc.store.open_matches()) == 3
 
 
-async def test_users_and_chats_are_cached_and_changes_are_seen(svc, tmp_path, monkeypatch):
+async def test_users_and_chats_are_cached_and_changes_are_seen(svc, store_url, monkeypatch):
     """Every rendered message asks for a language: the service answers from memory, sees its
     own changes at once and another process's within SETTINGS_TTL seconds."""
     import service.people as people
@@ -240,7 +262,7 @@ async def test_users_and_chats_are_cached_and_changes_are_seen(svc, tmp_path, mo
     await svc.lobbies.join(opened.match_id, 9, "Маша")
     assert (await svc.people.get_user(9)).first_name == "Маша"
     # another process changes the language: seen once the cached entry expires
-    other = await GameService.open(tmp_path / "kozel.sqlite3")
+    other = await GameService.open(store_url)
     try:
         await other.people.register_user(7, "Оля", language="ru")
         assert (await svc.people.get_user(7)).language == "uk"

@@ -20,8 +20,8 @@ from tests.servicekit import FakeClock, engine_state, play_random, random_move, 
 
 
 @pytest.fixture
-async def svc(tmp_path):
-    service = await GameService.open(tmp_path / "kozel.sqlite3", clock=FakeClock())
+async def svc(store_url):
+    service = await GameService.open(store_url, clock=FakeClock())
     yield service
     await service.close()
 
@@ -175,10 +175,10 @@ async def test_double_press_applies_exactly_once(svc):
     assert await _log_len(svc, res.match_id) == 5
 
 
-async def test_two_processes_on_one_database_one_press_wins(tmp_path):
+async def test_two_processes_on_one_database_one_press_wins(store_url):
     """Two service instances = two workers sharing the file; both have the match cached at
     the same version. The SQL version check lets exactly one action through."""
-    path = tmp_path / "shared.sqlite3"
+    path = store_url
     clock = FakeClock()
     a = await GameService.open(path, clock=clock)
     b = await GameService.open(path, clock=clock)
@@ -212,8 +212,8 @@ async def test_two_processes_on_one_database_one_press_wins(tmp_path):
         await b.close()
 
 
-async def test_replayed_state_equals_live_state(tmp_path):
-    path = tmp_path / "replay.sqlite3"
+async def test_replayed_state_equals_live_state(store_url):
+    path = store_url
     clock = FakeClock()
     svc = await GameService.open(path, clock=clock)
     rng = random.Random(11)
@@ -245,8 +245,8 @@ async def test_replayed_state_equals_live_state(tmp_path):
         await fresh.close()
 
 
-async def test_statistics_equal_recomputation_from_results(tmp_path):
-    svc = await GameService.open(tmp_path / "stats.sqlite3", clock=FakeClock())
+async def test_statistics_equal_recomputation_from_results(store_url):
+    svc = await GameService.open(store_url, clock=FakeClock())
     rng = random.Random(21)
     try:
         for i in range(6):

@@ -28,8 +28,8 @@ SHORT = {"classic": {"match_limit": 51}, "donkey": {"match_limit": 51},
 
 
 @pytest.fixture
-async def svc(tmp_path):
-    service = await GameService.open(tmp_path / "records.sqlite3", clock=FakeClock(),
+async def svc(store_url):
+    service = await GameService.open(store_url, clock=FakeClock(),
                                      seed_source=itertools.count(1000).__next__)
     yield service
     await service.close()

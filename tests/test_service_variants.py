@@ -25,8 +25,8 @@ def seven_seats_three(real):
     return players
 
 @pytest.fixture
-async def svc(tmp_path):
-    service = await GameService.open(tmp_path / "kozel.sqlite3", clock=FakeClock(),
+async def svc(store_url):
+    service = await GameService.open(store_url, clock=FakeClock(),
                                      seed_source=iter(range(1000, 5000)).__next__)
     yield service
     await service.close()
@@ -93,7 +93,7 @@ async def test_a_lobby_of_a_variant_keeps_the_chats_options_it_reads(svc):
     assert (await svc.store.find_open(-5, 10)).error == ErrorCode.NOT_FOUND
 
 
-async def test_the_creator_changes_the_lobbys_variant_and_the_seats_stay(svc, tmp_path):
+async def test_the_creator_changes_the_lobbys_variant_and_the_seats_stay(svc, store_url):
     res = await seat(svc, -7, 3, rules={"match_limit": 51, "bazar_reserve": 2})
     mid, version = res.match_id, res.version
     svc.clock.advance(100)
@@ -113,7 +113,7 @@ async def test_the_creator_changes_the_lobbys_variant_and_the_seats_stay(svc, tm
     assert (await svc.lobbies.start(mid, 1)).error == ErrorCode.NOT_ENOUGH_PLAYERS
     await svc.lobbies.join(mid, 4, "P4")
     # the stored rules are the lobby's: a fresh service deals a sport match
-    other = await GameService.open(tmp_path / "kozel.sqlite3", clock=FakeClock(),
+    other = await GameService.open(store_url, clock=FakeClock(),
                                    seed_source=lambda: 77)
     try:
         started = await other.lobbies.start(mid, 1)

@@ -21,8 +21,12 @@ def _row(mid, seat, user, chat, *, score, goat, rating, place=None, side=None, b
         side=seat if side is None else side, place=place or 1, left_match=left)
 
 
-def _match(conn, chat, seats, *, rules=None, thread=None):
+def _match(conn, chat, seats, *, rules=None, thread=None, old=False):
+    """A finished match (``old``: written as before revision 0006)."""
     repo.upsert_chat(conn, chat, now=1.0, title=f"chat {chat}")
+    if old:
+        return kit.old_match(conn, chat_id=chat, thread_id=thread, creator_id=seats[0][0],
+                             rules=rules, seats=seats, status="finished")
     mid = repo.insert_match(conn, chat_id=chat, thread_id=thread, creator_id=seats[0][0],
                             rules=rules or {}, seats=kit.seat_list(seats), now=1.0,
                             deadline_at=None)
@@ -31,8 +35,8 @@ def _match(conn, chat, seats, *, rules=None, thread=None):
 
 
 @pytest.fixture
-async def db(tmp_path):
-    database = await open_database(tmp_path / "kozel.sqlite3")
+async def db(store_url):
+    database = await open_database(store_url)
     yield database
     await database.dispose()
 
@@ -60,7 +64,8 @@ async def test_revision_0005_rates_the_stored_history(tmp_path):
             (-200, {}, [(3, 60, 0, 4, None), (4, 60, 0, 4, None), (1, 101, 1, 0, None)], 10.0),
         ]
         for k, (chat, rules, seats, at) in enumerate(specs):
-            mid = _match(conn, chat, [(u, f"u{u}") for u, *_ in seats], rules=rules, thread=k)
+            mid = _match(conn, chat, [(u, f"u{u}") for u, *_ in seats], rules=rules, thread=k,
+                         old=True)
             for seat, (user, score, goat, rating, bot) in enumerate(seats):
                 conn.execute(insert, dict(m=mid, s=seat, u=user, c=chat, score=score, g=goat,
                                           r=rating, at=at, bot=bot))

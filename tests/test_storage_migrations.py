@@ -1,11 +1,14 @@
 """Alembic migrations: from an empty database and from the previous revision, on real SQLite
-files; the migrated schema equals the one schema definition in storage.models."""
+files and on PostgreSQL; several workers migrating at once; the migrated schema equals the
+one schema definition in storage.models."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -23,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 #: The newest revision.
-HEAD = "0005"
+HEAD = "0006"
 
 
 def _diff(sync_conn):
@@ -36,7 +39,7 @@ def test_revisions_form_one_line_of_at_least_two():
     heads = script.get_heads()
     assert heads == [HEAD]
     chain = [rev.revision for rev in script.walk_revisions()]
-    assert chain == ["0005", "0004", "0003", "0002", "0001"]
+    assert chain == ["0006", "0005", "0004", "0003", "0002", "0001"]
 
 
 async def test_upgrade_from_empty_matches_models(tmp_path):
@@ -68,20 +71,18 @@ async def test_upgrade_from_previous_revision_keeps_data_and_backfills_stats(tmp
     def fill(conn):
         repo.upsert_chat(conn, -100, now=1.0, title="old group")
         repo.upsert_chat(conn, -200, now=1.0)
-        mid = repo.insert_match(
-            conn, chat_id=-100, thread_id=None, creator_id=1, rules={},
-            seats=kit.seat_list([(1, "A"), (2, "B")]), now=1.0, deadline_at=None,
-        )
-        mid2 = repo.insert_match(
-            conn, chat_id=-200, thread_id=7, creator_id=1, rules={},
-            seats=kit.seat_list([(1, "A"), (2, "B")]), now=1.0, deadline_at=None,
-        )
+        mid = kit.old_match(conn, chat_id=-100, thread_id=None, creator_id=1,
+                            seats=[(1, "A"), (2, "B")])
+        mid2 = kit.old_match(conn, chat_id=-200, thread_id=7, creator_id=1,
+                             seats=[(1, "A"), (3, "C")])
+        kit.old_match(conn, chat_id=-200, thread_id=8, creator_id=1, seats=[(1, "A")],
+                      status="stopped")
         repo.append_action(conn, mid, 1, seat=0, decision={"tile": "1-1", "end": None},
                            at=2.0, user_id=1)
         # Result rows written with plain SQL, as revision 0001 code would have.
         rows = [
             (mid, 0, 1, -100, 120, 1, 0, 2, 1), (mid, 1, 2, -100, 40, 0, 6, 3, 0),
-            (mid2, 0, 1, -200, 10, 0, 9, 4, 2), (mid2, 1, 2, -200, 101, 1, 0, 0, 0),
+            (mid2, 0, 1, -200, 10, 0, 9, 4, 2), (mid2, 1, 3, -200, 101, 1, 0, 0, 0),
         ]
         for m, seat, user, chat, score, goat, rating, outs, fish in rows:
             conn.execute(
@@ -92,15 +93,18 @@ async def test_upgrade_from_previous_revision_keeps_data_and_backfills_stats(tmp
                 ),
                 dict(m=m, s=seat, u=user, c=chat, score=score, g=goat, r=rating, o=outs, f=fish),
             )
-        return mid
+        return mid, mid2
 
-    mid = await db.write(fill)
+    mid, mid2 = await db.write(fill)
     await db.dispose()
 
     db = await open_database(path)  # start-up path: upgrades 0001 -> head
     try:
         assert await db.current_revision() == HEAD
         assert await db.read(_diff) == []
+        # revision 0006 seats the users of the open matches, not of the stopped one
+        assert [m.id for m in await db.read(repo.list_open_matches_of, 1)] == [mid, mid2]
+        assert [m.id for m in await db.read(repo.list_open_matches_of, 3)] == [mid2]
         log = await db.read(repo.list_actions, mid)
         assert [a.decision for a in log] == [{"tile": "1-1", "end": None}]
         stats = await db.read(kit.all_stats)
@@ -125,10 +129,8 @@ async def test_upgrade_from_0002_keeps_results_as_human_and_adds_bot_stats(tmp_p
 
     def fill(conn):
         repo.upsert_chat(conn, -100, now=1.0)
-        mid = repo.insert_match(
-            conn, chat_id=-100, thread_id=None, creator_id=1, rules={},
-            seats=kit.seat_list([(1, "A"), (2, "B")]), now=1.0, deadline_at=None,
-        )
+        mid = kit.old_match(conn, chat_id=-100, thread_id=None, creator_id=1,
+                            seats=[(1, "A"), (2, "B")])
         conn.execute(text(
             "INSERT INTO match_results (match_id, seat, user_id, name, chat_id, final_score, "
             "goat, rating, outs, fish, timed_out, ended_by, finished_at) "
@@ -253,5 +255,66 @@ async def test_upgrade_from_0003_adds_the_group_send_log(tmp_path):
         names = await db.read(lambda c: c.exec_driver_sql(
             "SELECT name FROM sqlite_master WHERE type='table'").scalars().all())
         assert "group_sends" not in names and "chats" in names
+    finally:
+        await db.dispose()
+
+
+#: A worker's start-up: wait for the common instant, then open (and migrate) the database.
+MIGRATOR = r"""
+import asyncio, sys, time
+import storage
+
+async def main(url, at):
+    time.sleep(max(0.0, at - time.time()))
+    db = await storage.open_database(url)
+    print(await db.current_revision())
+    await db.dispose()
+
+asyncio.run(main(sys.argv[1], float(sys.argv[2])))
+"""
+
+
+@pytest.mark.parametrize("engine", ["sqlite", "postgresql"])
+def test_four_workers_migrating_a_fresh_database_at_once_all_start(tmp_path, request, engine):
+    """4 processes start together on an empty database: one migrates, the others wait
+    (PostgreSQL: the advisory lock of the migration transaction; SQLite: BEGIN IMMEDIATE)
+    and find it at head; every one starts, and the schema is the models' exactly."""
+    url = (str(tmp_path / "fresh.sqlite3") if engine == "sqlite"
+           else request.getfixturevalue("pg_url"))
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    at = time.time() + 2.0  # after every interpreter has imported the bot's modules
+    procs = [subprocess.Popen([sys.executable, "-c", MIGRATOR, url, str(at)], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for _ in range(4)]
+    outs = [p.communicate(timeout=120) for p in procs]
+    assert [p.returncode for p in procs] == [0] * 4, [err[-800:] for _, err in outs]
+    assert [out.strip() for out, _ in outs] == [HEAD] * 4
+
+    async def check():
+        db = Database(url)
+        try:
+            assert await db.current_revision() == HEAD
+            assert await db.read(_diff) == []
+        finally:
+            await db.dispose()
+
+    asyncio.run(check())
+
+
+async def test_postgresql_migrates_to_the_models_and_back_to_empty(pg_url):
+    """On PostgreSQL the revisions produce exactly the models' schema; downgrading to base
+    leaves no table of ours; upgrading again works."""
+    db = await open_database(pg_url)
+    try:
+        assert await db.current_revision() == HEAD
+        assert await db.read(_diff) == []
+        await db.downgrade("0005")
+        assert await db.read(_diff) != []  # open_seats gone
+        await db.downgrade("base")
+        names = await db.read(lambda c: c.exec_driver_sql(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public'").scalars().all())
+        assert set(names) <= {"alembic_version"}
+        await db.migrate()
+        assert await db.read(_diff) == []
     finally:
         await db.dispose()

@@ -4,8 +4,15 @@ Two ways in:
 - start-up (:meth:`storage.database.Database.migrate`) passes an open synchronous connection in
   ``config.attributes["connection"]``; we migrate on it inside the caller's transaction;
 - the ``alembic`` command line (``alembic.ini`` at the repository root) gives a URL in
-  ``sqlalchemy.url`` or the ``DATABASE_PATH`` environment variable; we open a
-  :class:`storage.database.Database` on it and migrate in one of its write transactions.
+  ``sqlalchemy.url`` or the ``DATABASE_URL`` / ``DATABASE_PATH`` environment variable; we
+  open a :class:`storage.database.Database` on it and migrate in one of its write
+  transactions.
+
+On PostgreSQL the migration transaction first takes the advisory lock :data:`MIGRATION_LOCK`
+(``pg_advisory_xact_lock``, freed at commit or rollback): when several workers start
+together on a fresh database one migrates and the others wait, then find the schema at head
+(PostgreSQL's DDL is transactional, so nobody sees half of it). On SQLite the write
+transaction's ``BEGIN IMMEDIATE`` already lets one process in at a time.
 """
 
 from __future__ import annotations
@@ -21,6 +28,9 @@ from storage.models import Base
 config = context.config
 target_metadata = Base.metadata
 
+#: The advisory lock key of a PostgreSQL migration (any constant every worker shares).
+MIGRATION_LOCK = 0x6B6F7A656C  # "kozel"
+
 
 def _configure(connection: Connection) -> None:
     context.configure(
@@ -32,6 +42,8 @@ def _configure(connection: Connection) -> None:
 
 
 def _run(connection: Connection) -> None:
+    if connection.dialect.name == "postgresql":
+        connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
     _configure(connection)
     with context.begin_transaction():
         context.run_migrations()
@@ -52,9 +64,10 @@ def run_migrations_offline() -> None:
 def _url() -> str:
     from storage.database import database_url
 
-    url = config.get_main_option("sqlalchemy.url") or os.environ.get("DATABASE_PATH")
+    url = (config.get_main_option("sqlalchemy.url") or os.environ.get("DATABASE_URL")
+           or os.environ.get("DATABASE_PATH"))
     if not url:
-        raise RuntimeError("set sqlalchemy.url (alembic -x) or DATABASE_PATH")
+        raise RuntimeError("set sqlalchemy.url (alembic -x), DATABASE_URL or DATABASE_PATH")
     return database_url(url)
 
 

@@ -1,0 +1,51 @@
+"""Where the data lives (issue 22): ``DATABASE_PATH`` (a SQLite file) by default,
+``DATABASE_URL`` when set — a PostgreSQL URL through psycopg 3 or asyncpg, or SQLite's —
+which wins; a URL of another database or no URL at all is refused at start-up."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+import bot
+from storage import database_url
+
+
+def settings(**env) -> bot.Settings:
+    return bot.Settings(bot_token="42:TEST", _env_file=None, **env)
+
+
+def test_the_sqlite_file_is_the_default(monkeypatch):
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.delenv("DATABASE_PATH", raising=False)
+    assert settings().database == Path("data/kozel.sqlite3")
+    assert settings(database_path="x/y.sqlite3", database_url="").database == Path(
+        "x/y.sqlite3")
+
+
+@pytest.mark.parametrize("url", [
+    "postgresql+asyncpg://kozel:pw-4711@db:5432/kozel",
+    "postgresql+psycopg://kozel:pw-4711@db/kozel",
+    "postgresql://kozel@db/kozel",
+    "sqlite:////var/lib/kozel/kozel.sqlite3",
+])
+def test_a_database_url_wins_over_the_path(monkeypatch, url):
+    monkeypatch.setenv("DATABASE_URL", url)
+    s = bot.Settings(bot_token="42:TEST", database_path="ignored.sqlite3", _env_file=None)
+    assert s.database == url
+    assert "pw-4711" not in repr(s)  # the URL's password stays out of logs
+
+
+def test_a_bare_postgresql_url_means_the_pinned_driver():
+    assert database_url("postgresql://u@h/d") == "postgresql+psycopg://u@h/d"
+    assert database_url("postgres://u@h/d") == "postgresql+psycopg://u@h/d"
+    assert database_url("postgresql+asyncpg://u@h/d") == "postgresql+asyncpg://u@h/d"
+    assert database_url("data/k.sqlite3").startswith("sqlite:////")
+
+
+@pytest.mark.parametrize("url", ["mysql://u@h/d", "not a url ://", "redis://h"])
+def test_another_database_is_refused(url):
+    with pytest.raises(ValidationError, match="DATABASE_URL"):
+        settings(database_url=url)
