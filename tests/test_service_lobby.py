@@ -130,8 +130,8 @@ async def test_two_workers_opening_a_lobby_in_a_new_chat_at_once_get_one_lobby(s
     try:
         for k in range(1, 21):
             chat = -1000 - k
-            ra, rb = await asyncio.gather(a.open_lobby(chat, None, 10 * k, "A"),
-                                          b.open_lobby(chat, None, 10 * k + 1, "B"))
+            ra, rb = await asyncio.gather(a.lobbies.open_lobby(chat, None, 10 * k, "A"),
+                                          b.lobbies.open_lobby(chat, None, 10 * k + 1, "B"))
             assert sorted([ra.ok, rb.ok]) == [False, True], (ra.error, rb.error)
             won, lost = (ra, rb) if ra.ok else (rb, ra)
             assert lost.error == ErrorCode.ALREADY_OPEN and lost.match_id == won.match_id
