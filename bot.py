@@ -79,7 +79,7 @@ def load_settings() -> Settings:
                 "Create a bot with @BotFather in Telegram (/newbot), then either\n"
                 "  export BOT_TOKEN=123456:ABC...   and run again, or\n"
                 "  cp .env.example .env            and put the token into .env.\n"
-                "See README.md, section \"Running the bot\".",
+                "See README.md, section \"Running it\".",
                 file=sys.stderr,
             )
         else:
