@@ -50,7 +50,8 @@ ERROR_KEYS: dict[ErrorCode, str] = {
 class App:
     """The objects handlers share (put into the dispatcher as ``app``).
 
-    ``telegram_lang`` remembers the language code Telegram reports for each user seen.
+    ``telegram_lang`` remembers the language code Telegram reports for each user seen;
+    ``rules_url``, where the rule book can be read (the ``RULES_URL`` setting), or None.
     """
 
     service: GameService
@@ -59,6 +60,7 @@ class App:
     bot_username: str
     default_locale: str
     turn_timeout: int = 60
+    rules_url: str | None = None
     telegram_lang: dict[int, str] = field(default_factory=dict)
 
     def remember(self, user: User | None) -> None:

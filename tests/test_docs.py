@@ -1,8 +1,9 @@
 """The documentation stays true and complete in a clone (issue 20, item 16): the README is a
 five-minute read for a group's admin, every relative link of the README and of ``docs/``
 leads to a file of the repository (a clone has no ``../shared``), the README's command table
-is the bot's menus, its two set-up commands do what it says, and no text the bot sends names a
-file outside the repository."""
+is the bot's menus, its two set-up commands do what it says, no text the bot sends names a
+file outside the repository, and with ``RULES_URL`` set /rules links to the rule book
+(``docs/RULES.md``) at the game's section."""
 
 from __future__ import annotations
 
@@ -12,6 +13,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+from pydantic import ValidationError
+
+from tests.botkit import Harness, Person
 from ui.commands import GROUP_COMMANDS, PRIVATE_COMMANDS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -135,3 +140,42 @@ def test_no_bot_text_names_a_file_outside_the_repository():
             assert not re.search(r"RULES\.md|README|\.\./|shared/|/work/", line), \
                 f"{path.relative_to(ROOT)}:{n}"
     assert checked > 500
+
+
+def test_the_rules_url_setting_is_an_address_or_nothing():
+    import bot as bot_module
+
+    def settings(**kw):
+        return bot_module.Settings(bot_token="42:TEST", _env_file=None, **kw)
+
+    assert settings().rules_url is None and settings(rules_url="").rules_url is None
+    url = "https://example.org/kozel/blob/main/docs/RULES.md"
+    assert settings(rules_url=url).rules_url == url
+    for bad in ("javascript:alert(1)", "example.org/RULES.md", 'https://x.org/"><b>'):
+        with pytest.raises(ValidationError):
+            settings(rules_url=bad)
+
+
+GROUP = -100555
+OLYA = Person(501, "Оля")
+
+
+@pytest.mark.parametrize("locale", ["ru", "uk", "en"])
+async def test_rules_link_the_rule_book_at_the_games_section_when_rules_url_is_set(
+        tmp_path, monkeypatch, locale):
+    url = "https://example.org/kozel/blob/main/docs/RULES.md?plain=1&x=2"
+    monkeypatch.setenv("RULES_URL", url)
+    async with Harness(tmp_path, default_locale=locale) as h:
+        tr = h.app.tr
+        await h.say(OLYA, GROUP, "/rules")
+        text = h.tg.last(GROUP).text
+        link = tr.t(locale, "rules-book", url=url, section="§1")
+        assert text.endswith("\n" + link) and 'href="' + url.replace("&", "&amp;") in link
+        await h.say(OLYA, GROUP, "/rules морской")
+        assert h.tg.last(GROUP).text.endswith(tr.t(locale, "rules-book", url=url,
+                                                   section="§2.1"))
+    monkeypatch.delenv("RULES_URL")
+    async with Harness(tmp_path / "again", default_locale=locale) as h:
+        await h.say(OLYA, GROUP, "/rules")
+        text = h.tg.last(GROUP).text
+        assert "📖" not in text and "<a href" not in text and "RULES.md" not in text
