@@ -52,6 +52,8 @@ class Settings(BaseSettings):
     rate_private_burst: int = Field(3, ge=1, le=30)
     rate_group_per_minute: int = Field(20, ge=1)
     rate_global_per_second: int = Field(30, ge=1)
+    # where players can read the rule book (docs/RULES.md); /rules links to it when set
+    rules_url: str | None = Field(None, pattern=r'^https?://[^\s"<>]+$')
     webhook_url: str | None = None
     webhook_host: str = "0.0.0.0"
     webhook_port: int = 8080
@@ -59,7 +61,7 @@ class Settings(BaseSettings):
     webhook_secret: SecretStr | None = None
 
     @field_validator("bot_api_url", "webhook_url", "webhook_secret", "bot_workers",
-                     "database_url", mode="before")
+                     "database_url", "rules_url", mode="before")
     @classmethod
     def _empty_is_unset(cls, v: object) -> object:
         return None if v == "" else v
@@ -109,7 +111,7 @@ def load_settings() -> Settings:
                 "Create a bot with @BotFather in Telegram (/newbot), then either\n"
                 "  export BOT_TOKEN=123456:ABC...   and run again, or\n"
                 "  cp .env.example .env            and put the token into .env.\n"
-                "See README.md, section \"Running the bot\".",
+                "See README.md, section \"Running it\".",
                 file=sys.stderr,
             )
         else:

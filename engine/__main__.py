@@ -1,5 +1,5 @@
 """Command line: ``python -m engine replay FILE`` (the check of a game record; random matches
-are ``tools/simulate.py``, a development tool)."""
+are ``python -m tools.simulate``, a development tool)."""
 
 from __future__ import annotations
 

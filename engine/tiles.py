@@ -52,7 +52,7 @@ class Tile(NamedTuple):
         return f"[{self.a}|{self.b}]"
 
     def code(self) -> str:
-        """The record notation ``"a-b"`` used by game records (README, "Game records")."""
+        """The record notation ``"a-b"`` used by game records (docs/RECORDS.md)."""
         return f"{self.a}-{self.b}"
 
     @staticmethod

@@ -104,7 +104,8 @@ async def build(settings: Any, bot: Bot, *, service_overrides: dict[str, Any] | 
     outbox = Outbox(bot, on_forbidden=on_forbidden, **{**limits, **outbox_options})
     await outbox.restore()
     app = App(service=service, publisher=None, tr=tr, bot_username=me.username or "bot",
-              default_locale=settings.default_locale, turn_timeout=settings.turn_timeout)
+              default_locale=settings.default_locale, turn_timeout=settings.turn_timeout,
+              rules_url=settings.rules_url)
     app.publisher = Publisher(service, outbox, tr, bot_username=app.bot_username,
                               default_locale=settings.default_locale,
                               user_locale=app.telegram_lang.get,

@@ -55,6 +55,7 @@ class App:
 
     ``telegram_lang`` remembers the language code Telegram reports for each user seen;
     ``admins``, who administers which group (:class:`handlers.admins.Admins`).
+    ``rules_url``, where the rule book can be read (the ``RULES_URL`` setting), or None.
     """
 
     service: GameService
@@ -63,6 +64,7 @@ class App:
     bot_username: str
     default_locale: str
     turn_timeout: int = 60
+    rules_url: str | None = None
     telegram_lang: dict[int, str] = field(default_factory=dict)
     admins: Admins = field(default_factory=Admins)
 

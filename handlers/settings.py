@@ -40,7 +40,8 @@ async def cmd_rules(message: Message, command: CommandObject, app: App, locale: 
     """The rules of a game (RULES.md §1, §2): ``/rules <game>`` that game's as a lobby of it
     opened here would play it; else the open lobby's or match's in this chat topic, else the
     chat's for new matches (in a private chat, the games against computer players); what
-    the game changes against classic Kozel, its options' values, and every game's name."""
+    the game changes against classic Kozel, its options' values, and every game's name;
+    with ``RULES_URL`` set, a link to the rule book and the game's section in it."""
     private = message.chat.type == ChatType.PRIVATE
     if command.args:
         variant = parse_variant(command.args)
@@ -48,7 +49,8 @@ async def cmd_rules(message: Message, command: CommandObject, app: App, locale: 
             reply(app, message, unknown_variant_text(app, locale))
             return
         rules = await app.service.people.game_rules(message.chat.id, variant)
-        reply(app, message, render.render_game_rules(locale, rules, where="named", tr=app.tr))
+        reply(app, message, render.render_game_rules(locale, rules, where="named",
+                                                     rules_url=app.rules_url, tr=app.tr))
         return
     found = await app.service.store.find_open(message.chat.id, thread_of(message))
     rules = None
@@ -58,7 +60,8 @@ async def cmd_rules(message: Message, command: CommandObject, app: App, locale: 
     where = "match" if rules else ("private" if private else "chat")
     if not rules:
         rules = (await app.service.people.chat_info(message.chat.id)).full_rules
-    reply(app, message, render.render_game_rules(locale, rules, where=where, tr=app.tr))
+    reply(app, message, render.render_game_rules(locale, rules, where=where,
+                                                 rules_url=app.rules_url, tr=app.tr))
 
 
 async def cmd_settings(message: Message, app: App, locale: str) -> None:

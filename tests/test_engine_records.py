@@ -1,4 +1,4 @@
-"""Game records and ``python -m engine replay`` / ``tools/simulate.py`` (README "Game records")."""
+"""Game records and ``python -m engine replay`` / ``tools/simulate.py`` (docs/RECORDS.md)."""
 
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ def test_wrong_first_lead_cites_rule_1_5():
 
 
 def test_end_may_be_omitted_where_only_one_end_fits():
-    """README "Game records": ``end`` is optional on a lead or where one placement exists;
+    """docs/RECORDS.md: ``end`` is optional on a lead or where one placement exists;
     where two placements differ, leaving it out is refused (RULES.md §1.7)."""
     from engine import Tile
 

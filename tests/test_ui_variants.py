@@ -1,6 +1,6 @@
 """The games as players name them (ui.variants), the private /newgame words
-(handlers.games.parse_solo), the game menus' keyboards and callback data, and the README's
-transcripts, which must be what ``python -m tools.transcript`` prints of a real match."""
+(handlers.games.parse_solo), the game menus' keyboards and callback data, and the transcripts
+of docs/PLAYING.md, which must be what ``python -m tools.transcript`` prints of a real match."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from ui.i18n import SUPPORTED_LOCALES, Translator
 from ui.variants import ALIASES, normalize, parse_variant
 
 TR = Translator(strict=True)
-README = Path(__file__).resolve().parents[1] / "README.md"
+PLAYING = Path(__file__).resolve().parents[1] / "docs" / "PLAYING.md"
 
 
 def test_every_game_is_named_by_its_id_and_its_aliases_and_nothing_else():
@@ -84,23 +84,25 @@ def test_the_game_menus_fit_telegrams_limits():
             parse_callback(forged)
 
 
-def _readme_blocks(title: str) -> list[str]:
-    text = README.read_text("utf-8")
+def _doc_blocks(title: str) -> list[str]:
+    """The code blocks of the section ``title`` of docs/PLAYING.md, up to its next heading."""
+    text = PLAYING.read_text("utf-8")
     section = text[text.index(title):]
-    section = section[:section.index("\n### ", 10)]
+    end = re.search(r"^#{1,3} ", section[len(title):], re.M)
+    section = section[:len(title) + end.start()] if end else section
     return re.findall(r"```\n(.*?)\n```", section, re.S)
 
 
 @pytest.mark.parametrize(("title", "variant", "kwargs"), [
-    ("### A round of Морской козёл", "sea_goat", dict(players=3, seed=1, want="multi", at=8)),
-    ("### A round of Телефон", "telephone", dict(players=3, seed=1, want="points", at=9)),
+    ("## A round of Морской козёл", "sea_goat", dict(players=3, seed=1, want="multi", at=8)),
+    ("## A round of Телефон", "telephone", dict(players=3, seed=1, want="points", at=9)),
 ])
-def test_the_readmes_transcripts_are_a_real_match(title, variant, kwargs):
-    """The README's rounds are printed by ``python -m tools.transcript`` from a match played
+def test_the_transcripts_of_docs_playing_are_a_real_match(title, variant, kwargs):
+    """The rounds of docs/PLAYING.md are printed by the transcript tool from a match played
     through the service; if the texts change, run the command named there and paste."""
     middle, closed = asyncio.run(transcript(variant, **kwargs))
-    assert _readme_blocks(title) == [middle.strip("\n"), closed.strip("\n")]
-    section = README.read_text("utf-8").split(title, 1)[1].split("\n### ", 1)[0]
+    assert _doc_blocks(title) == [middle.strip("\n"), closed.strip("\n")]
+    section = PLAYING.read_text("utf-8").split(title, 1)[1].split("\n## ", 1)[0]
     assert f"python -m tools.transcript {variant} --players" in section
 
 

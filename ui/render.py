@@ -337,23 +337,30 @@ def render_rules(locale: str, rules: Mapping[str, Any], *, tr: Translator | None
 
 
 def render_game_rules(locale: str, rules: Mapping[str, Any], *, playing: bool = False,
-                      where: str | None = None, tr: Translator | None = None) -> str:
+                      where: str | None = None, rules_url: str | None = None,
+                      tr: Translator | None = None) -> str:
     """/rules: the game's name, in short what it changes against classic Kozel (RULES.md §2:
     ``variant-about``), its options' current values (:func:`render_rules`), whose they are
     (``where``: ``"match"`` a running match's, ``"chat"`` the group's for new matches,
     ``"named"`` a lobby's of the game named in ``/rules <game>``, ``"private"`` a match
-    against computer players; default ``"match"`` if ``playing`` else ``"chat"``), and every
-    game with its id for /newgame."""
+    against computer players; default ``"match"`` if ``playing`` else ``"chat"``), every
+    game with its id for /newgame, and, given ``rules_url`` (where the rule book
+    ``docs/RULES.md`` can be read, the ``RULES_URL`` setting), a link to it with the game's
+    section there."""
     tr = _tr(tr)
     where = where or ("match" if playing else "chat")
     variant = str(rules.get("variant", "classic"))
     games = ", ".join(f"{variant_name(tr, locale, v.name)} ({v.name})" for v in variants())
-    return "\n".join([
+    lines = [
         tr.t(locale, "rules-title", game=variant_name(tr, locale, variant)),
         _vt(tr, locale, variant, "variant-about"), "",
         render_rules(locale, rules, tr=tr), "",
         tr.t(locale, f"rules-here-{where}", id=variant),
-        tr.t(locale, "rules-games", games=games)])
+        tr.t(locale, "rules-games", games=games)]
+    if rules_url:
+        section = next((v.section for v in variants() if v.name == variant), "§1")
+        lines.append(tr.t(locale, "rules-book", url=rules_url, section=section))
+    return "\n".join(lines)
 
 
 def render_lobby(locale: str, lobby: LobbyView, *, expires_minutes: int | None = None,

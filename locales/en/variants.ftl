@@ -109,6 +109,7 @@ rules-here-named = <i>A lobby of this game opened here now would be played so: /
 rules-here-private = <i>Against computer players: /newgame [1-3] { $id } [easy|normal|hard]; /rules followed by a game shows that game.</i>
 rules-games = <b>All games:</b> { $games }.
     To start another: /newgame and its name, for example /newgame sea_goat.
+rules-book = 📖 The full rules: <a href="{ $url }">the rule book</a>, { $section }.
 
 ## The table.
 table-title = <b>{ $game } · round { $round }</b>

@@ -117,6 +117,7 @@ rules-here-named = <i>Так сыграет набор этой игры, отк
 rules-here-private = <i>С компьютерными игроками: /newgame [1-3] { $id } [easy|normal|hard]; /rules с названием игры покажет её правила.</i>
 rules-games = <b>Все игры:</b> { $games }.
     Начать другую: /newgame и название, например /newgame морской.
+rules-book = 📖 Полные правила: <a href="{ $url }">свод правил</a>, { $section }.
 
 ## Стол.
 table-title = <b>{ $game } · раунд { $round }</b>

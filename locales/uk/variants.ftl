@@ -117,6 +117,7 @@ rules-here-named = <i>Так гратиме набір цієї гри, відк
 rules-here-private = <i>З комп’ютерними гравцями: /newgame [1-3] { $id } [easy|normal|hard]; /rules з назвою гри покаже її правила.</i>
 rules-games = <b>Усі ігри:</b> { $games }.
     Почати іншу: /newgame і назва, наприклад /newgame морський.
+rules-book = 📖 Повні правила: <a href="{ $url }">звід правил</a>, { $section }.
 
 ## Стіл.
 table-title = <b>{ $game } · раунд { $round }</b>
