@@ -74,13 +74,12 @@ class Settings(BaseSettings):
         from sqlalchemy.engine import make_url
         from sqlalchemy.exc import ArgumentError
 
-        from storage import database_url
-
+        text = v.get_secret_value()
         try:
-            backend = make_url(database_url(v.get_secret_value())).get_backend_name()
+            backend = make_url(text).get_backend_name()
         except ArgumentError as exc:
             raise ValueError("DATABASE_URL is not a database URL") from exc
-        if backend not in {"postgresql", "sqlite"}:
+        if backend not in {"postgres", "postgresql", "sqlite"}:
             raise ValueError("DATABASE_URL must be a postgresql:// or sqlite:/// URL")
         return v
 
