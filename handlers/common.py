@@ -8,18 +8,22 @@ publisher.  Nothing here computes a rule.  Whether a chat is a group is read fro
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from aiogram import BaseMiddleware, F
 from aiogram.enums import ChatType
+from aiogram.exceptions import TelegramAPIError
 from aiogram.types import CallbackQuery, Chat, Message, ReplyParameters, TelegramObject, User
 
 from handlers.admins import Admins
 from service import ErrorCode, GameService, Result
 from ui.i18n import Translator, choose_locale
 from ui.publish import Publisher
+
+log = logging.getLogger(__name__)
 
 #: The chat types of groups (a supergroup, a forum too).
 GROUP_TYPES = frozenset({ChatType.GROUP, ChatType.SUPERGROUP})
@@ -182,6 +186,19 @@ def reply(app: App, message: Message, text: str, **kwargs: Any) -> None:
 def answer(app: App, message: Message, text: str, **kwargs: Any) -> None:
     """Write ``text`` in ``message``'s chat (no quote), through the outbox."""
     app.publisher.outbox.send(message.chat.id, text, **kwargs)
+
+
+async def acknowledge(query: CallbackQuery) -> None:
+    """Answer a button press with nothing to say (the client's spinner stops).
+
+    A press is answered after the service has already committed what it did, so a failed
+    answer -- Telegram's «query is too old» after a slow turn or a restart, or the network --
+    must not stop the rest of the handler (publishing the move): the failure is logged and
+    swallowed.  Raises nothing from the Bot API."""
+    try:
+        await query.answer()
+    except TelegramAPIError as exc:  # TelegramNetworkError among them
+        log.info("a press answered too late or not at all: %s", exc)
 
 
 async def alert(query: CallbackQuery, text: str, **kwargs: Any) -> None:

@@ -22,7 +22,7 @@ from aiogram import Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
-from handlers.common import App, alert, answer, reply, thread_of
+from handlers.common import App, acknowledge, alert, answer, reply, thread_of
 from service import ErrorCode, Result, Status
 from service.views import MoveOption
 from ui import compose, render
@@ -42,7 +42,7 @@ async def _act(query: CallbackQuery, app: App, locale: str, game: int,
     if not res.ok:
         await _refused(query, app, locale, res)
         return
-    await query.answer()
+    await acknowledge(query)  # never in the way of publishing the move already committed
     await app.publisher.publish(res)
 
 
@@ -81,7 +81,7 @@ async def on_play(query: CallbackQuery, callback_data: PlayCb, app: App, locale:
     if chosen is not None and not compose.is_prefix(chosen, hand.legal):
         await alert(query, app.tr.plain(locale, "err-compose-bad"))
         return
-    await query.answer()
+    await acknowledge(query)
     if query.message is not None:
         await app.publisher.show_move(res, user, query.message.chat.id,
                                       query.message.message_id, chosen)

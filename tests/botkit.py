@@ -7,7 +7,8 @@ edits, 403 for a private chat the user never opened.  Photos (``sendPhoto``,
 ``editMessageMedia``; the group's table as a picture) keep their PNG bytes and their caption
 (≤ 1024 characters after HTML parsing) as the message's ``text``; a text cannot be edited into
 a photo's caption and back; ``fail_photos`` refuses that many photo requests, ``fail_members``
-that many ``getChatMember`` requests (as a network failure would).
+that many ``getChatMember`` requests (as a network failure would), ``fail_answers`` that
+many ``answerCallbackQuery`` (as «query is too old» after a slow turn).
 """
 
 from __future__ import annotations
@@ -95,6 +96,7 @@ class FakeTelegram:
     alerts: list[tuple[int, str | None, bool, str | None]] = field(default_factory=list)
     fail_photos: int = 0  # refuse that many photo requests (an upload Telegram does not take)
     fail_members: int = 0  # fail that many getChatMember requests
+    fail_answers: int = 0  # refuse that many answerCallbackQuery as «query is too old»
     files: dict[str, bytes] = field(default_factory=dict)  # file_id -> bytes users sent
     _ids: Any = field(default_factory=lambda: itertools.count(1))
 
@@ -176,6 +178,10 @@ class FakeTelegram:
             self.messages[(int(method.chat_id), method.message_id)].deleted = True
             return True
         if isinstance(method, AnswerCallbackQuery):
+            if self.fail_answers > 0:
+                self.fail_answers -= 1
+                raise TelegramBadRequest(method, "Bad Request: query is too old and response "
+                                         "timeout expired or query ID is invalid")
             self.alerts.append((int(method.callback_query_id), method.text,
                                 bool(method.show_alert), method.url))
             return True

@@ -620,3 +620,27 @@ async def test_a_published_match_end_is_not_announced_again(tmp_path):
         await restarted(h).heal()
         await h.outbox.drain()
         assert len([m for m in h.tg.chat(GROUP) if "🐐" in m.text and m.buttons()]) == 1
+
+
+async def test_a_move_whose_press_cannot_be_answered_is_still_published(tmp_path):
+    """A press answered too late («query is too old», after a slow turn or a restart): the
+    move the service committed still reaches the group's table and the next player's
+    keyboard; a failed answer never skips publishing (RULES.md §1.4: the turn passes on)."""
+    async with Harness(tmp_path) as h:
+        match_id = await seated(h, (OLYA, PETYA))
+        state = await current(h, match_id)
+        mover = (OLYA, PETYA)[state.to_act]
+        other = (OLYA, PETYA)[1 - state.to_act]
+        msg = h.keyboard_message(mover)
+        table_before = h.tg.messages[(GROUP, (await books(h, match_id)).table)].text
+        h.tg.fail_answers = 1
+        await h.press(mover, msg, data=msg.move_buttons()[0].callback_data)
+        await h.outbox.drain()
+        await h.app.publisher.settled()
+        assert h.tg.fail_answers == 0  # the answer was tried and refused
+        moved = await current(h, match_id)
+        assert len(moved.chain) == len(state.chain) + 1
+        table_after = h.tg.messages[(GROUP, (await books(h, match_id)).table)].text
+        assert table_after != table_before
+        assert h.keyboard_message(mover) is None
+        assert h.keyboard_message(other) is not None
