@@ -113,20 +113,28 @@ def test_observations_and_decisions_cannot_see_hidden_tiles(setup, seed, steps, 
     if state.finished:
         return
     seat = state.to_act
-    rng = random.Random(shuffle_seed)
-    twin = shuffle_hidden(state, seat, rng)
-    twin_history = other_draws(history, seat, rng)
-    obs = ai.observe(state, seat, history)
-    assert ai.observe(twin, seat, twin_history) == obs
+    obs = assert_blind(state, history, random.Random(shuffle_seed))
     # What the observation holds of the round: this seat's hand and nothing hidden.
     assert obs.round.hands == tuple(h if s == seat else 0
                                     for s, h in enumerate(state.round.hands))
     assert obs.round.bazar == () and obs.round.reserve_mask == 0
+
+
+def assert_blind(state, history, rng: random.Random) -> ai.Observation:
+    """The seat to act sees the same observation, and every strength decides the same legal
+    move with the same seed, in ``state`` and in a twin whose hidden tiles (other hands, the
+    bazar and its order, other seats' draws) ``rng`` shuffled; returns the observation."""
+    seat = state.to_act
+    twin = shuffle_hidden(state, seat, rng)
+    twin_history = other_draws(history, seat, rng)
+    obs = ai.observe(state, seat, history)
+    assert ai.observe(twin, seat, twin_history) == obs
     for strength in ai.STRENGTHS:
         a = ai.decide(obs, strength, random.Random(7), samples=3)
         b = ai.decide(ai.observe(twin, seat, twin_history), strength, random.Random(7),
                       samples=3)
         assert a == b and a in legal_moves(state)
+    return obs
 
 
 def test_observation_pickles_and_decides_after_pickling():

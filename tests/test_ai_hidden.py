@@ -10,9 +10,9 @@ import random
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from engine import Rules, ai, legal_moves
+from engine import Rules
 from engine.variant import VARIANTS
-from tests.test_ai import other_draws, play_to, shuffle_hidden
+from tests.test_ai import assert_blind, play_to
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -25,14 +25,4 @@ def test_every_game_decides_the_same_whatever_the_hidden_tiles(game, players, se
     except ValueError:
         assume(False)  # this game does not seat that many players
     assume(not state.finished)
-    seat = state.to_act
-    rng = random.Random(shuffle_seed)
-    twin = shuffle_hidden(state, seat, rng)
-    twin_history = other_draws(history, seat, rng)
-    obs = ai.observe(state, seat, history)
-    assert ai.observe(twin, seat, twin_history) == obs
-    for strength in ai.STRENGTHS:
-        a = ai.decide(obs, strength, random.Random(11), samples=3)
-        b = ai.decide(ai.observe(twin, seat, twin_history), strength, random.Random(11),
-                      samples=3)
-        assert a == b and a in legal_moves(state)
+    assert_blind(state, history, random.Random(shuffle_seed))
