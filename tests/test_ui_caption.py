@@ -153,3 +153,25 @@ def test_a_fast_lead_says_what_it_stakes(fast):
     assert TR.t("ru", "table-fast", fast=key) in caption
     assert (TR.t("ru", "table-two-tiles") in caption) == (fast == "extra")
     assert TR.t("ru", "table-fast", fast=key) not in render_caption("ru", middle_round(), tr=TR)
+
+
+@pytest.mark.parametrize("locale", sorted(SUPPORTED_LOCALES))
+def test_the_caption_says_the_time_a_turn_has_as_the_text_table_does(locale):
+    """RULES.md §1.17: the picture rings the seat to play, the caption says its seconds in
+    the text table's words; a computer player's turn and a scored round have no such line."""
+    table = dataclasses.replace(middle_round(), notes=notes(30, players=3), turn_seconds=90)
+    line = render._turn_line(TR, locale, table)
+    assert "90" in line
+    caption = render_caption(locale, table, tr=TR)
+    assert line in caption.split("\n")
+    assert line in render.render_table(locale, table, tr=TR).split("\n")
+    assert caption_length(caption) <= MAX_CAPTION
+    # a long log is cut before the turn line goes
+    short = render_caption(locale, table, tr=TR, limit=200)
+    assert line in short.split("\n")
+    bot = dataclasses.replace(table, seats=tuple(
+        dataclasses.replace(s, bot="normal") if s.seat == table.to_act else s
+        for s in table.seats))
+    assert "90" not in render_caption(locale, bot, tr=TR)
+    untimed = dataclasses.replace(table, turn_seconds=None)
+    assert render._turn_line(TR, locale, untimed) not in render_caption(locale, untimed, tr=TR)

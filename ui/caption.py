@@ -4,9 +4,10 @@ When a group sees its table as a picture (issue 14, :mod:`ui.picture`), the pict
 tiles, the seats with their names, tiles in hand, scores and whose turn it is, the round, the
 variant, the bazar, the pot and the count.  The caption under it (:func:`render_caption`)
 holds the rest of the text table (:func:`ui.render.render_table`): the title (the game and
-its round) and what the game is played for (RULES.md §1.15, §2), the round's recent moves in
-words (who drew how many, who knocked, the host's moves — §1.8, §1.17 — which a picture of
-the table cannot show), and once the round is scored its summary
+its round) and what the game is played for (RULES.md §1.15, §2), the time a turn has
+(§1.17: the picture rings the seat to play, only words can say its seconds), the round's
+recent moves in words (who drew how many, who knocked, the host's moves — §1.8, §1.17 —
+which a picture of the table cannot show), and once the round is scored its summary
 (:func:`ui.render.render_round_summary`: how it ended, the hands, what was recorded,
 §1.11–§1.14) and, at the match's end, that the match is over.
 
@@ -32,6 +33,7 @@ from .i18n import Translator, get_translator
 from .render import (
     _goal,
     _title,
+    _turn_line,
     action_log,
     render_round_summary,
     table_notices,
@@ -90,10 +92,18 @@ def render_caption(locale: str, table: TableView, *, log_lines: int = CAPTION_LO
     # what the round stakes (the picture marks it, only the words say what it stakes), as
     # the text table says it
     stakes = table_notices(tr, locale, table)
+    # the time a turn has (RULES.md §1.17): the picture rings the seat to play but cannot say
+    # how long it has, so the caption says it in the text table's words (a computer player's
+    # turn, or a match without a time limit, has no such line)
+    to_act = table.seats[table.to_act] if table.to_act is not None and \
+        0 <= table.to_act < len(table.seats) else None
+    turn = [_turn_line(tr, locale, table)] if to_act is not None and to_act.bot is None and \
+        table.turn_seconds and table.summary is None and table.final is None else []
 
     def build(log_part: Sequence[str], summary_part: Sequence[str]) -> list[str]:
         lines = [title] if goal is None else [title, goal]
         lines += stakes
+        lines += turn
         if log_part:
             lines.append(tr.t(locale, "table-log-title"))
             dropped = hidden + len(log) - len(log_part)
