@@ -10,7 +10,7 @@ import io
 import typing
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw, ImageFont, features
 
 from service.views import (
     ActionNote,
@@ -23,6 +23,7 @@ from service.views import (
     SeatView,
     TableView,
 )
+from ui import picture
 from ui.i18n import SUPPORTED_LOCALES, Translator
 from ui.picture import (
     CARD_H,
@@ -288,10 +289,62 @@ def test_a_name_of_emoji_only_becomes_the_seat_number():
                                                                         tr=TR)
 
 
-def test_right_to_left_names_are_drawn_in_visual_order():
-    assert display_text("שלום 12") == "12 םולש"
-    assert display_text("Bob שלום") == "Bob םולש"
-    assert display_text("abc") == "abc"
+def test_right_to_left_names_are_put_in_visual_order_without_complex_layout():
+    from ui.picture import _visual_order
+
+    assert _visual_order("שלום 12") == "12 םולש"
+    assert _visual_order("Bob שלום") == "Bob םולש"
+    assert _visual_order("abc") == "abc"
+    expected = "12 םולש" if not picture.COMPLEX_TEXT else "שלום 12"
+    assert display_text("שלום 12") == expected  # libraqm orders the letters itself
+
+
+def ink_blobs(im: Image.Image, dark: bool = False, threshold: int = 128) -> list[int]:
+    """The sizes of the connected patches of ink in ``im`` [pixels], 8-connected: light ink
+    on a dark ground (``dark`` False) or dark ink on a light one."""
+    g = im.convert("L")
+    w, h = g.size
+    px = g.load()
+    ink = {(x, y) for y in range(h) for x in range(w)
+           if (px[x, y] < threshold) == dark}
+    sizes = []
+    while ink:
+        stack = [ink.pop()]
+        n = 0
+        while stack:
+            x, y = stack.pop()
+            n += 1
+            for dx in (-1, 0, 1):
+                for dy in (-1, 0, 1):
+                    q = (x + dx, y + dy)
+                    if q in ink:
+                        ink.remove(q)
+                        stack.append(q)
+        sizes.append(n)
+    return sizes
+
+
+@pytest.mark.skipif(not features.check("raqm"), reason="Pillow without libraqm here")
+def test_arabic_names_are_drawn_with_joined_letters_where_libraqm_is_there():
+    """Issue 20 item 14: «محمد» is one joined word, not four isolated letters."""
+    assert picture.COMPLEX_TEXT
+    name = "محمد"
+    shown = display_text(name, bold=True, size=36)
+    sprite, _ = picture._painter(FELT).label(shown, 36, True, FELT.text, FELT.card)
+    blobs = [n for n in ink_blobs(sprite.convert("RGB")) if n > 4]
+    assert len(blobs) == 1, blobs
+    # the basic layout draws the same letters apart
+    basic = ImageFont.truetype(str(picture.FONTS_DIR / "DejaVuSans-Bold.ttf"), 36,
+                               layout_engine=ImageFont.Layout.BASIC)
+    im = Image.new("L", (200, 60))
+    ImageDraw.Draw(im).text((4, 4), picture._visual_order(name), font=basic, fill=255)
+    assert len([n for n in ink_blobs(im) if n > 4]) == 4
+    # and a table with the name renders it
+    t = table()
+    t = dataclasses.replace(t, seats=(dataclasses.replace(t.seats[0], name=name),
+                                      t.seats[1]))
+    assert render_table_png(t, locale="ru", tr=TR) != render_table_png(table(), locale="ru",
+                                                                        tr=TR)
 
 
 def test_long_names_are_cut_to_fit():

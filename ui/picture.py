@@ -25,8 +25,10 @@ which reveals them as the text summary does.
 
 Every text comes from the locales (``pic-…`` keys, :class:`ui.i18n.Translator`). Names are
 user input: control characters go (:func:`ui.render.clean_name`), so does every character the
-font cannot draw (emoji the font lacks, for one), right-to-left runs are put in visual order,
-and a name too wide for its seat is cut with "…".
+font cannot draw (emoji the font lacks, for one), right-to-left names (Hebrew, Arabic) are
+laid out by Pillow's complex text layout (libraqm: visual order, Arabic letters joined) where
+the machine has it and put in visual order letter by letter where it has not
+(:data:`COMPLEX_TEXT`), and a name too wide for its seat is cut with "…".
 
 Speed: everything is drawn into a palette ("P") image with one fixed palette per
 :class:`Theme`, from sprites rendered once and cached (tiles per size, orientation, face and
@@ -49,7 +51,7 @@ from dataclasses import dataclass, fields
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont, features
 
 from service.views import LayoutView, RoundSummary, SeatView, TableView
 
@@ -58,6 +60,7 @@ from .picture_layout import Box, EndMark, plan_table
 from .render import _points, clean_name, format_score
 
 __all__ = [
+    "COMPLEX_TEXT",
     "FELT",
     "FONTS_DIR",
     "HEIGHT",
@@ -80,6 +83,12 @@ MAX_PNG_BYTES = 100_000
 #: DejaVu Sans, shipped beside this module under its licence (ui/fonts/README.md).
 FONTS_DIR = Path(__file__).resolve().parent / "fonts"
 _FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
+#: Whether Pillow has its complex text layout (libraqm, with FriBiDi and HarfBuzz) on this
+#: machine: then names are shaped (Arabic letters joined) and put in visual order by it;
+#: without it the basic layout draws characters one by one, in the order
+#: :func:`_visual_order` gives them, Arabic letters in their isolated forms.
+COMPLEX_TEXT: bool = bool(features.check("raqm"))
+_LAYOUT = ImageFont.Layout.RAQM if COMPLEX_TEXT else ImageFont.Layout.BASIC
 
 #: zlib level of the PNG: 3 encodes as fast as 1 and 12% smaller; 6 takes twice as long for
 #: another quarter, 9 ten times as long (``bench/picture_bench.py --compare``).
@@ -155,10 +164,9 @@ THEMES: dict[str, Theme] = {FELT.name: FELT}
 
 @lru_cache(maxsize=64)
 def _font(bold: bool, size: int) -> ImageFont.FreeTypeFont:
-    """DejaVu Sans (Bold) at ``size`` pixels, with Pillow's basic layout: the same picture
-    with or without libraqm on the machine."""
-    return ImageFont.truetype(str(FONTS_DIR / _FONT_FILES[bold]), size,
-                              layout_engine=ImageFont.Layout.BASIC)
+    """DejaVu Sans (Bold) at ``size`` pixels, with Pillow's complex text layout where the
+    machine has it (:data:`COMPLEX_TEXT`), else its basic layout."""
+    return ImageFont.truetype(str(FONTS_DIR / _FONT_FILES[bold]), size, layout_engine=_LAYOUT)
 
 
 _glyph_lock = threading.Lock()
@@ -260,7 +268,11 @@ def display_text(text: str, *, bold: bool = False, size: int = 32,
     every other character DejaVu Sans cannot draw (most emoji) replaced by a space, so no
     "missing glyph" box is ever drawn; whitespace collapsed; right-to-left runs in visual
     order; and, with ``max_width`` [pixels at ``size``], cut to that width with "…". May be
-    empty (a name of emoji only)."""
+    empty (a name of emoji only).
+
+    Right-to-left runs: with the complex text layout (:data:`COMPLEX_TEXT`) the text stays
+    in reading order, and libraqm orders and joins the letters as it draws them; without it
+    they come back in visual order (:func:`_visual_order`)."""
     kept = "".join(c if _drawable(c, bold) else "" if _invisible(c) else " " for c in text)
     kept = " ".join(kept.split())
     if max_width is not None:
@@ -274,7 +286,7 @@ def display_text(text: str, *, bold: bool = False, size: int = 32,
                 else:
                     hi = mid - 1
             kept = kept[:lo].rstrip() + "…"
-    return _visual_order(kept)
+    return kept if COMPLEX_TEXT else _visual_order(kept)
 
 
 # -- the painter: palette and sprites -----------------------------------------------------------
