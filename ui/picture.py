@@ -292,6 +292,11 @@ def display_text(text: str, *, bold: bool = False, size: int = 32,
 # -- the painter: palette and sprites -----------------------------------------------------------
 
 _SUPER = 4  # sprites are drawn this many times larger and reduced, for smooth edges
+#: Where the pips of a half lie and how large they are [fractions of the half's side]: the
+#: outer pips ``PIP_OFFSET`` from the half's centre, each ``PIP_RADIUS`` in radius, so that
+#: the six pips of a 6 stay apart when the picture is shown 400 pixels wide.
+PIP_OFFSET = 0.3
+PIP_RADIUS = 0.105
 
 
 def _mix(a: RGB, b: RGB, t: float) -> RGB:
@@ -445,7 +450,7 @@ class _Painter:
                 cx, cy = x0 + side / 2, y0 + side * (i + 0.5)
             else:
                 cx, cy = x0 + side * (i + 0.5), y0 + side / 2
-            off, r = side * 0.255, side * 0.095
+            off, r = side * PIP_OFFSET, side * PIP_RADIUS
             if n == 6:
                 spots = (((-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)) if vertical
                          else ((-1, -1), (0, -1), (1, -1), (-1, 1), (0, 1), (1, 1)))

@@ -31,10 +31,15 @@ from dataclasses import dataclass
 
 from service.views import LaidTile, LayoutView
 
-__all__ = ["UNITS", "Box", "EndMark", "Placed", "TablePlan", "arm_tiles", "plan_table"]
+__all__ = ["ROW_UNIT", "UNITS", "Box", "EndMark", "Placed", "TablePlan", "arm_tiles", "plan_table"]
 
-#: Tile sizes tried, largest first [pixels: the short side of a tile].
-UNITS: tuple[int, ...] = (56, 52, 48, 44, 40, 36, 32, 28, 24, 20, 16)
+#: Tile sizes tried, largest first [pixels: the short side of a tile]: a short chain is laid
+#: with large tiles, a long one with smaller ones (issue 20 item 12).
+UNITS: tuple[int, ...] = tuple(range(88, 15, -4))
+#: The smallest unit at which a straight row is still preferred to larger tiles laid in rows
+#: [pixels]: from it on the pips read on a phone, where the picture is about 400 pixels
+#: wide (``ui.picture.PIP_RADIUS``).
+ROW_UNIT = 56
 
 Box = tuple[int, int, int, int]
 
@@ -86,13 +91,17 @@ class TablePlan:
 @dataclass(frozen=True, slots=True)
 class _Arm:
     """An arm to lay: its tiles as (inner half, outer half, across?, face, pos), outward from
-    the centre; the end it leads to; the straight run's direction and the side it turns to;
-    where it starts (a point on its centre line) and the box its later rows stay in."""
+    the centre; the end it leads to; ``first`` the direction of its straight run out of the
+    centre, ``row`` the direction of its first row after that run (None: the run is its
+    first row, as on the left and right arms), ``step`` the side its rows step to; where it
+    starts (a point on its centre line) and ``rows``, the box its rows after the first run
+    stay in."""
 
     tiles: tuple[tuple[int, int, bool, str, tuple[str, int] | None], ...]
     end: tuple[str, int | None, bool] | None
-    direction: tuple[int, int]
-    turn: tuple[int, int]
+    first: tuple[int, int]
+    row: tuple[int, int] | None
+    step: tuple[int, int]
     start: tuple[float, float]
     rows: Box
 
@@ -137,85 +146,146 @@ class _Overflow(Exception):
     pass
 
 
+def _overlaps(b: Box, boxes: Sequence[Box], margin: int) -> bool:
+    """Whether ``b`` comes closer than ``margin`` pixels to any of ``boxes``."""
+    for o in boxes:
+        if (b[0] < o[2] + margin and o[0] < b[2] + margin and b[1] < o[3] + margin
+                and o[1] < b[3] + margin):
+            return True
+    return False
+
+
 def _lay_arm(arm: _Arm, unit: int, gap: int, zone: Box, out: list[Placed]) -> EndMark | None:
-    """Lay one arm (see the module doc); raises _Overflow when it leaves its room."""
+    """Lay one arm (see the module doc) after the tiles already in ``out``; raises _Overflow
+    when it leaves its room.
+
+    The arm runs straight out of the centre (``first``) to the edge of the zone or to a tile
+    already laid, then lies in rows that run back and forth (``row``, then its opposite)
+    inside ``rows``, one row beside the other, stepping to ``step``: a row that is full turns
+    with one tile laid at right angles (the *step*) beside the outer half of its last tile,
+    and the next row starts beside the step's outer half. A double laid across stays across
+    everywhere, on a vertical arm and at a corner too (RULES.md §2.0): a row that ends with
+    one turns at the double's end instead of beside a half."""
     h, length = unit, 2 * unit
-    dx, dy = arm.direction
-    tx, ty = arm.turn
-    horizontal = dx != 0
-    # Along/across coordinates: along the row axis (x for a horizontal arm), across = turn axis.
-    sx, sy = arm.start
-    along = sx if horizontal else sy
-    across = sy if horizontal else sx
-    sign = dx if horizontal else dy
-    turn_sign = ty if horizontal else tx
-    r0, r1 = (arm.rows[0], arm.rows[2]) if horizontal else (arm.rows[1], arm.rows[3])
-    c0, c1 = (arm.rows[1], arm.rows[3]) if horizontal else (arm.rows[0], arm.rows[2])
-    z0, z1 = (zone[0], zone[2]) if horizontal else (zone[1], zone[3])
-    lo, hi = z0, z1  # the straight run goes to the zone's edge
-    last_inline = False  # the previous tile of this row lies in line (a turn may follow it)
-    count = 0
+    margin = max(0, gap - 2)  # tiles a gap apart touch; closer than that they would overlap
+    taken = [p.box for p in out]
+    x, y = arm.start
+    direction = arm.first
+    mode = "first"  # the straight run out of the centre; then "row" and "step"
+    row_dir = arm.first if arm.row is None else arm.row
+    prev: tuple[Box, bool] | None = None  # the last tile laid by this arm, across?
+    count = 0  # tiles laid in the current run, row or step
 
-    def fits(start: float, size: float) -> bool:
-        end = start + sign * size
-        return lo <= min(start, end) and max(start, end) <= hi
-
-    def box(a0: float, a1: float, b0: float, b1: float) -> Box:
-        x0, x1 = sorted((a0, a1))
-        y0, y1 = sorted((b0, b1))
-        if not horizontal:
-            x0, x1, y0, y1 = y0, y1, x0, x1
+    def shape(px: float, py: float, d: tuple[int, int], size_along: float,
+              size_across: float) -> Box:
+        dx, dy = d
+        if dx:
+            x0, x1 = sorted((px, px + dx * size_along))
+            y0, y1 = py - size_across / 2, py + size_across / 2
+        else:
+            y0, y1 = sorted((py, py + dy * size_along))
+            x0, x1 = px - size_across / 2, px + size_across / 2
         return (round(x0), round(y0), round(x1), round(y1))
 
-    def inside(b: Box) -> bool:
-        return zone[0] <= b[0] and zone[1] <= b[1] and b[2] <= zone[2] and b[3] <= zone[3]
+    def room(b: Box, in_rows: bool) -> bool:
+        z = arm.rows if in_rows else zone
+        if not (z[0] <= b[0] and z[1] <= b[1] and b[2] <= z[2] and b[3] <= z[3]):
+            return False
+        if not (zone[0] <= b[0] and zone[1] <= b[1] and b[2] <= zone[2] and b[3] <= zone[3]):
+            return False
+        return not _overlaps(b, taken, margin)
+
+    def turn_point(d: tuple[int, int]) -> tuple[float, float]:
+        """Where a tile travelling ``d`` starts beside the last tile (its outer half, or the
+        end of a double across)."""
+        assert prev is not None
+        b, across = prev
+        cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+        if not across:  # the outer half's centre: half a unit out from the tile's centre
+            cx += direction[0] * h / 2
+            cy += direction[1] * h / 2
+        reach = (h if across else h / 2) + gap
+        return cx + d[0] * reach, cy + d[1] * reach
+
+    def lay(item: tuple[int, int, bool, str, tuple[str, int] | None] | None
+            ) -> EndMark | None:
+        """Lay one tile (or the mark: returns it) after the last; raises _Overflow."""
+        nonlocal x, y, direction, mode, row_dir, prev, count
+        across_tile = item is not None and item[2]
+        size = h if item is None else h if across_tile else length
+        wide = length if across_tile else h
+        forced = mode == "step" and count > 0 and prev is not None and not prev[1]
+        if mode == "step" and count == 1 and prev is not None and prev[1]:
+            # a double across as the step: the next row may start at its end, if it has room
+            back = (-row_dir[0], -row_dir[1])
+            bx, by = turn_point(back)
+            if room(shape(bx, by, back, size, wide), True):
+                forced = True
+        if not forced:
+            b = shape(x, y, direction, size, wide)
+            if room(b, mode == "row"):
+                placed_dir = direction
+            else:
+                # Turn: from the first run into the first row (vertical arms) or a step.
+                if prev is None or mode == "step":
+                    raise _Overflow
+                if mode == "first" and arm.row is not None:
+                    new_dir, new_mode = arm.row, "row"
+                else:
+                    new_dir, new_mode = arm.step, "step"
+                x, y = turn_point(new_dir)
+                direction, mode, count = new_dir, new_mode, 0
+                b = shape(x, y, direction, size, wide)
+                if not room(b, mode == "row"):
+                    raise _Overflow
+                placed_dir = direction
+        else:
+            # The step is one tile in line: the next row runs back beside its outer half.
+            row_dir = (-row_dir[0], -row_dir[1])
+            x, y = turn_point(row_dir)
+            direction, mode, count = row_dir, "row", 0
+            b = shape(x, y, direction, size, wide)
+            if not room(b, True):
+                raise _Overflow
+            placed_dir = direction
+        if item is None:
+            return _mark(arm, b)
+        inner, outer, _, face, pos = item
+        horizontal = placed_dir[0] != 0
+        sign = placed_dir[0] if horizontal else placed_dir[1]
+        out.append(_placed(b, inner, outer, sign, horizontal, across_tile, face, pos))
+        taken.append(b)
+        prev = (b, across_tile)
+        x += placed_dir[0] * (size + gap)
+        y += placed_dir[1] * (size + gap)
+        count += 1
+        return None
+
+    def mark_anywhere(sx: float, sy: float, sd: tuple[int, int]) -> EndMark | None:
+        """The end's mark where the laying rules leave it no room: straight on from the last
+        tile (``sx``, ``sy`` travelling ``sd``), or beside its outer half on either side —
+        where a next tile could still go."""
+        nonlocal direction
+        direction = sd
+        spots = [(sx, sy, sd)]
+        if prev is not None:
+            for d in ((sd[1], sd[0]), (-sd[1], -sd[0])):
+                spots.append((*turn_point(d), d))
+        for px, py, d in spots:
+            b = shape(px, py, d, h, h)
+            if room(b, False):
+                return _mark(arm, b)
+        raise _Overflow
 
     items = list(arm.tiles) + [None]  # None: the end mark's slot
     for item in items:
-        across_tile = item is not None and item[2]
-        size = h if across_tile else length
-        if across_tile and not fits(along, h + gap + length):
-            across_tile, size = False, length  # the last tile before a turn lies in line
-        if fits(along, size):
-            width = length if across_tile else h
-            b = box(along, along + sign * size, across - width / 2, across + width / 2)
-            if item is None:
-                m = box(along, along + sign * h, across - h / 2, across + h / 2)
-                if not inside(m):
-                    raise _Overflow
-                return _mark(arm, m)
-            if not inside(b):
-                raise _Overflow
-            inner, outer, _, face, pos = item
-            out.append(_placed(b, inner, outer, sign, horizontal, across_tile, face, pos))
-            along += sign * (size + gap)
-            last_inline = not across_tile
-            count += 1
-            continue
-        # Turn: one tile at right angles beside the outer half of the row's last tile.
-        if count == 0 or not last_inline:
-            raise _Overflow
-        outer_half = along - sign * gap  # the far edge of the last tile
-        a0, a1 = outer_half - sign * h, outer_half
-        t0 = across + turn_sign * (h / 2 + gap)
-        t1 = t0 + turn_sign * length
-        if not (c0 <= min(t0, t1) and max(t0, t1) <= c1):
-            raise _Overflow
-        b = box(a0, a1, t0, t1)
-        if not inside(b):
-            raise _Overflow
         if item is None:
-            m = box(a0, a1, t0, t0 + turn_sign * h)
-            return _mark(arm, m)
-        inner, outer, _, face, pos = item
-        # Drawn along the turn axis: inner half towards the row it leaves.
-        out.append(_placed(b, inner, outer, turn_sign, not horizontal, False, face, pos))
-        across = t0 + turn_sign * (h + h / 2)
-        along = min(a0, a1) - gap if sign > 0 else max(a0, a1) + gap
-        sign = -sign
-        lo, hi = r0, r1
-        last_inline = False  # the tile after a turn never turns again at once
-        count = 0
+            saved = (x, y, direction)
+            try:
+                return lay(item)
+            except _Overflow:
+                return mark_anywhere(*saved)
+        lay(item)
     return None  # pragma: no cover - the loop always returns at the mark's slot
 
 
@@ -333,25 +403,28 @@ def _from_centre(layout: LayoutView, zone: Box, unit: int, gap: int) -> TablePla
     x0, y0, x1, y1 = zone
     arms: list[_Arm] = []
     if cross:
-        clear = h + gap  # later rows keep clear of the arms' straight runs (±unit)
+        # Each arm's rows keep to its own quarter, clear of the straight runs (doubles across
+        # reach a unit to each side); a vertical arm's rows start right beside its own run.
+        clear = h + gap
+        near = round(h / 2 + gap) - 1
         arms = [
-            _Arm(_oriented(right, "line"), _end_of(layout, "right"), _RIGHT, _DOWN,
-                 (cx + half + gap, cy), (round(cx + clear), y0, x1, y1)),
+            _Arm(_oriented(right, "line"), _end_of(layout, "right"), _RIGHT, None, _DOWN,
+                 (cx + half + gap, cy), (round(cx + clear), round(cy + clear), x1, y1)),
             _Arm(_oriented([(t, i, True) for i, t in enumerate(layout.down)], "down"),
-                 _end_of(layout, "down"), _DOWN, _LEFT, (cx, cy + half_v + gap),
-                 (x0, round(cy + clear), x1, y1)),
-            _Arm(_oriented(left, "line"), _end_of(layout, "left"), _LEFT, _UP,
-                 (cx - half - gap, cy), (x0, y0, round(cx - clear), y1)),
+                 _end_of(layout, "down"), _DOWN, _LEFT, _UP, (cx, cy + half_v + gap),
+                 (x0, round(cy + clear), round(cx - near), y1)),
+            _Arm(_oriented(left, "line"), _end_of(layout, "left"), _LEFT, None, _UP,
+                 (cx - half - gap, cy), (x0, y0, round(cx - clear), round(cy - clear))),
             _Arm(_oriented([(t, i, True) for i, t in enumerate(layout.up)], "up"),
-                 _end_of(layout, "up"), _UP, _RIGHT, (cx, cy - half_v - gap),
-                 (x0, y0, x1, round(cy - clear))),
+                 _end_of(layout, "up"), _UP, _RIGHT, _DOWN, (cx, cy - half_v - gap),
+                 (round(cx + near), y0, x1, round(cy - clear))),
         ]
     else:
         arms = [
-            _Arm(_oriented(right, "line"), _end_of(layout, "right"), _RIGHT, _DOWN,
-                 (cx + half + gap, cy), zone),
-            _Arm(_oriented(left, "line"), _end_of(layout, "left"), _LEFT, _UP,
-                 (cx - half - gap, cy), zone),
+            _Arm(_oriented(right, "line"), _end_of(layout, "right"), _RIGHT, None, _DOWN,
+                 (cx + half + gap, cy), (x0, round(cy), x1, y1)),
+            _Arm(_oriented(left, "line"), _end_of(layout, "left"), _LEFT, None, _UP,
+                 (cx - half - gap, cy), (x0, y0, x1, round(cy))),
         ]
     marks = []
     for arm in arms:
@@ -377,19 +450,24 @@ def plan_table(layout: LayoutView, zone: Box, *, units: Sequence[int] = UNITS,
         raise ValueError(f"spinner {layout.spinner} is outside the line")
     if layout.gap is not None and not 0 <= layout.gap <= len(layout.line):
         raise ValueError(f"gap {layout.gap} is outside the line")
+    def gap_of(unit: int) -> int:
+        return gap if gap is not None else max(2, unit // 10)
+
+    rows = ((unit, _one_row(layout, zone, unit, gap_of(unit))) for unit in units)
+    row = next(((u, r) for u, r in rows if r is not None), None)
+    if row is not None and row[0] >= min(ROW_UNIT, units[0]):
+        return row[1]  # a straight row of tiles large enough to read
     for unit in units:
-        g = gap if gap is not None else max(2, unit // 10)
-        row = _one_row(layout, zone, unit, g)
-        if row is not None:
-            return row
+        if row is not None and unit <= row[0]:
+            return row[1]
         try:
-            return _from_centre(layout, zone, unit, g)
+            return _from_centre(layout, zone, unit, gap_of(unit))
         except _Overflow:
             continue
     # Nothing fits: one row at the smallest unit, cut off by the zone (never happens with the
     # 28 tiles of a set in the picture's zone; kept so that a picture is always drawn).
     unit = units[-1]
-    g = gap if gap is not None else max(2, unit // 10)
+    g = gap_of(unit)
     tiles = []
     x = zone[0]
     cy = (zone[1] + zone[3]) // 2
