@@ -143,6 +143,11 @@ class LayoutState(NamedTuple):
         """The count (RULES.md §2.0.6); None before the lead."""
         return Layout.from_state(self).count()
 
+    def end_counts(self) -> dict[str, int] | None:
+        """What each end adds to the count (RULES.md §2.0.6), by end name; see
+        :meth:`Layout.end_counts`. None before the lead."""
+        return Layout.from_state(self).end_counts()
+
 
 # A plain line's placements, precomputed (the classic hot path, RULES.md §1.7, §2.0.1):
 # LINE_STEP[(tid * 49 + left * 7 + right) * 2 + end] for end 0 (left) / 1 (right) is None when
@@ -576,6 +581,36 @@ class Layout:
         if self.down:
             c += self._end_value(DOWN)
         return c
+
+    def end_counts(self) -> dict[str, int] | None:
+        """The count (RULES.md §2.0.6) end by end: ``{end name: what it adds}`` [pips], the
+        values adding up to :meth:`count`. An end missing from it adds nothing now: an empty
+        ``up``/``down`` arm, or the side of a spinner that still has an empty side, which
+        counts both its halves once, at its ``left`` end (its ``right`` end while only its
+        left side is taken). A lone tile counts at its ``left`` end only when it is a double.
+        A closed end adds 0. None before the lead."""
+        line = self.line
+        if not line:
+            return None
+        if len(line) + len(self.up) + len(self.down) == 1:
+            a, b, _ = line[0]
+            return {"left": a + b} if a == b else {"left": a, "right": b}
+        out: dict[str, int] = {}
+        sp = self.spinner
+        if sp >= 0 and self.sides != 3:
+            out[END_NAMES[RIGHT if self.sides == 1 else LEFT]] = sp + sp
+            if self.sides & 1:
+                out["left"] = self._end_value(LEFT)
+            if self.sides & 2:
+                out["right"] = self._end_value(RIGHT)
+        else:
+            out["left"] = self._end_value(LEFT)
+            out["right"] = self._end_value(RIGHT)
+        if self.up:
+            out["up"] = self._end_value(UP)
+        if self.down:
+            out["down"] = self._end_value(DOWN)
+        return out
 
     def end_sum(self) -> int:
         """The sum of the line's two open ends, a double at an end counting both halves

@@ -286,16 +286,19 @@ def public_events(events: Iterable[Any]) -> tuple[dict[str, Any], ...]:
 
 def layout_view(lay: Any, count: int | None = None) -> LayoutView:
     """The :class:`LayoutView` of an engine ``LayoutState`` (RULES.md §2.0): the line, the
-    spinner and its arms, the gap, every open or closed end, the count (§2.0.6) and where the
-    last move's tiles lie."""
+    spinner and its arms, the gap, every open or closed end (with what it adds to the count,
+    when ``count`` is given), the count (§2.0.6) and where the last move's tiles lie."""
     def laid(tiles: Sequence[tuple[int, int, str]]) -> tuple[LaidTile, ...]:
         return tuple(LaidTile(a, b, how) for a, b, how in tiles)
 
     ends = []
+    # what each end adds to the count, in the games that keep one (§2.0.6)
+    adds = (lay.end_counts() or {}) if count is not None else {}
     for name, value in zip(engine.END_NAMES, lay.ends, strict=True):
         if value == -1:
             continue  # no such end (yet)
-        ends.append(EndView(name, value if 0 <= value <= 6 else None, value == -2))
+        ends.append(EndView(name, value if 0 <= value <= 6 else None, value == -2,
+                            adds.get(name)))
     return LayoutView(
         kind="cross" if lay.cross else "line", line=laid(lay.line),
         spinner=lay.spin_at if lay.spinner >= 0 else None, up=laid(lay.up),

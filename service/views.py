@@ -124,11 +124,16 @@ class EndView:
     """One end of the layout (RULES.md §2.0.1–§2.0.3): ``name`` is ``left``, ``right``, ``up``,
     ``down`` or ``gap`` (the extraordinary lead's gap, RULES.md §2.1 rule 7); ``number`` the
     number it shows (None for a closed end or the gap, which only [0|6] fits); ``closed`` True
-    once a closed double shut it."""
+    once a closed double shut it; ``counts`` in the games with a count (RULES.md §2.0.6,
+    ``LayoutView.count`` set) what the end adds to it [pips] — twice its number under a
+    double across, the spinner's two halves at the end of a spinner with an empty side —
+    or None where it adds nothing now (an empty arm; the other side of such a spinner):
+    the ends' values add up to the count (engine ``Layout.end_counts``)."""
 
     name: str
     number: int | None
     closed: bool = False
+    counts: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -323,3 +323,54 @@ def test_random_play_on_a_cross_keeps_the_geometry_and_always_ends(players, seed
                 assert steps < 200
             if state.finished:
                 break
+
+
+# -- §2.0.6 the count end by end (what the picture's end marks show) --------------------------
+def test_end_counts_follow_the_rule_books_worked_example():
+    """RULES.md §2.0.6's table, end by end: the values add up to the count, the spinner's
+    empty side counts its two halves once at its own end, an empty arm adds nothing."""
+    lay = Layout(cross=True)
+    lead(lay, 2, 3)
+    assert lay.end_counts() == {"left": 2, "right": 3}
+    lay.place(tid(3, 3), RIGHT)  # the spinner; its right side is empty
+    assert lay.end_counts() == {"left": 2, "right": 6} and lay.count() == 8
+    lay.place(tid(3, 5), RIGHT)
+    assert lay.end_counts() == {"left": 2, "right": 5}
+    lay.place(tid(3, 6), UP)
+    assert lay.end_counts() == {"left": 2, "right": 5, "up": 6}
+    lay.place(tid(2, 2), LEFT)  # across: both halves
+    assert lay.end_counts() == {"left": 4, "right": 5, "up": 6} and lay.count() == 15
+
+
+def test_end_counts_of_a_lone_spinner_and_of_a_spinner_led_and_played_on():
+    """A lone [5|5] counts 10 once, not 5 at each of its four ends (issue 20 item 13)."""
+    lay = Layout(cross=True)
+    lead(lay, 5, 5)
+    assert lay.end_counts() == {"left": 10} and lay.count() == 10
+    lay.place(tid(5, 0), UP)
+    assert lay.end_counts() == {"left": 10, "up": 0}
+    lay.place(tid(5, 2), RIGHT)  # the spinner's left side is still empty
+    assert lay.end_counts() == {"left": 10, "right": 2, "up": 0} and lay.count() == 12
+    lay.place(tid(5, 3), LEFT)
+    assert lay.end_counts() == {"left": 3, "right": 2, "up": 0} and lay.count() == 5
+    assert Layout(cross=True).end_counts() is None
+
+
+@CROSS_SETTINGS
+@given(players=st.integers(2, 4), seed=st.integers(0, 2**32),
+       choices=st.randoms(use_true_random=False))
+def test_end_counts_always_add_up_to_the_count(players, seed, choices):
+    """RULES.md §2.0.6: after every move of random play on a cross, what the ends add
+    (``end_counts``) sums to ``count``, and only ends that exist count."""
+    with cross_rules() as rules:
+        state, _ = new_match(rules, players, seed)
+        steps = 0
+        while not state.finished and steps < 120:
+            lay = state.round.layout
+            counts = lay.end_counts()
+            if lay.line:
+                assert sum(counts.values()) == lay.count()
+                names = ("left", "right", "up", "down", "gap")
+                assert all(lay.ends[names.index(n)] != NO_END for n in counts)
+            state, _ = apply(state, state.to_act, choices.choice(legal_moves(state)))
+            steps += 1

@@ -448,3 +448,187 @@ def test_texts_never_paint_over_the_ring_of_the_seat_to_play():
         assert colours(im, (x0 + 24, y, x1 - 24, y + 1)) == {FELT.turn}, y
     for x in (*range(x0 + 1, x0 + 5), *range(x1 - 5, x1 - 1)):
         assert colours(im, (x, y0 + 24, x + 1, y1 - 24)) == {FELT.turn}, x
+
+
+# -- issue 20 items 12–13: readable on a phone, doubles across, marks that add up -------------
+
+PHONE = 400  # how wide a phone shows the picture [pixels]
+
+
+def _pips_at_phone_width(t: TableView) -> tuple[int, list[int]]:
+    """The picture of ``t`` scaled to :data:`PHONE` pixels wide as a phone shows it: how many
+    tile halves show a number of dark patches other than their pips, and the smaller side
+    of every patch found [pixels]."""
+    from ui.picture_layout import plan_table
+
+    im = png_image(render_table_png(t, locale="ru", tr=TR)).convert("RGB")
+    k = PHONE / im.width
+    small = im.resize((PHONE, round(im.height * k)), Image.Resampling.LANCZOS)
+    plan = plan_table(t.layout, ZONE)
+    wrong, sizes = 0, []
+    for p in plan.tiles:
+        if p.face != "up":
+            continue
+        x0, y0, x1, y1 = p.box
+        halves = ([(x0, y0, x1, (y0 + y1) / 2), (x0, (y0 + y1) / 2, x1, y1)] if p.vertical
+                  else [(x0, y0, (x0 + x1) / 2, y1), ((x0 + x1) / 2, y0, x1, y1)])
+        m = plan.unit * 0.08  # the tile's edge and the line between the halves stay out
+        for (a, b, c, d), pips in zip(halves, (p.first, p.second), strict=True):
+            crop = small.crop((round((a + m) * k), round((b + m) * k), round((c - m) * k),
+                               round((d - m) * k)))
+            patches = [s for s in ink_patches(crop, threshold=100) if s[0] >= 2]
+            wrong += len(patches) != pips
+            sizes += [min(w, h) for _, w, h in patches]
+    return wrong, sizes
+
+
+def ink_patches(im: Image.Image, threshold: int) -> list[tuple[int, int, int]]:
+    """The dark patches of ``im`` (8-connected, darker than ``threshold``) as (pixels,
+    width, height)."""
+    g = im.convert("L")
+    w, h = g.size
+    px = g.load()
+    ink = {(x, y) for y in range(h) for x in range(w) if px[x, y] < threshold}
+    out = []
+    while ink:
+        stack, pts = [ink.pop()], []
+        while stack:
+            x, y = stack.pop()
+            pts.append((x, y))
+            for q in ((x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)):
+                if q in ink:
+                    ink.remove(q)
+                    stack.append(q)
+        xs, ys = [q[0] for q in pts], [q[1] for q in pts]
+        out.append((len(pts), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1))
+    return out
+
+
+@pytest.mark.parametrize("example", ["long_round", "cross_table", "middle_round",
+                                     "muggins_table"])
+def test_pips_read_apart_on_a_phone(example):
+    """Issue 20 item 12: scaled to 400 px wide, every half shows its own number of pips
+    (a 4, a 5 and a 6 told apart), each pip at least 4 px across — a chain of 27 tiles too."""
+    from ui import picture_examples
+
+    wrong, sizes = _pips_at_phone_width(getattr(picture_examples, example)())
+    assert wrong == 0
+    assert sizes and min(sizes) >= 4, sorted(sizes)[:5]
+
+
+def test_tiles_scale_to_the_chain():
+    """Issue 20 item 12: five tiles are drawn larger than 27, and 27 still read."""
+    from ui.picture_examples import long_round, short_round
+    from ui.picture_layout import ROW_UNIT, plan_table
+
+    short, long = (plan_table(f().layout, ZONE) for f in (short_round, long_round))
+    assert short.unit > long.unit >= ROW_UNIT
+    # the short chain takes a good part of the table's width
+    left = min(p.box[0] for p in short.tiles)
+    right = max(p.box[2] for p in short.tiles)
+    assert right - left > (ZONE[2] - ZONE[0]) * 0.6
+
+
+def _disc_texts(t: TableView, monkeypatch) -> tuple[list[str], list[str]]:
+    """The texts drawn on the end marks of ``t``'s picture: (on solid discs, on rings)."""
+    drawn: list[tuple[str, tuple, tuple]] = []
+    real_text, real_mark = picture._Canvas.text, picture._draw_mark
+    in_mark = []
+
+    def text(self, text, x, y, **kw):
+        if in_mark:
+            drawn.append((text, kw.get("bg"), kw.get("fg")))
+        return real_text(self, text, x, y, **kw)
+
+    def mark(*args, **kw):
+        in_mark.append(1)
+        try:
+            return real_mark(*args, **kw)
+        finally:
+            in_mark.pop()
+
+    monkeypatch.setattr(picture._Canvas, "text", text)
+    monkeypatch.setattr(picture, "_draw_mark", mark)
+    render_table_png(t, locale="ru", tr=TR)
+    monkeypatch.undo()
+    solid = [s for s, bg, _ in drawn if bg == FELT.mark]
+    rings = [s for s, bg, fg in drawn if bg == FELT.felt and fg == FELT.mark]
+    return solid, rings
+
+
+def _played_cross(moves):
+    """An engine cross (Телефон's layout) after ``moves`` (tile, end), as the service's
+    view of it."""
+    from engine.layout import Layout
+    from engine.moves import END_CODE
+    from engine.tiles import TILE_ID
+    from service.live import layout_view
+
+    lay = Layout(cross=True)
+    (a, b), _ = moves[0]
+    lay.lay(((TILE_ID[engine_tile(a, b)], -1, False, False, False),))
+    for (a, b), end in moves[1:]:
+        lay.place(TILE_ID[engine_tile(a, b)], END_CODE[end])
+    state = lay.state()
+    return layout_view(state, state.count())
+
+
+def engine_tile(a, b):
+    from engine import Tile
+
+    return Tile.of(a, b)
+
+
+@pytest.mark.parametrize("moves", [
+    [((5, 5), None)],  # a lone spinner: 10, not 5 + 5 + 5 + 5
+    [((6, 6), None), ((6, 2), "right")],  # the spinner's empty side counts 12
+    [((2, 3), None), ((3, 3), "right"), ((3, 5), "right"), ((3, 6), "up"), ((2, 2), "left")],
+    [((5, 5), None), ((5, 1), "left"), ((1, 1), "left")],  # an across [1|1] end counts 2
+])
+def test_the_end_marks_add_up_to_the_printed_count(moves, monkeypatch):
+    """Issue 20 item 13, RULES.md §2.0.6: in a game with a count the marks show what each end
+    adds (from the view, ``EndView.counts``), so their numbers add up to «Сумма концов»; an
+    end that adds nothing now is a ring round the number it shows."""
+    layout = _played_cross(moves)
+    t = table(layout=layout, variant="telephone")
+    solid, rings = _disc_texts(t, monkeypatch)
+    assert sum(int(s) for s in solid) == layout.count
+    assert len(solid) + len(rings) == len(layout.open_ends)
+    if len(moves) == 1:
+        assert solid == ["10"] and rings == ["5", "5", "5"]
+    if moves[-1] == ((1, 1), "left"):
+        assert sorted(solid) == ["10", "2"] and "1" not in rings
+    # a game without a count shows the numbers the ends show, all on solid discs
+    classic = table(layout=dataclasses.replace(layout, count=None))
+    solid, rings = _disc_texts(classic, monkeypatch)
+    assert sorted(solid) == sorted(str(e.number) for e in layout.open_ends) and not rings
+
+
+def test_doubles_lie_across_on_vertical_arms_and_at_corners():
+    """Issue 20 item 13, RULES.md §2.0: a double across lies across the run that reaches it,
+    wherever it is — on the up and down arms, at the end of a row before a turn: the tile
+    it is laid against touches its long side, not its end."""
+    from ui.picture_examples import cross_table, muggins_table
+    from ui.picture_layout import plan_table
+
+    checked = 0
+    for t in (cross_table(), muggins_table(), table(layout=line(CHAIN_27, lead=13))):
+        layout = t.layout
+        centre = layout.spinner if layout.spinner is not None else layout.lead
+        plan = plan_table(layout, ZONE)
+        by_pos = {p.pos: p for p in plan.tiles}
+        for (arm, i), p in by_pos.items():
+            laid_tile = getattr(layout, arm)[i]
+            if laid_tile.a != laid_tile.b or laid_tile.lay != "across" or \
+                    (arm, i) == ("line", centre):
+                continue
+            if arm == "line":
+                inward = by_pos[("line", i - 1 if i > centre else i + 1)]
+            else:
+                inward = by_pos[(arm, i - 1)] if i else by_pos[("line", centre)]
+            w, h = p.box[2] - p.box[0], p.box[3] - p.box[1]
+            dx = abs((inward.box[0] + inward.box[2]) - (p.box[0] + p.box[2])) / 2
+            dy = abs((inward.box[1] + inward.box[3]) - (p.box[1] + p.box[3])) / 2
+            assert (dx > dy) == (h > w), (arm, i, p, inward)
+            checked += 1
+    assert checked >= 8

@@ -8,7 +8,8 @@ may see — as a PNG of :data:`WIDTH` × :data:`HEIGHT` pixels:
   spinner (RULES.md §2.0.2) and turns them at the edges; doubles lie across, closed doubles
   face down (§2.0.3), the extraordinary lead's gap is an empty tile outline (§2.1 rule 7);
 - a mark with the number at every open end, a cross at a closed one, and a ring round the
-  tiles of the last move;
+  tiles of the last move; in the games with a count (§2.0.6) each mark shows what its end
+  adds to the count (``EndView.counts``), so the marks add up to the printed count;
 - the seats in turn order round the table (bottom left, top left, top right, bottom right),
   each with its name, its tiles in hand as backs (how many only, RULES.md §1.8), its side's
   score with remembered points as ``+N`` (§1.12), the seat to play ringed; teams (§1.14) in
@@ -489,6 +490,19 @@ class _Painter:
 
         return self._cached(("disc", size, fill, bg), make)
 
+    def ring_disc(self, size: int, line: RGB, bg: RGB, width: int) -> Image.Image:
+        """A ring ``size`` pixels across, ``width`` pixels thick, over ``bg``."""
+        def make() -> Image.Image:
+            s = _SUPER
+            im = Image.new("RGB", (size * s, size * s), bg)
+            d = ImageDraw.Draw(im)
+            d.ellipse((0, 0, size * s - 1, size * s - 1), fill=line)
+            w = width * s
+            d.ellipse((w, w, size * s - 1 - w, size * s - 1 - w), fill=bg)
+            return self.to_p(im.reduce(s))
+
+        return self._cached(("ring", size, line, bg, width), make)
+
     def label(self, text: str, size: int, bold: bool, fg: RGB, bg: RGB
               ) -> tuple[Image.Image, int]:
         """``text`` (already :func:`display_text`) at ``size`` pixels, ``fg`` over ``bg``:
@@ -615,20 +629,41 @@ def _draw_layout(c: _Canvas, layout: LayoutView, tr: Translator, locale: str) ->
         sprite = c.p.tile(plan.unit, t.first, t.second, t.vertical, t.face, marked, th.felt)
         off = ring if marked else 0
         c.paste(sprite, t.box[0] - off, t.box[1] - off)
+    # in the games with a count (RULES.md §2.0.6) each mark shows what its end adds to it,
+    # so that the marks add up to the printed count
+    counting = layout.count is not None and any(e.counts is not None for e in layout.ends)
     for m in plan.marks:
-        _draw_mark(c, m, plan.unit)
+        _draw_mark(c, m, plan.unit, counting)
 
 
-def _draw_mark(c: _Canvas, m: EndMark, unit: int) -> None:
+def _draw_mark(c: _Canvas, m: EndMark, unit: int, counting: bool = False) -> None:
+    """One end's mark: a disc with the number the end shows, a red cross where it is shut;
+    with ``counting`` (a game with a count) the disc shows what the end adds to the count
+    (``EndMark.counts``: 2 under an across [1|1], 10 at a lone [5|5]), and an end that adds
+    nothing now (an empty arm, the other side of a spinner with an empty side) is a ring
+    round the number it shows."""
     th = c.th
     size = max(14, round(unit * 0.86))
     x0, y0, x1, y1 = m.box
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    fill = th.closed if m.closed or m.number is None else th.mark
-    c.paste(c.p.disc(size, fill, th.felt), round(cx - size / 2), round(cy - size / 2))
-    text = "×" if m.closed or m.number is None else str(m.number)
-    fg = th.text if fill == th.closed else th.mark_text
-    c.text(text, cx, cy, size=max(10, round(size * 0.62)), bold=True, fg=fg, bg=fill,
+    shut = m.closed or m.number is None
+    value = m.number
+    hollow = False
+    if counting and not shut:
+        if m.counts is None:
+            hollow = True
+        else:
+            value = m.counts
+    fill = th.closed if shut else th.mark
+    left, top = round(cx - size / 2), round(cy - size / 2)
+    if hollow:
+        c.paste(c.p.ring_disc(size, th.mark, th.felt, max(2, size // 12)), left, top)
+    else:
+        c.paste(c.p.disc(size, fill, th.felt), left, top)
+    text = "×" if shut else str(value)
+    fg = th.text if fill == th.closed else th.mark if hollow else th.mark_text
+    font = max(10, round(size * (0.62 if len(text) < 2 else 0.5)))
+    c.text(text, cx, cy, size=font, bold=True, fg=fg, bg=th.felt if hollow else fill,
            anchor="c")
 
 

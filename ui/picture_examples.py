@@ -1,7 +1,8 @@
 """Example tables for the picture: the README's pictures and the benchmark's cases.
 
 Hand-built views (no engine): a classic round in the middle, the same kind of round closed with
-its hands revealed, a cross with a spinner and four arms, and the benchmark's short chain and
+its hands revealed, a cross with a spinner and four arms, a Маггинс cross with doubles across
+on its vertical arms, and the benchmark's short chain and
 chain of 27 tiles. Every chain is a legal chain of the double-six set (RULES.md §0: touching
 halves match; each tile once).
 """
@@ -24,7 +25,7 @@ from service.views import (
 )
 
 __all__ = ["EXAMPLES", "CHAIN_27", "line_layout", "make_table", "cross_table", "closed_round",
-           "middle_round", "short_round", "long_round"]
+           "middle_round", "muggins_table", "short_round", "long_round"]
 
 #: A chain of 27 tiles (all but [0|0]), oriented left to right.
 CHAIN_27: tuple[tuple[int, int], ...] = (
@@ -130,13 +131,33 @@ def cross_table(*, long_arms: bool = True) -> TableView:
     down = laid([(5, 2), (2, 2), (2, 3)])
     layout = LayoutView(
         "cross", line, spinner=5, up=up, down=down,
-        ends=(EndView("left", 2), EndView("right", 2), EndView("up", 3 if long_arms else 6),
-              EndView("down", 3)),
-        count=10, last=(("up", len(up) - 1),))
+        ends=(EndView("left", 2, counts=2), EndView("right", 2, counts=2),
+              EndView("up", 3 if long_arms else 6, counts=3 if long_arms else 12),
+              EndView("down", 3, counts=3)),
+        count=10 if long_arms else 19, last=(("up", len(up) - 1),))
     notes = (ActionNote("played", 3, 3, tile="1-3", end="up", points=10, total=10),)
     return make_table(["Анна", "Богдан", "Віра", "Гліб"], [2, 3, 3, 3], layout, round_no=3,
                       to_act=0, teams=True, scores=[85, 120], drawable=4, variant="telephone",
                       notes=notes)
+
+
+def muggins_table() -> TableView:
+    """Маггинс, three players: the spinner [3|3] with four arms, doubles across on the
+    vertical arms and at the left end ([1|1] there counts 2), a double laid along on the
+    right arm (it counts once), and the end marks adding up to the count (RULES.md §2.0.6,
+    §2.5 rule 3)."""
+    line = (LaidTile(1, 1, "across"), LaidTile(1, 2), LaidTile(2, 3),
+            LaidTile(3, 3, "across"), LaidTile(3, 6), LaidTile(6, 6, "along"), LaidTile(6, 4))
+    up = (LaidTile(3, 0), LaidTile(0, 0, "across"), LaidTile(0, 4))
+    down = (LaidTile(3, 4), LaidTile(4, 4, "across"), LaidTile(4, 5))
+    layout = LayoutView(
+        "cross", line, spinner=3, up=up, down=down,
+        ends=(EndView("left", 1, counts=2), EndView("right", 4, counts=4),
+              EndView("up", 4, counts=4), EndView("down", 5, counts=5)),
+        count=15, last=(("up", 2),))
+    notes = (ActionNote("played", 2, 3, tile="0-4", end="up", points=15, total=15),)
+    return make_table(["Даша", "Егор", "Зоя"], [2, 3, 1], layout, round_no=2, to_act=0,
+                      scores=[60, 45, 95], drawable=5, variant="muggins", notes=notes)
 
 
 def short_round() -> TableView:
@@ -156,4 +177,5 @@ EXAMPLES: dict[str, tuple[Callable[[], TableView], Callable[[], RoundSummary] | 
     "classic-round": (middle_round, None),
     "closed-round": (lambda: closed_round()[0], lambda: closed_round()[1]),
     "cross": (cross_table, None),
+    "muggins": (muggins_table, None),
 }

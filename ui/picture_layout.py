@@ -68,12 +68,15 @@ class Placed:
 class EndMark:
     """The mark of one end (``EndView``): ``name`` (``left``/``right``/``up``/``down``),
     ``number`` it shows (None when closed), ``closed``, and ``box`` the square where it is
-    drawn, where the next tile's touching half would lie [pixels]."""
+    drawn, where the next tile's touching half would lie [pixels]; ``counts`` what the end
+    adds to the count (``EndView.counts``, RULES.md §2.0.6; None: nothing now, or a game
+    without a count)."""
 
     name: str
     number: int | None
     closed: bool
     box: Box
+    counts: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +101,7 @@ class _Arm:
     stay in."""
 
     tiles: tuple[tuple[int, int, bool, str, tuple[str, int] | None], ...]
-    end: tuple[str, int | None, bool] | None
+    end: tuple[str, int | None, bool, int | None] | None
     first: tuple[int, int]
     row: tuple[int, int] | None
     step: tuple[int, int]
@@ -126,10 +129,11 @@ def arm_tiles(line: Sequence[LaidTile], centre: int, gap: bool
     return left, right
 
 
-def _end_of(layout: LayoutView, name: str) -> tuple[str, int | None, bool] | None:
+def _end_of(layout: LayoutView, name: str
+            ) -> tuple[str, int | None, bool, int | None] | None:
     for e in layout.ends:
         if e.name == name:
-            return (e.name, e.number, e.closed)
+            return (e.name, e.number, e.closed, e.counts)
     return None
 
 
@@ -303,8 +307,8 @@ def _placed(b: Box, inner: int, outer: int, sign: int, horizontal: bool, across:
 def _mark(arm: _Arm, b: Box) -> EndMark | None:
     if arm.end is None:
         return None
-    name, number, closed = arm.end
-    return EndMark(name, number, closed, b)
+    name, number, closed, counts = arm.end
+    return EndMark(name, number, closed, b, counts)
 
 
 def _centre_tile(t: LaidTile, cx: float, cy: float, unit: int, pos: tuple[str, int] | None,
@@ -337,8 +341,9 @@ def _one_row(layout: LayoutView, zone: Box, unit: int, gap: int) -> TablePlan | 
     left_end = _end_of(layout, "left")
     marks = []
     if left_end is not None:
-        marks.append(EndMark(*left_end, (round(x), round(cy - h / 2), round(x + h),
-                                         round(cy + h / 2))))
+        name, number, closed, counts = left_end
+        marks.append(EndMark(name, number, closed, (round(x), round(cy - h / 2), round(x + h),
+                                                    round(cy + h / 2)), counts))
     x += h + gap
     tiles = []
     index = 0
@@ -355,8 +360,9 @@ def _one_row(layout: LayoutView, zone: Box, unit: int, gap: int) -> TablePlan | 
         x += s + gap
     right_end = _end_of(layout, "right")
     if right_end is not None:
-        marks.append(EndMark(*right_end, (round(x), round(cy - h / 2), round(x + h),
-                                          round(cy + h / 2))))
+        name, number, closed, counts = right_end
+        marks.append(EndMark(name, number, closed, (round(x), round(cy - h / 2), round(x + h),
+                                                    round(cy + h / 2)), counts))
     if spinner_box is not None:
         sx = (spinner_box[0] + spinner_box[2]) / 2
         for name, y0 in (("up", spinner_box[1] - gap - h), ("down", spinner_box[3] + gap)):
@@ -366,7 +372,7 @@ def _one_row(layout: LayoutView, zone: Box, unit: int, gap: int) -> TablePlan | 
             b = (round(sx - h / 2), round(y0), round(sx + h / 2), round(y0 + h))
             if b[1] < zone[1] or b[3] > zone[3]:
                 return None
-            marks.append(EndMark(*end, b))
+            marks.append(EndMark(end[0], end[1], end[2], b, end[3]))
     for m in marks:
         if m.box[1] < zone[1] or m.box[3] > zone[3]:
             return None
