@@ -38,7 +38,8 @@ of about a megabyte of palette indices. :class:`PictureCache` keeps the PNG per
 (match, version) so an unchanged state is never drawn twice. ``bench/picture_bench.py`` times
 it.
 
-``python -m ui.picture --examples DIR`` writes the README's example pictures.
+``python -m ui.picture --examples DIR`` writes the README's example pictures, each also
+scaled to :data:`PHONE_WIDTH` pixels wide as a phone shows it (``NAME-400.png``).
 """
 
 from __future__ import annotations
@@ -66,12 +67,14 @@ __all__ = [
     "FONTS_DIR",
     "HEIGHT",
     "MAX_PNG_BYTES",
+    "PHONE_WIDTH",
     "THEMES",
     "WIDTH",
     "PictureCache",
     "Theme",
     "display_text",
     "encode_png",
+    "phone_view",
     "render_table_image",
     "render_table_png",
 ]
@@ -969,7 +972,26 @@ def _main(argv: Sequence[str] | None = None) -> int:
         path = out / f"{name}.png"
         path.write_bytes(png)
         print(f"{path}: {len(png):,} bytes")
+        # and as a phone shows it, about 400 pixels wide (issue 20 item 12)
+        small = phone_view(png)
+        path = out / f"{name}-{PHONE_WIDTH}.png"
+        path.write_bytes(small)
+        print(f"{path}: {len(small):,} bytes")
     return 0
+
+
+#: How wide a phone shows a picture in a chat [pixels], about: pips must read there.
+PHONE_WIDTH = 400
+
+
+def phone_view(png: bytes, width: int = PHONE_WIDTH) -> bytes:
+    """A picture (PNG bytes) scaled to ``width`` pixels wide, as a phone shows it in a chat
+    (Lanczos; the height keeps the picture's proportions), as PNG bytes."""
+    im = Image.open(io.BytesIO(png)).convert("RGB")
+    small = im.resize((width, round(im.height * width / im.width)), Image.Resampling.LANCZOS)
+    buf = io.BytesIO()
+    small.save(buf, "PNG", optimize=True)
+    return buf.getvalue()
 
 
 if __name__ == "__main__":
