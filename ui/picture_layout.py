@@ -463,13 +463,32 @@ def plan_table(layout: LayoutView, zone: Box, *, units: Sequence[int] = UNITS,
     row = next(((u, r) for u, r in rows if r is not None), None)
     if row is not None and row[0] >= min(ROW_UNIT, units[0]):
         return row[1]  # a straight row of tiles large enough to read
-    for unit in units:
-        if row is not None and unit <= row[0]:
-            return row[1]
+    # The largest unit whose arms fit: a larger unit fits less, so search by halves (then
+    # look one step up, where a turn falling differently may still fit).
+    def grown(i: int) -> TablePlan | None:
         try:
-            return _from_centre(layout, zone, unit, gap_of(unit))
+            return _from_centre(layout, zone, units[i], gap_of(units[i]))
         except _Overflow:
-            continue
+            return None
+
+    lo, hi = 0, len(units) - 1
+    best: tuple[int, TablePlan] | None = None
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        plan = grown(mid)
+        if plan is not None:
+            best, hi = (mid, plan), mid - 1
+        else:
+            lo = mid + 1
+    while best is not None and best[0] > 0:
+        plan = grown(best[0] - 1)
+        if plan is None:
+            break
+        best = (best[0] - 1, plan)
+    if row is not None and (best is None or units[best[0]] <= row[0]):
+        return row[1]  # at equal units one straight row wins
+    if best is not None:
+        return best[1]
     # Nothing fits: one row at the smallest unit, cut off by the zone (never happens with the
     # 28 tiles of a set in the picture's zone; kept so that a picture is always drawn).
     unit = units[-1]
