@@ -9,7 +9,7 @@ import itertools
 import pytest
 
 from service.views import EndView, LaidTile, LayoutView
-from ui.picture_layout import UNITS, Placed, plan_table
+from ui.picture_layout import ROW_UNIT, UNITS, Placed, plan_table
 
 ZONE = (26, 196, 1174, 764)
 
@@ -34,8 +34,11 @@ def overlap(a, b) -> bool:
 
 
 def halves(p: Placed):
-    """The two half boxes of a placed tile with their pips."""
+    """The two half boxes of a placed tile with their pips (a double: its whole box, since
+    both halves show its number and a tile may touch it anywhere along its side)."""
     x0, y0, x1, y1 = p.box
+    if p.first == p.second:
+        return [(p.box, p.first)]
     if p.vertical:
         my = (y0 + y1) // 2
         return [((x0, y0, x1, my), p.first), ((x0, my, x1, y1), p.second)]
@@ -265,3 +268,22 @@ def test_a_zone_too_small_for_the_chain_says_it_does_not_fit():
     plan = plan_table(line(CHAIN_27), (0, 0, 300, 120))
     assert not plan.fits and plan.unit == UNITS[-1]
     assert len(plan.tiles) == 27
+
+
+@pytest.mark.parametrize("lead", [0, 3, 6, 20, 23, 26])
+def test_a_chain_led_near_one_end_still_reads(lead):
+    """Issue 20 item 12: a long arm does not squeeze into half the table while the other half
+    stays empty: 27 tiles led near one end still get tiles of the readable size."""
+    layout = line(CHAIN_27, lead=lead)
+    plan = plan_table(layout, ZONE)
+    check_plan(layout, plan)
+    assert plan.unit >= ROW_UNIT
+
+
+def test_tiles_grow_as_the_chain_shrinks():
+    """Issue 20 item 12: a short chain is drawn with large tiles, a long one with smaller
+    ones that still read; a straight row is kept while its tiles read."""
+    unit = {n: plan_table(line(CHAIN_27[:n], lead=n // 2), ZONE).unit for n in (2, 5, 9, 27)}
+    assert unit[2] == unit[5] == UNITS[0] > unit[27] >= ROW_UNIT
+    assert ROW_UNIT <= unit[9] < unit[5]
+    assert len(rows(plan_table(line(CHAIN_27[:9]), ZONE))) == 1

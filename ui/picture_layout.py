@@ -7,18 +7,27 @@ cross with its spinner and four arms) into rectangles in pixels inside a zone of
 How the tiles are laid (the choices the rule book leaves to the table):
 
 - A tile is ``unit`` × 2·``unit`` pixels; touching tiles are ``gap`` pixels apart. A double
-  laid across (``LaidTile.lay`` ``"across"``; closed doubles too) stands across its arm, as on
-  a real table, except as the last tile before a turn, where it lies in line.
-- A chain that fits in one row is one straight row, centred.
+  laid across (``LaidTile.lay`` ``"across"``; closed doubles too) lies across the run that
+  reaches it everywhere, as on a real table (RULES.md §2.0): on the up and down arms and at a
+  corner too, where the arm turns at the double's end.
+- A chain that fits in one row with tiles of at least :data:`ROW_UNIT` is one straight row,
+  centred.
 - Otherwise the table grows out of its centre: the spinner of a cross (RULES.md §2.0.2), the
   extraordinary lead's gap (§2.1 rule 7), or the lead of a line (``LayoutView.lead``; the
-  middle tile when it is not known). Each arm runs straight to the edge of the zone and then
-  turns like a snake, back and forth, always to the same side: on a line the right arm turns
-  down and the left arm up; on a cross every arm turns clockwise (right → down, down → left,
-  left → up, up → right), so each arm snakes in its own quarter of the zone. A turn is one
-  tile laid at right angles beside the end of the row, and the next row runs back beside it.
-- Every end gets a mark where the next tile would go (:class:`EndMark`), so it needs room too.
-- The largest ``unit`` of :data:`UNITS` with which everything fits is taken.
+  middle tile when it is not known). Each arm runs straight to the edge of the zone (or to a
+  tile already laid) and then lies in rows that run back and forth, one beside the other: on
+  a line the right arm's rows go down and the left arm's up; on a cross every arm turns
+  clockwise (right → down, down → left, left → up, up → right) into rows of its own quarter
+  of the zone, the up and down arms after one turn into rows running left and right, so no
+  arm snakes in short U-turns beside the spinner. A turn is one tile laid at right angles
+  beside the end of the row (the *step*), and the next row runs back beside it.
+- Every end gets a mark where the next tile would go (:class:`EndMark`), so it needs room too;
+  where the rows leave it none, it goes straight on or beside the last tile.
+- The largest ``unit`` of :data:`UNITS` with which everything fits is taken, so tiles grow
+  and shrink with the chain (issue 20 item 12). A line with its lead near one end, whose
+  tiles would come out smaller than :data:`ROW_UNIT`, grows out of a point moved towards its
+  short arm instead of the centre, so that its long arm has the room.
+- A move adds a tile at an end and moves none of the others, as long as the unit stays.
 
 Coordinates are pixels, ``x`` to the right and ``y`` down; boxes are ``(x0, y0, x1, y1)`` with
 ``x1``/``y1`` exclusive.
@@ -28,6 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from service.views import LaidTile, LayoutView
 
@@ -379,12 +389,14 @@ def _one_row(layout: LayoutView, zone: Box, unit: int, gap: int) -> TablePlan | 
     return TablePlan(unit, tuple(tiles), tuple(marks), True)
 
 
-def _from_centre(layout: LayoutView, zone: Box, unit: int, gap: int) -> TablePlan:
-    """The arms grown out of the centre (see the module doc); raises _Overflow."""
+def _from_centre(layout: LayoutView, zone: Box, unit: int, gap: int,
+                 shift: tuple[float, float] = (0.0, 0.0)) -> TablePlan:
+    """The arms grown out of the centre (see the module doc), the centre moved by ``shift``
+    [fractions of the zone's width and height]; raises _Overflow."""
     h = unit
     line = layout.line
-    cx = (zone[0] + zone[2]) / 2
-    cy = (zone[1] + zone[3]) / 2
+    cx = round((zone[0] + zone[2]) / 2 + shift[0] * (zone[2] - zone[0]))
+    cy = round((zone[1] + zone[3]) / 2 + shift[1] * (zone[3] - zone[1]))
     out: list[Placed] = []
     cross = layout.kind == "cross" and layout.spinner is not None
     if cross:
@@ -442,14 +454,25 @@ def _from_centre(layout: LayoutView, zone: Box, unit: int, gap: int) -> TablePla
 
 def plan_table(layout: LayoutView, zone: Box, *, units: Sequence[int] = UNITS,
                gap: int | None = None) -> TablePlan:
-    """Lay out ``layout`` inside ``zone`` (see the module doc): the largest unit of ``units``
-    [pixels] with which every tile and end mark fits; at equal units one straight row wins.
-    ``gap`` between touching tiles defaults to a tenth of the unit (at least 2) [pixels].
+    """Lay out ``layout`` inside ``zone`` (see the module doc): one straight row when it fits
+    with tiles of at least :data:`ROW_UNIT`; otherwise the largest unit of ``units`` [pixels]
+    with which every tile and end mark fits, at equal units one straight row; a line whose
+    tiles would come out smaller than :data:`ROW_UNIT` grows out of a point moved towards
+    its short arm. ``gap`` between touching tiles defaults to a tenth of the unit (at least
+    2) [pixels]. The plans of the latest 256 layouts are kept (a match's table is drawn
+    once per language).
 
     An empty layout (before the lead) gives no tiles. When nothing fits even at the smallest
     unit, the plan of the smallest unit comes back with ``fits`` False. Never raises for a
     valid :class:`LayoutView`; a spinner or gap index outside the line raises ``ValueError``.
     """
+    return _plan_table(layout, tuple(zone), tuple(units), gap)
+
+
+@lru_cache(maxsize=256)
+def _plan_table(layout: LayoutView, zone: Box, units: Sequence[int] = UNITS,
+                gap: int | None = None) -> TablePlan:
+    """:func:`plan_table`, cached."""
     if not layout.line and not layout.up and not layout.down:
         return TablePlan(units[0], (), (), True)
     if layout.spinner is not None and not 0 <= layout.spinner < len(layout.line):
@@ -465,26 +488,45 @@ def plan_table(layout: LayoutView, zone: Box, *, units: Sequence[int] = UNITS,
         return row[1]  # a straight row of tiles large enough to read
     # The largest unit whose arms fit: a larger unit fits less, so search by halves (then
     # look one step up, where a turn falling differently may still fit).
-    def grown(i: int) -> TablePlan | None:
-        try:
-            return _from_centre(layout, zone, units[i], gap_of(units[i]))
-        except _Overflow:
-            return None
+    def largest(shift: tuple[float, float]) -> tuple[int, TablePlan] | None:
+        def grown(i: int) -> TablePlan | None:
+            try:
+                return _from_centre(layout, zone, units[i], gap_of(units[i]), shift)
+            except _Overflow:
+                return None
 
-    lo, hi = 0, len(units) - 1
-    best: tuple[int, TablePlan] | None = None
-    while lo <= hi:
-        mid = (lo + hi) // 2
-        plan = grown(mid)
-        if plan is not None:
-            best, hi = (mid, plan), mid - 1
-        else:
-            lo = mid + 1
-    while best is not None and best[0] > 0:
-        plan = grown(best[0] - 1)
-        if plan is None:
-            break
-        best = (best[0] - 1, plan)
+        lo, hi = 0, len(units) - 1
+        found: tuple[int, TablePlan] | None = None
+        while lo <= hi:
+            mid = (lo + hi) // 2
+            plan = grown(mid)
+            if plan is not None:
+                found, hi = (mid, plan), mid - 1
+            else:
+                lo = mid + 1
+        while found is not None and found[0] > 0:
+            plan = grown(found[0] - 1)
+            if plan is None:
+                break
+            found = (found[0] - 1, plan)
+        return found
+
+    best = largest((0.0, 0.0))
+    if (best is None or units[best[0]] < ROW_UNIT) and layout.kind == "line":
+        # A line whose lead is near one of its ends fills one half of the table and leaves
+        # the other empty: move the lead towards the short arm's side, so that the long arm
+        # has more rows (only where the tiles would otherwise be too small to read, so that
+        # a move keeps the other tiles in place as long as they read).
+        centre = layout.lead if layout.lead is not None else len(layout.line) // 2
+        if layout.gap is not None:
+            centre = layout.gap
+        longer_right = len(layout.line) - 1 - centre >= centre
+        sx, sy = (-1, -1) if longer_right else (1, 1)
+        for fx, fy in ((0, 0.1), (0.1, 0.1), (0, 0.2), (0.2, 0.2), (0.3, 0.1), (0.3, 0.3),
+                       (0.2, 0.3)):
+            found = largest((sx * fx, sy * fy))
+            if found is not None and (best is None or found[0] < best[0]):
+                best = found
     if row is not None and (best is None or units[best[0]] <= row[0]):
         return row[1]  # at equal units one straight row wins
     if best is not None:
