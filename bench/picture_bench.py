@@ -4,9 +4,10 @@
     .venv/bin/python bench/picture_bench.py --compare    # also each zlib level
 
 Cases (``ui.picture_examples``): a short chain (5 tiles, two players), a chain of 27 tiles
-(two players), a full cross (Телефон, four players in teams, arms turning) and a round's
-closing picture (four players, hands revealed). Each is rendered ``--rounds`` times with
-warm sprite caches, as the bot renders one state after another; a picture is the whole of
+(two players), the same chain led near one end (its lead moved to make room), a full cross
+(Телефон, four players in teams, arms turning) and a round's closing picture (four players,
+hands revealed). Each is rendered ``--rounds`` times with warm sprite caches and the tiles
+laid anew, as the bot renders one state after another; a picture is the whole of
 :func:`ui.picture.render_table_png` (draw + PNG encoding). Also printed: the first picture
 of a fresh process (every sprite drawn), a :class:`ui.picture.PictureCache` hit, and the
 targets: p99 ≤ 10 ms and ≤ 100 KB per picture.
@@ -24,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ui import picture  # noqa: E402
+from ui import picture, picture_layout  # noqa: E402
 from ui import picture_examples as ex  # noqa: E402
 from ui.i18n import get_translator  # noqa: E402
 
@@ -38,6 +39,9 @@ def cases() -> dict:
     return {
         "short chain (5 tiles)": (ex.short_round(), None),
         "chain of 27 tiles": (ex.long_round(), None),
+        "chain of 27 led at one end": (ex.make_table(
+            ["Оля", "Петя"], [1, 0], ex.line_layout(ex.CHAIN_27, lead=3, last=[26]),
+            to_act=0), None),
         "full cross": (ex.cross_table(), None),
         "closing picture": (closed, summary),
     }
@@ -64,6 +68,7 @@ def bench_case(table, summary, rounds: int, tr) -> dict:
     size = 0
     for i in range(rounds):
         t = replace(table, version=table.version + i)
+        picture_layout._plan_table.cache_clear()  # every state lays its tiles anew
         t0 = time.perf_counter()
         im = picture.render_table_image(t, locale="ru", tr=tr, summary=summary)
         t1 = time.perf_counter()

@@ -488,14 +488,17 @@ def _plan_table(layout: LayoutView, zone: Box, units: Sequence[int] = UNITS,
         return row[1]  # a straight row of tiles large enough to read
     # The largest unit whose arms fit: a larger unit fits less, so search by halves (then
     # look one step up, where a turn falling differently may still fit).
-    def largest(shift: tuple[float, float]) -> tuple[int, TablePlan] | None:
+    def largest(shift: tuple[float, float], below: int | None = None
+                ) -> tuple[int, TablePlan] | None:
+        """The largest unit (index into ``units``, and the plan) that fits with the centre
+        moved by ``shift``, among the units larger than ``units[below]``."""
         def grown(i: int) -> TablePlan | None:
             try:
                 return _from_centre(layout, zone, units[i], gap_of(units[i]), shift)
             except _Overflow:
                 return None
 
-        lo, hi = 0, len(units) - 1
+        lo, hi = 0, len(units) - 1 if below is None else below - 1
         found: tuple[int, TablePlan] | None = None
         while lo <= hi:
             mid = (lo + hi) // 2
@@ -524,9 +527,11 @@ def _plan_table(layout: LayoutView, zone: Box, units: Sequence[int] = UNITS,
         sx, sy = (-1, -1) if longer_right else (1, 1)
         for fx, fy in ((0, 0.1), (0.1, 0.1), (0, 0.2), (0.2, 0.2), (0.3, 0.1), (0.3, 0.3),
                        (0.2, 0.3)):
-            found = largest((sx * fx, sy * fy))
+            found = largest((sx * fx, sy * fy), None if best is None else best[0])
             if found is not None and (best is None or found[0] < best[0]):
                 best = found
+                if units[best[0]] >= ROW_UNIT:
+                    break  # readable: no need to move it further
     if row is not None and (best is None or units[best[0]] <= row[0]):
         return row[1]  # at equal units one straight row wins
     if best is not None:
