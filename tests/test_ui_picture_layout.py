@@ -287,3 +287,36 @@ def test_tiles_grow_as_the_chain_shrinks():
     assert unit[2] == unit[5] == UNITS[0] > unit[27] >= ROW_UNIT
     assert ROW_UNIT <= unit[9] < unit[5]
     assert len(rows(plan_table(line(CHAIN_27[:9]), ZONE))) == 1
+
+
+@pytest.mark.parametrize("variant", ["telephone", "muggins", "chcv", "sea_goat", "classic"])
+def test_every_table_of_played_rounds_is_laid_out_whole(variant):
+    """Random rounds of the engine, every state as the service shows it: every tile once, no
+    overlaps, touching halves matching, inside the zone, and with tiles that read on a phone
+    (RULES.md §2.0; issue 20 items 12–13); in the games with a count the ends' values add up
+    to it (§2.0.6)."""
+    import random
+
+    from engine import Rules, apply, legal_moves, new_match
+    from service.live import layout_view
+
+    small = 0
+    states = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        state, _ = new_match(Rules(variant=variant), 2 + seed % 3, seed)
+        for _ in range(90):
+            if state.finished:
+                break
+            lay = state.round.layout
+            if lay.line:
+                count = lay.count() if variant in ("telephone", "muggins") else None
+                view = layout_view(lay, count)
+                plan = plan_table(view, ZONE)
+                check_plan(view, plan)
+                small += plan.unit < ROW_UNIT
+                states += 1
+                if count is not None:
+                    assert sum(e.counts or 0 for e in view.ends) == count
+            state, _ = apply(state, state.to_act, rng.choice(legal_moves(state)))
+    assert states > 50 and small <= states // 50

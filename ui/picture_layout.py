@@ -24,9 +24,10 @@ How the tiles are laid (the choices the rule book leaves to the table):
 - Every end gets a mark where the next tile would go (:class:`EndMark`), so it needs room too;
   where the rows leave it none, it goes straight on or beside the last tile.
 - The largest ``unit`` of :data:`UNITS` with which everything fits is taken, so tiles grow
-  and shrink with the chain (issue 20 item 12). A line with its lead near one end, whose
-  tiles would come out smaller than :data:`ROW_UNIT`, grows out of a point moved towards its
-  short arm instead of the centre, so that its long arm has the room.
+  and shrink with the chain (issue 20 item 12). A table whose tiles would come out smaller
+  than :data:`ROW_UNIT` — a line led near one of its ends, a cross with its tiles on one or
+  two arms — grows out of a point moved away from its long arms instead of the centre, so
+  that they have the room.
 - A move adds a tile at an end and moves none of the others, as long as the unit stays.
 
 Coordinates are pixels, ``x`` to the right and ``y`` down; boxes are ``(x0, y0, x1, y1)`` with
@@ -169,9 +170,10 @@ def _overlaps(b: Box, boxes: Sequence[Box], margin: int) -> bool:
     return False
 
 
-def _lay_arm(arm: _Arm, unit: int, gap: int, zone: Box, out: list[Placed]) -> EndMark | None:
-    """Lay one arm (see the module doc) after the tiles already in ``out``; raises _Overflow
-    when it leaves its room.
+def _lay_arm(arm: _Arm, unit: int, gap: int, zone: Box, out: list[Placed],
+             marks: Sequence[EndMark] = ()) -> EndMark | None:
+    """Lay one arm (see the module doc) after the tiles already in ``out`` and the ``marks``
+    of the arms laid before; raises _Overflow when it leaves its room.
 
     The arm runs straight out of the centre (``first``) to the edge of the zone or to a tile
     already laid, then lies in rows that run back and forth (``row``, then its opposite)
@@ -182,7 +184,7 @@ def _lay_arm(arm: _Arm, unit: int, gap: int, zone: Box, out: list[Placed]) -> En
     one turns at the double's end instead of beside a half."""
     h, length = unit, 2 * unit
     margin = max(0, gap - 2)  # tiles a gap apart touch; closer than that they would overlap
-    taken = [p.box for p in out]
+    taken = [p.box for p in out] + [m.box for m in marks]
     x, y = arm.start
     direction = arm.first
     mode = "first"  # the straight run out of the centre; then "row" and "step"
@@ -285,10 +287,12 @@ def _lay_arm(arm: _Arm, unit: int, gap: int, zone: Box, out: list[Placed]) -> En
         if prev is not None:
             for d in ((sd[1], sd[0]), (-sd[1], -sd[0])):
                 spots.append((*turn_point(d), d))
-        for px, py, d in spots:
-            b = shape(px, py, d, h, h)
-            if room(b, False):
-                return _mark(arm, b)
+        # in the arm's own rows first, so that the mark keeps out of the other arms' way
+        for in_rows in ((True, False) if mode != "first" else (False,)):
+            for px, py, d in spots:
+                b = shape(px, py, d, h, h)
+                if room(b, in_rows):
+                    return _mark(arm, b)
         raise _Overflow
 
     items = list(arm.tiles) + [None]  # None: the end mark's slot
@@ -446,7 +450,7 @@ def _from_centre(layout: LayoutView, zone: Box, unit: int, gap: int,
         ]
     marks = []
     for arm in arms:
-        mark = _lay_arm(arm, unit, gap, zone, out)
+        mark = _lay_arm(arm, unit, gap, zone, out, marks)
         if mark is not None:
             marks.append(mark)
     return TablePlan(unit, tuple(out), tuple(marks), True)
@@ -456,9 +460,9 @@ def plan_table(layout: LayoutView, zone: Box, *, units: Sequence[int] = UNITS,
                gap: int | None = None) -> TablePlan:
     """Lay out ``layout`` inside ``zone`` (see the module doc): one straight row when it fits
     with tiles of at least :data:`ROW_UNIT`; otherwise the largest unit of ``units`` [pixels]
-    with which every tile and end mark fits, at equal units one straight row; a line whose
-    tiles would come out smaller than :data:`ROW_UNIT` grows out of a point moved towards
-    its short arm. ``gap`` between touching tiles defaults to a tenth of the unit (at least
+    with which every tile and end mark fits, at equal units one straight row; a table whose
+    tiles would come out smaller than :data:`ROW_UNIT` grows out of a point moved away from
+    its long arms. ``gap`` between touching tiles defaults to a tenth of the unit (at least
     2) [pixels]. The plans of the latest 256 layouts are kept (a match's table is drawn
     once per language).
 
@@ -507,24 +511,33 @@ def _plan_table(layout: LayoutView, zone: Box, units: Sequence[int] = UNITS,
                 found, hi = (mid, plan), mid - 1
             else:
                 lo = mid + 1
-        while found is not None and found[0] > 0:
-            plan = grown(found[0] - 1)
-            if plan is None:
-                break
-            found = (found[0] - 1, plan)
+        if found is not None:  # where a turn or a mark falls differently, a larger unit
+            top = found[0]     # may fit after one that did not: look a few steps up
+            for i in range(top - 1, max(-1, top - 4), -1):
+                plan = grown(i)
+                if plan is not None:
+                    found = (i, plan)
         return found
 
     best = largest((0.0, 0.0))
-    if (best is None or units[best[0]] < ROW_UNIT) and layout.kind == "line":
-        # A line whose lead is near one of its ends fills one half of the table and leaves
-        # the other empty: move the lead towards the short arm's side, so that the long arm
-        # has more rows (only where the tiles would otherwise be too small to read, so that
-        # a move keeps the other tiles in place as long as they read).
-        centre = layout.lead if layout.lead is not None else len(layout.line) // 2
-        if layout.gap is not None:
-            centre = layout.gap
-        longer_right = len(layout.line) - 1 - centre >= centre
-        sx, sy = (-1, -1) if longer_right else (1, 1)
+    if best is None or units[best[0]] < ROW_UNIT:
+        # A table whose long arms lie on one side (a line led near one of its ends, a cross
+        # with its tiles on one or two arms) fills part of the table and leaves the rest
+        # empty: move the centre away from the long arms, so that they have more rows (only
+        # where the tiles would otherwise be too small to read, so that a move keeps the
+        # other tiles in place as long as they read).
+        n = len(layout.line)
+        if layout.kind == "cross" and layout.spinner is not None:
+            left, right = layout.spinner, n - 1 - layout.spinner
+            up, down = len(layout.up), len(layout.down)
+            # the right arm's rows go down, the left arm's up (and the up and down arms turn
+            # into the top right and bottom left quarters)
+            sx = -1 if right + up >= left + down else 1
+            sy = -1 if right + down >= left + up else 1
+        else:
+            centre = layout.gap if layout.gap is not None else \
+                layout.lead if layout.lead is not None else n // 2
+            sx, sy = (-1, -1) if n - 1 - centre >= centre else (1, 1)
         for fx, fy in ((0, 0.1), (0.1, 0.1), (0, 0.2), (0.2, 0.2), (0.3, 0.1), (0.3, 0.3),
                        (0.2, 0.3)):
             found = largest((sx * fx, sy * fy), None if best is None else best[0])
