@@ -632,3 +632,19 @@ def test_doubles_lie_across_on_vertical_arms_and_at_corners():
             assert (dx > dy) == (h > w), (arm, i, p, inward)
             checked += 1
     assert checked >= 8
+
+
+def test_a_short_revealed_hand_lies_flat_and_larger():
+    """Issue 20 item 12: the closing picture's hands (a few tiles) lie flat between the name
+    and the score, at least 40 px high, instead of standing at 30 px; a long hand stands."""
+    c = picture._Canvas(picture._painter(FELT))
+    width = CARD_W - 34 - 20 - 90
+    hand = [(1, 4), (2, 6), (5, 5)]
+    right = picture._tiles_row(c, 100, 300, width, hand, FELT.card, unit=30,
+                               lying=picture.HAND_LYING)
+    unit = (right - 100 + 2) // (2 * len(hand))  # three lying tiles and two gaps
+    assert 40 <= unit <= picture.HAND_LYING
+    seven = [(0, 1), (0, 2), (0, 3), (0, 4), (0, 5), (0, 6), (1, 1)]
+    right = picture._tiles_row(c, 100, 300, width, seven, FELT.card, unit=30,
+                               lying=picture.HAND_LYING)
+    assert right - 100 <= width

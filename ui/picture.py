@@ -551,6 +551,9 @@ def _painter(theme: Theme) -> _Painter:
 FRAME = 14        # the wooden frame [pixels]
 PAD = 12          # felt between the frame and the cards [pixels]
 CARD_W, CARD_H = 410, 160
+#: How high the revealed tiles of a short hand may lie in a seat's card [pixels]: between the
+#: name and the score.
+HAND_LYING = 50
 ZONE: Box = (FRAME + PAD, FRAME + PAD + CARD_H + 10, WIDTH - FRAME - PAD,
              HEIGHT - FRAME - PAD - CARD_H - 10)
 # Seat slots in turn order round the table (clockwise): bottom left, top left, top right,
@@ -671,9 +674,10 @@ def _draw_mark(c: _Canvas, m: EndMark, unit: int, counting: bool = False) -> Non
 
 
 def _tiles_row(c: _Canvas, x: int, y: int, width: int, tiles: Sequence[tuple[int, int]] | int,
-               bg: RGB, unit: int = 22) -> int:
+               bg: RGB, unit: int = 22, lying: int = 0) -> int:
     """Draw a hand in a card: tile backs (an int: how many) or faces (codes as pairs), standing,
-    from ``x`` with their centre at ``y``, within ``width``. Returns the right edge drawn."""
+    from ``x`` with their centre at ``y``, within ``width``; faces lie flat instead, at most
+    ``lying`` pixels high, where that draws them larger. Returns the right edge drawn."""
     n = tiles if isinstance(tiles, int) else len(tiles)
     if n == 0:
         return x
@@ -688,6 +692,13 @@ def _tiles_row(c: _Canvas, x: int, y: int, width: int, tiles: Sequence[tuple[int
     while unit > 10 and n * (unit + gap) - gap > width:
         unit -= 2
         gap = max(2, unit // 6)
+    # A short hand lies flat when its tiles come out larger so: their pips read on a phone.
+    flat = min(lying, (width - (n - 1) * gap) // (2 * n)) if lying else 0
+    if flat > unit:
+        for i, (a, b) in enumerate(tiles):
+            c.paste(c.p.tile(flat, a, b, False, "up", False, bg), x + i * (2 * flat + gap),
+                    y - flat // 2)
+        return x + n * (2 * flat + gap) - gap
     for i, (a, b) in enumerate(tiles):
         c.paste(c.p.tile(unit, a, b, True, "up", False, bg), x + i * (unit + gap), y - unit)
     return x + n * (unit + gap) - gap
@@ -738,7 +749,8 @@ def _draw_seat(c: _Canvas, table: TableView, seat: SeatView, slot: str, tr: Tran
     elif summary is not None and seat.seat < len(summary.hands):
         hand = _pairs(summary.hands[seat.seat])
         if hand:
-            end = _tiles_row(c, left, row2, right - left - 90, hand, th.card, unit=30)
+            end = _tiles_row(c, left, row2, right - left - 90, hand, th.card, unit=30,
+                             lying=HAND_LYING)
             value = (summary.hand_values[seat.side] if seat.side < len(summary.hand_values)
                      else None)
             if value is not None and not table.teams:
