@@ -49,7 +49,7 @@ from dataclasses import dataclass, fields
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont, PngImagePlugin
 
 from service.views import LayoutView, RoundSummary, SeatView, TableView
 
@@ -61,6 +61,7 @@ __all__ = [
     "FELT",
     "FONTS_DIR",
     "HEIGHT",
+    "LABELS_KEY",
     "MAX_PNG_BYTES",
     "THEMES",
     "WIDTH",
@@ -68,6 +69,7 @@ __all__ = [
     "Theme",
     "display_text",
     "encode_png",
+    "picture_labels",
     "render_table_image",
     "render_table_png",
 ]
@@ -75,6 +77,8 @@ __all__ = [
 #: Size of every table picture [pixels]. Telegram shows it at the chat's width.
 WIDTH = 1200
 HEIGHT = 960
+#: The PNG text chunk that carries the labels a picture drew (:func:`picture_labels`).
+LABELS_KEY = "Description"
 #: The size a picture should stay under [bytes] (bench/picture_bench.py checks it).
 MAX_PNG_BYTES = 100_000
 #: DejaVu Sans, shipped beside this module under its licence (ui/fonts/README.md).
@@ -547,6 +551,8 @@ class _Canvas:
         self.p = painter
         self.th = painter.theme
         self.im = painter.background.copy()
+        #: Every text drawn, as drawn (names cut with "…"), in drawing order.
+        self.labels: list[str] = []
 
     def paste(self, sprite: Image.Image, x: int, y: int) -> None:
         self.im.paste(sprite, (int(x), int(y)))
@@ -567,6 +573,7 @@ class _Canvas:
             shown = display_text(text, bold=bold, size=size, max_width=max_width)
         if not shown:
             return 0
+        self.labels.append(shown)
         sprite, top = self.p.label(shown, size, bold, fg, bg)
         w = sprite.width
         if anchor == "c":
@@ -812,14 +819,34 @@ def render_table_image(table: TableView, *, locale: str, tr: Translator | None =
     for seat, slot in zip(table.seats, seating, strict=False):
         _draw_seat(c, table, seat, slot, tr, locale, summary, goats)
     _header(c, table, tr, locale, summary)
+    c.im.info[LABELS_KEY] = "\n".join(c.labels)
     return c.im
 
 
 def encode_png(im: Image.Image) -> bytes:
-    """A palette image as PNG bytes (zlib level :data:`PNG_COMPRESS_LEVEL`)."""
+    """A palette image as PNG bytes (zlib level :data:`PNG_COMPRESS_LEVEL`); the texts it
+    draws (``im.info[LABELS_KEY]``, set by :func:`render_table_image`) go with it as a
+    compressed ``iTXt`` chunk, read back by :func:`picture_labels`."""
     buf = io.BytesIO()
-    im.save(buf, "PNG", compress_level=PNG_COMPRESS_LEVEL)
+    info = None
+    labels = im.info.get(LABELS_KEY)
+    if labels:
+        info = PngImagePlugin.PngInfo()
+        info.add_itxt(LABELS_KEY, labels, zip=True)
+    im.save(buf, "PNG", compress_level=PNG_COMPRESS_LEVEL, pnginfo=info)
     return buf.getvalue()
+
+
+def picture_labels(png: bytes) -> list[str]:
+    """Every text a table picture drew (its labels: the title, the game, names, scores, the
+    bazar…), in drawing order, read from the PNG's ``iTXt`` chunk :data:`LABELS_KEY`; empty
+    for a PNG without one.  Raises ``PIL.UnidentifiedImageError`` for bytes that are no
+    image.  What a reader of the picture sees in words, for checks of its language (issue
+    20 item 8) and for anyone who cannot see it."""
+    with Image.open(io.BytesIO(png)) as im:
+        im.load()
+        text = im.text.get(LABELS_KEY, "") if hasattr(im, "text") else ""
+    return [line for line in str(text).split("\n") if line]
 
 
 def render_table_png(table: TableView, *, locale: str, tr: Translator | None = None,

@@ -27,6 +27,7 @@ from service.views import (
 
 from .callbacks import HistoryCb, HoldCb, LeaveCb, RecordCb, StatsCb, TopCb
 from .i18n import Translator, get_translator
+from .names import localized
 from .render import MAX_TEXT, clean_name, side_names, text_length
 from .variants import variant_name as game_name
 
@@ -256,6 +257,7 @@ def render_history(locale: str, page: HistoryPage, *, mine: bool,
     rating points (§1.16), the change of the skill estimate, who timed out (§1.17) or left.
     ``mine``: the person's own history (a private chat) rather than a chat's."""
     tr = _tr(tr)
+    page = localized(page, locale, tr)
     if not page.entries:
         return tr.t(locale, "hist-empty-user" if mine else "hist-empty-chat")
     lines = [tr.t(locale, "hist-title-user" if mine else "hist-title-chat",
@@ -312,6 +314,7 @@ def render_record_check(locale: str, check: RecordCheck, *, limit: int,
     round, the decision and the rule it breaks by its section and name.  ``limit``: the
     largest record read [bytes]."""
     tr = _tr(tr)
+    check = localized(check, locale, tr)
     if not check.ok:
         err = check.error
         args = {"round": check.round_no or 0, "decision": check.decision_no or 0,

@@ -40,6 +40,7 @@ from service.views import (
 )
 
 from .i18n import Markup, Translator, get_translator
+from .names import localized
 from .variants import variant_name, variants
 
 __all__ = [
@@ -617,6 +618,7 @@ def render_score(locale: str, table: TableView, *, tr: Translator | None = None)
     the marks a game counts, RULES.md §2), the pot (§1.13), the round (sport's
     deal k of N, §2.7) and what the game is played for (§1.15, §2.0.7).  No hands."""
     tr = _tr(tr)
+    table = localized(table, locale, tr)
     rules = table.rules
     names = _names(table)
     lines = [tr.t(locale, "match-score-title"), _title(tr, locale, table)]
