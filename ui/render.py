@@ -378,7 +378,9 @@ def render_lobby(locale: str, lobby: LobbyView, *, expires_minutes: int | None =
              tr.t(locale, "lobby-players", count=len(players), max=lobby.max_players)]
     for i in range(lobby.max_players):
         if i < len(players):
-            key = "lobby-seat-bot" if players[i].bot else "lobby-seat"
+            # a computer player is marked 🤖, once: its name may carry the mark already
+            key = "lobby-seat-bot" if players[i].bot and "🤖" not in players[i].name \
+                else "lobby-seat"
             lines.append(tr.t(locale, key, seat=i + 1, name=clean_name(players[i].name)))
         else:
             lines.append(tr.t(locale, "lobby-seat-empty", seat=i + 1))

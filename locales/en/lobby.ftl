@@ -3,7 +3,7 @@
 lobby-title = <b>🐐 { $game } — taking seats</b>
 lobby-players = Players ({ $count } of { $max }):
 lobby-seat = { $seat }. { $name }
-lobby-seat-bot = { $seat }. { $name }
+lobby-seat-bot = { $seat }. 🤖 { $name }
 lobby-seat-empty = { $seat }. —
 lobby-creator = Lobby opened by { $name }
 lobby-rules = <b>Rules:</b>

@@ -3,7 +3,7 @@
 lobby-title = <b>🐐 { $game } — набор игроков</b>
 lobby-players = Игроки ({ $count } из { $max }):
 lobby-seat = { $seat }. { $name }
-lobby-seat-bot = { $seat }. { $name }
+lobby-seat-bot = { $seat }. 🤖 { $name }
 lobby-seat-empty = { $seat }. —
 lobby-creator = Набор собирает: { $name }
 lobby-rules = <b>Правила:</b>

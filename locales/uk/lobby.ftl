@@ -3,7 +3,7 @@
 lobby-title = <b>🐐 { $game } — набір гравців</b>
 lobby-players = Гравці ({ $count } з { $max }):
 lobby-seat = { $seat }. { $name }
-lobby-seat-bot = { $seat }. { $name }
+lobby-seat-bot = { $seat }. 🤖 { $name }
 lobby-seat-empty = { $seat }. —
 lobby-creator = Набір збирає: { $name }
 lobby-rules = <b>Правила:</b>
