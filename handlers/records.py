@@ -50,7 +50,7 @@ _GRANTED_MAX = 10_000
 
 _RECORD_ERRORS = {ErrorCode.WRONG_STATUS: "err-record-open",
                   ErrorCode.NOT_IN_GAME: "err-record-foreign",
-                  ErrorCode.NOT_FOUND: "err-record-usage"}
+                  ErrorCode.NOT_FOUND: "err-record-none"}
 
 
 # -- the history --------------------------------------------------------------------------

@@ -337,6 +337,8 @@ class _Recent(NamedTuple):
     """What a seat's hand message reports about the seat itself (RULES.md §1.8, §1.17)."""
 
     drawn: tuple[str, ...] = ()  # since its last decision
+    taken: tuple[str, ...] = ()  # handed from another seat's hand since then (§2.8 rule 5)
+    taken_from: int | None = None  # that seat
     knock: tuple[str, ...] | None = None  # drawn before its last decision, a knock
     host_pending: bool = False  # the host moved for it; its tile comes next
     host_moved: bool = False  # its last tile was the host's
@@ -533,7 +535,8 @@ class LiveMatch:
                 recent[seat] = r._replace(drawn=r.drawn + (tile_code(ev.tile),))
             elif kind == "took":  # tiles handed to the seat by a rule (§2.8 rule 5)
                 r = recent[seat]
-                recent[seat] = r._replace(drawn=r.drawn + tuple(tile_code(t) for t in ev.tiles))
+                recent[seat] = r._replace(taken=r.taken + tuple(tile_code(t) for t in ev.tiles),
+                                          taken_from=ev.maker)
             elif kind in ("knocked", "passed"):
                 r = recent[seat]
                 recent[seat] = _Recent(knock=r.drawn, host_moved=r.host_pending)
@@ -815,6 +818,7 @@ class LiveMatch:
                 tiles=tuple(map(tile_code, hands[i])), your_turn=mine,
                 legal=legal if mine else (),
                 drawn=rec.drawn or (rec.knock if knocked else ()),
+                taken=rec.taken, taken_from=rec.taken_from,
                 deadline_at=r.deadline_at if mine else None,
                 knocked=knocked, host_moved=rec.host_moved,
                 lead=lead if mine else None,

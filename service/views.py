@@ -466,6 +466,8 @@ class HandView:
     - ``drawn``: the tiles the seat drew from the bazar since its last decision; while it is
       not its turn and its last decision was a knock, those it drew before that knock
       (RULES.md §1.8).
+    - ``taken``: the tiles taken blindly from the hand of seat ``taken_from`` since its last
+      decision (Семёрка, RULES.md §2.8 rule 5), which came from no bazar.
     - ``knocked``: its last decision was a knock and its turn has not come again (§1.8).
     - ``host_moved``: the host placed its last tile, its turn having timed out (§1.17).
     - ``lead``: on its turn before the round's first tile, the tile it must lead (the first
@@ -485,6 +487,8 @@ class HandView:
     knocked: bool = False
     host_moved: bool = False
     lead: str | None = None
+    taken: tuple[str, ...] = ()
+    taken_from: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,6 +41,7 @@ it.
 from __future__ import annotations
 
 import io
+import re
 import threading
 import unicodedata
 from collections import OrderedDict
@@ -55,7 +56,7 @@ from service.views import LayoutView, RoundSummary, SeatView, TableView
 
 from .i18n import Translator, get_translator
 from .picture_layout import Box, EndMark, plan_table
-from .render import _points, clean_name, format_score
+from .render import _FAST, _points, clean_name, format_score
 
 __all__ = [
     "FELT",
@@ -257,15 +258,22 @@ def _visual_order(text: str) -> str:
     return "".join(chars)
 
 
+#: Characters the font cannot draw (marked NUL) with the spaces before them, where a
+#: punctuation mark or the end follows: they leave no space behind.
+_DROPPED_BEFORE_STOP = re.compile(r"\s*\0+(?=[\s\0]*(?:[:;,.!?…)»”]|$))[\s\0]*")
+
+
 @lru_cache(maxsize=8192)
 def display_text(text: str, *, bold: bool = False, size: int = 32,
                  max_width: float | None = None) -> str:
     """``text`` as the picture draws it: format characters and variation selectors removed,
     every other character DejaVu Sans cannot draw (most emoji) replaced by a space, so no
-    "missing glyph" box is ever drawn; whitespace collapsed; right-to-left runs in visual
-    order; and, with ``max_width`` [pixels at ``size``], cut to that width with "…". May be
-    empty (a name of emoji only)."""
-    kept = "".join(c if _drawable(c, bold) else "" if _invisible(c) else " " for c in text)
+    "missing glyph" box is ever drawn (none where it would stand before punctuation or at
+    the end: «Бот Фёдор 🤖: …» reads «Бот Фёдор: …»); whitespace collapsed; right-to-left
+    runs in visual order; and, with ``max_width`` [pixels at ``size``], cut to that width
+    with "…". May be empty (a name of emoji only)."""
+    kept = "".join(c if _drawable(c, bold) else "" if _invisible(c) else "\0" for c in text)
+    kept = _DROPPED_BEFORE_STOP.sub("", kept).replace("\0", " ")
     kept = " ".join(kept.split())
     if max_width is not None:
         font = _font(bold, size)
@@ -774,7 +782,9 @@ def _header(c: _Canvas, table: TableView, tr: Translator, locale: str,
             lines.append((tr.plain(locale, "pic-general"), th.accent))
     else:
         if table.fast:
-            lines.append((tr.plain(locale, "pic-fast"), th.accent))
+            # the caption's words (``table-fast``): a fast lead, or the extraordinary one
+            lines.append((tr.plain(locale, "pic-fast", fast=_FAST.get(table.fast, "six")),
+                          th.accent))
         if table.two_tiles:
             lines.append((tr.plain(locale, "pic-two-tiles"), th.accent))
     for i, (text, fg) in enumerate(lines[:2]):

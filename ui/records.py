@@ -32,8 +32,11 @@ from .render import MAX_TEXT, clean_name, side_names, text_length
 from .variants import variant_name as game_name
 
 __all__ = [
+    "ROUGH_SIGMA",
+    "SETTLING_SIGMA",
     "VARIANT_ROW",
     "board_keyboard",
+    "certainty",
     "format_date",
     "history_keyboard",
     "hold_keyboard",
@@ -112,7 +115,8 @@ def render_board(locale: str, rows: Sequence[LeaderRow], *, variant: str, everyw
               "board-counts-bots" if with_bots else "board-counts-fair")
     head = [tr.t(locale, title, variant=name), tr.t(locale, counts)]
     if not rows:
-        return "\n".join(head + ["", tr.t(locale, "board-empty")])
+        empty = "board-empty-global" if everywhere else "board-empty"  # no «здесь» there
+        return "\n".join(head + ["", tr.t(locale, empty)])
     lines = head + [tr.t(locale, "board-order"), ""]
     for r in rows:
         lines.append(tr.t(locale, "board-line", place=r.place, name=clean_name(r.name),
@@ -151,11 +155,25 @@ def _signed(skill: float) -> dict[str, object]:
     return {"sign": "−" if shown < 0 else "", "skill": abs(shown)}
 
 
+#: The skill estimate's σ above which it is called rough (few matches), and above which it
+#: is still settling; below the second it is firm.  A new player starts at σ = 25/3
+#: (``storage.skill``); each rated match narrows it.
+ROUGH_SIGMA = 6.0
+SETTLING_SIGMA = 3.5
+
+
+def certainty(sigma: float) -> str:
+    """How sure the skill estimate is, in the words a player reads instead of σ: ``low``,
+    ``mid`` or ``high`` (:data:`ROUGH_SIGMA`, :data:`SETTLING_SIGMA`; RULES.md §1.16 keeps
+    the rating points, the estimate is the boards' order)."""
+    return "low" if sigma >= ROUGH_SIGMA else "mid" if sigma >= SETTLING_SIGMA else "high"
+
+
 def _figures(tr: Translator, locale: str, st: PersonalStats) -> list[str]:
     if not st.matches:
         return [tr.t(locale, "pstats-none")]
     return [tr.t(locale, "pstats-games", matches=st.matches, wins=st.wins, goats=st.goats),
-            tr.t(locale, "pstats-skill", **_signed(st.skill), mu=st.mu, sigma=st.sigma,
+            tr.t(locale, "pstats-skill", **_signed(st.skill), sure=certainty(st.sigma),
                  points=st.rating),
             tr.t(locale, "pstats-play", outs=st.outs, fish=st.fish,
                  average=float(st.average_score))]
@@ -265,7 +283,7 @@ def render_history(locale: str, page: HistoryPage, *, mine: bool,
              tr.t(locale, "hist-page", page=page.page + 1, pages=page.pages)]
     for m in page.entries:
         lines += [""] + _entry(tr, locale, m, mine)
-    return _fit(lines, ["", tr.t(locale, "hist-records")])
+    return _fit(lines, ["", tr.t(locale, "hist-legend"), tr.t(locale, "hist-records")])
 
 
 def history_keyboard(locale: str, page: HistoryPage, *, tr: Translator | None = None

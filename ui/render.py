@@ -660,6 +660,9 @@ def render_hand(locale: str, hand: HandView, table: TableView, *,
         lines.append(tr.t(locale, "hand-host-moved"))
     if hand.drawn:
         lines.append(tr.t(locale, "hand-drew", tiles=format_tiles(hand.drawn)))
+    if hand.taken:  # from another hand, not the bazar (RULES.md §2.8 rule 5)
+        lines.append(tr.t(locale, "hand-took", tiles=format_tiles(hand.taken),
+                          name=_name(_names(table), hand.taken_from)))
     if hand.knocked:
         lines.append(tr.t(locale, "hand-knocked"))
     lines.append("")

@@ -7,13 +7,14 @@ board-title-global = 🏆 <b>Загальний рейтинг</b> — { $varian
 board-counts-fair = Рахуються партії цього чату без комп'ютерних гравців.
 board-counts-bots = Рахуються всі партії цього чату, і з комп'ютерними гравцями теж (так вирішили адміни в /settings).
 board-counts-global = Рахуються партії всіх чатів без комп'ютерних гравців.
-board-order = 🎯 — майстерність (обережна оцінка μ − 3σ), за нею порядок; ⭐ — очки рейтингу; 🐐 — скільки разів у козлах.
+board-order = 🎯 — майстерність: зростає з перемогами, тим більше, чим сильніші суперники; за нею порядок. ⭐ — очки рейтингу; 🐐 — скільки разів у козлах.
 board-line = { $place }. { $name } — 🎯 <b>{ $sign }{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) }</b> · { $matches ->
     [one] { $matches } партія
     [few] { $matches } партії
    *[many] { $matches } партій
 } · ⭐ { $points } · 🐐 { $goats }
 board-empty = У цій грі тут ще ніхто не дограв жодної партії.
+board-empty-global = У цій грі ще ніхто не дограв жодної партії.
 board-pick = Інша гра — кнопками нижче.
 
 ## Статистика (/stats).
@@ -28,7 +29,11 @@ pstats-overall = <b>В усіх чатах</b> (без комп'ютерних �
 }
 pstats-solo = <b>В особистих проти комп'ютерних гравців:</b>
 pstats-games = Партій: { $matches } · першим: { $wins } · козлом: { $goats }
-pstats-skill = 🎯 Майстерність { $sign }{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) } (μ { NUMBER($mu, maximumFractionDigits: 1) }, σ { NUMBER($sigma, maximumFractionDigits: 1) }) · ⭐ очок рейтингу: { $points }
+pstats-skill = 🎯 Майстерність { $sign }{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) } ({ $sure ->
+    [low] оцінка поки груба: партій мало
+    [mid] оцінка уточнюється
+   *[high] оцінка надійна
+}) · ⭐ очок рейтингу: { $points }
 pstats-play = Виходів: { $outs } · риб: { $fish } · середній підсумковий рахунок: { NUMBER($average, maximumFractionDigits: 1) }
 pstats-none = — жодної партії.
 pstats-empty = { $name }: поки жодної завершеної партії.
@@ -66,10 +71,12 @@ hist-goat = { $title ->
        *[other] козел
     }
 }
+hist-legend = ⭐ — очки рейтингу за партію; 🎯 — як змінилася майстерність (у /top і /stats).
 hist-records = 📄 Запис партії — кнопкою з її номером.
 
 ## Запис партії (/record) та його перевірка (/replay).
-rec-caption = 📄 Запис партії #{ $id } — { $variant }, { $date }. Щоб перевірити, надішліть цей файл мені (або виконайте <code>python -m engine replay</code> з ним).
+rec-caption = 📄 Запис партії #{ $id } — { $variant }, { $date }. Щоб перевірити його, надішліть цей файл мені або дайте на нього відповідь командою /replay.
+err-record-none = Партії #{ $id } немає. Номери партій — у /history.
 rec-sent = 📄 Запис партії #{ $id } — в особистих.
 rec-none = Тут ще немає завершених партій.
 chk-ok = ✅ <b>Запис читається</b> — { $variant }, гравці: { $names }
