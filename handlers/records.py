@@ -176,6 +176,7 @@ async def _check(message: Message, document, app: App, bot: Bot, locale: str) ->
         return
     check = await app.service.records.check(data)
     reply(app, message, records.render_record_check(locale, check, limit=MAX_RECORD_BYTES,
+                                                    rules_url=app.rules_url,
                                                     tr=app.tr))
 
 

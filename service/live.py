@@ -941,6 +941,18 @@ def _rule_of(error: Any) -> str | None:
     return found.group(1) if found else None
 
 
+def _decision_tiles(record: Mapping[str, Any], error: Any) -> tuple[str, ...]:
+    """The tiles (``"a-b"``) of the decision an engine ``ReplayError`` names in ``record``,
+    as far as the record writes them; empty when it names none."""
+    try:
+        d = record["rounds"][error.round_no - 1]["decisions"][error.decision_no - 1]
+        placements = d["tiles"] if "tiles" in d else [d]
+        return tuple(tile_code(engine.Tile.parse(p["tile"]))
+                     for p in placements)
+    except (LookupError, TypeError, ValueError, AttributeError):
+        return ()
+
+
 def check_record(data: bytes) -> RecordCheck:
     """Replay a game record that a user sent (RULES.md; ``engine.records.replay_json``) and
     say what it shows: the rounds and the end of the match, or why it is refused —
@@ -988,7 +1000,9 @@ def check_record(data: bytes) -> RecordCheck:
             kind = "rounds"
         return RecordCheck(False, kind, round_no=exc.round_no, decision_no=exc.decision_no,
                            rule=rule, detail=message[:300], names=names,
-                           variant=variant if isinstance(variant, str) else "classic")
+                           variant=variant if isinstance(variant, str) else "classic",
+                           seat=exc.seat if kind in ("illegal", "misdeal") else None,
+                           reason=exc.kind, tiles=_decision_tiles(record, exc))
     except (RecursionError, ValueError, TypeError, AttributeError, KeyError) as exc:
         return RecordCheck(False, "format", detail=str(exc)[:200])
     full = engine.Rules.from_json(rules)

@@ -746,9 +746,13 @@ class RecordCheck:
     ``title``, ``winners`` (races, §2.0.7), ``draw`` (§2.7).  ``ok`` False: ``error`` says
     why — ``size``, ``json``, ``format``, ``variant``, ``misdeal``, ``deal``, ``rounds`` or
     ``illegal`` (``round_no`` and ``decision_no``, 1-based, and the ``rule``, e.g. ``§1.7``);
-    ``detail`` the engine's words (English).  ``stored_match``: the id of the match of this
-    bot the record names and whose stored result it equals (``stored`` True) or not (False);
-    None when it names none."""
+    ``detail`` the engine's words (English); ``seat`` (0-based) whose decision or hand it
+    is, ``reason`` what is wrong with it (the engine's error class for ``illegal``:
+    ``TileNotInHand``, ``TileDoesNotFit``, ``WrongLead``, …; for ``misdeal`` ``doubles`` or
+    ``suit``) and ``tiles`` the tiles of that decision.  ``stored_match``: the id of the
+    match of this bot the record names and whose stored result it equals (``stored`` True)
+    or not (False); None when it names none.  ``renamed``: the same match with other names,
+    ``(stored name, the record's name)`` per seat whose name differs."""
 
     ok: bool
     error: str | None = None
@@ -768,6 +772,10 @@ class RecordCheck:
     draw: bool = False
     stored_match: int | None = None
     stored: bool | None = None
+    seat: int | None = None
+    reason: str | None = None
+    tiles: tuple[str, ...] = ()
+    renamed: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -97,15 +97,31 @@ chk-rating = Rating points: { $list }
 chk-unfinished = ⏳ The match in the record is not finished.
 chk-stored-same = ✅ It equals match #{ $id } as the bot recorded it.
 chk-stored-diff = ⚠️ It differs from match #{ $id } as the bot recorded it.
+chk-stored-renamed = ⚠️ This is match #{ $id } as the bot recorded it, but the record names the players otherwise: { $list }.
 chk-err-size = ❌ The file is too big: { $size } bytes. I read records of up to { $limit } bytes.
 chk-err-json = ❌ This is not JSON: the file does not read as a match record.
 chk-err-format = ❌ This is not a match record: fields are missing or have the wrong kind.
 chk-err-variant = ❌ Unknown game “{ $variant }”.
-chk-err-misdeal = ❌ Round { $round }: such a deal is dealt again ({ $rule } — { rule-name }).
-chk-err-deal = ❌ Round { $round }: the deal is wrong — it must hold each of the 28 tiles once, in full hands ({ $rule } — { rule-name }).
+chk-err-misdeal = ❌ Round { $round }: { $name }'s hand is one that is dealt again. { $rule }
+chk-err-deal = ❌ Round { $round }: the deal is wrong — it must hold each of the 28 tiles once, in full hands. { $rule }
 chk-err-rounds = ❌ Round { $round }: the rounds do not fit the match — a round stops short or comes after the match's end.
-chk-err-illegal = ❌ Round { $round }, decision { $decision }: not a legal move — { $rule } ({ rule-name }).
+chk-err-illegal = ❌ Round { $round }, decision { $decision }: { $reason ->
+    [TileNotInHand] { $name } has no { $tiles } in hand
+    [TileDoesNotFit] { $name } plays { $tiles }, which matches no open end
+    [WrongLead] { $name } may not lead { $tiles }
+    [NotYourTurn] it is not { $name }'s turn
+    [UnknownEnd] { $name } plays { $tiles } on an end that is not there
+    [AmbiguousEnd] { $name } plays { $tiles } without saying on which end
+    [RoundOver] the round is over, yet the record has another move
+   *[other] { $name } may not move so{ $tiles ->
+        [none] {""}
+       *[other] : { $tiles }
+    }
+}. { $rule }
 chk-detail = Details: <code>{ $detail }</code>
+chk-rule = Rule { $section } “{ rule-name }” of { $book }.
+chk-book = the rule book
+chk-book-link = <a href="{ $url }">the rule book</a>
 chk-hint = Send me a match record file (JSON, up to 1 MB) and I will check it and show the result. /record gives the record of any match.
 chk-download-failed = ❌ Could not get the file from Telegram. Please try again.
 rule-name = { $rule_key ->

@@ -99,15 +99,31 @@ chk-rating = Очки рейтинга: { $list }
 chk-unfinished = ⏳ Партия в записи не доиграна.
 chk-stored-same = ✅ Совпадает с партией #{ $id }, как её записал бот.
 chk-stored-diff = ⚠️ Не совпадает с партией #{ $id }, как её записал бот.
+chk-stored-renamed = ⚠️ Это партия #{ $id }, как её записал бот, но имена игроков в записи другие: { $list }.
 chk-err-size = ❌ Файл слишком большой: { $size } байт. Записи я читаю до { $limit } байт.
 chk-err-json = ❌ Это не JSON: файл не читается как запись партии.
 chk-err-format = ❌ Это не запись партии: в ней нет нужных полей или у них не тот вид.
 chk-err-variant = ❌ Неизвестная игра «{ $variant }».
-chk-err-misdeal = ❌ Раунд { $round }: такая раздача пересдаётся ({ $rule } — { rule-name }).
-chk-err-deal = ❌ Раунд { $round }: раздача неверна — в ней должны быть все 28 костей по одному разу и полные руки ({ $rule } — { rule-name }).
+chk-err-misdeal = ❌ Раунд { $round }: у игрока { $name } такая рука, что раздачу пересдают. { $rule }
+chk-err-deal = ❌ Раунд { $round }: раздача неверна — в ней должны быть все 28 костей по одному разу и полные руки. { $rule }
 chk-err-rounds = ❌ Раунд { $round }: раунды в записи не сходятся с партией — раунд оборван или идёт после конца партии.
-chk-err-illegal = ❌ Раунд { $round }, ход { $decision }: так ходить нельзя — { $rule } ({ rule-name }).
+chk-err-illegal = ❌ Раунд { $round }, ход { $decision }: { $reason ->
+    [TileNotInHand] у игрока { $name } нет на руке { $tiles }
+    [TileDoesNotFit] { $name } кладёт { $tiles }, а эта кость не подходит к открытым концам
+    [WrongLead] { $name } не может заходить с { $tiles }
+    [NotYourTurn] сейчас не очередь игрока { $name }
+    [UnknownEnd] { $name } кладёт { $tiles } на конец, которого нет
+    [AmbiguousEnd] { $name } кладёт { $tiles }, но не сказано, на какой конец
+    [RoundOver] раунд уже окончен, а в записи ещё есть ход
+   *[other] { $name } не может так ходить{ $tiles ->
+        [none] {""}
+       *[other] : { $tiles }
+    }
+}. { $rule }
 chk-detail = Подробно: <code>{ $detail }</code>
+chk-rule = Правило { $section } «{ rule-name }» в { $book }.
+chk-book = своде правил игры
+chk-book-link = <a href="{ $url }">своде правил</a>
 chk-hint = Пришлите мне файл записи партии (JSON, до 1 МБ) — я проверю его и покажу итог. Запись любой партии даёт /record.
 chk-download-failed = ❌ Не удалось получить файл из Telegram. Попробуйте ещё раз.
 rule-name = { $rule_key ->

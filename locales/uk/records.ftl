@@ -99,15 +99,31 @@ chk-rating = Очки рейтингу: { $list }
 chk-unfinished = ⏳ Партія в записі не дограна.
 chk-stored-same = ✅ Збігається з партією #{ $id }, як її записав бот.
 chk-stored-diff = ⚠️ Не збігається з партією #{ $id }, як її записав бот.
+chk-stored-renamed = ⚠️ Це партія #{ $id }, як її записав бот, але імена гравців у записі інші: { $list }.
 chk-err-size = ❌ Файл завеликий: { $size } байт. Записи я читаю до { $limit } байт.
 chk-err-json = ❌ Це не JSON: файл не читається як запис партії.
 chk-err-format = ❌ Це не запис партії: у ньому немає потрібних полів або вони не того вигляду.
 chk-err-variant = ❌ Невідома гра «{ $variant }».
-chk-err-misdeal = ❌ Раунд { $round }: така роздача перероздається ({ $rule } — { rule-name }).
-chk-err-deal = ❌ Раунд { $round }: роздача хибна — у ній мають бути всі 28 кісток по одному разу й повні руки ({ $rule } — { rule-name }).
+chk-err-misdeal = ❌ Раунд { $round }: у гравця { $name } така рука, що роздачу перероздають. { $rule }
+chk-err-deal = ❌ Раунд { $round }: роздача хибна — у ній мають бути всі 28 кісток по одному разу й повні руки. { $rule }
 chk-err-rounds = ❌ Раунд { $round }: раунди в записі не сходяться з партією — раунд обірваний або йде після кінця партії.
-chk-err-illegal = ❌ Раунд { $round }, хід { $decision }: так ходити не можна — { $rule } ({ rule-name }).
+chk-err-illegal = ❌ Раунд { $round }, хід { $decision }: { $reason ->
+    [TileNotInHand] у гравця { $name } немає на руці { $tiles }
+    [TileDoesNotFit] { $name } кладе { $tiles }, а ця кістка не підходить до відкритих кінців
+    [WrongLead] { $name } не може заходити з { $tiles }
+    [NotYourTurn] зараз не черга гравця { $name }
+    [UnknownEnd] { $name } кладе { $tiles } на кінець, якого немає
+    [AmbiguousEnd] { $name } кладе { $tiles }, але не сказано, на який кінець
+    [RoundOver] раунд уже закінчено, а в записі ще є хід
+   *[other] { $name } не може так ходити{ $tiles ->
+        [none] {""}
+       *[other] : { $tiles }
+    }
+}. { $rule }
 chk-detail = Докладно: <code>{ $detail }</code>
+chk-rule = Правило { $section } «{ rule-name }» у { $book }.
+chk-book = зведенні правил гри
+chk-book-link = <a href="{ $url }">зведенні правил</a>
 chk-hint = Надішліть мені файл запису партії (JSON, до 1 МБ) — я перевірю його й покажу підсумок. Запис будь-якої партії дає /record.
 chk-download-failed = ❌ Не вдалося отримати файл із Telegram. Спробуйте ще раз.
 rule-name = { $rule_key ->
