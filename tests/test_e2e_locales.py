@@ -3,7 +3,8 @@
 Per locale (ru, uk, en), through the real bot process and the Bot API emulator: a person whose
 Telegram speaks that language plays a solo match in private against a computer player, and a
 group whose language is set to it plays a match of two people and a computer player; then
-each chat asks /help, /rules, /stats, /history, /top and /record.  Every text the bot ever
+each chat asks /help, /rules, /stats, /history, /top and /record (the group also /settings,
+/lang and /score), and the record is sent back to be checked, once renamed.  Every text the bot ever
 showed there — messages, every edit of them, captions, buttons, the answers to presses, and
 every label the table pictures drew (``ui.picture.picture_labels``) — must hold no word of
 another locale (:func:`tests.localekit.foreign_words`: a word only another locale's texts
@@ -13,6 +14,7 @@ a chat's match limit) with two seats, so each locale takes a few seconds.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import AsyncIterator
 
@@ -39,6 +41,8 @@ FIRST_ID = {"ru": 9500, "uk": 9510, "en": 9520}
 GROUP_ID = {"ru": -9500, "uk": -9510, "en": -9520}
 RULES = {"match_limit": 21}
 COMMANDS = ("/help", "/rules", "/stats", "/history", "/top", "/record")
+#: What the group's admin asks beside: the settings and language menus.
+GROUP_COMMANDS = COMMANDS + ("/settings", "/lang", "/score")
 
 
 async def _prepare(database) -> None:
@@ -77,6 +81,21 @@ async def _ask(client, person: Person, chat_id: int, commands=COMMANDS) -> None:
     for text in commands:
         await client.send(person.id, text, chat_id=None if chat_id == person.id else chat_id)
         await client.wait_idle(quiet=0.2)
+
+
+async def _check_records(client, person: Person) -> None:
+    """``person`` sends back the record file the bot sent them, once as it is and once with
+    the first player renamed: the check's answers (item 9) are read with the rest."""
+    doc = await client.wait_message(person.id, lambda m: m.from_bot and m.document,
+                                    timeout=10)
+    data = await client.file(doc.document["file_id"])
+    record = json.loads(data)
+    record["players"][0] = record["players"][0] + "2"
+    for sent in (data, json.dumps(record).encode()):
+        msg = await client.send_document(person.id, sent, file_name="record.json")
+        answer = await client.wait_message(person.id, lambda m: m.from_bot and m.text,
+                                           after=msg["message_id"], timeout=10)
+        assert answer.text.startswith("✅"), answer.text
 
 
 async def _shown(client, messages: list[ChatMessage]) -> list[tuple[str, str]]:
@@ -132,6 +151,7 @@ async def test_a_solo_match_speaks_the_players_language(locales_bot, locale):
     assert log.ended
     await client.wait_idle(quiet=0.3)
     await _ask(client, person, uid)
+    await _check_records(client, person)
     shown = await _shown(client, await client.messages(uid, include_deleted=True))
     shown += await _answers(client, log.presses)
     assert any(w.endswith("picture") for w, _ in shown)
@@ -165,7 +185,8 @@ async def test_a_group_match_speaks_the_groups_language(locales_bot, locale):
     log = await table.play(random.Random(first), timeout=30)
     assert log.ended
     await client.wait_idle(quiet=0.3)
-    await _ask(client, people[0], table.chat_id)
+    await _ask(client, people[0], table.chat_id, GROUP_COMMANDS)
+    await _check_records(client, people[0])
     await _ask(client, people[1], people[1].id, ("/history", "/stats"))
     group, dms = await table.chats()
     shown = await _shown(client, group)
