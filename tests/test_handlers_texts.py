@@ -61,3 +61,26 @@ async def test_private_start_names_solo_play_and_help_lists_rules(tmp_path, loca
         assert "/newgame" in start and "🤖" in start and "/rules" in start
         await h.say(person, person.id, "/help")
         assert "/rules" in h.tg.last(person.id).text
+
+
+@pytest.mark.parametrize("locale", ["uk", "en"])
+async def test_a_solo_match_shows_its_table_and_picture_in_the_players_language(tmp_path,
+                                                                              locale):
+    """Issue 20 item 8: the table's caption, its picture's labels and the computer player's
+    name follow the private chat's person (Telegram's ``language_code``), not the default
+    Russian of a group."""
+    from tests.localekit import foreign_words
+    from ui.picture import picture_labels
+
+    person = Person(503, "Olive", language_code=locale)
+    async with Harness(tmp_path) as h:
+        h.tg.dm_open.add(person.id)
+        await h.say(person, person.id, "/start")
+        await h.say(person, person.id, "/newgame 1 easy")
+        chat = h.tg.chat(person.id)
+        photos = [m for m in chat if m.photo is not None]
+        assert photos, "the table is a picture"
+        texts = [m.text for m in chat] + [label for m in photos
+                                          for label in picture_labels(m.photo)]
+        bad = [(t, w) for t in texts if (w := foreign_words(t, locale, allowed=["Olive"]))]
+        assert bad == []
