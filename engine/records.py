@@ -58,12 +58,16 @@ MAX_RECORD_BYTES = 1_000_000
 @dataclass
 class ReplayError(Exception):
     """A record that cannot be replayed: where (round, decision, both 1-based) and why;
-    ``rule`` names the rule an illegal decision breaks (e.g. ``"RULES.md §1.7"``)."""
+    ``rule`` names the rule an illegal decision breaks (e.g. ``"RULES.md §1.7"``); ``seat``
+    (0-based) the seat whose decision or hand it is, and ``kind`` the name of the engine's
+    error class for an illegal decision (``"TileNotInHand"``), when known."""
 
     message: str
     round_no: int | None = None
     decision_no: int | None = None
     rule: str | None = None
+    seat: int | None = None
+    kind: str | None = None
 
     def __str__(self) -> str:
         where = []
@@ -108,7 +112,8 @@ def _deal(rnd: dict, state: MatchState) -> tuple[tuple[int, ...], tuple[int, ...
     if void is not None:
         seat, reason, count, number = void
         what = f"{count} doubles" if reason == "doubles" else f"{count} tiles showing {number}"
-        raise ReplayError(f"hand {seat} holds {what}: a misdeal, dealt again (RULES.md §1.3)")
+        raise ReplayError(f"hand {seat} holds {what}: a misdeal, dealt again (RULES.md §1.3)",
+                          seat=seat, kind=reason)
     return masks, tuple(TILE_ID[t] for t in bazar)
 
 
@@ -292,9 +297,12 @@ def replay(record: dict) -> dict:
                     state, events = apply(state, state.to_act, move, deal=False, take=take)
             except errors.EngineError as e:
                 seat = state.to_act
-                raise ReplayError(f"seat {seat}: {e}", r_no, d_no, e.rule) from None
+                raise ReplayError(f"seat {seat}: {e}", r_no, d_no, e.rule, seat=seat,
+                                  kind=type(e).__name__) from None
             except ReplayError as e:
                 e.round_no, e.decision_no = r_no, d_no
+                if e.seat is None:
+                    e.seat = state.to_act
                 raise
             for ev in events:
                 if isinstance(ev, RoundScored):

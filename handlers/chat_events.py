@@ -5,7 +5,8 @@ Issue 4: when a group is upgraded (``migrate_to_chat_id``) its lobby, match and 
 move with it; if the bot is removed, matches there end without rating.  A member promoted or
 demoted (a ``chat_member`` update, which Telegram sends only where the bot is an
 administrator) is remembered at once by :class:`handlers.admins.Admins`; a change of the
-bot's own status in a group forgets what was remembered there.
+bot's own status in a group forgets what was remembered there.  The bot added to a group
+greets it with how to start (issue 20 item 11): open the private chat, /newgame, /rules.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from aiogram.enums import ChatMemberStatus, ChatType
 from aiogram.types import ChatMemberUpdated, Message
 
 from handlers.common import App
+from ui.keyboards import dm_keyboard
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +57,20 @@ async def on_my_member(update: ChatMemberUpdated, app: App) -> None:
                  len(closed))
     elif status in (ChatMemberStatus.MEMBER, ChatMemberStatus.ADMINISTRATOR):
         await app.service.people.update_chat(update.chat.id, title=update.chat.title, active=True)
+        if update.old_chat_member.status in _ABSENT:
+            await _greet(app, update.chat.id)
+
+
+#: The bot's statuses outside a chat: a change from one of these to a member is being added.
+_ABSENT = (ChatMemberStatus.LEFT, ChatMemberStatus.KICKED)
+
+
+async def _greet(app: App, chat_id: int) -> None:
+    """The bot was just added to a group: a short how-to-start in the group's language,
+    with the button that opens the private chat (promotions and demotions say nothing)."""
+    locale = await app.publisher.chat_locale(chat_id)
+    app.publisher.outbox.send(chat_id, app.tr.t(locale, "greet-group"),
+                              reply_markup=dm_keyboard(locale, app.publisher.link(), tr=app.tr))
 
 
 async def on_member(update: ChatMemberUpdated, app: App) -> None:

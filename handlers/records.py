@@ -50,7 +50,7 @@ _GRANTED_MAX = 10_000
 
 _RECORD_ERRORS = {ErrorCode.WRONG_STATUS: "err-record-open",
                   ErrorCode.NOT_IN_GAME: "err-record-foreign",
-                  ErrorCode.NOT_FOUND: "err-record-usage"}
+                  ErrorCode.NOT_FOUND: "err-record-none"}
 
 
 # -- the history --------------------------------------------------------------------------
@@ -176,6 +176,7 @@ async def _check(message: Message, document, app: App, bot: Bot, locale: str) ->
         return
     check = await app.service.records.check(data)
     reply(app, message, records.render_record_check(locale, check, limit=MAX_RECORD_BYTES,
+                                                    rules_url=app.rules_url,
                                                     tr=app.tr))
 
 

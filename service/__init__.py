@@ -35,7 +35,7 @@ and its strength in ``PlayerRef.bot`` / ``SeatView.bot`` / ``PlayerResult.bot``.
 See :mod:`service.views` for the result and view types.
 """
 
-from service.bots import DEFAULT_HARD_SAMPLES, STRENGTHS, is_bot
+from service.bots import DEFAULT_HARD_SAMPLES, PERSONAS, STRENGTHS, bot_name, is_bot
 from service.game import DEFAULT_BOT_MOVE_DELAY, DEFAULT_LOBBY_TTL, GameService
 from service.live import TILE_CODES, ReplayError, variant_infos
 from service.views import (
@@ -71,6 +71,7 @@ __all__ = [
     "DEFAULT_HARD_SAMPLES",
     "DEFAULT_LOBBY_TTL",
     "TILE_CODES",
+    "PERSONAS",
     "STRENGTHS",
     "ActionNote",
     "BotStats",
@@ -99,6 +100,7 @@ __all__ = [
     "TableView",
     "UserInfo",
     "VariantInfo",
+    "bot_name",
     "is_bot",
     "variant_infos",
 ]

@@ -39,6 +39,7 @@ __all__ = [
     "is_bot",
     "strength_of",
     "new_bot_seat",
+    "bot_name",
     "default_workers",
 ]
 
@@ -51,6 +52,13 @@ DEFAULT_HARD_SAMPLES = 1500
 PERSONAS = ("Фёдор", "Зина", "Степан", "Маруся", "Кузьма", "Глаша")
 
 
+def bot_name(persona: str) -> str:
+    """The name a computer player of ``persona`` (one of :data:`PERSONAS`) sits under, as
+    stored in its seat: «Бот <persona> 🤖».  The interface shows it in the reader's language
+    (``ui.names``)."""
+    return f"Бот {persona} 🤖"
+
+
 def new_bot_seat(taken: Iterable[Mapping[str, Any]], strength: str) -> dict[str, Any]:
     """The seat JSON of a new bot for a table whose seats are ``taken``: the first persona
     whose id is free, named «Бот <name> 🤖». Raises ``ValueError`` for an unknown strength
@@ -61,7 +69,7 @@ def new_bot_seat(taken: Iterable[Mapping[str, Any]], strength: str) -> dict[str,
     for k, name in enumerate(PERSONAS):
         uid = -(k + 1)
         if uid not in used:
-            return {"user_id": uid, "name": f"Бот {name} 🤖", "bot": strength}
+            return {"user_id": uid, "name": bot_name(name), "bot": strength}
     raise ValueError("no free bot persona")
 
 

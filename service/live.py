@@ -340,6 +340,8 @@ class _Recent(NamedTuple):
     """What a seat's hand message reports about the seat itself (RULES.md §1.8, §1.17)."""
 
     drawn: tuple[str, ...] = ()  # since its last decision
+    taken: tuple[str, ...] = ()  # handed from another seat's hand since then (§2.8 rule 5)
+    taken_from: int | None = None  # that seat
     knock: tuple[str, ...] | None = None  # drawn before its last decision, a knock
     host_pending: bool = False  # the host moved for it; its tile comes next
     host_moved: bool = False  # its last tile was the host's
@@ -536,7 +538,8 @@ class LiveMatch:
                 recent[seat] = r._replace(drawn=r.drawn + (tile_code(ev.tile),))
             elif kind == "took":  # tiles handed to the seat by a rule (§2.8 rule 5)
                 r = recent[seat]
-                recent[seat] = r._replace(drawn=r.drawn + tuple(tile_code(t) for t in ev.tiles))
+                recent[seat] = r._replace(taken=r.taken + tuple(tile_code(t) for t in ev.tiles),
+                                          taken_from=ev.maker)
             elif kind in ("knocked", "passed"):
                 r = recent[seat]
                 recent[seat] = _Recent(knock=r.drawn, host_moved=r.host_pending)
@@ -818,6 +821,7 @@ class LiveMatch:
                 tiles=tuple(map(tile_code, hands[i])), your_turn=mine,
                 legal=legal if mine else (),
                 drawn=rec.drawn or (rec.knock if knocked else ()),
+                taken=rec.taken, taken_from=rec.taken_from,
                 deadline_at=r.deadline_at if mine else None,
                 knocked=knocked, host_moved=rec.host_moved,
                 lead=lead if mine else None,
@@ -940,6 +944,18 @@ def _rule_of(error: Any) -> str | None:
     return found.group(1) if found else None
 
 
+def _decision_tiles(record: Mapping[str, Any], error: Any) -> tuple[str, ...]:
+    """The tiles (``"a-b"``) of the decision an engine ``ReplayError`` names in ``record``,
+    as far as the record writes them; empty when it names none."""
+    try:
+        d = record["rounds"][error.round_no - 1]["decisions"][error.decision_no - 1]
+        placements = d["tiles"] if "tiles" in d else [d]
+        return tuple(tile_code(engine.Tile.parse(p["tile"]))
+                     for p in placements)
+    except (LookupError, TypeError, ValueError, AttributeError):
+        return ()
+
+
 def check_record(data: bytes) -> RecordCheck:
     """Replay a game record that a user sent (RULES.md; ``engine.records.replay_json``) and
     say what it shows: the rounds and the end of the match, or why it is refused —
@@ -987,7 +1003,9 @@ def check_record(data: bytes) -> RecordCheck:
             kind = "rounds"
         return RecordCheck(False, kind, round_no=exc.round_no, decision_no=exc.decision_no,
                            rule=rule, detail=message[:300], names=names,
-                           variant=variant if isinstance(variant, str) else "classic")
+                           variant=variant if isinstance(variant, str) else "classic",
+                           seat=exc.seat if kind in ("illegal", "misdeal") else None,
+                           reason=exc.kind, tiles=_decision_tiles(record, exc))
     except (RecursionError, ValueError, TypeError, AttributeError, KeyError) as exc:
         return RecordCheck(False, "format", detail=str(exc)[:200])
     full = engine.Rules.from_json(rules)

@@ -17,7 +17,7 @@ from concurrent.futures import Executor
 from dataclasses import replace
 from typing import Any
 
-from service.live import check_record, is_record_of, record_of
+from service.live import check_record, is_record_of, record_of, seat_name
 from service.views import ErrorCode, RecordCheck, RecordFile, Status
 from storage import Database
 from storage import repository as repo
@@ -104,8 +104,9 @@ class Records:
         """Replay a record a user sent (:func:`service.live.check_record`); when it names a
         finished match of this bot, also whether it is that match (``RecordCheck.stored``):
         the same rules, deals and decisions as the bot's own record of it (tiles in either
-        order, the names as they like), and so the same goats and rating points of every
-        rated player (RULES.md §1.15–§1.16).  Changes nothing."""
+        order), and so the same goats and rating points of every rated player (RULES.md
+        §1.15–§1.16); names that differ from the bot's are listed (``renamed``), since the
+        record then is not quite the match as the bot recorded it.  Changes nothing."""
         loop = asyncio.get_running_loop()
         out = await loop.run_in_executor(self.executor, check_record, bytes(data))
         if not out.ok:
@@ -126,7 +127,10 @@ class Records:
         same = same and out.finished and all(
             r.side < len(out.rating) and r.rating == out.rating[r.side]
             and r.goat == (r.side in out.goats) for r in rows if not r.left_match)
-        return replace(out, stored_match=match_id, stored=same)
+        stored = [seat_name(s) for s in row.seats]
+        renamed = tuple((a, b) for a, b in zip(stored, out.names, strict=False) if a != b) \
+            if same else ()
+        return replace(out, stored_match=match_id, stored=same, renamed=renamed)
 
 
 def _load(conn: Any, match_id: int) -> tuple[Any, list]:

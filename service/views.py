@@ -471,6 +471,8 @@ class HandView:
     - ``drawn``: the tiles the seat drew from the bazar since its last decision; while it is
       not its turn and its last decision was a knock, those it drew before that knock
       (RULES.md §1.8).
+    - ``taken``: the tiles taken blindly from the hand of seat ``taken_from`` since its last
+      decision (Семёрка, RULES.md §2.8 rule 5), which came from no bazar.
     - ``knocked``: its last decision was a knock and its turn has not come again (§1.8).
     - ``host_moved``: the host placed its last tile, its turn having timed out (§1.17).
     - ``lead``: on its turn before the round's first tile, the tile it must lead (the first
@@ -490,6 +492,8 @@ class HandView:
     knocked: bool = False
     host_moved: bool = False
     lead: str | None = None
+    taken: tuple[str, ...] = ()
+    taken_from: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -747,9 +751,13 @@ class RecordCheck:
     ``title``, ``winners`` (races, §2.0.7), ``draw`` (§2.7).  ``ok`` False: ``error`` says
     why — ``size``, ``json``, ``format``, ``variant``, ``misdeal``, ``deal``, ``rounds`` or
     ``illegal`` (``round_no`` and ``decision_no``, 1-based, and the ``rule``, e.g. ``§1.7``);
-    ``detail`` the engine's words (English).  ``stored_match``: the id of the match of this
-    bot the record names and whose stored result it equals (``stored`` True) or not (False);
-    None when it names none."""
+    ``detail`` the engine's words (English); ``seat`` (0-based) whose decision or hand it
+    is, ``reason`` what is wrong with it (the engine's error class for ``illegal``:
+    ``TileNotInHand``, ``TileDoesNotFit``, ``WrongLead``, …; for ``misdeal`` ``doubles`` or
+    ``suit``) and ``tiles`` the tiles of that decision.  ``stored_match``: the id of the
+    match of this bot the record names and whose stored result it equals (``stored`` True)
+    or not (False); None when it names none.  ``renamed``: the same match with other names,
+    ``(stored name, the record's name)`` per seat whose name differs."""
 
     ok: bool
     error: str | None = None
@@ -769,6 +777,10 @@ class RecordCheck:
     draw: bool = False
     stored_match: int | None = None
     stored: bool | None = None
+    seat: int | None = None
+    reason: str | None = None
+    tiles: tuple[str, ...] = ()
+    renamed: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

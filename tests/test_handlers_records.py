@@ -121,8 +121,9 @@ async def test_history_pages_and_records_in_each_language(tmp_path, lang):
         assert h.tg.last(-5).text == tr.t("ru", "err-record-foreign")  # -5 speaks Russian
         await h.say(OLYA, GROUP, "/record abc")
         assert h.tg.last(GROUP).text == tr.t(lang, "err-record-usage")
-        await h.say(OLYA, GROUP, "/record 999")
-        assert h.tg.last(GROUP).text == tr.t(lang, "err-record-usage")
+        await h.say(OLYA, GROUP, "/record 999")  # no such match: said so (issue 20 item 10)
+        assert h.tg.last(GROUP).text == tr.t(lang, "err-record-none", id=999)
+        assert "999" in h.tg.last(GROUP).text
 
 
 async def test_a_record_for_someone_whose_dm_is_closed_opens_it_first(tmp_path):

@@ -127,7 +127,7 @@ def _sample_args(entries, key) -> dict:
     for name in _placeholders(entries, key):
         if name in {"name", "names", "chat", "tile", "tiles", "chain", "option", "label",
                     "score", "total", "url", "value", "code", "mode", "variant", "enabled",
-                    "end", "reason"}:
+                    "end", "reason", "fast", "sure", "persona"}:
             args[name] = "x"
         else:
             args[name] = 3

@@ -433,7 +433,7 @@ def test_the_font_draws_every_letter_of_the_pictures_texts(locale):
     for key in keys:
         text = TR.plain(locale, key, round=3, deals=8, variant="classic", count=4, reserve=1,
                         points=12, score="12 (+3)", team=1, seat=2, name="Оля",
-                        mark="палки")
+                        mark="палки", fast="extra")
         assert display_text(text) == text, (key, text)
         assert display_text(text, bold=True) == text, (key, text)
 

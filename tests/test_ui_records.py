@@ -24,7 +24,11 @@ def test_a_skill_below_zero_has_the_minus_sign(lang):
     assert TR.t(lang, "board-counts-fair") in text
     stats = PersonalStats(2, None, 3, 2, 5, 1, 0, 12.0, skill=-0.04)
     shown = records.render_personal(lang, "Петя", "classic", here=None, overall=stats, tr=TR)
-    assert "−" not in shown and "-" not in shown.split("μ")[0]  # −0.04 rounds to 0
+    assert "−" not in shown and "-" not in shown  # −0.04 rounds to 0
+    # the estimate's certainty in words, not μ and σ (issue 20 item 10)
+    assert "μ" not in shown and "σ" not in shown
+    assert TR.t(lang, "pstats-skill", sign="", skill=0.0, sure="low", points=0).split(
+        "(")[1].split(")")[0] in shown
     low = PersonalStats(2, None, 3, 2, 5, 1, 0, 12.0, skill=-2.5)
     assert "−2" in records.render_personal(lang, "Петя", "classic", here=None, overall=low,
                                            tr=TR)

@@ -45,6 +45,7 @@ scaled to :data:`PHONE_WIDTH` pixels wide as a phone shows it (``NAME-400.png``)
 from __future__ import annotations
 
 import io
+import re
 import threading
 import unicodedata
 from collections import OrderedDict
@@ -53,19 +54,20 @@ from dataclasses import dataclass, fields
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont, features
+from PIL import Image, ImageDraw, ImageFont, PngImagePlugin, features
 
 from service.views import LayoutView, RoundSummary, SeatView, TableView
 
 from .i18n import Translator, get_translator
 from .picture_layout import Box, EndMark, plan_table
-from .render import _points, clean_name, format_score
+from .render import _FAST, _points, clean_name, format_score
 
 __all__ = [
     "COMPLEX_TEXT",
     "FELT",
     "FONTS_DIR",
     "HEIGHT",
+    "LABELS_KEY",
     "MAX_PNG_BYTES",
     "PHONE_WIDTH",
     "THEMES",
@@ -75,6 +77,7 @@ __all__ = [
     "display_text",
     "encode_png",
     "phone_view",
+    "picture_labels",
     "render_table_image",
     "render_table_png",
 ]
@@ -82,6 +85,8 @@ __all__ = [
 #: Size of every table picture [pixels]. Telegram shows it at the chat's width.
 WIDTH = 1200
 HEIGHT = 960
+#: The PNG text chunk that carries the labels a picture drew (:func:`picture_labels`).
+LABELS_KEY = "Description"
 #: The size a picture should stay under [bytes] (bench/picture_bench.py checks it).
 MAX_PNG_BYTES = 100_000
 #: DejaVu Sans, shipped beside this module under its licence (ui/fonts/README.md).
@@ -265,19 +270,26 @@ def _visual_order(text: str) -> str:
     return "".join(chars)
 
 
+#: Characters the font cannot draw (marked NUL) with the spaces before them, where a
+#: punctuation mark or the end follows: they leave no space behind.
+_DROPPED_BEFORE_STOP = re.compile(r"\s*\0+(?=[\s\0]*(?:[:;,.!?…)»”]|$))[\s\0]*")
+
+
 @lru_cache(maxsize=8192)
 def display_text(text: str, *, bold: bool = False, size: int = 32,
                  max_width: float | None = None) -> str:
     """``text`` as the picture draws it: format characters and variation selectors removed,
     every other character DejaVu Sans cannot draw (most emoji) replaced by a space, so no
-    "missing glyph" box is ever drawn; whitespace collapsed; right-to-left runs in visual
-    order; and, with ``max_width`` [pixels at ``size``], cut to that width with "…". May be
-    empty (a name of emoji only).
+    "missing glyph" box is ever drawn (none where it would stand before punctuation or at
+    the end: «Бот Фёдор 🤖: …» reads «Бот Фёдор: …»); whitespace collapsed; and, with
+    ``max_width`` [pixels at ``size``], cut to that width with "…". May be empty (a name of
+    emoji only).
 
     Right-to-left runs: with the complex text layout (:data:`COMPLEX_TEXT`) the text stays
     in reading order, and libraqm orders and joins the letters as it draws them; without it
     they come back in visual order (:func:`_visual_order`)."""
-    kept = "".join(c if _drawable(c, bold) else "" if _invisible(c) else " " for c in text)
+    kept = "".join(c if _drawable(c, bold) else "" if _invisible(c) else "\0" for c in text)
+    kept = _DROPPED_BEFORE_STOP.sub("", kept).replace("\0", " ")
     kept = " ".join(kept.split())
     if max_width is not None:
         font = _font(bold, size)
@@ -584,6 +596,8 @@ class _Canvas:
         self.p = painter
         self.th = painter.theme
         self.im = painter.background.copy()
+        #: Every text drawn, as drawn (names cut with "…"), in drawing order.
+        self.labels: list[str] = []
 
     def paste(self, sprite: Image.Image, x: int, y: int) -> None:
         self.im.paste(sprite, (int(x), int(y)))
@@ -604,6 +618,7 @@ class _Canvas:
             shown = display_text(text, bold=bold, size=size, max_width=max_width)
         if not shown:
             return 0
+        self.labels.append(shown)
         sprite, top = self.p.label(shown, size, bold, fg, bg)
         w = sprite.width
         if anchor == "c":
@@ -834,7 +849,9 @@ def _header(c: _Canvas, table: TableView, tr: Translator, locale: str,
             lines.append((tr.plain(locale, "pic-general"), th.accent))
     else:
         if table.fast:
-            lines.append((tr.plain(locale, "pic-fast"), th.accent))
+            # the caption's words (``table-fast``): a fast lead, or the extraordinary one
+            lines.append((tr.plain(locale, "pic-fast", fast=_FAST.get(table.fast, "six")),
+                          th.accent))
         if table.two_tiles:
             lines.append((tr.plain(locale, "pic-two-tiles"), th.accent))
     for i, (text, fg) in enumerate(lines[:2]):
@@ -879,14 +896,34 @@ def render_table_image(table: TableView, *, locale: str, tr: Translator | None =
     for seat, slot in zip(table.seats, seating, strict=False):
         _draw_seat(c, table, seat, slot, tr, locale, summary, goats)
     _header(c, table, tr, locale, summary)
+    c.im.info[LABELS_KEY] = "\n".join(c.labels)
     return c.im
 
 
 def encode_png(im: Image.Image) -> bytes:
-    """A palette image as PNG bytes (zlib level :data:`PNG_COMPRESS_LEVEL`)."""
+    """A palette image as PNG bytes (zlib level :data:`PNG_COMPRESS_LEVEL`); the texts it
+    draws (``im.info[LABELS_KEY]``, set by :func:`render_table_image`) go with it as a
+    compressed ``iTXt`` chunk, read back by :func:`picture_labels`."""
     buf = io.BytesIO()
-    im.save(buf, "PNG", compress_level=PNG_COMPRESS_LEVEL)
+    info = None
+    labels = im.info.get(LABELS_KEY)
+    if labels:
+        info = PngImagePlugin.PngInfo()
+        info.add_itxt(LABELS_KEY, labels, zip=True)
+    im.save(buf, "PNG", compress_level=PNG_COMPRESS_LEVEL, pnginfo=info)
     return buf.getvalue()
+
+
+def picture_labels(png: bytes) -> list[str]:
+    """Every text a table picture drew (its labels: the title, the game, names, scores, the
+    bazar…), in drawing order, read from the PNG's ``iTXt`` chunk :data:`LABELS_KEY`; empty
+    for a PNG without one.  Raises ``PIL.UnidentifiedImageError`` for bytes that are no
+    image.  What a reader of the picture sees in words, for checks of its language (issue
+    20 item 8) and for anyone who cannot see it."""
+    with Image.open(io.BytesIO(png)) as im:
+        im.load()
+        text = im.text.get(LABELS_KEY, "") if hasattr(im, "text") else ""
+    return [line for line in str(text).split("\n") if line]
 
 
 def render_table_png(table: TableView, *, locale: str, tr: Translator | None = None,

@@ -57,6 +57,7 @@ from ui.keyboards import (
     lobby_keyboard,
     rematch_keyboard,
 )
+from ui.names import localize_name, localized
 from ui.outbox import MessageRef, ref_id
 from ui.settings import table_view
 from ui.table_photo import TablePictures
@@ -110,7 +111,12 @@ class Publisher:
     # -- languages -------------------------------------------------------------------------
 
     async def chat_locale(self, chat_id: int) -> str:
-        """The group's language setting, else the default (issue 4, "Settings, languages")."""
+        """The language of a match's chat: a group's language setting, else the default
+        (issue 4, "Settings, languages"); a private chat (a solo match: its id is its user's,
+        which no group's id ever is) speaks its person's language, as every reply there does
+        (:meth:`user_locale`; issue 20 item 8)."""
+        if await self.service.people.get_user(chat_id) is not None:
+            return await self.user_locale(chat_id)
         info = await self.service.people.chat_info(chat_id)
         return choose_locale(is_group=True, chat_locale=info.language,
                              default=self.default_locale)
@@ -223,8 +229,8 @@ class Publisher:
     # -- lobby -----------------------------------------------------------------------------
 
     async def _lobby(self, result: Result, books: MatchMessages) -> None:
-        lobby = result.lobby
-        locale = await self.chat_locale(lobby.chat_id)
+        locale = await self.chat_locale(result.lobby.chat_id)
+        lobby = localized(result.lobby, locale, self.tr)
         if lobby.status == Status.LOBBY:
             ttl = None
             if lobby.deadline_at is not None:
@@ -248,10 +254,10 @@ class Publisher:
     # -- the table in the group ------------------------------------------------------------
 
     async def _table(self, result: Result, books: MatchMessages) -> None:
+        info = await self.service.people.chat_info(result.table.chat_id)
+        locale = await self.chat_locale(result.table.chat_id)
+        result = localized(result, locale, self.tr)
         table = result.table
-        info = await self.service.people.chat_info(table.chat_id)
-        locale = choose_locale(is_group=True, chat_locale=info.language,
-                               default=self.default_locale)
         picture = table_view(info) == "picture"
         if books.lobby and not books.lobby_closed:
             self.outbox.edit_text(table.chat_id, books.lobby,
@@ -344,10 +350,11 @@ class Publisher:
         repeated after a restart sends it if and only if it was not sent); for a ``fresh``
         change also a round summary when no table message of that round exists (normally the
         table, closed, carries it) and the notice of a stopped match."""
-        table = result.table
-        if table is None:
+        if result.table is None:
             return
-        locale = await self.chat_locale(table.chat_id)
+        locale = await self.chat_locale(result.table.chat_id)
+        stored, result = result, localized(result, locale, self.tr)
+        table = result.table
         names = [s.name for s in table.seats]
         sides = [s.side for s in table.seats]
         thread = _thread(table.thread_id)
@@ -356,7 +363,7 @@ class Publisher:
                 self.outbox.send(table.chat_id, render.render_round_summary(
                     locale, summary, names, sides, tr=self.tr), **thread)
         if fresh and result.handed is not None:
-            self._handed(result, books, locale, thread)
+            self._handed(stored, books, locale, thread)
         self._question(result, books, locale, thread)
         final = result.final
         if result.status == Status.FINISHED and final is not None and books.end is None:
@@ -378,7 +385,8 @@ class Publisher:
         afk = handed.why == "afk"  # the group's choice after the timeouts, not the person's
         if not afk:  # the group's answer to its question says it (``hold-bot``)
             self.outbox.send(chat, self.tr.t(locale, "leave-notice", name=render.clean_name(
-                handed.name), bot=render.clean_name(handed.bot)), **thread)
+                handed.name), bot=render.clean_name(localize_name(handed.bot, locale, self.tr))),
+                **thread)
         old = books.hands.pop(handed.user_id, None)
         if old is not None:
             self._spawn(self._left_hand(handed.user_id, old.message, handed.bot,
@@ -386,6 +394,7 @@ class Publisher:
 
     async def _left_hand(self, user_id: int, message: Any, bot: str, key: str) -> None:
         locale = await self.user_locale(user_id)
+        bot = localize_name(bot, locale, self.tr)
         self.outbox.edit_text(user_id, message, self.tr.t(locale, key,
                                                           bot=render.clean_name(bot)),
                               reply_markup=None)
@@ -433,7 +442,8 @@ class Publisher:
                 continue  # computer players have no private chat
             old = books.hands.get(uid)
             locale = await self.user_locale(uid)
-            text = compose.hand_text(locale, hand, table, tr=self.tr)
+            text = compose.hand_text(locale, localized(hand, locale, self.tr),
+                                     localized(table, locale, self.tr), tr=self.tr)
             if hand.your_turn:
                 if old and old.version == version and old.live:
                     continue  # already holds the keyboard for this version
@@ -555,7 +565,9 @@ class Publisher:
             books.hands[user_id] = HandMessage(ref, table.version, table.round_no, True)
             self._changed(result.match_id)
             locale = await self.user_locale(user_id)
-            text = compose.hand_text(locale, hand, table, chosen=chosen, tr=self.tr)
+            text = compose.hand_text(locale, localized(hand, locale, self.tr),
+                                     localized(table, locale, self.tr), chosen=chosen,
+                                     tr=self.tr)
             if chosen is None:
                 markup = self._hand_keyboard(table.match_id, table.version, hand.legal,
                                              user_id, locale)

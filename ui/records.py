@@ -26,13 +26,17 @@ from service.views import (
 )
 
 from .callbacks import HistoryCb, HoldCb, LeaveCb, RecordCb, StatsCb, TopCb
-from .i18n import Translator, get_translator
+from .i18n import Markup, Translator, get_translator
+from .names import localized
 from .render import MAX_TEXT, clean_name, side_names, text_length
 from .variants import variant_name as game_name
 
 __all__ = [
+    "ROUGH_SIGMA",
+    "SETTLING_SIGMA",
     "VARIANT_ROW",
     "board_keyboard",
+    "certainty",
     "format_date",
     "history_keyboard",
     "hold_keyboard",
@@ -111,7 +115,8 @@ def render_board(locale: str, rows: Sequence[LeaderRow], *, variant: str, everyw
               "board-counts-bots" if with_bots else "board-counts-fair")
     head = [tr.t(locale, title, variant=name), tr.t(locale, counts)]
     if not rows:
-        return "\n".join(head + ["", tr.t(locale, "board-empty")])
+        empty = "board-empty-global" if everywhere else "board-empty"  # no «здесь» there
+        return "\n".join(head + ["", tr.t(locale, empty)])
     lines = head + [tr.t(locale, "board-order"), ""]
     for r in rows:
         lines.append(tr.t(locale, "board-line", place=r.place, name=clean_name(r.name),
@@ -150,11 +155,25 @@ def _signed(skill: float) -> dict[str, object]:
     return {"sign": "−" if shown < 0 else "", "skill": abs(shown)}
 
 
+#: The skill estimate's σ above which it is called rough (few matches), and above which it
+#: is still settling; below the second it is firm.  A new player starts at σ = 25/3
+#: (``storage.skill``); each rated match narrows it.
+ROUGH_SIGMA = 6.0
+SETTLING_SIGMA = 3.5
+
+
+def certainty(sigma: float) -> str:
+    """How sure the skill estimate is, in the words a player reads instead of σ: ``low``,
+    ``mid`` or ``high`` (:data:`ROUGH_SIGMA`, :data:`SETTLING_SIGMA`; RULES.md §1.16 keeps
+    the rating points, the estimate is the boards' order)."""
+    return "low" if sigma >= ROUGH_SIGMA else "mid" if sigma >= SETTLING_SIGMA else "high"
+
+
 def _figures(tr: Translator, locale: str, st: PersonalStats) -> list[str]:
     if not st.matches:
         return [tr.t(locale, "pstats-none")]
     return [tr.t(locale, "pstats-games", matches=st.matches, wins=st.wins, goats=st.goats),
-            tr.t(locale, "pstats-skill", **_signed(st.skill), mu=st.mu, sigma=st.sigma,
+            tr.t(locale, "pstats-skill", **_signed(st.skill), sure=certainty(st.sigma),
                  points=st.rating),
             tr.t(locale, "pstats-play", outs=st.outs, fish=st.fish,
                  average=float(st.average_score))]
@@ -256,6 +275,7 @@ def render_history(locale: str, page: HistoryPage, *, mine: bool,
     rating points (§1.16), the change of the skill estimate, who timed out (§1.17) or left.
     ``mine``: the person's own history (a private chat) rather than a chat's."""
     tr = _tr(tr)
+    page = localized(page, locale, tr)
     if not page.entries:
         return tr.t(locale, "hist-empty-user" if mine else "hist-empty-chat")
     lines = [tr.t(locale, "hist-title-user" if mine else "hist-title-chat",
@@ -263,7 +283,7 @@ def render_history(locale: str, page: HistoryPage, *, mine: bool,
              tr.t(locale, "hist-page", page=page.page + 1, pages=page.pages)]
     for m in page.entries:
         lines += [""] + _entry(tr, locale, m, mine)
-    return _fit(lines, ["", tr.t(locale, "hist-records")])
+    return _fit(lines, ["", tr.t(locale, "hist-legend"), tr.t(locale, "hist-records")])
 
 
 def history_keyboard(locale: str, page: HistoryPage, *, tr: Translator | None = None
@@ -303,19 +323,40 @@ def record_caption(locale: str, rec: RecordFile, *, tr: Translator | None = None
                 date=format_date(rec.finished_at))
 
 
+def _rule(tr: Translator, locale: str, rule: str | None, rules_url: str | None) -> Markup:
+    """The rule a record breaks, cited from the project's rule book (docs/RULES.md, by its
+    section and name), a link when ``rules_url`` says where it can be read."""
+    if not rule:
+        return Markup("")
+    book = tr.t(locale, "chk-book-link", url=rules_url) if rules_url else tr.t(locale,
+                                                                                "chk-book")
+    return Markup(tr.t(locale, "chk-rule", section=rule, rule_key=rule_key(rule),
+                       book=Markup(book)))
+
+
 def render_record_check(locale: str, check: RecordCheck, *, limit: int,
-                        tr: Translator | None = None) -> str:
+                        rules_url: str | None = None, tr: Translator | None = None) -> str:
     """What a sent record shows (issue 15, "Checking a record"): each round (the newest
     :data:`CHECK_ROUNDS`) with how it ended and what was recorded, the end of the match —
     goats with the game's word (RULES.md §1.15, §2), winners, a draw, the rating points
     (§1.16) — and whether it equals the match the bot stored; or why it is refused, the
-    round, the decision and the rule it breaks by its section and name.  ``limit``: the
-    largest record read [bytes]."""
+    round, the decision, whose it is (the player by name) and what is wrong, and the rule it
+    breaks by its section and name in the rule book (a link with ``rules_url``, the
+    ``RULES_URL`` setting).  A record of a stored match with other names says which.
+    ``limit``: the largest record read [bytes].  Only the technical detail of a file that is
+    no record at all (``format``) is the engine's own words."""
     tr = _tr(tr)
+    check = localized(check, locale, tr)
+    names = [clean_name(n) for n in check.names]
     if not check.ok:
         err = check.error
+        seat = check.seat
+        name = names[seat] if seat is not None and 0 <= seat < len(names) else (
+            f"#{seat + 1}" if seat is not None else "?")
+        tiles = " ".join(f"[{t.replace('-', '|')}]" for t in check.tiles) or "none"
         args = {"round": check.round_no or 0, "decision": check.decision_no or 0,
-                "rule": check.rule or "—", "rule_key": rule_key(check.rule)}
+                "rule": _rule(tr, locale, check.rule, rules_url), "name": name,
+                "tiles": tiles, "reason": check.reason or "other"}
         if err == "size":
             return tr.t(locale, "chk-err-size", size=int(check.detail or 0), limit=limit)
         if err == "variant":
@@ -323,11 +364,10 @@ def render_record_check(locale: str, check: RecordCheck, *, limit: int,
         key = {"json": "chk-err-json", "misdeal": "chk-err-misdeal", "deal": "chk-err-deal",
                "rounds": "chk-err-rounds", "illegal": "chk-err-illegal"}.get(
                    err or "", "chk-err-format")
-        lines = [tr.t(locale, key, **args)]
-        if check.detail and err != "json":
+        lines = [tr.t(locale, key, **args).rstrip()]
+        if check.detail and key == "chk-err-format":
             lines.append(tr.t(locale, "chk-detail", detail=check.detail[:300]))
         return "\n".join(lines)
-    names = [clean_name(n) for n in check.names]
     seats = list(range(len(names)))
     sides = [s % 2 for s in seats] if check.teams else seats
     labels = side_names(names, sides)
@@ -359,7 +399,10 @@ def render_record_check(locale: str, check: RecordCheck, *, limit: int,
                 f"{labels[s]} +{r}" for s, r in enumerate(check.rating) if s < len(labels))))
     else:
         lines.append(tr.t(locale, "chk-unfinished"))
-    if check.stored_match is not None:
+    if check.stored_match is not None and check.stored and check.renamed:
+        listed = ", ".join(f"{clean_name(a)} → {clean_name(b)}" for a, b in check.renamed)
+        lines.append(tr.t(locale, "chk-stored-renamed", id=check.stored_match, list=listed))
+    elif check.stored_match is not None:
         lines.append(tr.t(locale, "chk-stored-same" if check.stored else "chk-stored-diff",
                           id=check.stored_match))
     return _fit(lines)

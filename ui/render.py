@@ -40,6 +40,7 @@ from service.views import (
 )
 
 from .i18n import Markup, Translator, get_translator
+from .names import localized
 from .variants import variant_name, variants
 
 __all__ = [
@@ -377,7 +378,9 @@ def render_lobby(locale: str, lobby: LobbyView, *, expires_minutes: int | None =
              tr.t(locale, "lobby-players", count=len(players), max=lobby.max_players)]
     for i in range(lobby.max_players):
         if i < len(players):
-            key = "lobby-seat-bot" if players[i].bot else "lobby-seat"
+            # a computer player is marked 🤖, once: its name may carry the mark already
+            key = "lobby-seat-bot" if players[i].bot and "🤖" not in players[i].name \
+                else "lobby-seat"
             lines.append(tr.t(locale, key, seat=i + 1, name=clean_name(players[i].name)))
         else:
             lines.append(tr.t(locale, "lobby-seat-empty", seat=i + 1))
@@ -617,6 +620,7 @@ def render_score(locale: str, table: TableView, *, tr: Translator | None = None)
     the marks a game counts, RULES.md §2), the pot (§1.13), the round (sport's
     deal k of N, §2.7) and what the game is played for (§1.15, §2.0.7).  No hands."""
     tr = _tr(tr)
+    table = localized(table, locale, tr)
     rules = table.rules
     names = _names(table)
     lines = [tr.t(locale, "match-score-title"), _title(tr, locale, table)]
@@ -656,6 +660,9 @@ def render_hand(locale: str, hand: HandView, table: TableView, *,
         lines.append(tr.t(locale, "hand-host-moved"))
     if hand.drawn:
         lines.append(tr.t(locale, "hand-drew", tiles=format_tiles(hand.drawn)))
+    if hand.taken:  # from another hand, not the bazar (RULES.md §2.8 rule 5)
+        lines.append(tr.t(locale, "hand-took", tiles=format_tiles(hand.taken),
+                          name=_name(_names(table), hand.taken_from)))
     if hand.knocked:
         lines.append(tr.t(locale, "hand-knocked"))
     lines.append("")

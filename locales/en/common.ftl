@@ -81,3 +81,12 @@ lang-name = { $code ->
 }
 lang-choose = Choose a language:
 lang-changed = Done: I speak English now.
+
+## Computer players' names (ui/names.py): “Bot Fyodor 🤖”.
+bot-name = Bot { $persona } 🤖
+bot-persona-1 = Fyodor
+bot-persona-2 = Zina
+bot-persona-3 = Stepan
+bot-persona-4 = Marusya
+bot-persona-5 = Kuzma
+bot-persona-6 = Glasha

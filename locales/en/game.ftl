@@ -42,6 +42,7 @@ hand-chain = Chain: { $chain }
 hand-ends = Open ends: <b>{ $left }</b> and <b>{ $right }</b>
 hand-lead-any = Your lead: any tile.
 hand-lead-forced = Your lead: { $tile } — the match's first lead.
+hand-took = Taken blind from { $name }'s hand: { $tiles }
 hand-drew = From the boneyard: { $tiles }
 hand-knocked = Nothing to play and the boneyard is empty — you knocked.
 hand-host-moved = ⏱ Time is up — the bot moved for you.

@@ -18,8 +18,18 @@ help-private =
     /hand — send my hand again
     /stats — your statistics
     /top — the global leaderboard
+    /rules [game] — a game's rules (every game: /rules alone)
     /lang — language
-start-private = Hi! I host games of the domino game Kozel (Goat). Add me to a group and type /newgame — your tiles will arrive here.
+start-private =
+    Hi! I host the domino game Kozel (Goat) and nine more games.
+    🤖 Play right here against the computer — /newgame.
+    👥 With friends — add me to a group and type /newgame there: your tiles will arrive here.
+    Rules — /rules, every command — /help.
+greet-group =
+    👋 Hi! I host games of the domino game Kozel here.
+    1. Everyone who wants to play opens a chat with me once (the button below) and presses “Start” — their tiles arrive there.
+    2. /newgame opens a lobby, players press “Take a seat”, /startgame deals.
+    Rules — /rules, commands — /help, settings — /settings.
 start-joined = ✅ You are seated in “{ $chat }”. Your tiles arrive here when the match starts.
 
 ## Command menu descriptions (plain text, up to 256 characters).

@@ -30,7 +30,11 @@ pic-left = Out of the match
 pic-team = Team { $team }
 pic-seat = Player { $seat }
 pic-waiting = Waiting for the lead
-pic-fast = Fast lead
+pic-fast = { $fast ->
+    [extra] Extraordinary lead
+    [zero] Fast lead of [0|0]
+   *[six] Fast lead of [6|6]
+}
 pic-two-tiles = Two tiles a turn
 pic-out = { $name } went out
 pic-fish = Fish! Fisher: { $name }

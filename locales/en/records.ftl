@@ -7,12 +7,13 @@ board-title-global = 🏆 <b>The global board</b> — { $variant }
 board-counts-fair = Counts this chat's matches without computer players.
 board-counts-bots = Counts every match of this chat, those with computer players too (the admins chose so in /settings).
 board-counts-global = Counts the matches of every chat without computer players.
-board-order = 🎯 — skill (a cautious estimate, μ − 3σ), which sets the order; ⭐ — rating points; 🐐 — times a goat.
+board-order = 🎯 — skill: it grows with wins, the more the stronger the opponents; it sets the order. ⭐ — rating points; 🐐 — times a goat.
 board-line = { $place }. { $name } — 🎯 <b>{ $sign }{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) }</b> · { $matches ->
     [one] { $matches } match
    *[other] { $matches } matches
 } · ⭐ { $points } · 🐐 { $goats }
 board-empty = Nobody has finished a match of this game here yet.
+board-empty-global = Nobody has finished a match of this game yet.
 board-pick = Another game — use the buttons below.
 
 ## Statistics (/stats).
@@ -27,7 +28,11 @@ pstats-overall = <b>In every chat</b> (without computer players){ $place ->
 }
 pstats-solo = <b>In private matches against computer players:</b>
 pstats-games = Matches: { $matches } · first: { $wins } · goat: { $goats }
-pstats-skill = 🎯 Skill { $sign }{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) } (μ { NUMBER($mu, maximumFractionDigits: 1) }, σ { NUMBER($sigma, maximumFractionDigits: 1) }) · ⭐ rating points: { $points }
+pstats-skill = 🎯 Skill { $sign }{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) } ({ $sure ->
+    [low] a rough estimate: few matches yet
+    [mid] the estimate is settling
+   *[high] a firm estimate
+}) · ⭐ rating points: { $points }
 pstats-play = Went out: { $outs } · fish: { $fish } · average final score: { NUMBER($average, maximumFractionDigits: 1) }
 pstats-none = — no match yet.
 pstats-empty = { $name } has not finished a match yet.
@@ -65,10 +70,12 @@ hist-goat = { $title ->
        *[other] goat
     }
 }
+hist-legend = ⭐ — the match's rating points; 🎯 — how the skill changed (see /top and /stats).
 hist-records = 📄 A match's record — the button with its number.
 
 ## A match's record (/record) and its check (/replay).
-rec-caption = 📄 The record of match #{ $id } — { $variant }, { $date }. To check it, send this file to me (or run <code>python -m engine replay</code> on it).
+rec-caption = 📄 The record of match #{ $id } — { $variant }, { $date }. To check it, send this file back to me, or reply to it with /replay.
+err-record-none = There is no match #{ $id }. /history lists the matches' numbers.
 rec-sent = 📄 The record of match #{ $id } is in your private chat.
 rec-none = No finished match here yet.
 chk-ok = ✅ <b>The record replays</b> — { $variant }, players: { $names }
@@ -90,15 +97,31 @@ chk-rating = Rating points: { $list }
 chk-unfinished = ⏳ The match in the record is not finished.
 chk-stored-same = ✅ It equals match #{ $id } as the bot recorded it.
 chk-stored-diff = ⚠️ It differs from match #{ $id } as the bot recorded it.
+chk-stored-renamed = ⚠️ This is match #{ $id } as the bot recorded it, but the record names the players otherwise: { $list }.
 chk-err-size = ❌ The file is too big: { $size } bytes. I read records of up to { $limit } bytes.
 chk-err-json = ❌ This is not JSON: the file does not read as a match record.
 chk-err-format = ❌ This is not a match record: fields are missing or have the wrong kind.
 chk-err-variant = ❌ Unknown game “{ $variant }”.
-chk-err-misdeal = ❌ Round { $round }: such a deal is dealt again ({ $rule } — { rule-name }).
-chk-err-deal = ❌ Round { $round }: the deal is wrong — it must hold each of the 28 tiles once, in full hands ({ $rule } — { rule-name }).
+chk-err-misdeal = ❌ Round { $round }: { $name }'s hand is one that is dealt again. { $rule }
+chk-err-deal = ❌ Round { $round }: the deal is wrong — it must hold each of the 28 tiles once, in full hands. { $rule }
 chk-err-rounds = ❌ Round { $round }: the rounds do not fit the match — a round stops short or comes after the match's end.
-chk-err-illegal = ❌ Round { $round }, decision { $decision }: not a legal move — { $rule } ({ rule-name }).
+chk-err-illegal = ❌ Round { $round }, decision { $decision }: { $reason ->
+    [TileNotInHand] { $name } has no { $tiles } in hand
+    [TileDoesNotFit] { $name } plays { $tiles }, which matches no open end
+    [WrongLead] { $name } may not lead { $tiles }
+    [NotYourTurn] it is not { $name }'s turn
+    [UnknownEnd] { $name } plays { $tiles } on an end that is not there
+    [AmbiguousEnd] { $name } plays { $tiles } without saying on which end
+    [RoundOver] the round is over, yet the record has another move
+   *[other] { $name } may not move so{ $tiles ->
+        [none] {""}
+       *[other] : { $tiles }
+    }
+}. { $rule }
 chk-detail = Details: <code>{ $detail }</code>
+chk-rule = Rule { $section } “{ rule-name }” of { $book }.
+chk-book = the rule book
+chk-book-link = <a href="{ $url }">the rule book</a>
 chk-hint = Send me a match record file (JSON, up to 1 MB) and I will check it and show the result. /record gives the record of any match.
 chk-download-failed = ❌ Could not get the file from Telegram. Please try again.
 rule-name = { $rule_key ->

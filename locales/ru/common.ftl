@@ -88,3 +88,12 @@ lang-name = { $code ->
 }
 lang-choose = Выберите язык:
 lang-changed = Готово: теперь я говорю по-русски.
+
+## Имена компьютерных игроков (ui/names.py): «Бот Фёдор 🤖».
+bot-name = Бот { $persona } 🤖
+bot-persona-1 = Фёдор
+bot-persona-2 = Зина
+bot-persona-3 = Степан
+bot-persona-4 = Маруся
+bot-persona-5 = Кузьма
+bot-persona-6 = Глаша

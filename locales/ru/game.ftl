@@ -42,6 +42,7 @@ hand-chain = Цепь: { $chain }
 hand-ends = Концы: <b>{ $left }</b> и <b>{ $right }</b>
 hand-lead-any = Ваш заход: любая кость.
 hand-lead-forced = Ваш заход: { $tile } — первый заход партии.
+hand-took = Взяты вслепую из руки игрока { $name }: { $tiles }
 hand-drew = Из базара: { $tiles }
 hand-knocked = Ходить нечем, базар пуст — вы постучали.
 hand-host-moved = ⏱ Время вышло — за вас походил бот.

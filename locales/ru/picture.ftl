@@ -30,7 +30,11 @@ pic-left = Вне игры
 pic-team = Команда { $team }
 pic-seat = Игрок { $seat }
 pic-waiting = Ждём заход
-pic-fast = Быстрый заход
+pic-fast = { $fast ->
+    [extra] Внеочередной заход
+    [zero] Быстрый заход [0|0]
+   *[six] Быстрый заход [6|6]
+}
 pic-two-tiles = По две кости за ход
 pic-out = Выход: { $name }
 pic-fish = Рыба! Рыбак: { $name }

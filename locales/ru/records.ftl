@@ -7,13 +7,14 @@ board-title-global = 🏆 <b>Общий рейтинг</b> — { $variant }
 board-counts-fair = Считаются партии этого чата без компьютерных игроков.
 board-counts-bots = Считаются все партии этого чата, и с компьютерными игроками тоже (так решили админы в /settings).
 board-counts-global = Считаются партии всех чатов без компьютерных игроков.
-board-order = 🎯 — мастерство (осторожная оценка μ − 3σ), по нему порядок; ⭐ — очки рейтинга; 🐐 — сколько раз в козлах.
+board-order = 🎯 — мастерство: растёт с победами, тем больше, чем сильнее соперники; по нему порядок. ⭐ — очки рейтинга; 🐐 — сколько раз в козлах.
 board-line = { $place }. { $name } — 🎯 <b>{ $sign }{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) }</b> · { $matches ->
     [one] { $matches } партия
     [few] { $matches } партии
    *[many] { $matches } партий
 } · ⭐ { $points } · 🐐 { $goats }
 board-empty = В этой игре здесь пока никто не доиграл ни одной партии.
+board-empty-global = В этой игре пока никто не доиграл ни одной партии.
 board-pick = Другая игра — кнопками ниже.
 
 ## Статистика (/stats).
@@ -28,7 +29,11 @@ pstats-overall = <b>Во всех чатах</b> (без компьютерны�
 }
 pstats-solo = <b>В личке против компьютерных игроков:</b>
 pstats-games = Партий: { $matches } · первым: { $wins } · козлом: { $goats }
-pstats-skill = 🎯 Мастерство { $sign }{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) } (μ { NUMBER($mu, maximumFractionDigits: 1) }, σ { NUMBER($sigma, maximumFractionDigits: 1) }) · ⭐ очков рейтинга: { $points }
+pstats-skill = 🎯 Мастерство { $sign }{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) } ({ $sure ->
+    [low] оценка пока грубая: партий мало
+    [mid] оценка уточняется
+   *[high] оценка надёжная
+}) · ⭐ очков рейтинга: { $points }
 pstats-play = Выходов: { $outs } · рыб: { $fish } · средний итоговый счёт: { NUMBER($average, maximumFractionDigits: 1) }
 pstats-none = — ни одной партии.
 pstats-empty = { $name }: пока ни одной доигранной партии.
@@ -66,10 +71,12 @@ hist-goat = { $title ->
        *[other] козёл
     }
 }
+hist-legend = ⭐ — очки рейтинга за партию; 🎯 — как изменилось мастерство (в /top и /stats).
 hist-records = 📄 Запись партии — кнопкой с её номером.
 
 ## Запись партии (/record) и её проверка (/replay).
-rec-caption = 📄 Запись партии #{ $id } — { $variant }, { $date }. Чтобы проверить, пришлите этот файл мне (или выполните <code>python -m engine replay</code> с ним).
+rec-caption = 📄 Запись партии #{ $id } — { $variant }, { $date }. Чтобы проверить её, пришлите этот файл мне или ответьте на него командой /replay.
+err-record-none = Партии #{ $id } нет. Номера партий — в /history.
 rec-sent = 📄 Запись партии #{ $id } — в личке.
 rec-none = Здесь ещё нет законченных партий.
 chk-ok = ✅ <b>Запись читается</b> — { $variant }, игроки: { $names }
@@ -92,15 +99,31 @@ chk-rating = Очки рейтинга: { $list }
 chk-unfinished = ⏳ Партия в записи не доиграна.
 chk-stored-same = ✅ Совпадает с партией #{ $id }, как её записал бот.
 chk-stored-diff = ⚠️ Не совпадает с партией #{ $id }, как её записал бот.
+chk-stored-renamed = ⚠️ Это партия #{ $id }, как её записал бот, но имена игроков в записи другие: { $list }.
 chk-err-size = ❌ Файл слишком большой: { $size } байт. Записи я читаю до { $limit } байт.
 chk-err-json = ❌ Это не JSON: файл не читается как запись партии.
 chk-err-format = ❌ Это не запись партии: в ней нет нужных полей или у них не тот вид.
 chk-err-variant = ❌ Неизвестная игра «{ $variant }».
-chk-err-misdeal = ❌ Раунд { $round }: такая раздача пересдаётся ({ $rule } — { rule-name }).
-chk-err-deal = ❌ Раунд { $round }: раздача неверна — в ней должны быть все 28 костей по одному разу и полные руки ({ $rule } — { rule-name }).
+chk-err-misdeal = ❌ Раунд { $round }: у игрока { $name } такая рука, что раздачу пересдают. { $rule }
+chk-err-deal = ❌ Раунд { $round }: раздача неверна — в ней должны быть все 28 костей по одному разу и полные руки. { $rule }
 chk-err-rounds = ❌ Раунд { $round }: раунды в записи не сходятся с партией — раунд оборван или идёт после конца партии.
-chk-err-illegal = ❌ Раунд { $round }, ход { $decision }: так ходить нельзя — { $rule } ({ rule-name }).
+chk-err-illegal = ❌ Раунд { $round }, ход { $decision }: { $reason ->
+    [TileNotInHand] у игрока { $name } нет на руке { $tiles }
+    [TileDoesNotFit] { $name } кладёт { $tiles }, а эта кость не подходит к открытым концам
+    [WrongLead] { $name } не может заходить с { $tiles }
+    [NotYourTurn] сейчас не очередь игрока { $name }
+    [UnknownEnd] { $name } кладёт { $tiles } на конец, которого нет
+    [AmbiguousEnd] { $name } кладёт { $tiles }, но не сказано, на какой конец
+    [RoundOver] раунд уже окончен, а в записи ещё есть ход
+   *[other] { $name } не может так ходить{ $tiles ->
+        [none] {""}
+       *[other] : { $tiles }
+    }
+}. { $rule }
 chk-detail = Подробно: <code>{ $detail }</code>
+chk-rule = Правило { $section } «{ rule-name }» в { $book }.
+chk-book = своде правил игры
+chk-book-link = <a href="{ $url }">своде правил</a>
 chk-hint = Пришлите мне файл записи партии (JSON, до 1 МБ) — я проверю его и покажу итог. Запись любой партии даёт /record.
 chk-download-failed = ❌ Не удалось получить файл из Telegram. Попробуйте ещё раз.
 rule-name = { $rule_key ->

@@ -88,3 +88,12 @@ lang-name = { $code ->
 }
 lang-choose = Оберіть мову:
 lang-changed = Готово: тепер я розмовляю українською.
+
+## Імена комп'ютерних гравців (ui/names.py): «Бот Федір 🤖».
+bot-name = Бот { $persona } 🤖
+bot-persona-1 = Федір
+bot-persona-2 = Зіна
+bot-persona-3 = Степан
+bot-persona-4 = Маруся
+bot-persona-5 = Кузьма
+bot-persona-6 = Глаша

@@ -42,6 +42,7 @@ hand-chain = Ланцюг: { $chain }
 hand-ends = Кінці: <b>{ $left }</b> і <b>{ $right }</b>
 hand-lead-any = Ви починаєте раунд: будь-яка кістка.
 hand-lead-forced = Ви починаєте: { $tile } — перший хід партії.
+hand-took = Узято наосліп із руки гравця { $name }: { $tiles }
 hand-drew = З базару: { $tiles }
 hand-knocked = Нема чим ходити, базар порожній — ви постукали.
 hand-host-moved = ⏱ Час вийшов — за вас походив бот.

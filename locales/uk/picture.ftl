@@ -30,7 +30,11 @@ pic-left = Поза грою
 pic-team = Команда { $team }
 pic-seat = Гравець { $seat }
 pic-waiting = Чекаємо на перший хід
-pic-fast = Швидкий перший хід
+pic-fast = { $fast ->
+    [extra] Позачерговий перший хід
+    [zero] Швидкий перший хід [0|0]
+   *[six] Швидкий перший хід [6|6]
+}
 pic-two-tiles = По дві кістки за хід
 pic-out = Вихід: { $name }
 pic-fish = Риба! Рибак: { $name }

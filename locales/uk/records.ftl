@@ -7,13 +7,14 @@ board-title-global = 🏆 <b>Загальний рейтинг</b> — { $varian
 board-counts-fair = Рахуються партії цього чату без комп'ютерних гравців.
 board-counts-bots = Рахуються всі партії цього чату, і з комп'ютерними гравцями теж (так вирішили адміни в /settings).
 board-counts-global = Рахуються партії всіх чатів без комп'ютерних гравців.
-board-order = 🎯 — майстерність (обережна оцінка μ − 3σ), за нею порядок; ⭐ — очки рейтингу; 🐐 — скільки разів у козлах.
+board-order = 🎯 — майстерність: зростає з перемогами, тим більше, чим сильніші суперники; за нею порядок. ⭐ — очки рейтингу; 🐐 — скільки разів у козлах.
 board-line = { $place }. { $name } — 🎯 <b>{ $sign }{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) }</b> · { $matches ->
     [one] { $matches } партія
     [few] { $matches } партії
    *[many] { $matches } партій
 } · ⭐ { $points } · 🐐 { $goats }
 board-empty = У цій грі тут ще ніхто не дограв жодної партії.
+board-empty-global = У цій грі ще ніхто не дограв жодної партії.
 board-pick = Інша гра — кнопками нижче.
 
 ## Статистика (/stats).
@@ -28,7 +29,11 @@ pstats-overall = <b>В усіх чатах</b> (без комп'ютерних �
 }
 pstats-solo = <b>В особистих проти комп'ютерних гравців:</b>
 pstats-games = Партій: { $matches } · першим: { $wins } · козлом: { $goats }
-pstats-skill = 🎯 Майстерність { $sign }{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) } (μ { NUMBER($mu, maximumFractionDigits: 1) }, σ { NUMBER($sigma, maximumFractionDigits: 1) }) · ⭐ очок рейтингу: { $points }
+pstats-skill = 🎯 Майстерність { $sign }{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) } ({ $sure ->
+    [low] оцінка поки груба: партій мало
+    [mid] оцінка уточнюється
+   *[high] оцінка надійна
+}) · ⭐ очок рейтингу: { $points }
 pstats-play = Виходів: { $outs } · риб: { $fish } · середній підсумковий рахунок: { NUMBER($average, maximumFractionDigits: 1) }
 pstats-none = — жодної партії.
 pstats-empty = { $name }: поки жодної завершеної партії.
@@ -66,10 +71,12 @@ hist-goat = { $title ->
        *[other] козел
     }
 }
+hist-legend = ⭐ — очки рейтингу за партію; 🎯 — як змінилася майстерність (у /top і /stats).
 hist-records = 📄 Запис партії — кнопкою з її номером.
 
 ## Запис партії (/record) та його перевірка (/replay).
-rec-caption = 📄 Запис партії #{ $id } — { $variant }, { $date }. Щоб перевірити, надішліть цей файл мені (або виконайте <code>python -m engine replay</code> з ним).
+rec-caption = 📄 Запис партії #{ $id } — { $variant }, { $date }. Щоб перевірити його, надішліть цей файл мені або дайте на нього відповідь командою /replay.
+err-record-none = Партії #{ $id } немає. Номери партій — у /history.
 rec-sent = 📄 Запис партії #{ $id } — в особистих.
 rec-none = Тут ще немає завершених партій.
 chk-ok = ✅ <b>Запис читається</b> — { $variant }, гравці: { $names }
@@ -92,15 +99,31 @@ chk-rating = Очки рейтингу: { $list }
 chk-unfinished = ⏳ Партія в записі не дограна.
 chk-stored-same = ✅ Збігається з партією #{ $id }, як її записав бот.
 chk-stored-diff = ⚠️ Не збігається з партією #{ $id }, як її записав бот.
+chk-stored-renamed = ⚠️ Це партія #{ $id }, як її записав бот, але імена гравців у записі інші: { $list }.
 chk-err-size = ❌ Файл завеликий: { $size } байт. Записи я читаю до { $limit } байт.
 chk-err-json = ❌ Це не JSON: файл не читається як запис партії.
 chk-err-format = ❌ Це не запис партії: у ньому немає потрібних полів або вони не того вигляду.
 chk-err-variant = ❌ Невідома гра «{ $variant }».
-chk-err-misdeal = ❌ Раунд { $round }: така роздача перероздається ({ $rule } — { rule-name }).
-chk-err-deal = ❌ Раунд { $round }: роздача хибна — у ній мають бути всі 28 кісток по одному разу й повні руки ({ $rule } — { rule-name }).
+chk-err-misdeal = ❌ Раунд { $round }: у гравця { $name } така рука, що роздачу перероздають. { $rule }
+chk-err-deal = ❌ Раунд { $round }: роздача хибна — у ній мають бути всі 28 кісток по одному разу й повні руки. { $rule }
 chk-err-rounds = ❌ Раунд { $round }: раунди в записі не сходяться з партією — раунд обірваний або йде після кінця партії.
-chk-err-illegal = ❌ Раунд { $round }, хід { $decision }: так ходити не можна — { $rule } ({ rule-name }).
+chk-err-illegal = ❌ Раунд { $round }, хід { $decision }: { $reason ->
+    [TileNotInHand] у гравця { $name } немає на руці { $tiles }
+    [TileDoesNotFit] { $name } кладе { $tiles }, а ця кістка не підходить до відкритих кінців
+    [WrongLead] { $name } не може заходити з { $tiles }
+    [NotYourTurn] зараз не черга гравця { $name }
+    [UnknownEnd] { $name } кладе { $tiles } на кінець, якого немає
+    [AmbiguousEnd] { $name } кладе { $tiles }, але не сказано, на який кінець
+    [RoundOver] раунд уже закінчено, а в записі ще є хід
+   *[other] { $name } не може так ходити{ $tiles ->
+        [none] {""}
+       *[other] : { $tiles }
+    }
+}. { $rule }
 chk-detail = Докладно: <code>{ $detail }</code>
+chk-rule = Правило { $section } «{ rule-name }» у { $book }.
+chk-book = зведенні правил гри
+chk-book-link = <a href="{ $url }">зведенні правил</a>
 chk-hint = Надішліть мені файл запису партії (JSON, до 1 МБ) — я перевірю його й покажу підсумок. Запис будь-якої партії дає /record.
 chk-download-failed = ❌ Не вдалося отримати файл із Telegram. Спробуйте ще раз.
 rule-name = { $rule_key ->
