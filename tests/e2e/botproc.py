@@ -114,7 +114,7 @@ class BotProcess:
         """Whether the process was started and has not exited."""
         return self.proc is not None and self.proc.poll() is None
 
-    async def start(self, *, timeout: float = 20.0) -> None:
+    async def start(self, *, timeout: float = 60.0) -> None:
         """Start the process and wait until it long-polls (see :meth:`wait_polling`)."""
         if self.running:
             raise RuntimeError("the bot is already running")
@@ -133,7 +133,7 @@ class BotProcess:
         world = getattr(self.emulator, "world", None)
         return world.poll_token if world is not None else 0
 
-    async def wait_polling(self, *, after: int = 0, timeout: float = 20.0) -> None:
+    async def wait_polling(self, *, after: int = 0, timeout: float = 60.0) -> None:
         """Wait until the bot has called ``getUpdates`` (more often than ``after`` times, as
         counted by the in-process emulator; without one, until it logged that it polls).
         Raises ``RuntimeError`` with the log's tail if the process exits, ``TimeoutError``
@@ -173,7 +173,7 @@ class BotProcess:
                 self.kill()
         return self.proc.wait(10)
 
-    async def restart(self, *, timeout: float = 20.0) -> None:
+    async def restart(self, *, timeout: float = 60.0) -> None:
         """Start again after :meth:`kill` or :meth:`stop` (same database, same settings)."""
         if self.running:
             raise RuntimeError("stop or kill the bot first")
