@@ -59,6 +59,9 @@ class Settings(BaseSettings):
     webhook_port: int = 8080
     webhook_path: str = "/telegram"
     webhook_secret: SecretStr | None = None
+    # a worker of a cluster (a webhook over PostgreSQL): seconds its chats' leases last
+    # without a heartbeat, i.e. how long a frozen worker's chats wait (docs/SCALE_OUT.md)
+    worker_lease: float = Field(5.0, ge=1, le=120)
 
     @field_validator("bot_api_url", "webhook_url", "webhook_secret", "bot_workers",
                      "database_url", "rules_url", mode="before")
