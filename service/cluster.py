@@ -183,7 +183,7 @@ class Cluster:
                     next_beat = started + beat
                 now = self.clock()
                 taken = await self.db.write(cl.take_leases, self.worker_id, now, self.lease,
-                                            soon=now + 1.0, limit=self.take)
+                                            now + 1.0, self.take)
                 for chat_id in taken:
                     self.owned.add(chat_id)
                     self._forget(chat_id)

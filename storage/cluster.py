@@ -65,8 +65,9 @@ def inbox_put(conn: Connection, update_id: int, chat_id: int, payload: Mapping[s
     an update it got no 2xx for).  True when it was new."""
     stmt = _insert(conn, T_INBOX).values(
         update_id=update_id, chat_id=chat_id, payload=dict(payload), received_at=now
-    ).on_conflict_do_nothing(index_elements=[T_INBOX.c.update_id])
-    return conn.execute(stmt).rowcount == 1
+    ).on_conflict_do_nothing(index_elements=[T_INBOX.c.update_id]).returning(
+        T_INBOX.c.update_id)
+    return conn.execute(stmt).first() is not None
 
 
 def inbox_pending(conn: Connection, limit: int = 1000) -> list[int]:
@@ -142,7 +143,7 @@ LIMIT :limit
 """).bindparams(bindparam("open", expanding=True))
 
 
-def take_leases(conn: Connection, owner: int, now: float, ttl: float, *, soon: float,
+def take_leases(conn: Connection, owner: int, now: float, ttl: float, soon: float,
                 limit: int = 4) -> list[int]:
     """Take up to ``limit`` chats that need an owner (updates pending, or a deadline at or
     before ``soon``) and have none alive: no lease, an expired one, or one whose owner no
