@@ -112,7 +112,8 @@ async def build(settings: Any, bot: Bot, *, service_overrides: dict[str, Any] | 
     if cluster:
         from service.cluster import Cluster
 
-        member = Cluster(service.db, lease=settings.worker_lease)
+        member = Cluster(service.db, lease=settings.worker_lease,
+                         worker_id=getattr(settings, "worker_id", None))
         service.deadlines.due = member.due
         limits["shared"] = member.limiter(
             private_burst=settings.rate_private_burst, chat_interval=settings.rate_chat_interval,
