@@ -125,19 +125,27 @@ ON CONFLICT (chat_id) DO UPDATE
 RETURNING chat_id
 """)
 
-#: Chats that need an owner: pending updates or a deadline within ``:soon``, and no live one.
+#: Chats that need an owner: pending updates, a deadline within ``:soon``, or an open match
+#: whose owner is gone (killed: its liveness lock is free; frozen: its lease expired) -- the
+#: players of such a chat may wait for a message the dead owner never sent -- and no live one.
 _CANDIDATES_PG = text("""
+WITH live AS (
+    SELECT objid::bigint AS owner FROM pg_locks
+     WHERE locktype = 'advisory' AND classid = :cls AND objsubid = 2 AND granted
+)
 SELECT w.chat_id FROM (
     SELECT chat_id FROM inbox WHERE done_at IS NULL
     UNION
     SELECT chat_id FROM matches WHERE status IN :open AND deadline_at <= :soon
+    UNION
+    SELECT o.chat_id FROM chat_leases o
+     WHERE (o.expires_at < :now OR o.owner NOT IN (SELECT owner FROM live))
+       AND EXISTS (SELECT 1 FROM matches m WHERE m.chat_id = o.chat_id AND m.status IN :open)
 ) AS w
 LEFT JOIN chat_leases AS cl ON cl.chat_id = w.chat_id
 WHERE cl.chat_id IS NULL
-   OR (cl.owner <> :owner AND (cl.expires_at < :now OR NOT EXISTS (
-        SELECT 1 FROM pg_locks l
-         WHERE l.locktype = 'advisory' AND l.classid = :cls AND l.objsubid = 2
-           AND l.granted AND l.objid::bigint = cl.owner)))
+   OR (cl.owner <> :owner
+       AND (cl.expires_at < :now OR cl.owner NOT IN (SELECT owner FROM live)))
 ORDER BY random()
 LIMIT :limit
 """).bindparams(bindparam("open", expanding=True))
@@ -145,8 +153,8 @@ LIMIT :limit
 
 def take_leases(conn: Connection, owner: int, now: float, ttl: float, soon: float,
                 limit: int = 4) -> list[int]:
-    """Take up to ``limit`` chats that need an owner (updates pending, or a deadline at or
-    before ``soon``) and have none alive: no lease, an expired one, or one whose owner no
+    """Take up to ``limit`` chats that need an owner (updates pending, a deadline at or
+    before ``soon``, or an open match of an owner that is gone) and have none alive: no lease, an expired one, or one whose owner no
     longer holds its liveness lock.  Each taken lease has its ``epoch`` raised and expires at
     ``now + ttl``.  Returns the chats taken (random among the candidates, so that workers
     share them).  PostgreSQL only (it reads ``pg_locks``)."""

@@ -41,7 +41,8 @@ def _sql(url: str, sql: str, **params):
     eng = create_engine(url)
     try:
         with eng.begin() as conn:
-            return conn.execute(text(sql), params).all()
+            result = conn.execute(text(sql), params)
+            return result.all() if result.returns_rows else []
     finally:
         eng.dispose()
 
@@ -77,12 +78,13 @@ async def _groups_by_owner(url: str, groups: set[int]) -> dict[int, list[int]]:
 
 
 async def test_three_workers_one_killed_one_frozen_every_match_ends_once(emulator,
-                                                                        emulator_client):
+                                                                        emulator_client,
+                                                                        tmp_path):
     settings = {"BOT_MOVE_DELAY": "0.2", "BOT_HARD_SAMPLES": "20", "WORKER_LEASE": LEASE,
                 "TABLE_VIEW": "text", "PICTURE_WORKERS": "0", "TURN_TIMEOUT": "60",
                 "LOG_LEVEL": "WARNING", "BOT_WORKERS": "1"}
     t0 = time.monotonic()
-    async with LocalCluster(emulator, 3, settings=settings) as cluster:
+    async with LocalCluster(emulator, 3, settings=settings, directory=tmp_path) as cluster:
         started = time.monotonic() - t0
         assert all(w.running for w in cluster.workers), cluster.errors()
         feed = CallFeed(emulator_client)

@@ -143,7 +143,7 @@ class LocalCluster:
                           log_path=self.directory / f"worker{k + 1}.log",
                           settings={**self.settings, "WORKER_ID": k + 1}, emulator=self.emu)
             for k in range(self.n)]
-        await asyncio.gather(*(w.start() for w in self.workers))
+        await asyncio.gather(*(w.start(timeout=120.0) for w in self.workers))
         self.emu.world.configure(webhook_targets=[w.hook for w in self.workers])
 
     async def stop(self) -> None:
