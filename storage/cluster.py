@@ -154,10 +154,11 @@ LIMIT :limit
 def take_leases(conn: Connection, owner: int, now: float, ttl: float, soon: float,
                 limit: int = 4) -> list[int]:
     """Take up to ``limit`` chats that need an owner (updates pending, a deadline at or
-    before ``soon``, or an open match of an owner that is gone) and have none alive: no lease, an expired one, or one whose owner no
-    longer holds its liveness lock.  Each taken lease has its ``epoch`` raised and expires at
-    ``now + ttl``.  Returns the chats taken (random among the candidates, so that workers
-    share them).  PostgreSQL only (it reads ``pg_locks``)."""
+    before ``soon``, or an open match of an owner that is gone) and have none alive: no
+    lease, an expired one, or one whose owner no longer holds its liveness lock.  Each
+    taken lease has its ``epoch`` raised and expires at ``now + ttl``.  Returns the chats
+    taken (random among the candidates, so that workers share them).  PostgreSQL only (it
+    reads ``pg_locks``)."""
     cands = [r[0] for r in conn.execute(_CANDIDATES_PG, {
         "open": list(OPEN_STATUSES), "soon": soon, "owner": owner, "now": now,
         "cls": LOCK_CLASS, "limit": limit})]

@@ -159,8 +159,17 @@ async def test_three_workers_one_killed_one_frozen_every_match_ends_once(emulato
         # the last table equals the database's state
         for t in tables:
             group = await emulator_client.messages(t.chat_id)
-            check_latest_table(load_replay(cluster.url, match_ids(cluster.url, t.chat_id)[-1]),
-                               group)
+            mid = match_ids(cluster.url, t.chat_id)[-1]
+            try:
+                check_latest_table(load_replay(cluster.url, mid), group)
+            except AssertionError:
+                stored = await asyncio.to_thread(_sql, cluster.url,
+                                                 "SELECT messages FROM matches WHERE id = :m",
+                                                 m=mid)
+                print("stored ids", stored)
+                for m in group:
+                    print(m.message_id, m.edits, (m.shown or "").splitlines()[:1])
+                raise
         assert max(kill_gap.values()) <= 3.0 + 2.0, kill_gap  # 3 s target, slack for load
         assert max(freeze_gap.values()) <= LEASE + 3.0 + 2.0, freeze_gap
         errors = [e for e in cluster.errors() if "Traceback" not in e]
