@@ -98,6 +98,12 @@ async def test_three_workers_one_killed_one_frozen_every_match_ends_once(emulato
                                 ids=[t.chat_id for t in tables],
                                 s=json.dumps({"rules": {"match_limit": 1}}))
 
+        # each person's /start is answered first: a private chat and a group have different
+        # owners, and Telegram orders neither against the other
+        for t in tables:
+            for p in t.players:
+                await emulator_client.wait_message(p.id, lambda m: m.from_bot, timeout=30)
+
         async def setup(k: int, table: Table) -> None:
             await table.gather()
             if k % 2:
