@@ -272,3 +272,30 @@ async def test_a_shared_bucket_never_grants_more_than_it_holds(pg_head):
     assert await dbs[0].write(take, now + 1.01) == 0
     for d in dbs:
         await d.dispose()
+
+
+async def test_a_dead_owners_open_match_is_taken_though_nothing_is_pending(pg_head):
+    """The players of a chat may wait for a keyboard its dead owner never sent: a chat with
+    an open match whose owner is gone is taken although no update and no deadline is due;
+    a chat whose matches are all finished is left alone."""
+    from storage import repository as repo
+
+    db = await open_database(pg_head)
+    dead, taker = Cluster(db, exit=None), Cluster(db, exit=None)
+    await taker.start()
+    now = time.time()
+
+    def setup(conn):
+        for chat in (-5, -6):
+            repo.upsert_chat(conn, chat, now=now, title="g")
+            conn.execute(insert(ChatLease.__table__).values(
+                chat_id=chat, owner=dead.worker_id, epoch=1, expires_at=now + 60))
+        mid = repo.insert_match(conn, chat_id=-5, thread_id=None, creator_id=1, rules={},
+                                seats=[{"user_id": 1, "name": "a"}], now=now,
+                                deadline_at=now + 3600)
+        return mid
+
+    await db.write(setup)
+    assert await db.write(cl.take_leases, taker.worker_id, now, 5.0, now, 10) == [-5]
+    await taker.stop()
+    await db.dispose()
