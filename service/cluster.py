@@ -85,6 +85,7 @@ class Cluster:
         self._queues: dict[int, deque[cl.InboxRow]] = {}
         self._queued: set[int] = set()
         self._tasks: dict[int, asyncio.Task] = {}
+        self._healing: dict[int, asyncio.Task] = {}
         self.wake = asyncio.Event()
 
     # -- membership --------------------------------------------------------------------------
@@ -167,50 +168,72 @@ class Cluster:
         ``update_id`` order, one chat's one at a time.  ``handle``'s errors are logged and the
         update is done (a broken update must not block its chat)."""
         stop = stop or asyncio.Event()
-        beat = self.lease / 4
-        next_beat = 0.0
-        while not stop.is_set():
-            now_m = time.monotonic()
-            taken: list[int] = []
-            try:
-                if now_m >= next_beat:
-                    started = time.monotonic()
-                    held = await self.db.write(cl.renew_leases, self.worker_id, self.clock(),
-                                               self.lease)
-                    self.check()
-                    self._renewed = started
-                    self.owned = set(held)
-                    next_beat = started + beat
-                now = self.clock()
-                taken = await self.db.write(cl.take_leases, self.worker_id, now, self.lease,
-                                            now + 1.0, self.take)
-                for chat_id in taken:
-                    self.owned.add(chat_id)
-                    self._forget(chat_id)
-                    if on_taken is not None:
-                        try:
-                            await on_taken(chat_id)
-                        except Exception:
-                            log.exception("chat %s: taking it over failed", chat_id)
-                if self.owned:
-                    rows = await self.db.write(cl.inbox_claim, self.worker_id, now)
-                    for row in rows:
-                        if row.update_id in self._queued:
-                            continue
-                        self._queued.add(row.update_id)
-                        self._queues.setdefault(row.chat_id, deque()).append(row)
-                        if row.chat_id not in self._tasks:
-                            self._tasks[row.chat_id] = asyncio.create_task(
-                                self._drain(row.chat_id, handle))
-            except Exception:
-                log.exception("worker %s: cluster tick failed", self.worker_id)
-            self.wake.clear()
-            if not taken:  # more chats may be waiting for an owner
+        heart = asyncio.create_task(self._heartbeat(stop))
+        try:
+            while not stop.is_set():
+                taken: list[int] = []
                 try:
-                    await asyncio.wait_for(self.wake.wait(), self.tick)
-                except TimeoutError:
-                    pass
-        await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+                    now = self.clock()
+                    taken = await self.db.write(cl.take_leases, self.worker_id, now,
+                                                self.lease, now + 1.0, self.take)
+                    for chat_id in taken:
+                        self.owned.add(chat_id)
+                        self._forget(chat_id)
+                        if on_taken is not None:
+                            self._healing[chat_id] = asyncio.create_task(
+                                self._take(chat_id, on_taken))
+                    if self.owned:
+                        self._dispatch(await self.db.write(cl.inbox_claim, self.worker_id,
+                                                           now), handle)
+                except Exception:
+                    log.exception("worker %s: cluster tick failed", self.worker_id)
+                self.wake.clear()
+                if not taken:  # more chats may be waiting for an owner
+                    try:
+                        await asyncio.wait_for(self.wake.wait(), self.tick)
+                    except TimeoutError:
+                        pass
+        finally:
+            heart.cancel()
+            await asyncio.gather(heart, *self._healing.values(), *self._tasks.values(),
+                                 return_exceptions=True)
+
+    async def _heartbeat(self, stop: asyncio.Event) -> None:
+        """Renew the leases every ``lease / 4`` seconds, beside everything else (a takeover
+        that takes long must not let this worker's own leases lapse)."""
+        while not stop.is_set():
+            started = time.monotonic()
+            try:
+                held = await self.db.write(cl.renew_leases, self.worker_id, self.clock(),
+                                           self.lease)
+                self.check()
+                self._renewed = started
+                self.owned = set(held)
+            except FencedOut:
+                raise
+            except Exception:
+                log.exception("worker %s: heartbeat failed", self.worker_id)
+            await asyncio.sleep(max(0.0, started + self.lease / 4 - time.monotonic()))
+
+    async def _take(self, chat_id: int, on_taken: Callable[[int], Awaitable[Any]]) -> None:
+        try:
+            await on_taken(chat_id)
+        except Exception:
+            log.exception("chat %s: taking it over failed", chat_id)
+        finally:
+            self._healing.pop(chat_id, None)
+
+    def _dispatch(self, rows: list[cl.InboxRow],
+                  handle: Callable[[dict[str, Any]], Awaitable[Any]]) -> None:
+        """Queue claimed rows per chat; one draining task per chat."""
+        for row in rows:
+            if row.update_id in self._queued:
+                continue
+            self._queued.add(row.update_id)
+            self._queues.setdefault(row.chat_id, deque()).append(row)
+            if row.chat_id not in self._tasks:
+                self._tasks[row.chat_id] = asyncio.create_task(
+                    self._drain(row.chat_id, handle))
 
     def _forget(self, chat_id: int) -> None:
         """A chat (re)taken: whatever was queued for it locally is claimed anew."""
@@ -222,6 +245,9 @@ class Cluster:
         """Process one chat's queued updates in order."""
         queue = self._queues.get(chat_id)
         try:
+            healing = self._healing.get(chat_id)
+            if healing is not None:  # the chat is shown as it is before its updates run
+                await asyncio.gather(healing, return_exceptions=True)
             while queue:
                 row = queue[0]
                 self.check()
