@@ -9,11 +9,13 @@ the previous one was answered with a 2xx; updates of other chats go in parallel 
 ``webhook_retry`` seconds.
 
 ``EmulatorConfig.webhook_targets`` stands for a load balancer in front of several workers:
-when set, each attempt goes to the next of those URLs (round robin, a failed attempt's retry
-to the next one) instead of the URL the bot set (which must be HTTPS, so a test's plain HTTP
-workers sit behind it as behind a TLS-terminating proxy).  Each delivered update's event gets
-``delivered_t``, and ``World.webhook_log`` keeps ``(update_id, target, status, t)`` of every
-attempt (status 0 when the connection failed or timed out).
+when set, each attempt goes to the next of those URLs (round robin; a failed attempt's retry
+to the next one; a target that failed is passed over for ``webhook_fail_duration`` seconds
+while others remain, as a proxy's passive health check does) instead of the URL the bot set
+(which must be HTTPS, so a test's plain HTTP workers sit behind it as behind a
+TLS-terminating proxy).  Each delivered update's event gets ``delivered_t``, and
+``World.webhook_log`` keeps ``(update_id, target, status, t)`` of every attempt (status 0
+when the connection failed or timed out).
 """
 
 from __future__ import annotations
@@ -52,6 +54,8 @@ class WebhookDelivery:
         self._tasks: set[asyncio.Task] = set()
         self._rr = itertools.count()
         self._session: aiohttp.ClientSession | None = None
+        #: target -> clock until which it is passed over after a failed attempt
+        self._failed: dict[str, float] = {}
 
     async def run(self) -> None:
         """Deliver until cancelled."""
@@ -104,7 +108,9 @@ class WebhookDelivery:
                 targets = self._targets()
                 if not targets:
                     return
-                target = targets[next(self._rr) % len(targets)]
+                now = world.clock()
+                healthy = [t for t in targets if self._failed.get(t, 0.0) <= now] or targets
+                target = healthy[next(self._rr) % len(healthy)]
                 status = 0
                 with contextlib.suppress(aiohttp.ClientError, asyncio.TimeoutError, OSError):
                     async with self._session.post(
@@ -114,6 +120,8 @@ class WebhookDelivery:
                         status = resp.status
                         await resp.read()
                 world.webhook_log.append((update["update_id"], target, status, world.clock()))
+                if not 200 <= status < 300:
+                    self._failed[target] = world.clock() + world.config.webhook_fail_duration
                 if 200 <= status < 300:
                     if update in world.updates:
                         world.updates.remove(update)

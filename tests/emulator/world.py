@@ -113,10 +113,12 @@ class EmulatorConfig:
     latency: float = 0.0
     fail_photos: int = 0
     #: webhook delivery (tests/emulator/webhook.py): the URLs behind the "load balancer",
-    #: seconds before an unanswered POST counts as failed, seconds between retries
+    #: seconds before an unanswered POST counts as failed, seconds between retries, seconds
+    #: a target that failed is passed over
     webhook_targets: list[str] = field(default_factory=list)
     webhook_timeout: float = 2.0
     webhook_retry: float = 0.2
+    webhook_fail_duration: float = 10.0
 
 
 @dataclass
