@@ -49,6 +49,11 @@ __all__ = ["Cluster", "FencedOut"]
 
 log = logging.getLogger(__name__)
 
+#: Seconds a processed update is kept, so that Telegram's resend of it is recognised (it
+#: resends an update for at most a day).
+KEEP_DONE = 86_400.0
+#: Seconds between two purges of the processed updates older than :data:`KEEP_DONE`.
+PURGE_EVERY = 600.0
 #: Exit status of a worker fenced out (EX_TEMPFAIL: the process manager restarts it).
 FENCED_EXIT = 75
 
@@ -200,7 +205,10 @@ class Cluster:
 
     async def _heartbeat(self, stop: asyncio.Event) -> None:
         """Renew the leases every ``lease / 4`` seconds, beside everything else (a takeover
-        that takes long must not let this worker's own leases lapse)."""
+        that takes long must not let this worker's own leases lapse); every
+        :data:`PURGE_EVERY` seconds also forget the updates done more than
+        :data:`KEEP_DONE` seconds ago."""
+        purged = time.monotonic()
         while not stop.is_set():
             started = time.monotonic()
             try:
@@ -209,6 +217,9 @@ class Cluster:
                 self.check()
                 self._renewed = started
                 self.owned = set(held)
+                if started - purged >= PURGE_EVERY:
+                    purged = started
+                    await self.db.write(cl.inbox_purge, self.clock() - KEEP_DONE)
             except FencedOut:
                 raise
             except Exception:
