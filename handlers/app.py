@@ -93,7 +93,14 @@ async def build(settings: Any, bot: Bot, *, service_overrides: dict[str, Any] | 
                        "bot_workers": settings.bot_workers,
                        "chat_options": {"table": settings.table_view}}
     service_options.update(service_overrides or {})
-    service = await GameService.open(settings.database, **service_options)
+    database = settings.database
+    worker_id = None
+    if cluster:
+        from service.cluster import new_worker_id, worker_url
+
+        worker_id = getattr(settings, "worker_id", None) or new_worker_id()
+        database = worker_url(str(database), worker_id)
+    service = await GameService.open(database, **service_options)
     tr = get_translator(settings.default_locale)
     me = await bot.me()
     app_ref: dict[str, App] = {}
@@ -112,8 +119,7 @@ async def build(settings: Any, bot: Bot, *, service_overrides: dict[str, Any] | 
     if cluster:
         from service.cluster import Cluster
 
-        member = Cluster(service.db, lease=settings.worker_lease,
-                         worker_id=getattr(settings, "worker_id", None))
+        member = Cluster(service.db, lease=settings.worker_lease, worker_id=worker_id)
         service.deadlines.due = member.due
         limits["shared"] = member.limiter(
             private_burst=settings.rate_private_burst, chat_interval=settings.rate_chat_interval,

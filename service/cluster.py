@@ -45,7 +45,7 @@ from sqlalchemy.pool import NullPool
 from storage import Database
 from storage import cluster as cl
 
-__all__ = ["Cluster", "FencedOut"]
+__all__ = ["Cluster", "FencedOut", "new_worker_id", "worker_url"]
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +56,22 @@ KEEP_DONE = 86_400.0
 PURGE_EVERY = 600.0
 #: Exit status of a worker fenced out (EX_TEMPFAIL: the process manager restarts it).
 FENCED_EXIT = 75
+
+
+def new_worker_id() -> int:
+    """A random worker id (31 bits, positive)."""
+    return random.randrange(1, 2**31)
+
+
+def worker_url(url: str, worker_id: int) -> str:
+    """``url`` (a PostgreSQL URL) with the ``application_name`` of worker ``worker_id``."""
+    from sqlalchemy.engine import make_url
+
+    from storage.database import database_url
+
+    u = make_url(database_url(url))
+    return u.update_query_dict({"application_name": cl.application_name(worker_id)}
+                               ).render_as_string(hide_password=False)
 
 
 class FencedOut(RuntimeError):
@@ -76,7 +92,7 @@ class Cluster:
                  tick: float = 0.05, take: int = 4, clock: Callable[[], float] = time.time,
                  exit: Callable[[int], Any] | None = os._exit) -> None:
         self.db = db
-        self.worker_id = worker_id or random.randrange(1, 2**31)
+        self.worker_id = worker_id or new_worker_id()
         self.lease = lease
         self.tick = tick
         self.take = take
@@ -96,17 +112,19 @@ class Cluster:
     # -- membership --------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Take this worker's liveness lock (a new id if another worker holds this one)."""
+        """Take this worker's liveness lock.  ``db``'s sessions should carry the
+        ``application_name`` of this worker (:func:`worker_url`), so that another worker can
+        end them once this one is frozen past its lease.  Raises ``RuntimeError`` when a live
+        worker holds the id."""
         def lock() -> None:
             self._lock_engine = create_engine(self.db.url, poolclass=NullPool)
             conn = self._lock_engine.connect()
-            while True:
-                got = conn.execute(text("SELECT pg_try_advisory_lock(:c, :k)"),
-                                   {"c": cl.LOCK_CLASS, "k": self.worker_id}).scalar()
-                conn.commit()
-                if got:
-                    break
-                self.worker_id = random.randrange(1, 2**31)
+            got = conn.execute(text("SELECT pg_try_advisory_lock(:c, :k)"),
+                               {"c": cl.LOCK_CLASS, "k": self.worker_id}).scalar()
+            conn.commit()
+            if not got:
+                conn.close()
+                raise RuntimeError(f"worker id {self.worker_id} is held by a live worker")
             self._lock_conn = conn
 
         await asyncio.to_thread(lock)

@@ -30,7 +30,8 @@ from storage.models import ChatLease, InboxUpdate, Match, RateBucket
 from storage.repository import OPEN_STATUSES, MatchRow, _insert, _row
 
 __all__ = [
-    "GLOBAL_BUCKET", "LOCK_CLASS", "InboxRow", "due_owned", "inbox_claim", "inbox_done",
+    "GLOBAL_BUCKET", "LOCK_CLASS", "InboxRow", "application_name", "due_owned", "inbox_claim",
+    "inbox_done",
     "inbox_pending", "inbox_purge", "inbox_put", "lease_owner", "match_chat", "owned_chats",
     "renew_leases", "take_leases", "take_token",
 ]
@@ -133,7 +134,9 @@ WITH live AS (
     SELECT objid::bigint AS owner FROM pg_locks
      WHERE locktype = 'advisory' AND classid = :cls AND objsubid = 2 AND granted
 )
-SELECT w.chat_id FROM (
+SELECT w.chat_id, cl.owner,
+       (cl.owner IS NOT NULL AND cl.owner IN (SELECT owner FROM live)) AS frozen
+  FROM (
     SELECT chat_id FROM inbox WHERE done_at IS NULL
     UNION
     SELECT chat_id FROM matches WHERE status IN :open AND deadline_at <= :soon
@@ -159,13 +162,27 @@ def take_leases(conn: Connection, owner: int, now: float, ttl: float, soon: floa
     taken lease has its ``epoch`` raised and expires at ``now + ttl``.  Returns the chats
     taken (random among the candidates, so that workers share them).  PostgreSQL only (it
     reads ``pg_locks``)."""
-    cands = [r[0] for r in conn.execute(_CANDIDATES_PG, {
+    rows = conn.execute(_CANDIDATES_PG, {
         "open": list(OPEN_STATUSES), "soon": soon, "owner": owner, "now": now,
-        "cls": LOCK_CLASS, "limit": limit})]
-    if not cands:
+        "cls": LOCK_CLASS, "limit": limit}).all()
+    if not rows:
         return []
+    cands = [r[0] for r in rows]
+    # A frozen owner (lease expired, lock still held) may be stopped inside a transaction
+    # that holds its lease rows and its matches' rows: end its sessions first, so that its
+    # locks go and it can never commit afterwards (it exits when it wakes: fencing).
+    for frozen in sorted({int(r[1]) for r in rows if r[2]}):
+        conn.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                          "WHERE application_name = :name AND pid <> pg_backend_pid()"),
+                     {"name": application_name(frozen)})
     return [r[0] for r in conn.execute(_TAKE_PG, {
         "owner": owner, "expires": now + ttl, "chats": cands, "now": now, "cls": LOCK_CLASS})]
+
+
+def application_name(worker_id: int) -> str:
+    """The ``application_name`` of every database session of worker ``worker_id``, so that
+    the sessions of a frozen worker can be ended (:func:`take_leases`)."""
+    return f"kozel-w{worker_id}"
 
 
 def renew_leases(conn: Connection, owner: int, now: float, ttl: float) -> list[int]:

@@ -116,7 +116,18 @@ async def test_three_workers_one_killed_one_frozen_every_match_ends_once(emulato
         rngs = [random.Random(k) for k in range(len(tables))]
 
         async def play(k: int) -> None:
-            logs[k] = await tables[k].play(rngs[k], timeout=40.0)
+            try:
+                logs[k] = await tables[k].play(rngs[k], timeout=40.0)
+            except TimeoutError:
+                chat = tables[k].chat_id
+                state = await asyncio.to_thread(_sql, cluster.url, '''
+                    SELECT m.id, m.status, m.version, m.deadline_at, l.owner, l.expires_at,
+                           (SELECT count(*) FROM inbox i WHERE i.chat_id = m.chat_id
+                             AND i.done_at IS NULL)
+                      FROM matches m LEFT JOIN chat_leases l ON l.chat_id = m.chat_id
+                     WHERE m.chat_id = :c''', c=chat)
+                print(f"stuck chat {chat} at {time.time():.1f}: {state}")
+                raise
 
         players = [asyncio.create_task(play(k)) for k in range(len(tables))]
         await asyncio.sleep(4.0)
