@@ -79,12 +79,13 @@ async def _groups_by_owner(url: str, groups: set[int]) -> dict[int, list[int]]:
 
 async def test_three_workers_one_killed_one_frozen_every_match_ends_once(emulator,
                                                                         emulator_client,
-                                                                        tmp_path):
+                                                                        tmp_path, pg_server):
     settings = {"BOT_MOVE_DELAY": "0.2", "BOT_HARD_SAMPLES": "20", "WORKER_LEASE": LEASE,
                 "TABLE_VIEW": "text", "PICTURE_WORKERS": "0", "TURN_TIMEOUT": "60",
                 "LOG_LEVEL": "WARNING", "BOT_WORKERS": "1"}
     t0 = time.monotonic()
-    async with LocalCluster(emulator, 3, settings=settings, directory=tmp_path) as cluster:
+    async with LocalCluster(emulator, 3, settings=settings, directory=tmp_path,
+                            server=pg_server) as cluster:
         started = time.monotonic() - t0
         assert all(w.running for w in cluster.workers), cluster.errors()
         feed = CallFeed(emulator_client)
