@@ -35,7 +35,7 @@ import logging
 import os
 import random
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
@@ -54,6 +54,8 @@ log = logging.getLogger(__name__)
 KEEP_DONE = 86_400.0
 #: Seconds between two purges of the processed updates older than :data:`KEEP_DONE`.
 PURGE_EVERY = 600.0
+#: How many of its latest processed update ids a worker remembers (see ``Cluster._finished``).
+FINISHED_KEPT = 10_000
 #: Exit status of a worker fenced out (EX_TEMPFAIL: the process manager restarts it).
 FENCED_EXIT = 75
 
@@ -107,6 +109,9 @@ class Cluster:
         self._queued: set[int] = set()
         self._tasks: dict[int, asyncio.Task] = {}
         self._healing: dict[int, asyncio.Task] = {}
+        #: Update ids this worker processed lately: a claim read before their done mark
+        #: committed still returns them, and they must not run again.
+        self._finished: OrderedDict[int, None] = OrderedDict()
         self.wake = asyncio.Event()
 
     # -- membership --------------------------------------------------------------------------
@@ -256,7 +261,7 @@ class Cluster:
                   handle: Callable[[dict[str, Any]], Awaitable[Any]]) -> None:
         """Queue claimed rows per chat; one draining task per chat."""
         for row in rows:
-            if row.update_id in self._queued:
+            if row.update_id in self._queued or row.update_id in self._finished:
                 continue
             self._queued.add(row.update_id)
             self._queues.setdefault(row.chat_id, deque()).append(row)
@@ -286,6 +291,9 @@ class Cluster:
                     log.exception("update %s of chat %s failed", row.update_id, chat_id)
                 self.check()
                 await self.db.write(cl.inbox_done, row.update_id, self.clock())
+                self._finished[row.update_id] = None
+                while len(self._finished) > FINISHED_KEPT:
+                    self._finished.popitem(last=False)
                 queue.popleft()
                 self._queued.discard(row.update_id)
         finally:

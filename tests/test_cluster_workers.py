@@ -299,3 +299,45 @@ async def test_a_dead_owners_open_match_is_taken_though_nothing_is_pending(pg_he
     assert await db.write(cl.take_leases, taker.worker_id, now, 5.0, now, 10) == [-5]
     await taker.stop()
     await db.dispose()
+
+
+async def test_each_update_is_handled_once_and_in_order_per_chat(pg_head):
+    """600 updates in 12 chats, received by two workers while both run: every update is
+    handed to the dispatcher exactly once (a claim read before a done mark committed must
+    not run it again), each chat's in ``update_id`` order, and the chats are shared."""
+    db = await open_database(pg_head)
+    seen: list[tuple[int, int, int]] = []
+
+    def worker() -> Cluster:
+        c = Cluster(db, exit=None, tick=0.01)
+
+        async def handle(payload):
+            await asyncio.sleep(0.001)
+            seen.append((c.worker_id, payload["chat"], payload["update_id"]))
+
+        c.handle = handle
+        return c
+
+    a, b = worker(), worker()
+    stop = asyncio.Event()
+    for c in (a, b):
+        await c.start()
+    tasks = [asyncio.create_task(c.run(c.handle, stop=stop)) for c in (a, b)]
+    for uid in range(1, 601):
+        chat = -(uid % 12) - 1
+        await (a, b)[uid % 2].receive(uid, chat, {"update_id": uid, "chat": chat})
+    end = time.monotonic() + 60
+    while len(seen) < 600 and time.monotonic() < end:
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(0.3)
+    stop.set()
+    await asyncio.gather(*tasks)
+    ids = [u for _, _, u in seen]
+    assert sorted(ids) == list(range(1, 601))
+    for chat in {ch for _, ch, _ in seen}:
+        mine = [u for _, ch, u in seen if ch == chat]
+        assert mine == sorted(mine)
+    assert {w for w, _, _ in seen} == {a.worker_id, b.worker_id}
+    for c in (a, b):
+        await c.stop()
+    await db.dispose()
