@@ -132,8 +132,11 @@ class Load:
     """The simulated players of N groups, driven by the emulator's Bot API calls."""
 
     def __init__(self, emu: Emulator, n: int, *, think: float, seed: int,
-                 bots: tuple[str, int] = ("hard", 0)) -> None:
+                 bots: tuple[str, int] = ("hard", 0), setup_delay: float = 0.0) -> None:
         self.emu = emu
+        #: seconds between the players' /start and the lobby's /newgame: over a cluster the
+        #: private chats and the group have different owners, and nothing orders them
+        self.setup_delay = setup_delay
         self.bot_strength, self.bot_count = bots
         self.world = emu.world
         self.n = n
@@ -172,7 +175,11 @@ class Load:
                 self.by_chat[key] = g
             w.user_send(a, "/start")
             w.user_send(b, "/start")
-            w.user_send(a, "/newgame", chat_id=g.chat_id)
+            if self.setup_delay:
+                self.loop.call_later(self.setup_delay,
+                                     lambda a=a, g=g: w.user_send(a, "/newgame", chat_id=g.chat_id))
+            else:
+                w.user_send(a, "/newgame", chat_id=g.chat_id)
             made.append(g)
         return made
 
@@ -416,7 +423,8 @@ async def run_one(n: int, *, seconds: float, think: float, telegram_limits: bool
         cpu_of = bot.cpu if workers else (lambda: _tree_cpu(bot.pid))
         try:
             await asyncio.sleep(1.0)
-            load = Load(emu, n, think=think, seed=seed, bots=bots)
+            load = Load(emu, n, think=think, seed=seed, bots=bots,
+                        setup_delay=2.0 if workers else 0.0)
             # one group plays 100 moves first, so that what any bot allocates once (caches,
             # connections, lazily built objects) is not counted as the matches' memory
             (warm,) = load.create(1)
