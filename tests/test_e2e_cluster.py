@@ -130,6 +130,7 @@ async def test_three_workers_one_killed_one_frozen_every_match_ends_once(emulato
                 print(f"stuck chat {chat} at {time.time():.1f}: {state}")
                 raise
 
+        play0 = time.monotonic()
         players = [asyncio.create_task(play(k)) for k in range(len(tables))]
         await asyncio.sleep(4.0)
         groups = {t.chat_id for t in tables}
@@ -149,7 +150,9 @@ async def test_three_workers_one_killed_one_frozen_every_match_ends_once(emulato
         freeze_gap = await _first_moves_after(cluster.url, orphans_freeze, frozen_at,
                                               timeout=LEASE + 30)
         await asyncio.gather(*players)
-        print(f"\ncluster of 3 started in {started:.1f}s; kill -9 of the owner of "
+        played = time.monotonic() - play0
+        print(f"\ncluster of 3 started in {started:.1f}s, the matches took {played:.1f}s; "
+              f"kill -9 of the owner of "
               f"{len(orphans_kill)} groups: next move after "
               f"{', '.join(f'{v:.2f}' for v in sorted(kill_gap.values()))} s; SIGSTOP of the "
               f"owner of {len(orphans_freeze)}: after "
