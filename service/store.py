@@ -233,10 +233,12 @@ class MatchStore:
             rows = await self.db.read(repo.list_open_matches_of, user_id)
         return [await self.view(r.id) for r in rows]
 
-    async def finished_since(self, since: float) -> list[tuple[int, dict[str, Any]]]:
+    async def finished_since(self, since: float, *, chat_id: int | None = None
+                             ) -> list[tuple[int, dict[str, Any]]]:
         """``(match id, stored message ids)`` of the matches that finished at or after
-        ``since`` (Unix seconds), without building their views."""
-        rows = await self.db.read(repo.list_finished_since, since)
+        ``since`` (Unix seconds; of one chat with ``chat_id``), without building their
+        views."""
+        rows = await self.db.read(repo.list_finished_since, since, chat_id)
         return [(r.id, dict(r.messages)) for r in rows]
 
 

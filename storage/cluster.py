@@ -44,6 +44,9 @@ T_MATCHES = Match.__table__
 #: The first key of every worker's liveness lock (``pg_advisory_lock(LOCK_CLASS, id)``);
 #: "KZ" in ASCII, so other users of advisory locks in the same database are not confused.
 LOCK_CLASS = 0x4B5A
+#: Seconds after its end in which a match's chat is still taken from a dead owner, so that
+#: the new owner announces an end the dead one committed but never showed.
+RECENT_END = 3600.0
 #: ``rate_buckets.key`` of the bot's global bucket (Telegram never uses chat id 0).
 GLOBAL_BUCKET = 0
 
@@ -127,7 +130,8 @@ RETURNING chat_id
 """)
 
 #: Chats that need an owner: pending updates, a deadline within ``:soon``, or an open match
-#: whose owner is gone (killed: its liveness lock is free; frozen: its lease expired) -- the
+#: (or one finished since ``:recent``, whose end may not have been announced) whose owner is
+#: gone (killed: its liveness lock is free; frozen: its lease expired) -- the
 #: players of such a chat may wait for a message the dead owner never sent -- and no live one.
 _CANDIDATES_PG = text("""
 WITH live AS (
@@ -143,7 +147,8 @@ SELECT w.chat_id, cl.owner,
     UNION
     SELECT o.chat_id FROM chat_leases o
      WHERE (o.expires_at < :now OR o.owner NOT IN (SELECT owner FROM live))
-       AND EXISTS (SELECT 1 FROM matches m WHERE m.chat_id = o.chat_id AND m.status IN :open)
+       AND EXISTS (SELECT 1 FROM matches m WHERE m.chat_id = o.chat_id
+                     AND (m.status IN :open OR m.finished_at >= :recent))
 ) AS w
 LEFT JOIN chat_leases AS cl ON cl.chat_id = w.chat_id
 WHERE cl.chat_id IS NULL
@@ -164,7 +169,7 @@ def take_leases(conn: Connection, owner: int, now: float, ttl: float, soon: floa
     reads ``pg_locks``)."""
     rows = conn.execute(_CANDIDATES_PG, {
         "open": list(OPEN_STATUSES), "soon": soon, "owner": owner, "now": now,
-        "cls": LOCK_CLASS, "limit": limit}).all()
+        "cls": LOCK_CLASS, "limit": limit, "recent": now - RECENT_END}).all()
     if not rows:
         return []
     cands = [r[0] for r in rows]
