@@ -63,6 +63,15 @@ class InboxRow:
 # ----------------------------------------------------------------------------- inbox
 
 
+def _lazy_commit(conn: Connection) -> None:
+    """Let this transaction's commit return before its WAL reaches the disk (PostgreSQL's
+    ``synchronous_commit = off`` for this transaction only): for marks whose loss in a
+    crash of the server is harmless -- an update processed again is refused as stale, a
+    token lost only makes a worker wait.  Nothing on SQLite."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(text("SET LOCAL synchronous_commit TO OFF"))
+
+
 def inbox_put(conn: Connection, update_id: int, chat_id: int, payload: Mapping[str, Any],
               now: float) -> bool:
     """Store an update unless one with its ``update_id`` is stored already (Telegram resends
@@ -93,13 +102,16 @@ def inbox_claim(conn: Connection, owner: int, now: float, limit: int = 200) -> l
             .with_for_update(skip_locked=True, of=T_INBOX))
     rows = [InboxRow(int(r[0]), int(r[1]), r[2]) for r in conn.execute(stmt)]
     if rows:
+        _lazy_commit(conn)
         conn.execute(update(T_INBOX).where(T_INBOX.c.update_id.in_([r.update_id for r in rows]))
                      .values(claimed_by=owner))
     return rows
 
 
 def inbox_done(conn: Connection, update_id: int, now: float) -> None:
-    """Mark an update processed."""
+    """Mark an update processed (a lazy commit: an update whose mark a crash of the server
+    loses is processed again, and refused as stale)."""
+    _lazy_commit(conn)
     conn.execute(update(T_INBOX).where(T_INBOX.c.update_id == update_id).values(done_at=now))
 
 
@@ -234,6 +246,7 @@ def take_token(conn: Connection, key: int, now: float, *, capacity: float,
     :data:`GLOBAL_BUCKET`): full at ``capacity``, refilled at ``per_second``.  One statement
     (``INSERT … ON CONFLICT DO UPDATE … WHERE tokens >= 1``), so workers taking at once never
     overdraw it.  Returns 0.0 when taken, else the seconds until a token is due."""
+    _lazy_commit(conn)
     least = "LEAST" if conn.dialect.name == "postgresql" else "MIN"
     refill = f"{least}(:cap, rate_buckets.tokens + (:now - rate_buckets.at) * :rate)"
     got = conn.execute(text(f"""
