@@ -5,7 +5,7 @@ PY ?= python3
 VENV := .venv
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test lint bench install clean
+.PHONY: run test lint bench install clean cluster
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -23,6 +23,11 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
+
+# a local cluster: PostgreSQL, WORKERS bot workers, the test Bot API server delivering webhooks
+WORKERS ?= 3
+cluster: $(STAMP)
+	$(VENV)/bin/python -m tests.e2e.cluster --workers $(WORKERS)
 
 bench: $(STAMP)
 	$(VENV)/bin/python bench/engine_bench.py

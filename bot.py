@@ -59,9 +59,14 @@ class Settings(BaseSettings):
     webhook_port: int = 8080
     webhook_path: str = "/telegram"
     webhook_secret: SecretStr | None = None
+    # a worker of a cluster (a webhook over PostgreSQL): seconds its chats' leases last
+    # without a heartbeat, i.e. how long a frozen worker's chats wait (docs/SCALE_OUT.md)
+    worker_lease: float = Field(5.0, ge=1, le=120)
+    # its id in the cluster (random when unset; a taken one is replaced by a random one)
+    worker_id: int | None = Field(None, ge=1, lt=2**31)
 
     @field_validator("bot_api_url", "webhook_url", "webhook_secret", "bot_workers",
-                     "database_url", "rules_url", mode="before")
+                     "database_url", "rules_url", "worker_id", mode="before")
     @classmethod
     def _empty_is_unset(cls, v: object) -> object:
         return None if v == "" else v

@@ -132,8 +132,11 @@ class Load:
     """The simulated players of N groups, driven by the emulator's Bot API calls."""
 
     def __init__(self, emu: Emulator, n: int, *, think: float, seed: int,
-                 bots: tuple[str, int] = ("hard", 0)) -> None:
+                 bots: tuple[str, int] = ("hard", 0), setup_delay: float = 0.0) -> None:
         self.emu = emu
+        #: seconds between the players' /start and the lobby's /newgame: over a cluster the
+        #: private chats and the group have different owners, and nothing orders them
+        self.setup_delay = setup_delay
         self.bot_strength, self.bot_count = bots
         self.world = emu.world
         self.n = n
@@ -172,7 +175,11 @@ class Load:
                 self.by_chat[key] = g
             w.user_send(a, "/start")
             w.user_send(b, "/start")
-            w.user_send(a, "/newgame", chat_id=g.chat_id)
+            if self.setup_delay:
+                self.loop.call_later(self.setup_delay,
+                                     lambda a=a, g=g: w.user_send(a, "/newgame", chat_id=g.chat_id))
+            else:
+                w.user_send(a, "/newgame", chat_id=g.chat_id)
             made.append(g)
         return made
 
@@ -354,12 +361,39 @@ def _pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
+class _Workers:
+    """The workers of a local cluster seen as one bot: CPU, memory and errors summed."""
+
+    def __init__(self, cluster: Any) -> None:
+        self.cluster = cluster
+        self.pid = cluster.workers[0].pid
+
+    def rss_kib(self) -> int:
+        return sum(w.rss_kib() for w in self.cluster.workers)
+
+    def cpu(self) -> float:
+        return sum(_tree_cpu(w.pid) for w in self.cluster.workers)
+
+    def errors(self) -> list[str]:
+        return self.cluster.errors()
+
+    def kill(self) -> None:
+        for w in self.cluster.workers:
+            w.kill()
+
+
+#: The PostgreSQL server of ``--workers`` runs (started once per bench process).
+_PG: list[Any] = []
+
+
 async def run_one(n: int, *, seconds: float, think: float, telegram_limits: bool,
                   seed: int, bots: tuple[str, int] = ("hard", 0),
                   bot_move_delay: float = 0.0, table: str = "picture",
-                  picture_workers: int = 1) -> dict:
+                  picture_workers: int = 1, workers: int = 0) -> dict:
     """Measure one N with the group's tables as ``table`` (``picture`` or ``text``); a dict
-    of the results."""
+    of the results.  ``workers`` 0: the single bot process over SQLite (long polling);
+    k > 0: a cluster of k workers over PostgreSQL behind the emulator's webhook delivery
+    (tests/e2e/cluster.py), CPU and memory summed over them."""
     emu = Emulator()
     emu.world.configure(flood=telegram_limits, keep_history=False, log_calls=False,
                         callback_ttl=3600.0)
@@ -369,13 +403,28 @@ async def run_one(n: int, *, seconds: float, think: float, telegram_limits: bool
                      "BOT_MOVE_DELAY": bot_move_delay, "TABLE_VIEW": table,
                      "PICTURE_WORKERS": picture_workers})
     with tempfile.TemporaryDirectory(prefix="kozel-load-") as tmp:
-        bot = BotProcess(api_url=emu.url, token=emu.token, database=Path(tmp) / "load.sqlite3",
-                         log_path=Path(tmp) / "bot.log", settings=settings, emulator=emu)
-        await bot.start(timeout=60)
-        print(f"N={n}: bot pid {bot.pid}", file=sys.stderr, flush=True)
+        cluster = None
+        if workers:
+            from tests import pgkit
+            from tests.e2e.cluster import LocalCluster
+
+            if not _PG:  # the server's defaults: fsync on, as in production
+                _PG.append(await asyncio.to_thread(pgkit.PgServer.start, fsync=True))
+            cluster = LocalCluster(emu, workers, settings=settings, directory=Path(tmp),
+                                   server=_PG[0])
+            await cluster.start()
+            bot = _Workers(cluster)
+        else:
+            bot = BotProcess(api_url=emu.url, token=emu.token,
+                             database=Path(tmp) / "load.sqlite3",
+                             log_path=Path(tmp) / "bot.log", settings=settings, emulator=emu)
+            await bot.start(timeout=60)
+        print(f"N={n} workers={workers}: bot pid {bot.pid}", file=sys.stderr, flush=True)
+        cpu_of = bot.cpu if workers else (lambda: _tree_cpu(bot.pid))
         try:
             await asyncio.sleep(1.0)
-            load = Load(emu, n, think=think, seed=seed, bots=bots)
+            load = Load(emu, n, think=think, seed=seed, bots=bots,
+                        setup_delay=2.0 if workers else 0.0)
             # one group plays 100 moves first, so that what any bot allocates once (caches,
             # connections, lazily built objects) is not counted as the matches' memory
             (warm,) = load.create(1)
@@ -398,7 +447,7 @@ async def run_one(n: int, *, seconds: float, think: float, telegram_limits: bool
             load.release()
             print(f"N={n}: all groups play after {setup:.0f} s", file=sys.stderr, flush=True)
             await asyncio.sleep(min(3.0, seconds / 5))
-            cpu0, own0 = _tree_cpu(bot.pid), _own_cpu()
+            cpu0, own0 = cpu_of(), _own_cpu()
             load.window_start = emu.world.clock()
             load.measuring = True
             w0 = time.monotonic()
@@ -406,7 +455,7 @@ async def run_one(n: int, *, seconds: float, think: float, telegram_limits: bool
             load.measuring = False
             load.window_end = emu.world.clock()
             elapsed = time.monotonic() - w0
-            cpu1, own1 = _tree_cpu(bot.pid), _own_cpu()
+            cpu1, own1 = cpu_of(), _own_cpu()
             rss = bot.rss_kib()
             load.stop()
             await _quiet(emu, timeout=max(60.0, seconds))
@@ -415,6 +464,8 @@ async def run_one(n: int, *, seconds: float, think: float, telegram_limits: bool
             errors = bot.errors()
         finally:
             bot.kill()
+            if cluster is not None:
+                await cluster.stop()
             await emu.stop()
     s = load.stats
     moves = max(s.moves, 1)
@@ -425,6 +476,7 @@ async def run_one(n: int, *, seconds: float, think: float, telegram_limits: bool
         "kb_p50_ms": 1000 * _pct(s.keyboard, 0.50), "kb_p99_ms": 1000 * _pct(s.keyboard, 0.99),
         "own_p50_ms": 1000 * _pct(s.own, 0.50), "own_p99_ms": 1000 * _pct(s.own, 0.99),
         "bots": f"{bots[1]} {bots[0]}" if bots[1] else "0", "table": table,
+        "workers": workers,
         "calls_per_action": s.run_calls / max(s.run_moves + s.run_others, 1),
         "calls_per_move": s.run_calls / max(s.run_moves, 1),
         "window_calls_per_action": s.calls / max(s.moves + s.others, 1),
@@ -520,6 +572,22 @@ def print_table(rows: list[dict]) -> None:
               f"log {r['bot_log_errors']}", file=sys.stderr)
 
 
+def print_workers(rows: list[dict]) -> None:
+    """The runs of ``--workers`` side by side: the store, the workers, moves/s, CPU per move
+    summed over the workers [ms], press → own update (its answer and the pressed message's
+    edit) and press → next keyboard, p50/p99 [ms]."""
+    print("| N | think s | table | store | workers | moves/s | CPU ms/move "
+          "| press→answer+edit p50/p99 ms | press→keyboard p50/p99 ms | errors |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        store = "PostgreSQL" if r["workers"] else "SQLite"
+        print(f"| {r['n']:,} | {r['think']:g} | {r['table']} | {store} | {r['workers'] or 1} "
+              f"| {r['actions_per_s']:,.0f} | {r['bot_cpu_per_1000']:.2f} "
+              f"| {r['own_p50_ms']:,.0f} / {r['own_p99_ms']:,.0f} "
+              f"| {r['kb_p50_ms']:,.0f} / {r['kb_p99_ms']:,.0f} "
+              f"| {r['api_errors']} / {r['bot_log_errors']} |")
+
+
 def print_pictures(rows: list[dict]) -> None:
     """The bot's CPU per move with the group's tables as pictures and as text, side by side
     (rows in pairs: picture, then text, of the same scenario) [ms of CPU per move press]."""
@@ -575,6 +643,10 @@ def main() -> None:
     parser.add_argument("--picture-workers", type=int, default=1,
                         help="processes that draw the pictures (PICTURE_WORKERS; 0: a thread "
                              "of the bot's process)")
+    parser.add_argument("--workers", type=int, nargs="+", default=[0],
+                        help="0: the single process over SQLite; k: k workers over "
+                             "PostgreSQL behind one webhook (docs/SCALE_OUT.md), e.g. "
+                             "--workers 0 1 2 3 runs each scenario on all four")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     runs = [(n, 0.0) for n in args.n] + list(args.paced)
@@ -584,17 +656,23 @@ def main() -> None:
     for n, think in runs:
         for bots in lineups:
             for table in tables:
-                secs = args.seconds or (20.0 if n <= 10 else 30.0 if n <= 100 else 40.0)
-                print(f"N={n} think={think:g} bots={bots[1]} table={table}: measuring "
-                      f"{secs:.0f} s …", file=sys.stderr, flush=True)
-                row = asyncio.run(run_one(n, seconds=secs, think=think,
-                                          telegram_limits=args.telegram_limits,
-                                          seed=args.seed, bots=bots,
-                                          bot_move_delay=args.bot_move_delay, table=table,
-                                          picture_workers=args.picture_workers))
-                row["think"] = think
-                rows.append(row)
+                for workers in args.workers:
+                    secs = args.seconds or (20.0 if n <= 10 else 30.0 if n <= 100 else 40.0)
+                    print(f"N={n} think={think:g} bots={bots[1]} table={table} "
+                          f"workers={workers}: measuring {secs:.0f} s …", file=sys.stderr,
+                          flush=True)
+                    row = asyncio.run(run_one(n, seconds=secs, think=think,
+                                              telegram_limits=args.telegram_limits,
+                                              seed=args.seed, bots=bots,
+                                              bot_move_delay=args.bot_move_delay, table=table,
+                                              picture_workers=args.picture_workers,
+                                              workers=workers))
+                    row["think"] = think
+                    rows.append(row)
     print(f"{os.cpu_count()} CPUs; flood control {'on' if args.telegram_limits else 'off'}")
+    if args.workers != [0]:
+        print_workers(rows)
+        return
     print_table(rows)
     if len(tables) == 2:
         print_pictures(rows)

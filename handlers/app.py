@@ -73,7 +73,14 @@ async def register_commands(bot: Bot, tr: Any, default_locale: str) -> None:
                                       language_code=code)
 
 
+def clustered(settings: Any) -> bool:
+    """True when this process is a worker of a cluster: a webhook over PostgreSQL
+    (``service.cluster``; docs/SCALE_OUT.md).  Long polling, and SQLite, run alone."""
+    return bool(settings.webhook_url) and str(settings.database).startswith("postgres")
+
+
 async def build(settings: Any, bot: Bot, *, service_overrides: dict[str, Any] | None = None,
+                cluster: bool = False,
                 **outbox_options: Any) -> tuple[Dispatcher, App, Outbox]:
     """Service, outbox, publisher and dispatcher for ``bot`` (also used by tests, which pass
     ``outbox_options`` such as a fake clock to :class:`ui.outbox.Outbox`, and
@@ -86,7 +93,14 @@ async def build(settings: Any, bot: Bot, *, service_overrides: dict[str, Any] | 
                        "bot_workers": settings.bot_workers,
                        "chat_options": {"table": settings.table_view}}
     service_options.update(service_overrides or {})
-    service = await GameService.open(settings.database, **service_options)
+    database = settings.database
+    worker_id = None
+    if cluster:
+        from service.cluster import new_worker_id, worker_url
+
+        worker_id = getattr(settings, "worker_id", None) or new_worker_id()
+        database = worker_url(str(database), worker_id)
+    service = await GameService.open(database, **service_options)
     tr = get_translator(settings.default_locale)
     me = await bot.me()
     app_ref: dict[str, App] = {}
@@ -101,8 +115,19 @@ async def build(settings: Any, bot: Bot, *, service_overrides: dict[str, Any] | 
               "group_per_minute": settings.rate_group_per_minute,
               "global_per_second": settings.rate_global_per_second,
               "send_log": service.sends}
+    member = None
+    if cluster:
+        from service.cluster import Cluster
+
+        member = Cluster(service.db, lease=settings.worker_lease, worker_id=worker_id)
+        service.deadlines.due = member.due
+        limits["shared"] = member.limiter(
+            private_burst=settings.rate_private_burst, chat_interval=settings.rate_chat_interval,
+            global_per_second=settings.rate_global_per_second)
+        limits["gate"] = member.check
     outbox = Outbox(bot, on_forbidden=on_forbidden, **{**limits, **outbox_options})
-    await outbox.restore()
+    if member is None:
+        await outbox.restore()  # a worker of a cluster restores a chat when it takes it
     app = App(service=service, publisher=None, tr=tr, bot_username=me.username or "bot",
               default_locale=settings.default_locale, turn_timeout=settings.turn_timeout,
               rules_url=settings.rules_url)
@@ -110,6 +135,7 @@ async def build(settings: Any, bot: Bot, *, service_overrides: dict[str, Any] | 
                               default_locale=settings.default_locale,
                               user_locale=app.telegram_lang.get,
                               picture_workers=settings.picture_workers)
+    app.cluster = member
     app_ref["app"] = app
     dp = Dispatcher()
     dp["app"] = app
@@ -130,7 +156,9 @@ GC_THRESHOLDS = (20_000, 50, 100)
 async def run(settings: Any) -> None:
     """Run the bot until cancelled: migrate, re-render open matches, fire deadlines, poll."""
     bot = make_bot(settings)
-    dp, app, outbox = await build(settings, bot)
+    dp, app, outbox = await build(settings, bot, cluster=clustered(settings))
+    if app.cluster is not None:
+        return await _run_worker(settings, bot, dp, app, outbox)
     stop = asyncio.Event()
     # the table pictures' process starts and draws its sprites and fonts while the bot starts
     warm = asyncio.create_task(app.publisher.pictures.warm())
@@ -184,3 +212,56 @@ async def _run_webhook(settings: Any, bot: Bot, dp: Dispatcher) -> None:
         await asyncio.Event().wait()
     finally:
         await runner.cleanup()
+
+
+async def _run_worker(settings: Any, bot: Bot, dp: Dispatcher, app: App, outbox: Outbox) -> None:
+    """A worker of a cluster (``service.cluster``): the webhook stores updates in the inbox;
+    the chats this worker owns are processed from it, their deadlines fired here; a chat
+    taken from another worker is shown as it is first."""
+    from aiohttp import web
+
+    from handlers.cluster import feeder, inbox_handler
+
+    cluster = app.cluster
+    stop = asyncio.Event()
+    secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
+    await cluster.start()
+
+    async def taken(chat_id: int) -> None:
+        await outbox.restore(chat_id)
+        await app.publisher.heal_chat(chat_id)
+        app.service.play.wake.set()  # its deadlines are this worker's now
+
+    web_app = web.Application()
+    web_app.router.add_post(settings.webhook_path, inbox_handler(cluster, secret))
+    runner = web.AppRunner(web_app)
+    await runner.setup()
+    site = web.TCPSite(runner, settings.webhook_host, settings.webhook_port)
+    warm = asyncio.create_task(app.publisher.pictures.warm())
+    tasks: list[asyncio.Task] = []
+    try:
+        await site.start()
+        await bot.set_webhook(settings.webhook_url.rstrip("/") + settings.webhook_path,
+                              secret_token=secret,
+                              allowed_updates=dp.resolve_used_update_types())
+        await register_commands(bot, app.tr, settings.default_locale)
+        tasks.append(asyncio.create_task(app.service.deadlines.run(app.publisher.publish,
+                                                                   stop=stop)))
+        tasks.append(asyncio.create_task(cluster.run(feeder(dp, bot), taken, stop=stop)))
+        gc.freeze()
+        gc.set_threshold(*GC_THRESHOLDS)
+        log.info("@%s is running (worker %s of a cluster)", app.bot_username,
+                 cluster.worker_id)
+        await asyncio.Event().wait()
+    finally:
+        stop.set()
+        await runner.cleanup()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await outbox.drain()
+        await app.publisher.settled()
+        await cluster.stop()
+        await outbox.close()
+        await asyncio.gather(warm, return_exceptions=True)
+        app.publisher.close()
+        await app.service.close()
+        await bot.session.close()

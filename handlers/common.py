@@ -60,6 +60,8 @@ class App:
     ``telegram_lang`` remembers the language code Telegram reports for each user seen;
     ``admins``, who administers which group (:class:`handlers.admins.Admins`).
     ``rules_url``, where the rule book can be read (the ``RULES_URL`` setting), or None.
+    ``cluster``, this worker's :class:`service.cluster.Cluster` when it is one of several
+    (a webhook over PostgreSQL), else None.
     """
 
     service: GameService
@@ -71,6 +73,7 @@ class App:
     rules_url: str | None = None
     telegram_lang: dict[int, str] = field(default_factory=dict)
     admins: Admins = field(default_factory=Admins)
+    cluster: Any = None
 
     def remember(self, user: User | None) -> None:
         """Note a user's Telegram language (used when they chose none with /lang)."""

@@ -29,6 +29,10 @@ class Deadlines:
     def __init__(self, db: Database, lobbies: Lobbies, play: Play, *,
                  clock: Callable[[], float]) -> None:
         self.db = db
+        #: The query of what is due, ``due(conn, now, limit) -> [MatchRow]``: every open
+        #: match's (``repository.due_matches``), or in a cluster only the chats this worker
+        #: owns (:meth:`service.cluster.Cluster.due`).
+        self.due: Callable[..., list[repo.MatchRow]] = repo.due_matches
         self.lobbies = lobbies
         self.play = play
         self.clock = clock
@@ -42,7 +46,7 @@ class Deadlines:
         out: list[Result] = []
         seen: set[tuple[int, int]] = set()
         while True:
-            due = [r for r in await self.db.read(repo.due_matches, now, 100)
+            due = [r for r in await self.db.read(self.due, now, 100)
                    if (r.id, r.version) not in seen]
             if not due:
                 return out
@@ -90,7 +94,7 @@ class Deadlines:
                 now = self.clock()
                 try:
                     # what falls due within the interval, earliest first
-                    soon = await self.db.read(repo.due_matches, now + interval,
+                    soon = await self.db.read(self.due, now + interval,
                                               100 + len(self._firing))
                 except Exception:
                     log.exception("deadline sweep failed")

@@ -219,20 +219,26 @@ class MatchStore:
             return refusal(ErrorCode.NOT_FOUND, "no open lobby or match here")
         return await self.view(row.id)
 
-    async def open_matches(self, user_id: int | None = None) -> list[Result]:
+    async def open_matches(self, user_id: int | None = None, *,
+                           chat_id: int | None = None) -> list[Result]:
         """Views of every open lobby and match, e.g. to re-render them all at start-up; with
         ``user_id`` only those where that user holds a seat (a view costs a replay when the
-        match is not cached, so /start must not build the views of every match)."""
-        if user_id is None:
+        match is not cached, so /start must not build the views of every match); with
+        ``chat_id`` only that chat's."""
+        if chat_id is not None:
+            rows = await self.db.read(repo.list_open_matches, chat_id)
+        elif user_id is None:
             rows = await self.db.read(repo.list_open_matches)
         else:
             rows = await self.db.read(repo.list_open_matches_of, user_id)
         return [await self.view(r.id) for r in rows]
 
-    async def finished_since(self, since: float) -> list[tuple[int, dict[str, Any]]]:
+    async def finished_since(self, since: float, *, chat_id: int | None = None
+                             ) -> list[tuple[int, dict[str, Any]]]:
         """``(match id, stored message ids)`` of the matches that finished at or after
-        ``since`` (Unix seconds), without building their views."""
-        rows = await self.db.read(repo.list_finished_since, since)
+        ``since`` (Unix seconds; of one chat with ``chat_id``), without building their
+        views."""
+        rows = await self.db.read(repo.list_finished_since, since, chat_id)
         return [(r.id, dict(r.messages)) for r in rows]
 
 

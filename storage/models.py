@@ -309,3 +309,51 @@ class GroupSend(Base):
     id: Mapped[int] = mapped_column(AutoId, primary_key=True, autoincrement=True)
     chat_id: Mapped[int] = mapped_column(BigInteger)
     sent_at: Mapped[float] = mapped_column(Double, index=True)
+
+
+class InboxUpdate(Base):
+    """A Telegram update received by a worker of a cluster (revision 0007, issue 22), stored
+    before the webhook is answered, once per ``update_id`` (Telegram resends an update it got
+    no 2xx for).  ``chat_id`` is the route key: the chat whose owner worker processes it (a
+    press on a private hand message routes to its match's group).  ``payload``: the update's
+    JSON as Telegram sent it; ``received_at`` / ``done_at``: Unix seconds (``done_at`` None
+    while pending); ``claimed_by``: the worker id that took it (None before)."""
+
+    __tablename__ = "inbox"
+
+    update_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    chat_id: Mapped[int] = mapped_column(BigInteger)
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON)
+    received_at: Mapped[float] = mapped_column(Double)
+    claimed_by: Mapped[int | None] = mapped_column(BigInteger)
+    done_at: Mapped[float | None] = mapped_column(Double)
+
+    __table_args__ = (
+        Index(None, "done_at", "chat_id", "update_id"),
+    )
+
+
+class ChatLease(Base):
+    """Which worker owns a chat (revision 0007, issue 22): the owner alone processes the
+    chat's updates and fires its matches' deadlines.  ``owner``: the worker id (it also holds
+    a session advisory lock on that id while it lives); ``epoch`` grows at every change of
+    hands; ``expires_at``: Unix seconds, pushed forward by the owner's heartbeat."""
+
+    __tablename__ = "chat_leases"
+
+    chat_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    owner: Mapped[int] = mapped_column(BigInteger, index=True)
+    epoch: Mapped[int] = mapped_column(Integer)
+    expires_at: Mapped[float] = mapped_column(Double)
+
+
+class RateBucket(Base):
+    """A token bucket shared by the workers of a cluster (revision 0007, issue 22): a private
+    chat's (``key`` = its chat id) or the bot's global one (``key`` 0).  ``tokens`` as of
+    ``at`` (Unix seconds)."""
+
+    __tablename__ = "rate_buckets"
+
+    key: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    tokens: Mapped[float] = mapped_column(Double)
+    at: Mapped[float] = mapped_column(Double)

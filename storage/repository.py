@@ -443,12 +443,15 @@ def list_open_matches(
     return [_row(MatchRow, r._mapping) for r in rows]
 
 
-def list_finished_since(conn: Connection, since: float) -> list[MatchRow]:
-    """Matches that finished (status ``finished``) at or after ``since`` [unix seconds],
-    oldest first."""
+def list_finished_since(conn: Connection, since: float, chat_id: int | None = None
+                        ) -> list[MatchRow]:
+    """Matches that finished (status ``finished``) at or after ``since`` [unix seconds]
+    (of one chat with ``chat_id``), oldest first."""
     stmt = (select(T_MATCHES)
             .where(T_MATCHES.c.status == "finished", T_MATCHES.c.finished_at >= since)
             .order_by(T_MATCHES.c.id))
+    if chat_id is not None:
+        stmt = stmt.where(T_MATCHES.c.chat_id == chat_id)
     return [_row(MatchRow, r._mapping) for r in conn.execute(stmt).all()]
 
 

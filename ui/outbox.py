@@ -171,6 +171,8 @@ class Outbox:
         on_error: Callable[[int, str, Exception], Any] | None = None,
         max_attempts: int = 5,
         parse_mode: str | None = "HTML",
+        shared: Callable[[int], Awaitable[float]] | None = None,
+        gate: Callable[[], Any] | None = None,
     ) -> None:
         self.bot = bot
         self.clock = clock
@@ -185,6 +187,12 @@ class Outbox:
         self.on_error = on_error
         self.max_attempts = max_attempts
         self.parse_mode = parse_mode
+        #: Limits shared with other workers: ``await shared(chat_id)`` before a request
+        #: gives 0.0 (go) or the seconds to wait (service.cluster.Cluster.limiter).
+        self.shared = shared
+        #: Called before every request; raises or exits when this worker may no longer send
+        #: (service.cluster.Cluster.check: its chats may have another owner).
+        self.gate = gate
         self._chats: dict[int, _Chat] = {}
         self._global: deque[float] = deque()
         self._closed = False
@@ -260,15 +268,21 @@ class Outbox:
         chats = [self._chats.get(chat_id)] if chat_id is not None else self._chats.values()
         return sum(len(c.ops) for c in chats if c is not None)
 
-    async def restore(self) -> int:
+    async def restore(self, chat_id: int | None = None) -> int:
         """Start every group's window with its sends of the last minute, as ``send_log``
-        recorded them (before the first request after a restart).  Returns how many."""
+        recorded them (before the first request after a restart); with ``chat_id`` only that
+        group's, when this outbox has sent it nothing yet (a chat taken over from another
+        worker of a cluster).  Returns how many."""
         if self.send_log is None:
             return 0
         recent = await self.send_log.recent()
+        if chat_id is not None:
+            if chat_id in self._chats:
+                return 0
+            recent = {chat_id: recent[chat_id]} if chat_id in recent else {}
         now, wall = self.clock(), self.wall()
         count = 0
-        for chat_id, times in recent.items():
+        for chat_id, times in recent.items():  # noqa: B020 - the filtered map
             chat = self._chats.setdefault(chat_id, _Chat())
             # a recorded time is a request's start; Telegram got it up to RESTORE_SLACK later
             merged = sorted([now - (wall - t) + RESTORE_SLACK for t in times]
@@ -406,6 +420,13 @@ class Outbox:
             if wait > 0:
                 await self.sleep(wait)
                 continue
+            if self.gate is not None:
+                self.gate()
+            if self.shared is not None:
+                wait = await self.shared(chat_id)
+                if wait > 0:
+                    await self.sleep(wait)
+                    continue
             if not await self._resolve_target(op):
                 chat.ops.popleft()
                 if op.on_failed is not None:  # a photo for a message that never came

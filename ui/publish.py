@@ -510,6 +510,19 @@ class Publisher:
             if books.table and books.end is None:
                 await self.publish(await self.service.store.view(match_id), fresh=False)
 
+    async def heal_chat(self, chat_id: int) -> None:
+        """A chat taken over from another worker of a cluster: show its open matches as they
+        are, and announce the end of a match of it that finished without its end message
+        (the worker that showed them before may have died between a commit and its
+        publish)."""
+        for res in await self.service.store.open_matches(chat_id=chat_id):
+            await self.publish(res, fresh=False)
+        since = self.service.clock() - END_LOOKBACK
+        for match_id, stored in await self.service.store.finished_since(since, chat_id=chat_id):
+            books = self._books.get(match_id) or MatchMessages.from_json(stored)
+            if books.table and books.end is None:
+                await self.publish(await self.service.store.view(match_id), fresh=False)
+
     async def resend_hand(self, result: Result, user_id: int) -> bool:
         """/hand or a Start pressed after a 403: a fresh hand message for ``user_id`` (with the
         keyboard when it is their turn), the old keyboard removed.  False if not seated."""

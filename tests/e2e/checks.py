@@ -207,9 +207,16 @@ def decision_move(decision: Mapping[str, Any]) -> Any:
     return parse_decision({k: v for k, v in decision.items() if k != "bot"})[0]
 
 
-def match_ids(database: Path, chat_id: int | None = None) -> list[int]:
-    """Ids of the started matches in the database (of one chat), oldest first."""
-    eng = create_engine(f"sqlite:///{database}")
+def _engine(database: Path | str) -> Any:
+    """An engine on the bot's SQLite file, or on a database URL (a cluster's PostgreSQL)."""
+    text_ = str(database)
+    return create_engine(text_ if "://" in text_ else f"sqlite:///{database}")
+
+
+def match_ids(database: Path | str, chat_id: int | None = None) -> list[int]:
+    """Ids of the started matches in the database (a SQLite file or a URL; of one chat),
+    oldest first."""
+    eng = _engine(database)
     try:
         with eng.connect() as conn:
             sql = "SELECT id FROM matches WHERE seed IS NOT NULL"
@@ -222,10 +229,11 @@ def match_ids(database: Path, chat_id: int | None = None) -> list[int]:
         eng.dispose()
 
 
-def load_replay(database: Path, match_id: int) -> Replay:
-    """Read match ``match_id`` and its actions from the bot's SQLite file and replay them
-    through the engine, and rebuild the service's views of every version."""
-    eng = create_engine(f"sqlite:///{database}")
+def load_replay(database: Path | str, match_id: int) -> Replay:
+    """Read match ``match_id`` and its actions from the bot's SQLite file (or the database
+    at a URL) and replay them through the engine, and rebuild the service's views of every
+    version."""
+    eng = _engine(database)
     try:
         with eng.connect() as conn:
             row = repo.get_match(conn, match_id)

@@ -153,13 +153,23 @@ class BotApi:
                                             max(0, min(timeout, 50)), allowed)
 
     def api_setWebhook(self, p: dict) -> bool:
-        """Store the URL (no delivery: the emulator serves long polling only)."""
+        """Set the webhook: pending updates are then POSTed there (tests/emulator/webhook.py)
+        with ``secret_token``, to the types of ``allowed_updates``, at most
+        ``max_connections`` at once."""
         url = str(p.get("url") or "")
         if url and not url.startswith("https://"):
             raise _bad("bad webhook: An HTTPS URL must be provided for webhook")
         self.world.webhook_url = url
+        self.world.webhook_secret = str(p.get("secret_token") or "")
+        if p.get("max_connections"):
+            self.world.webhook_max_connections = int(p["max_connections"])
+        allowed = p.get("allowed_updates")
+        if isinstance(allowed, list):
+            from .world import DEFAULT_UPDATES
+            self.world.allowed_updates = frozenset(allowed) if allowed else DEFAULT_UPDATES
         if p.get("drop_pending_updates"):
             self.world.updates.clear()
+        self.world.changed()
         return True
 
     def api_deleteWebhook(self, p: dict) -> bool:

@@ -76,6 +76,7 @@ class Emulator:
                            config=config, clock=clock, wall=wall)
         self.api = BotApi(self.world)
         self._runner: web.AppRunner | None = None
+        self._delivery: asyncio.Task | None = None
         self.app = self._make_app()
 
     # -- life cycle ----------------------------------------------------------------------------
@@ -102,6 +103,9 @@ class Emulator:
         await site.start()
         self._runner = runner
         self.port = runner.addresses[0][1]
+        from .webhook import WebhookDelivery
+
+        self._delivery = asyncio.create_task(WebhookDelivery(self.world).run())
         return self.url
 
     async def stop(self) -> None:
@@ -109,6 +113,10 @@ class Emulator:
         if self._runner is None:
             return
         self.world.close()
+        if self._delivery is not None:
+            self._delivery.cancel()
+            await asyncio.gather(self._delivery, return_exceptions=True)
+            self._delivery = None
         await asyncio.sleep(0)
         runner, self._runner = self._runner, None
         await runner.cleanup()

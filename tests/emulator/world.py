@@ -112,6 +112,13 @@ class EmulatorConfig:
     log_polls: bool = False
     latency: float = 0.0
     fail_photos: int = 0
+    #: webhook delivery (tests/emulator/webhook.py): the URLs behind the "load balancer",
+    #: seconds before an unanswered POST counts as failed, seconds between retries, seconds
+    #: a target that failed is passed over
+    webhook_targets: list[str] = field(default_factory=list)
+    webhook_timeout: float = 2.0
+    webhook_retry: float = 0.2
+    webhook_fail_duration: float = 10.0
 
 
 @dataclass
@@ -288,6 +295,10 @@ class World:
         self.poll_token = 0
         self.allowed_updates: frozenset[str] = DEFAULT_UPDATES
         self.webhook_url = ""
+        self.webhook_secret = ""
+        self.webhook_max_connections = 40
+        #: (update_id, target, HTTP status or 0, clock) of every webhook attempt
+        self.webhook_log: list[tuple[int, str, int, float]] = []
         self._query_ids = itertools.count(1)
         self._call_seq = itertools.count(1)
         self._event_seq = itertools.count(1)
