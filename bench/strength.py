@@ -1,6 +1,6 @@
 """The whole strength table of the computer players, in every game, in one command.
 
-    nice python -m bench.strength [--matches 200] [--hard-samples 60] [--jobs 2]
+    nice python -m bench.strength [--matches 200] [--hard-work 8000] [--jobs 2]
                                   [--timing-decisions 40] [--games classic,sea_goat] [--seed 23]
 
 For every registered game (``engine.VARIANTS``), 4 seats, the game's defaults, line-ups of
@@ -14,9 +14,11 @@ one strong seat against three of another strength:
 
 Match ``i`` of a line-up is dealt from seed ``f"{seed}-{game}-{lineup}-{i}"`` and the strong
 player sits in seat ``i % 4`` (the first lead depends on the seat).  Every decision has its
-own ``random.Random`` seeded from the match and the move number, and ``hard`` plays a fixed
-number of sampled deals (``--hard-samples``), so a run is reproducible and its strength does
-not depend on how busy the machine is.
+own ``random.Random`` seeded from the match and the move number, and ``hard`` spends a fixed
+amount of work (``--hard-work`` units, a fraction of the bot's default
+:data:`engine.ai.DEFAULT_WORK` so that enough matches fit in the run; more work only makes
+it stronger), so a run is reproducible and its strength does not depend on how busy the
+machine is.
 
 Columns: the strong seat's goat rate (its side loses the match, RULES.md §1.15, §2) with a
 95% Wilson interval; ``fair``: the goat rate of an average seat at those tables (total goats
@@ -27,7 +29,8 @@ level (three normal and one normal are a fair table), 1 the bound.  Decision tim
 seconds (``time.process_time``) of the strong seat's decisions, p50/p99.
 
 A separate timing block plays ``--timing-decisions`` ``hard`` decisions per game at the bot's
-default budget (``service.bots.DEFAULT_HARD_SAMPLES`` sampled deals) on positions from
+default budget (:data:`engine.ai.DEFAULT_WORK`, at most ``service.bots.DEFAULT_HARD_SAMPLES``
+sampled deals) on positions from
 matches of four ``normal`` players, and reports their CPU p50/p99 (target p99 ≤ 1 s).
 
 Matches run in ``--jobs`` worker processes (``multiprocessing``) at ``nice`` 10: the machine
@@ -59,13 +62,13 @@ LINEUPS = (("ne", "normal", "easy"), ("hn", "hard", "normal"), ("bn", "bound", "
 DEFAULT_HARD_SAMPLES = 1500
 
 
-def _decide(state, seat, history, strength, rng, samples):
+def _decide(state, seat, history, strength, rng, work):
     if strength == "bound":
         return decide_bound(state, seat, history)
-    return ai.decide(ai.observe(state, seat, history), strength, rng, samples=samples)
+    return ai.decide(ai.observe(state, seat, history), strength, rng, work=work)
 
 
-def play_match(game: str, strengths: tuple[str, ...], seed: str, samples: int) -> dict:
+def play_match(game: str, strengths: tuple[str, ...], seed: str, work: int) -> dict:
     """One match of ``game``; returns per seat whether its side is a goat, and the CPU
     seconds of every decision of the first seat whose strength differs from the rest."""
     rules = Rules(variant=game)
@@ -77,7 +80,7 @@ def play_match(game: str, strengths: tuple[str, ...], seed: str, samples: int) -
         seat = state.to_act
         rng = random.Random(f"{seed}:{n}")
         t0 = time.process_time()
-        move = _decide(state, seat, history, strengths[seat], rng, samples)
+        move = _decide(state, seat, history, strengths[seat], rng, work)
         times[seat].append(time.process_time() - t0)
         state, evs = apply(state, seat, move)
         n += 1
@@ -117,8 +120,9 @@ def timing_positions(game: str, count: int, seed: int) -> list[tuple[str, int]]:
 
 
 def time_hard(game: str, ms: str, steps: int, samples: int) -> float:
-    """CPU seconds of one ``hard`` decision at ``samples`` deals, ``steps`` decisions into
-    the four-``normal`` match ``ms``."""
+    """CPU seconds of one ``hard`` decision as the bot makes it (at most ``samples`` deals
+    and :data:`engine.ai.DEFAULT_WORK`), ``steps`` decisions into the four-``normal`` match
+    ``ms``."""
     state, events = new_match(Rules(variant=game), 4, ms)
     history = list(events)
     for _ in range(steps):
@@ -172,8 +176,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--matches", type=int, default=200, help="matches per line-up and game")
     ap.add_argument("--matches-easy", type=int, default=None,
                     help="matches of the easy-vs-normal line-up (default: --matches)")
-    ap.add_argument("--hard-samples", type=int, default=60,
-                    help="sampled deals per hard decision in the line-ups")
+    ap.add_argument("--hard-work", type=int, default=8000,
+                    help="work units per hard decision in the line-ups (engine.ai.decide_hard)")
     ap.add_argument("--timing-decisions", type=int, default=40,
                     help="hard decisions per game timed at the default budget")
     ap.add_argument("--timing-samples", type=int, default=DEFAULT_HARD_SAMPLES)
@@ -195,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
                 lineup = [weak] * 4
                 lineup[i % 4] = strong
                 tasks.append(("match", g, tuple(lineup), f"{args.seed}-{g}-{name}-{i}",
-                              args.hard_samples))
+                              args.hard_work))
     for g in games:
         for ms, n in timing_positions(g, args.timing_decisions, args.seed):
             tasks.append(("time", g, ms, n, args.timing_samples))
@@ -225,8 +229,8 @@ def main(argv: list[str] | None = None) -> int:
             o["times"].extend(r["times"][seat])
     print(render(games, lineups, stats, timing, args))
     print(f"\nwall time {time.perf_counter() - started:.0f} s, jobs {args.jobs}, "
-          f"seed {args.seed}, hard {args.hard_samples} sampled deals per decision in the "
-          f"line-ups, timing at {args.timing_samples}")
+          f"seed {args.seed}; hard at {args.hard_work} work units per decision in the "
+          f"line-ups, timed at the default {ai.DEFAULT_WORK} (≤ {args.timing_samples} deals)")
     return 0
 
 
@@ -257,7 +261,8 @@ def render(games, lineups, stats, timing, args) -> str:
                          f"| {1000 * pct(t, 0.99):.1f} |")
     if any(timing.values()):
         lines += ["", f"hard decision CPU time at the default budget "
-                      f"({args.timing_samples} sampled deals):", "",
+                      f"({ai.DEFAULT_WORK} work units, at most {args.timing_samples} "
+                      "sampled deals, as the bot decides):", "",
                   "| game | decisions | p50 ms | p99 ms | max ms |", "|---|---|---|---|---|"]
         for g in games:
             t = timing[g]

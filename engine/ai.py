@@ -65,6 +65,7 @@ from .tiles import ALL_MASK, DOUBLE_MASK, HIGH, LOW, PIPS, SUIT_MASK, TILE_ID, T
 __all__ = [
     "STRENGTHS",
     "DEFAULT_BUDGET",
+    "DEFAULT_WORK",
     "PublicAction",
     "Observation",
     "Beliefs",
@@ -79,8 +80,15 @@ __all__ = [
 
 #: The three strengths, weakest first.
 STRENGTHS = ("easy", "normal", "hard")
-#: Seconds the ``hard`` player may think per move by default.
+#: Seconds the ``hard`` player may think per move when a time budget is asked for.
 DEFAULT_BUDGET = 1.0
+#: Work units (see :func:`decide_hard`) the ``hard`` player spends per move by default:
+#: measured with ``bench/strength.py``, a decision at this budget takes at most about a
+#: second of CPU in every game on the project's machine (docs/BENCHMARKS.md).
+DEFAULT_WORK = 300_000
+#: Work units of one move a playout decision weighs on a previewed copy of the table (the
+#: games with move hooks or a cross, :func:`_preview_score`) rather than by a look-up.
+PREVIEW_WORK = 6
 
 _BIT = tuple(1 << i for i in range(28))
 
@@ -751,12 +759,15 @@ def _values(v: Any, state: MatchState, result: Any) -> list[float]:
 class _Judge:
     """Values finished rounds for one decision: the match as the observation shows it
     (``state``, :func:`_context`), its variant ``v``, the value of the match as it stands
-    (``now``, per side), and ``ended``: the values of the round-ending moves the last
-    playout decision looked at, so that the playout need not score the same end twice."""
+    (``now``, per side), ``ended``: the values of the round-ending moves the last
+    playout decision looked at, so that the playout need not score the same end twice, and
+    ``work``: the work units the playouts have spent so far (one per move played, one per
+    move a playout decision weighed; :data:`DEFAULT_WORK`)."""
 
-    __slots__ = ("state", "v", "now", "ended")
+    __slots__ = ("state", "v", "now", "ended", "work")
 
     def __init__(self, state: MatchState) -> None:
+        self.work = 0
         self.state = state
         self.v = state.rules.spec
         self.now = _values(self.v, state, None)
@@ -1133,8 +1144,10 @@ def _run(t: Table, know: _Know, judge: _Judge, first: Move | None = None
     nxt = t.nxt
     ended = judge.ended
     picked = False
+    work = 0
     while t.end is None:
         seat = t.to_act
+        work += 1
         if first is not None:
             m = first
             first = None
@@ -1145,11 +1158,14 @@ def _run(t: Table, know: _Know, judge: _Judge, first: Move | None = None
             else:
                 if ended:
                     ended.clear()
+                work += len(moves) if t.simple and t.one_tile and t.layout.pos >= 0 \
+                    else PREVIEW_WORK * len(moves)
                 m = moves[_pick(t, seat, moves, know, judge)]
                 picked = True
         drawn = t.drawn
         t.play(m)
         if t.end is not None:
+            judge.work += work
             return ended.get(m) if picked and ended else None
         picked = False
         codes = m._c
@@ -1174,6 +1190,8 @@ def _run(t: Table, know: _Know, judge: _Judge, first: Move | None = None
             size[seat] -= len(codes)
         if t.to_act != nxt[seat] or t.drawn != drawn:
             _skipped(t, seat, know)
+    judge.work += work
+    return None
 
 
 # ====================================================================== decisions
@@ -1219,39 +1237,47 @@ def decide_normal(obs: Observation, rng: random.Random | None = None) -> Move:
     return _normal(obs, bel, _knowledge(obs, bel), _Judge(_context(obs)))
 
 
-def decide_hard(obs: Observation, rng: random.Random, *, budget: float | None = DEFAULT_BUDGET,
-                samples: int | None = None, clock=time.perf_counter) -> Move:
+def decide_hard(obs: Observation, rng: random.Random, *, budget: float | None = None,
+                samples: int | None = None, work: int | None = DEFAULT_WORK,
+                clock=time.perf_counter) -> Move:
     """Determinized sampling (see the module doc).
 
-    ``samples``: play exactly that many sampled deals (deterministic given ``rng``); else
-    sample until ``budget`` seconds (measured by ``clock``) would be exceeded by one more
-    deal (at least one deal), or until the best move is settled: after at least
-    :data:`EARLY_MIN` deals, its lead over the runner-up, paired deal by deal, exceeds
-    :data:`EARLY_Z` standard errors (or the two never differed) — a clear choice spends no
-    more of the budget.  Every legal move is played out in the same deals, on copies of the
-    round core; ties go to the ``normal`` choice.  Raises ``ValueError`` when ``obs.seat`` is
-    not to act or neither bound is given.
+    Bounds, the first reached ends the search (at least one deal is always played):
+    ``samples`` sampled deals; ``work`` work units of the playouts (one per move played,
+    one per move a playout decision weighs, :data:`PREVIEW_WORK` per move it previews on a
+    copy of the table), :data:`DEFAULT_WORK` by default, so that the decision costs the same
+    whatever else the machine does and stays within about a second of CPU in every game;
+    ``budget`` seconds measured by ``clock`` (off by default): stop when one more deal would
+    pass it.  Without ``samples`` the search also stops once the best move is settled: after
+    at least :data:`EARLY_MIN` deals, its lead over the runner-up, paired deal by deal,
+    exceeds :data:`EARLY_Z` standard errors (or the two never differed).  Deterministic given
+    ``rng`` unless ``budget`` is given.  Every legal move is played out in the same deals,
+    on copies of the round core; ties go to the ``normal`` choice.  Raises ``ValueError``
+    when ``obs.seat`` is not to act or no bound is given.
     """
     _check(obs)
     if len(obs.legal) == 1:
         return obs.legal[0]
-    if samples is None and budget is None:
-        raise ValueError("give a time budget or a number of samples")
-    start = clock()
+    if samples is None and budget is None and work is None:
+        raise ValueError("give a work budget, a time budget or a number of samples")
+    start = clock() if budget is not None else 0.0
     bel = beliefs(obs)
     know = _knowledge(obs, bel)
     judge = _Judge(_context(obs))
     side = obs.side
     moves = obs.legal
     prior = _normal(obs, bel, know, judge)
+    judge.work = 0
     template = Table.from_state(obs.round)
     sampler = _Sampler(obs, bel)
     totals = [0.0] * len(moves)
     per: list[list[float]] = [[] for _ in moves]
     n = 0
     slowest = 0.0
+    most = 0
     while True:
-        t0 = clock()
+        t0 = clock() if budget is not None else 0.0
+        w0 = judge.work
         base = _deal_table(obs, *sampler.deal(rng), template)
         for k, m in enumerate(moves):
             t = base.copy()
@@ -1260,14 +1286,17 @@ def decide_hard(obs: Observation, rng: random.Random, *, budget: float | None = 
             totals[k] += u
             per[k].append(u)
         n += 1
-        t1 = clock()
-        slowest = max(slowest, t1 - t0)
-        if samples is not None:
-            if n >= samples:
-                break
-        elif t1 - start + 1.5 * slowest > 0.95 * budget:
+        most = max(most, judge.work - w0)
+        if samples is not None and n >= samples:
             break
-        elif n >= EARLY_MIN and n % 16 == 0 and _settled(per, totals):
+        if work is not None and judge.work + most > work:
+            break
+        if budget is not None:
+            t1 = clock()
+            slowest = max(slowest, t1 - t0)
+            if t1 - start + 1.5 * slowest > 0.95 * budget:
+                break
+        if samples is None and n >= EARLY_MIN and n % 16 == 0 and _settled(per, totals):
             break
     best = max(range(len(moves)),
                key=lambda k: (round(totals[k] / n, 9), moves[k] == prior))
@@ -1294,16 +1323,17 @@ def _settled(per: list[list[float]], totals: list[float]) -> bool:
 
 
 def decide(obs: Observation, strength: str, rng: random.Random, *,
-           budget: float | None = DEFAULT_BUDGET, samples: int | None = None) -> Move:
+           budget: float | None = None, samples: int | None = None,
+           work: int | None = DEFAULT_WORK) -> Move:
     """The move of a computer player of ``strength`` (``"easy"``, ``"normal"``, ``"hard"``).
 
-    ``budget``/``samples`` bound ``hard`` (see :func:`decide_hard`).  Raises ``ValueError`` for
-    an unknown strength or when ``obs.seat`` is not to act.
+    ``budget``/``samples``/``work`` bound ``hard`` (see :func:`decide_hard`).  Raises
+    ``ValueError`` for an unknown strength or when ``obs.seat`` is not to act.
     """
     if strength == "easy":
         return decide_easy(obs, rng)
     if strength == "normal":
         return decide_normal(obs, rng)
     if strength == "hard":
-        return decide_hard(obs, rng, budget=budget, samples=samples)
+        return decide_hard(obs, rng, budget=budget, samples=samples, work=work)
     raise ValueError(f"unknown strength {strength!r}: use one of {STRENGTHS}")

@@ -381,7 +381,7 @@ def test_hard_is_deterministic_with_a_sample_count_and_bounded_by_its_budget():
     assert ai.decide_hard(obs, random.Random(5), budget=0.1, clock=clock) in obs.legal
     assert 2 < len(readings) and readings[-1] - readings[0] <= 0.1
     with pytest.raises(ValueError):
-        ai.decide_hard(obs, random.Random(5), budget=None)
+        ai.decide_hard(obs, random.Random(5), budget=None, work=None)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -450,3 +450,21 @@ def test_hard_stops_early_only_when_the_best_move_is_settled():
     rng = random.Random(3)
     noisy = [[rng.gauss(0, 1) for _ in range(n)], [rng.gauss(0, 1) for _ in range(n)]]
     assert not ai._settled(noisy, [sum(x) for x in noisy])
+
+
+def test_hard_is_bounded_by_work_not_by_the_clock():
+    """Issue 23: the default bound is work (moves played and weighed in the playouts), so a
+    decision is reproducible; a budget too small for a second deal plays exactly one."""
+    state, history = play_to(Rules(), 4, 21, 2, random.Random(21))
+    while len(legal_moves(state)) < 2:
+        state, evs = apply(state, state.to_act, legal_moves(state)[0])
+        history += evs
+    obs = ai.observe(state, state.to_act, history)
+    one = [ai.decide_hard(obs, random.Random(s), samples=1, work=None) for s in range(12)]
+    assert [ai.decide_hard(obs, random.Random(s), work=1) for s in range(12)] == one
+    assert ai.decide_hard(obs, random.Random(3)) == ai.decide_hard(obs, random.Random(3))
+
+    def broken_clock() -> float:
+        raise AssertionError("the default bound reads no clock")
+
+    assert ai.decide_hard(obs, random.Random(3), clock=broken_clock) in obs.legal
