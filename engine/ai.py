@@ -60,7 +60,7 @@ from .match import MatchState, legal_moves
 from .moves import END_CODE, Move
 from .rules import Rules
 from .table import RoundState, Table
-from .tiles import ALL_MASK, DOUBLE_MASK, HIGH, LOW, PIPS, SUIT_MASK, TILE_ID, Tile, ids_of
+from .tiles import ALL_MASK, HIGH, LOW, PIPS, SUIT_MASK, TILE_ID, Tile, ids_of
 
 __all__ = [
     "STRENGTHS",
@@ -851,13 +851,29 @@ def _line_row(i: int):
 _LINE = tuple(_line_row(i) for i in range(len(LINE_STEP)))
 
 
+_BASES: dict[Any, tuple[float, ...]] = {}
+
+
+def _base_scores(rules: Rules) -> tuple[float, ...]:
+    """Per tile id, what shedding it is worth to the policy in ``rules``' game: ``W_PIPS``
+    times what holding it at the round's end costs there
+    (:meth:`engine.variant.Variant.held_costs`, the game's own stakes), ``W_DOUBLE`` more
+    for a double.  Cached per variant and rules."""
+    key = (rules.variant, rules)
+    got = _BASES.get(key)
+    if got is None:
+        costs = rules.spec.held_costs(rules)
+        got = tuple(W_PIPS * costs[t] + (W_DOUBLE if LOW[t] == HIGH[t] else 0.0)
+                    for t in range(28))
+        if len(_BASES) > 256:
+            _BASES.clear()
+        _BASES[key] = got
+    return got
+
+
 def _nums(h: int) -> int:
     """7-bit mask of the numbers a hand shows (suit variety)."""
     return _N0[h & 127] | _N1[h >> 7 & 127] | _N2[h >> 14 & 127] | _N3[h >> 21]
-
-
-def _pips(h: int) -> int:
-    return sum(PIPS[i] for i in ids_of(h))
 
 
 class _Know:
@@ -869,13 +885,17 @@ class _Know:
     full weight and the others at half, partners with the opposite sign: :func:`_weights`);
     ``w[s][o]`` that weight of seat ``o`` for ``s``; ``size[s]`` the hand sizes the knowledge
     was last updated at.  ``on_void[o]``/``on_open[o]``: ``(7 * s, weighted delta)`` for each
-    seat ``s`` that weighs ``o``.
+    seat ``s`` that weighs ``o``.  ``base[t]``: what shedding tile ``t`` is worth in this
+    game (:func:`_base_scores`); ``adj[t]``: its difference from the classic
+    ``_BASE[t]`` that the line look-up carries, or None where there is none.
     """
 
-    __slots__ = ("voids", "bonus", "w", "size", "on_void", "on_open")
+    __slots__ = ("voids", "bonus", "w", "size", "on_void", "on_open", "base", "adj")
 
     def copy(self) -> _Know:
         c = _Know.__new__(_Know)
+        c.base = self.base
+        c.adj = self.adj
         c.voids = list(self.voids)
         c.bonus = list(self.bonus)
         c.w = self.w
@@ -930,6 +950,9 @@ def _knowledge(obs: Observation, bel: Beliefs) -> _Know:
                       for o in range(players))
     k.on_open = tuple(tuple((7 * s, W_STRENGTH * w[s][o]) for s in range(players) if w[s][o])
                       for o in range(players))
+    k.base = _base_scores(obs.rules)
+    adj = tuple(b - c for b, c in zip(k.base, _BASE, strict=True))
+    k.adj = adj if any(adj) else None
     k.voids = [0] * players
     k.bonus = [0.0] * (7 * players)
     k.size = list(obs.hand_sizes)
@@ -1017,8 +1040,12 @@ def _preview_score(t: Table, seat: int, m: Move, know: _Know, judge: _Judge,
         return _end_score(t, seat, m, judge, deals)
     h2 = p.hands[seat]
     lay2 = p.layout
-    score = W_PIPS * (_pips(hand) - _pips(h2)) + W_DOUBLE * (
-        (hand & DOUBLE_MASK).bit_count() - (h2 & DOUBLE_MASK).bit_count())
+    base = know.base
+    score = 0.0
+    for i in ids_of(hand & ~h2):
+        score += base[i]
+    for i in ids_of(h2 & ~hand):
+        score -= base[i]
     score += _FOLLOW[(h2 & lay2.fit).bit_count()]
     score += W_VARIETY * _nums(h2).bit_count()
     bonus = know.bonus
@@ -1063,6 +1090,7 @@ def _pick(t: Table, seat: int, moves: tuple[Move, ...], know: _Know, judge: _Jud
         mask = lay.mask
         fwd = t.fwd
         bonus = know.bonus
+        adj = know.adj
         off = 7 * seat
         k = -1
         for m in moves:
@@ -1078,6 +1106,8 @@ def _pick(t: Table, seat: int, moves: tuple[Move, ...], know: _Know, judge: _Jud
                 s = _end_score(t, seat, m, judge, deals)
             else:
                 rest = ~(h2 | mask2)
+                if adj is not None:
+                    s += adj[tid]
                 s += _FOLLOW[(h2 & fit2).bit_count()] + bonus[off + nl] + \
                     _VARIETY[(_N0[h2 & 127] | _N1[h2 >> 7 & 127] | _N2[h2 >> 14 & 127]
                               | _N3[h2 >> 21])]
