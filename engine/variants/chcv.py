@@ -50,8 +50,8 @@ __all__ = ["Chcv", "FIFTY"]
 #: The points of a finishing or held [6|6] (RULES.md §2.3 rule 4).
 FIFTY = 50
 #: How many points the computer players weigh holding [0|0] at a round's end as (it makes
-#: the holder a goat, RULES.md §2.3 rule 4): about half a match limit.
-HELD_ZERO = 60.0
+#: the holder a goat, RULES.md §2.3 rule 4): more than the 50 of a held [6|6].
+HELD_ZERO = 80.0
 _ZERO_BIT = 1 << TILE_ID[Tile(0, 0)]
 _SIX_BIT = 1 << TILE_ID[Tile(6, 6)]
 
