@@ -1282,7 +1282,9 @@ def decide_hard(obs: Observation, rng: random.Random, *, budget: float | None = 
     at least :data:`EARLY_MIN` deals, its lead over the runner-up, paired deal by deal,
     exceeds :data:`EARLY_Z` standard errors (or the two never differed).  Deterministic given
     ``rng`` unless ``budget`` is given.  Every legal move is played out in the same deals,
-    on copies of the round core; ties go to the ``normal`` choice.  Raises ``ValueError``
+    on copies of the round core; the best move is played only when it beats the ``normal``
+    choice by :data:`PRIOR_Z` paired standard errors (:func:`_beats`), else the ``normal``
+    choice is.  Raises ``ValueError``
     when ``obs.seat`` is not to act or no bound is given.
     """
     _check(obs)
@@ -1330,7 +1332,34 @@ def decide_hard(obs: Observation, rng: random.Random, *, budget: float | None = 
             break
     best = max(range(len(moves)),
                key=lambda k: (round(totals[k] / n, 9), moves[k] == prior))
+    if moves[best] != prior and prior in moves:
+        k0 = moves.index(prior)
+        if not _beats(per[best], per[k0]):
+            return prior
     return moves[best]
+
+
+#: Standard errors by which the search's best move must beat the ``normal`` choice, paired
+#: deal by deal, to be played instead of it: with few deals (a small work budget) the best
+#: of many noisy estimates is mostly luck, and the policy's own choice is the better bet.
+PRIOR_Z = 1.0
+
+
+def _beats(a: list[float], b: list[float]) -> bool:
+    """Whether the values ``a`` beat ``b`` (the same deals) by :data:`PRIOR_Z` standard
+    errors of their paired differences; a difference that never varies beats when it is
+    positive."""
+    n = len(a)
+    d = [x - y for x, y in zip(a, b, strict=True)]
+    mean = sum(d) / n
+    if mean <= 0.0:
+        return False
+    if n < 2:
+        return False
+    var = sum((x - mean) ** 2 for x in d) / (n - 1)
+    if var <= 1e-18:
+        return True
+    return mean > PRIOR_Z * math.sqrt(var / n)
 
 
 #: Fewest sampled deals before the hard player may stop early.
