@@ -259,6 +259,29 @@ def render(games, lineups, stats, timing, args) -> str:
                          f"({100 * lo:.1f}–{100 * hi:.1f}) | {100 * fair:.1f}% "
                          f"| {p / fair if fair else 0:.2f} | {gap} | {1000 * pct(t, 0.5):.1f} "
                          f"| {1000 * pct(t, 0.99):.1f} |")
+    lines += ["", "In short (goat rate over the fair share, × fair; gap: hard's share of the "
+              "normal→bound gap; p99: hard at the default budget):", "",
+              "| game | normal vs 3 easy | hard vs 3 normal | bound vs 3 normal | gap closed "
+              "| hard p99 |", "|---|---|---|---|---|---|"]
+    for g in games:
+        cells = []
+        for name in ("ne", "hn", "bn"):
+            o = stats.get((g, name))
+            if not o:
+                cells.append("")
+                continue
+            p, lo, hi = wilson(o["k"], o["n"])
+            fair = o["all"] / o["seats"] or 1.0
+            cells.append(f"{p / fair:.2f} ({lo / fair:.2f}–{hi / fair:.2f})")
+        hn, bn = stats.get((g, "hn")), stats.get((g, "bn"))
+        gap = ""
+        if hn and bn:
+            bgap = bn["all"] / bn["seats"] - bn["k"] / bn["n"]
+            if bgap > 1e-9:
+                gap = f"{(hn['all'] / hn['seats'] - hn['k'] / hn['n']) / bgap:.2f}"
+        t = timing.get(g) or []
+        lines.append(f"| {g} | {' | '.join(cells)} | {gap} | "
+                     f"{f'{1000 * pct(t, 0.99):.0f} ms' if t else ''} |")
     if any(timing.values()):
         lines += ["", f"hard decision CPU time at the default budget "
                       f"({ai.DEFAULT_WORK} work units, at most {args.timing_samples} "
