@@ -1,6 +1,6 @@
 """The whole strength table of the computer players, in every game, in one command.
 
-    nice python -m bench.strength [--matches 200] [--hard-work 8000] [--jobs 2]
+    nice python -m bench.strength [--matches 200] [--matches-hard 200] [--hard-work 8000] [--jobs 2]
                                   [--timing-decisions 40] [--games classic,sea_goat] [--seed 23]
 
 For every registered game (``engine.VARIANTS``), 4 seats, the game's defaults, line-ups of
@@ -176,6 +176,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--matches", type=int, default=200, help="matches per line-up and game")
     ap.add_argument("--matches-easy", type=int, default=None,
                     help="matches of the easy-vs-normal line-up (default: --matches)")
+    ap.add_argument("--matches-hard", default=None,
+                    help="matches of the hard-vs-normal line-up: N for every game and/or "
+                         "GAME=N for one, comma-separated (default: --matches)")
     ap.add_argument("--hard-work", type=int, default=8000,
                     help="work units per hard decision in the line-ups (engine.ai.decide_hard)")
     ap.add_argument("--timing-decisions", type=int, default=40,
@@ -191,10 +194,20 @@ def main(argv: list[str] | None = None) -> int:
     lineups = [x for x in LINEUPS if x[0] in wanted]
     started = time.perf_counter()
     tasks = []
+    hard_counts: dict[str, int] = {}
+    for item in (args.matches_hard or "").split(","):
+        if "=" in item:
+            g, n = item.split("=")
+            hard_counts[g] = int(n)
+        elif item:
+            hard_counts.update({g: int(item) for g in games if g not in hard_counts})
     for name, strong, weak in lineups:
-        count = args.matches_easy if name == "en" and args.matches_easy is not None \
-            else args.matches
         for g in games:
+            count = args.matches
+            if name == "en" and args.matches_easy is not None:
+                count = args.matches_easy
+            elif name == "hn":
+                count = hard_counts.get(g, args.matches)
             for i in range(count):
                 lineup = [weak] * 4
                 lineup[i % 4] = strong
