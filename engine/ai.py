@@ -85,7 +85,7 @@ DEFAULT_BUDGET = 1.0
 #: Work units (see :func:`decide_hard`) the ``hard`` player spends per move by default:
 #: measured with ``bench/strength.py``, a decision at this budget takes at most about a
 #: second of CPU in every game on the project's machine (docs/BENCHMARKS.md).
-DEFAULT_WORK = 300_000
+DEFAULT_WORK = 240_000
 #: Work units of one move a playout decision weighs on a previewed copy of the table (the
 #: games with move hooks or a cross, :func:`_preview_score`) rather than by a look-up.
 PREVIEW_WORK = 6
