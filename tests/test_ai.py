@@ -123,7 +123,8 @@ def test_observations_and_decisions_cannot_see_hidden_tiles(setup, seed, steps, 
 def assert_blind(state, history, rng: random.Random) -> ai.Observation:
     """The seat to act sees the same observation, and every strength decides the same legal
     move with the same seed, in ``state`` and in a twin whose hidden tiles (other hands, the
-    bazar and its order, other seats' draws) ``rng`` shuffled; returns the observation."""
+    bazar and its order, other seats' draws) ``rng`` shuffled — hard both with a sample
+    count and with a work budget; returns the observation."""
     seat = state.to_act
     twin = shuffle_hidden(state, seat, rng)
     twin_history = other_draws(history, seat, rng)
@@ -134,6 +135,10 @@ def assert_blind(state, history, rng: random.Random) -> ai.Observation:
         b = ai.decide(ai.observe(twin, seat, twin_history), strength, random.Random(7),
                       samples=3)
         assert a == b and a in legal_moves(state)
+    # hard bounded by work, the bot's way (no sample count, no clock)
+    a = ai.decide(obs, "hard", random.Random(7), work=2000)
+    b = ai.decide(ai.observe(twin, seat, twin_history), "hard", random.Random(7), work=2000)
+    assert a == b and a in legal_moves(state)
     return obs
 
 
