@@ -1,6 +1,6 @@
 """Computer players: what a seat may know, and three strengths that decide from it only.
 
-Pure: no I/O, no clock except the optional time budget of the strong player.  Every rule
+Pure: no I/O, no clock except the strong player's time budget when one is asked for.  Every rule
 the players need — where a tile goes, the legal moves, what a move does, how a round is
 scored and when a match ends — is the engine's own: playouts run on the round core
 (:class:`engine.table.Table`), and a finished playout is scored by the variant's hooks
@@ -40,9 +40,16 @@ Strengths:
   on copies of the round core in the same deals, to the end of the round, with the ``normal``
   policy for every seat; the finished round is scored by the variant and valued in match
   terms: minus the estimated probability of losing the match (the goat, §1.15; a softmax of
-  :meth:`engine.variant.Variant.standing`), a little for the rating.  A time budget (default
-  :data:`DEFAULT_BUDGET` seconds) or a fixed number of samples (deterministic, for tests)
-  bounds the search.
+  :meth:`engine.variant.Variant.standing`), a little for the rating.  Work (moves played
+  and weighed in the playouts, :data:`DEFAULT_WORK` by default), a number of samples, or on
+  request a time budget bounds the search; the search's best move replaces the ``normal``
+  choice only when it beats it by a paired standard error (:data:`PRIOR_Z`).
+
+What a game's outcome is worth comes from the variant's own hooks: ``held_costs`` (what a
+tile still in hand at the round's end costs there — pips, nothing in Генерал, the specials
+of ЧЧВ) for shedding, and ``score_round``/``result``/``standing`` for a finished playout (fast
+leads and flat scores of Морской козёл, sticks in Семёрка, lost rounds and generals in
+Генерал, the count of the fives games, the pot).
 """
 
 from __future__ import annotations
