@@ -45,11 +45,10 @@ Strengths:
   request a time budget bounds the search; the search's best move replaces the ``normal``
   choice only when it beats it by a paired standard error (:data:`PRIOR_Z`).
 
-What a game's outcome is worth comes from the variant's own hooks: ``held_costs`` (what a
-tile still in hand at the round's end costs there — pips, nothing in Генерал, the specials
-of ЧЧВ) for shedding, and ``score_round``/``result``/``standing`` for a finished playout (fast
-leads and flat scores of Морской козёл, sticks in Семёрка, lost rounds and generals in
-Генерал, the count of the fives games, the pot).
+What a game's outcome is worth comes from the variant's own hooks, never from code here:
+``held_costs`` (what a tile still in hand at the round's end costs in that game) for
+shedding, and ``score_round``/``result``/``standing`` for a finished playout (whatever the
+game scores: flat scores, tallies of its own, the count, the pot).
 """
 
 from __future__ import annotations
