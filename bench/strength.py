@@ -33,8 +33,12 @@ default budget (:data:`engine.ai.DEFAULT_WORK`, at most ``service.bots.DEFAULT_H
 sampled deals) on positions from
 matches of four ``normal`` players, and reports their CPU p50/p99 (target p99 ≤ 1 s).
 
-Matches run in ``--jobs`` worker processes (``multiprocessing``) at ``nice`` 10: the machine
-is shared.  The defaults are sized to finish in about 15 minutes on 2 cores.
+Matches run in ``--jobs`` worker processes (``multiprocessing``) at ``nice`` 10 or more: the
+machine is shared.  The defaults are sized to finish in about 15 minutes on 2 idle cores
+(hard's line-up costs about a second of CPU per match at 8,000 work units, the others a
+tenth of that).  On a busy machine ``--minutes M`` stops after M minutes and reports the
+matches finished by then: the timing comes first, then every line-up advances in step (the
+cheap ones three times as fast), so every line has its share.
 """
 
 from __future__ import annotations
@@ -174,14 +178,14 @@ def pct(xs: list[float], q: float) -> float:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--matches", type=int, default=200, help="matches per line-up and game")
-    ap.add_argument("--matches-easy", type=int, default=None,
-                    help="matches of the easy-vs-normal line-up (default: --matches)")
-    ap.add_argument("--matches-hard", default=None,
+    ap.add_argument("--matches-easy", type=int, default=100,
+                    help="matches of the easy-vs-normal line-up")
+    ap.add_argument("--matches-hard", default="120,classic=200,sea_goat=200",
                     help="matches of the hard-vs-normal line-up: N for every game and/or "
-                         "GAME=N for one, comma-separated (default: --matches)")
+                         "GAME=N for one, comma-separated (a game not named plays --matches)")
     ap.add_argument("--hard-work", type=int, default=8000,
                     help="work units per hard decision in the line-ups (engine.ai.decide_hard)")
-    ap.add_argument("--timing-decisions", type=int, default=40,
+    ap.add_argument("--timing-decisions", type=int, default=20,
                     help="hard decisions per game timed at the default budget")
     ap.add_argument("--timing-samples", type=int, default=DEFAULT_HARD_SAMPLES)
     ap.add_argument("--games", default=",".join(sorted(VARIANTS)))
