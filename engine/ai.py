@@ -1,6 +1,6 @@
 """Computer players: what a seat may know, and three strengths that decide from it only.
 
-Pure: no I/O, no clock except the optional time budget of the strong player.  Every rule
+Pure: no I/O, no clock except the strong player's time budget when one is asked for.  Every rule
 the players need — where a tile goes, the legal moves, what a move does, how a round is
 scored and when a match ends — is the engine's own: playouts run on the round core
 (:class:`engine.table.Table`), and a finished playout is scored by the variant's hooks
@@ -40,9 +40,15 @@ Strengths:
   on copies of the round core in the same deals, to the end of the round, with the ``normal``
   policy for every seat; the finished round is scored by the variant and valued in match
   terms: minus the estimated probability of losing the match (the goat, §1.15; a softmax of
-  :meth:`engine.variant.Variant.standing`), a little for the rating.  A time budget (default
-  :data:`DEFAULT_BUDGET` seconds) or a fixed number of samples (deterministic, for tests)
-  bounds the search.
+  :meth:`engine.variant.Variant.standing`), a little for the rating.  Work (moves played
+  and weighed in the playouts, :data:`DEFAULT_WORK` by default), a number of samples, or on
+  request a time budget bounds the search; the search's best move replaces the ``normal``
+  choice only when it beats it by a paired standard error (:data:`PRIOR_Z`).
+
+What a game's outcome is worth comes from the variant's own hooks, never from code here:
+``held_costs`` (what a tile still in hand at the round's end costs in that game) for
+shedding, and ``score_round``/``result``/``standing`` for a finished playout (whatever the
+game scores: flat scores, tallies of its own, the count, the pot).
 """
 
 from __future__ import annotations
@@ -60,11 +66,12 @@ from .match import MatchState, legal_moves
 from .moves import END_CODE, Move
 from .rules import Rules
 from .table import RoundState, Table
-from .tiles import ALL_MASK, DOUBLE_MASK, HIGH, LOW, PIPS, SUIT_MASK, TILE_ID, Tile, ids_of
+from .tiles import ALL_MASK, HIGH, LOW, PIPS, SUIT_MASK, TILE_ID, Tile, ids_of
 
 __all__ = [
     "STRENGTHS",
     "DEFAULT_BUDGET",
+    "DEFAULT_WORK",
     "PublicAction",
     "Observation",
     "Beliefs",
@@ -79,8 +86,15 @@ __all__ = [
 
 #: The three strengths, weakest first.
 STRENGTHS = ("easy", "normal", "hard")
-#: Seconds the ``hard`` player may think per move by default.
+#: Seconds the ``hard`` player may think per move when a time budget is asked for.
 DEFAULT_BUDGET = 1.0
+#: Work units (see :func:`decide_hard`) the ``hard`` player spends per move by default:
+#: measured with ``bench/strength.py``, a decision at this budget takes at most about a
+#: second of CPU in every game on the project's machine (docs/BENCHMARKS.md).
+DEFAULT_WORK = 240_000
+#: Work units of one move a playout decision weighs on a previewed copy of the table (the
+#: games with move hooks or a cross, :func:`_preview_score`) rather than by a look-up.
+PREVIEW_WORK = 6
 
 _BIT = tuple(1 << i for i in range(28))
 
@@ -751,12 +765,15 @@ def _values(v: Any, state: MatchState, result: Any) -> list[float]:
 class _Judge:
     """Values finished rounds for one decision: the match as the observation shows it
     (``state``, :func:`_context`), its variant ``v``, the value of the match as it stands
-    (``now``, per side), and ``ended``: the values of the round-ending moves the last
-    playout decision looked at, so that the playout need not score the same end twice."""
+    (``now``, per side), ``ended``: the values of the round-ending moves the last
+    playout decision looked at, so that the playout need not score the same end twice, and
+    ``work``: the work units the playouts have spent so far (one per move played, one per
+    move a playout decision weighed; :data:`DEFAULT_WORK`)."""
 
-    __slots__ = ("state", "v", "now", "ended")
+    __slots__ = ("state", "v", "now", "ended", "work")
 
     def __init__(self, state: MatchState) -> None:
+        self.work = 0
         self.state = state
         self.v = state.rules.spec
         self.now = _values(self.v, state, None)
@@ -840,13 +857,29 @@ def _line_row(i: int):
 _LINE = tuple(_line_row(i) for i in range(len(LINE_STEP)))
 
 
+_BASES: dict[Any, tuple[float, ...]] = {}
+
+
+def _base_scores(rules: Rules) -> tuple[float, ...]:
+    """Per tile id, what shedding it is worth to the policy in ``rules``' game: ``W_PIPS``
+    times what holding it at the round's end costs there
+    (:meth:`engine.variant.Variant.held_costs`, the game's own stakes), ``W_DOUBLE`` more
+    for a double.  Cached per variant and rules."""
+    key = (rules.variant, rules)
+    got = _BASES.get(key)
+    if got is None:
+        costs = rules.spec.held_costs(rules)
+        got = tuple(W_PIPS * costs[t] + (W_DOUBLE if LOW[t] == HIGH[t] else 0.0)
+                    for t in range(28))
+        if len(_BASES) > 256:
+            _BASES.clear()
+        _BASES[key] = got
+    return got
+
+
 def _nums(h: int) -> int:
     """7-bit mask of the numbers a hand shows (suit variety)."""
     return _N0[h & 127] | _N1[h >> 7 & 127] | _N2[h >> 14 & 127] | _N3[h >> 21]
-
-
-def _pips(h: int) -> int:
-    return sum(PIPS[i] for i in ids_of(h))
 
 
 class _Know:
@@ -858,13 +891,17 @@ class _Know:
     full weight and the others at half, partners with the opposite sign: :func:`_weights`);
     ``w[s][o]`` that weight of seat ``o`` for ``s``; ``size[s]`` the hand sizes the knowledge
     was last updated at.  ``on_void[o]``/``on_open[o]``: ``(7 * s, weighted delta)`` for each
-    seat ``s`` that weighs ``o``.
+    seat ``s`` that weighs ``o``.  ``base[t]``: what shedding tile ``t`` is worth in this
+    game (:func:`_base_scores`); ``adj[t]``: its difference from the classic
+    ``_BASE[t]`` that the line look-up carries, or None where there is none.
     """
 
-    __slots__ = ("voids", "bonus", "w", "size", "on_void", "on_open")
+    __slots__ = ("voids", "bonus", "w", "size", "on_void", "on_open", "base", "adj")
 
     def copy(self) -> _Know:
         c = _Know.__new__(_Know)
+        c.base = self.base
+        c.adj = self.adj
         c.voids = list(self.voids)
         c.bonus = list(self.bonus)
         c.w = self.w
@@ -919,6 +956,9 @@ def _knowledge(obs: Observation, bel: Beliefs) -> _Know:
                       for o in range(players))
     k.on_open = tuple(tuple((7 * s, W_STRENGTH * w[s][o]) for s in range(players) if w[s][o])
                       for o in range(players))
+    k.base = _base_scores(obs.rules)
+    adj = tuple(b - c for b, c in zip(k.base, _BASE, strict=True))
+    k.adj = adj if any(adj) else None
     k.voids = [0] * players
     k.bonus = [0.0] * (7 * players)
     k.size = list(obs.hand_sizes)
@@ -1006,8 +1046,12 @@ def _preview_score(t: Table, seat: int, m: Move, know: _Know, judge: _Judge,
         return _end_score(t, seat, m, judge, deals)
     h2 = p.hands[seat]
     lay2 = p.layout
-    score = W_PIPS * (_pips(hand) - _pips(h2)) + W_DOUBLE * (
-        (hand & DOUBLE_MASK).bit_count() - (h2 & DOUBLE_MASK).bit_count())
+    base = know.base
+    score = 0.0
+    for i in ids_of(hand & ~h2):
+        score += base[i]
+    for i in ids_of(h2 & ~hand):
+        score -= base[i]
     score += _FOLLOW[(h2 & lay2.fit).bit_count()]
     score += W_VARIETY * _nums(h2).bit_count()
     bonus = know.bonus
@@ -1052,6 +1096,7 @@ def _pick(t: Table, seat: int, moves: tuple[Move, ...], know: _Know, judge: _Jud
         mask = lay.mask
         fwd = t.fwd
         bonus = know.bonus
+        adj = know.adj
         off = 7 * seat
         k = -1
         for m in moves:
@@ -1067,6 +1112,8 @@ def _pick(t: Table, seat: int, moves: tuple[Move, ...], know: _Know, judge: _Jud
                 s = _end_score(t, seat, m, judge, deals)
             else:
                 rest = ~(h2 | mask2)
+                if adj is not None:
+                    s += adj[tid]
                 s += _FOLLOW[(h2 & fit2).bit_count()] + bonus[off + nl] + \
                     _VARIETY[(_N0[h2 & 127] | _N1[h2 >> 7 & 127] | _N2[h2 >> 14 & 127]
                               | _N3[h2 >> 21])]
@@ -1133,8 +1180,10 @@ def _run(t: Table, know: _Know, judge: _Judge, first: Move | None = None
     nxt = t.nxt
     ended = judge.ended
     picked = False
+    work = 0
     while t.end is None:
         seat = t.to_act
+        work += 1
         if first is not None:
             m = first
             first = None
@@ -1145,11 +1194,14 @@ def _run(t: Table, know: _Know, judge: _Judge, first: Move | None = None
             else:
                 if ended:
                     ended.clear()
+                work += len(moves) if t.simple and t.one_tile and t.layout.pos >= 0 \
+                    else PREVIEW_WORK * len(moves)
                 m = moves[_pick(t, seat, moves, know, judge)]
                 picked = True
         drawn = t.drawn
         t.play(m)
         if t.end is not None:
+            judge.work += work
             return ended.get(m) if picked and ended else None
         picked = False
         codes = m._c
@@ -1174,6 +1226,8 @@ def _run(t: Table, know: _Know, judge: _Judge, first: Move | None = None
             size[seat] -= len(codes)
         if t.to_act != nxt[seat] or t.drawn != drawn:
             _skipped(t, seat, know)
+    judge.work += work
+    return None
 
 
 # ====================================================================== decisions
@@ -1219,39 +1273,49 @@ def decide_normal(obs: Observation, rng: random.Random | None = None) -> Move:
     return _normal(obs, bel, _knowledge(obs, bel), _Judge(_context(obs)))
 
 
-def decide_hard(obs: Observation, rng: random.Random, *, budget: float | None = DEFAULT_BUDGET,
-                samples: int | None = None, clock=time.perf_counter) -> Move:
+def decide_hard(obs: Observation, rng: random.Random, *, budget: float | None = None,
+                samples: int | None = None, work: int | None = DEFAULT_WORK,
+                clock=time.perf_counter) -> Move:
     """Determinized sampling (see the module doc).
 
-    ``samples``: play exactly that many sampled deals (deterministic given ``rng``); else
-    sample until ``budget`` seconds (measured by ``clock``) would be exceeded by one more
-    deal (at least one deal), or until the best move is settled: after at least
-    :data:`EARLY_MIN` deals, its lead over the runner-up, paired deal by deal, exceeds
-    :data:`EARLY_Z` standard errors (or the two never differed) — a clear choice spends no
-    more of the budget.  Every legal move is played out in the same deals, on copies of the
-    round core; ties go to the ``normal`` choice.  Raises ``ValueError`` when ``obs.seat`` is
-    not to act or neither bound is given.
+    Bounds, the first reached ends the search (at least one deal is always played):
+    ``samples`` sampled deals; ``work`` work units of the playouts (one per move played,
+    one per move a playout decision weighs, :data:`PREVIEW_WORK` per move it previews on a
+    copy of the table), :data:`DEFAULT_WORK` by default, so that the decision costs the same
+    whatever else the machine does and stays within about a second of CPU in every game;
+    ``budget`` seconds measured by ``clock`` (off by default): stop when one more deal would
+    pass it.  Without ``samples`` the search also stops once the best move is settled: after
+    at least :data:`EARLY_MIN` deals, its lead over the runner-up, paired deal by deal,
+    exceeds :data:`EARLY_Z` standard errors (or the two never differed).  Deterministic given
+    ``rng`` unless ``budget`` is given.  Every legal move is played out in the same deals,
+    on copies of the round core; the best move is played only when it beats the ``normal``
+    choice by :data:`PRIOR_Z` paired standard errors (:func:`_beats`), else the ``normal``
+    choice is.  Raises ``ValueError``
+    when ``obs.seat`` is not to act or no bound is given.
     """
     _check(obs)
     if len(obs.legal) == 1:
         return obs.legal[0]
-    if samples is None and budget is None:
-        raise ValueError("give a time budget or a number of samples")
-    start = clock()
+    if samples is None and budget is None and work is None:
+        raise ValueError("give a work budget, a time budget or a number of samples")
+    start = clock() if budget is not None else 0.0
     bel = beliefs(obs)
     know = _knowledge(obs, bel)
     judge = _Judge(_context(obs))
     side = obs.side
     moves = obs.legal
     prior = _normal(obs, bel, know, judge)
+    judge.work = 0
     template = Table.from_state(obs.round)
     sampler = _Sampler(obs, bel)
     totals = [0.0] * len(moves)
     per: list[list[float]] = [[] for _ in moves]
     n = 0
     slowest = 0.0
+    most = 0
     while True:
-        t0 = clock()
+        t0 = clock() if budget is not None else 0.0
+        w0 = judge.work
         base = _deal_table(obs, *sampler.deal(rng), template)
         for k, m in enumerate(moves):
             t = base.copy()
@@ -1260,18 +1324,48 @@ def decide_hard(obs: Observation, rng: random.Random, *, budget: float | None = 
             totals[k] += u
             per[k].append(u)
         n += 1
-        t1 = clock()
-        slowest = max(slowest, t1 - t0)
-        if samples is not None:
-            if n >= samples:
-                break
-        elif t1 - start + 1.5 * slowest > 0.95 * budget:
+        most = max(most, judge.work - w0)
+        if samples is not None and n >= samples:
             break
-        elif n >= EARLY_MIN and n % 16 == 0 and _settled(per, totals):
+        if work is not None and judge.work + most > work:
+            break
+        if budget is not None:
+            t1 = clock()
+            slowest = max(slowest, t1 - t0)
+            if t1 - start + 1.5 * slowest > 0.95 * budget:
+                break
+        if samples is None and n >= EARLY_MIN and n % 16 == 0 and _settled(per, totals):
             break
     best = max(range(len(moves)),
                key=lambda k: (round(totals[k] / n, 9), moves[k] == prior))
+    if moves[best] != prior and prior in moves:
+        k0 = moves.index(prior)
+        if not _beats(per[best], per[k0]):
+            return prior
     return moves[best]
+
+
+#: Standard errors by which the search's best move must beat the ``normal`` choice, paired
+#: deal by deal, to be played instead of it: with few deals (a small work budget) the best
+#: of many noisy estimates is mostly luck, and the policy's own choice is the better bet.
+PRIOR_Z = 1.0
+
+
+def _beats(a: list[float], b: list[float]) -> bool:
+    """Whether the values ``a`` beat ``b`` (the same deals) by :data:`PRIOR_Z` standard
+    errors of their paired differences; a difference that never varies beats when it is
+    positive."""
+    n = len(a)
+    d = [x - y for x, y in zip(a, b, strict=True)]
+    mean = sum(d) / n
+    if mean <= 0.0:
+        return False
+    if n < 2:
+        return False
+    var = sum((x - mean) ** 2 for x in d) / (n - 1)
+    if var <= 1e-18:
+        return True
+    return mean > PRIOR_Z * math.sqrt(var / n)
 
 
 #: Fewest sampled deals before the hard player may stop early.
@@ -1294,16 +1388,17 @@ def _settled(per: list[list[float]], totals: list[float]) -> bool:
 
 
 def decide(obs: Observation, strength: str, rng: random.Random, *,
-           budget: float | None = DEFAULT_BUDGET, samples: int | None = None) -> Move:
+           budget: float | None = None, samples: int | None = None,
+           work: int | None = DEFAULT_WORK) -> Move:
     """The move of a computer player of ``strength`` (``"easy"``, ``"normal"``, ``"hard"``).
 
-    ``budget``/``samples`` bound ``hard`` (see :func:`decide_hard`).  Raises ``ValueError`` for
-    an unknown strength or when ``obs.seat`` is not to act.
+    ``budget``/``samples``/``work`` bound ``hard`` (see :func:`decide_hard`).  Raises
+    ``ValueError`` for an unknown strength or when ``obs.seat`` is not to act.
     """
     if strength == "easy":
         return decide_easy(obs, rng)
     if strength == "normal":
         return decide_normal(obs, rng)
     if strength == "hard":
-        return decide_hard(obs, rng, budget=budget, samples=samples)
+        return decide_hard(obs, rng, budget=budget, samples=samples, work=work)
     raise ValueError(f"unknown strength {strength!r}: use one of {STRENGTHS}")

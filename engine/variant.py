@@ -447,6 +447,15 @@ class Variant:
         side = self.side_of(seat, state.rules)
         return MatchResult("timeout", (), timeout_rating(state.scores, side), seat)
 
+    def held_costs(self, rules: Any) -> tuple[float, ...]:
+        """Per tile id (0..27), what still holding the tile when the round ends costs the
+        holder's side, in points of this game, as the computer players weigh a tile to shed
+        (``engine.ai``: the ``normal`` policy and the playouts of ``hard``).  Default: its
+        pips, the points it adds to a hand's value (RULES.md §1.11: recorded against the
+        holder in the goat games, given to the winner in the races, §2.0.7).  A variant whose
+        hand values are not recorded, or that punishes a held tile on its own, says so."""
+        return tuple(float(PIPS[t]) for t in range(28))
+
     def standing(self, state: Any) -> list[float]:
         """Per side, how close it is to losing the match (higher is worse), in the units of
         :meth:`standing_scale`.  Goat variants: the open score, remembered points at half

@@ -47,6 +47,8 @@ __all__ = [
 #: machine: with the former time budget of 1 s a decision took 0.41 s of CPU on average
 #: (p99 0.95 s) and sampled 130–7,000 deals, 2,800 in the median decision that used up the
 #: budget; 1,500 deals cost the same 0.41 s on average (docs/BENCHMARKS.md, "Computer players").
+#: The engine's work budget (``engine.ai.DEFAULT_WORK``) stops a decision earlier in the games
+#: whose playouts are dearer (a cross, move hooks), so that none takes much over a second.
 DEFAULT_HARD_SAMPLES = 1500
 #: Bot names, in the order they sit down; bot ``k`` (0-based) has user id ``-(k + 1)``.
 PERSONAS = ("Фёдор", "Зина", "Степан", "Маруся", "Кузьма", "Глаша")

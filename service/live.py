@@ -310,8 +310,9 @@ def layout_view(lay: Any, count: int | None = None) -> LayoutView:
 def decide(obs: Any, strength: str, seed: str, samples: int) -> Any:
     """A computer player's decision (pure CPU; the entry point of the worker processes):
     ``engine.ai.decide`` on the seat's observation with a ``random.Random(seed)``; ``hard``
-    plays exactly ``samples`` sampled deals, so its strength does not depend on how busy the
-    machine is.  Raises ``ValueError`` when the seat has no decision to make."""
+    plays at most ``samples`` sampled deals and at most ``engine.ai.DEFAULT_WORK`` work
+    units, so its strength does not depend on how busy the machine is.  Raises
+    ``ValueError`` when the seat has no decision to make."""
     return ai.decide(obs, strength, random.Random(seed), samples=samples)
 
 

@@ -123,7 +123,8 @@ def test_observations_and_decisions_cannot_see_hidden_tiles(setup, seed, steps, 
 def assert_blind(state, history, rng: random.Random) -> ai.Observation:
     """The seat to act sees the same observation, and every strength decides the same legal
     move with the same seed, in ``state`` and in a twin whose hidden tiles (other hands, the
-    bazar and its order, other seats' draws) ``rng`` shuffled; returns the observation."""
+    bazar and its order, other seats' draws) ``rng`` shuffled — hard both with a sample
+    count and with a work budget; returns the observation."""
     seat = state.to_act
     twin = shuffle_hidden(state, seat, rng)
     twin_history = other_draws(history, seat, rng)
@@ -134,6 +135,10 @@ def assert_blind(state, history, rng: random.Random) -> ai.Observation:
         b = ai.decide(ai.observe(twin, seat, twin_history), strength, random.Random(7),
                       samples=3)
         assert a == b and a in legal_moves(state)
+    # hard bounded by work, the bot's way (no sample count, no clock)
+    a = ai.decide(obs, "hard", random.Random(7), work=2000)
+    b = ai.decide(ai.observe(twin, seat, twin_history), "hard", random.Random(7), work=2000)
+    assert a == b and a in legal_moves(state)
     return obs
 
 
@@ -381,7 +386,7 @@ def test_hard_is_deterministic_with_a_sample_count_and_bounded_by_its_budget():
     assert ai.decide_hard(obs, random.Random(5), budget=0.1, clock=clock) in obs.legal
     assert 2 < len(readings) and readings[-1] - readings[0] <= 0.1
     with pytest.raises(ValueError):
-        ai.decide_hard(obs, random.Random(5), budget=None)
+        ai.decide_hard(obs, random.Random(5), budget=None, work=None)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -450,3 +455,21 @@ def test_hard_stops_early_only_when_the_best_move_is_settled():
     rng = random.Random(3)
     noisy = [[rng.gauss(0, 1) for _ in range(n)], [rng.gauss(0, 1) for _ in range(n)]]
     assert not ai._settled(noisy, [sum(x) for x in noisy])
+
+
+def test_hard_is_bounded_by_work_not_by_the_clock():
+    """Issue 23: the default bound is work (moves played and weighed in the playouts), so a
+    decision is reproducible; a budget too small for a second deal plays exactly one."""
+    state, history = play_to(Rules(), 4, 21, 2, random.Random(21))
+    while len(legal_moves(state)) < 2:
+        state, evs = apply(state, state.to_act, legal_moves(state)[0])
+        history += evs
+    obs = ai.observe(state, state.to_act, history)
+    one = [ai.decide_hard(obs, random.Random(s), samples=1, work=None) for s in range(12)]
+    assert [ai.decide_hard(obs, random.Random(s), work=1) for s in range(12)] == one
+    assert ai.decide_hard(obs, random.Random(3)) == ai.decide_hard(obs, random.Random(3))
+
+    def broken_clock() -> float:
+        raise AssertionError("the default bound reads no clock")
+
+    assert ai.decide_hard(obs, random.Random(3), clock=broken_clock) in obs.legal

@@ -41,7 +41,7 @@ from ..events import Special
 from ..moves import Move
 from ..scoring import goats_of, rating, record_points, record_round
 from ..table import Table
-from ..tiles import TILE_ID, Tile
+from ..tiles import TILE_ID, TILES, Tile
 from ..variant import MatchResult, RoundEnd, Variant, register
 from ._cross import doubles_at_once
 
@@ -49,6 +49,9 @@ __all__ = ["Chcv", "FIFTY"]
 
 #: The points of a finishing or held [6|6] (RULES.md §2.3 rule 4).
 FIFTY = 50
+#: How many points the computer players weigh holding [0|0] at a round's end as (it makes
+#: the holder a goat, RULES.md §2.3 rule 4): more than the 50 of a held [6|6].
+HELD_ZERO = 80.0
 _ZERO_BIT = 1 << TILE_ID[Tile(0, 0)]
 _SIX_BIT = 1 << TILE_ID[Tile(6, 6)]
 
@@ -73,6 +76,15 @@ class Chcv(Variant):
         "turn_timeout": 60,
         "afk_limit": 2,
     }
+
+    def held_costs(self, rules: Any) -> tuple[float, ...]:
+        """Pips, and for the two specials of RULES.md §2.3 rule 4 what holding them at the
+        round's end costs: [6|6] 50 more; [0|0] makes its holder a goat at once, weighed as
+        :data:`HELD_ZERO` points."""
+        costs = [float(t.pips) for t in TILES]
+        costs[TILE_ID[Tile(6, 6)]] += FIFTY
+        costs[TILE_ID[Tile(0, 0)]] = HELD_ZERO
+        return tuple(costs)
 
     def hand_size(self, players: int) -> int:
         """RULES.md §2.3 rule 1: 7 tiles each for 2–3 players, 6 for 4."""

@@ -137,6 +137,11 @@ class General(Variant):
         return None
 
 
+    def held_costs(self, rules: Any) -> tuple[float, ...]:
+        """Nothing: hand values are never recorded (RULES.md §2.9 rule 4); only who goes
+        out first counts (rule 3)."""
+        return (0.0,) * 28
+
     def standing(self, state: Any) -> list[float]:
         """Per team, rounds lost (RULES.md §2.9 rule 4)."""
         return [float(n) for n in state.own.losses]

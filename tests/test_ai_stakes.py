@@ -1,0 +1,72 @@
+"""Issue 23 (2, 3): each game declares its own stakes, and the computer players read them.
+
+- :meth:`engine.variant.Variant.held_costs`: what a tile still held at the round's end costs
+  (RULES.md §1.11 pips by default; §2.9 rule 4 Генерал records no hand values; §2.3 rule 4
+  ЧЧВ: a held [6|6] records 50 more, a held [0|0] makes a goat);
+- :meth:`~engine.variant.Variant.standing` / ``standing_scale``: how close a side is to
+  losing the match (points; sticks in Семёрка §2.8; lost rounds in Генерал §2.9).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Rules, ai, new_match
+from engine.tiles import PIPS, TILE_ID, Tile
+from engine.variant import VARIANTS
+from tests.test_ai import position
+
+ZERO = TILE_ID[Tile(0, 0)]
+SIX = TILE_ID[Tile(6, 6)]
+
+
+def test_the_default_cost_of_a_held_tile_is_its_pips():
+    costs = Rules().spec.held_costs(Rules())
+    assert costs == tuple(float(p) for p in PIPS)
+
+
+def test_general_counts_no_hand_and_chcv_punishes_its_specials():
+    general = Rules(variant="general")
+    assert general.spec.held_costs(general) == (0.0,) * 28
+    chcv = Rules(variant="chcv")
+    costs = chcv.spec.held_costs(chcv)
+    assert costs[SIX] == 12 + 50  # §2.3 rule 4: a held [6|6] records 50 more
+    assert costs[ZERO] > max(c for t, c in enumerate(costs) if t != ZERO)  # a goat at once
+    assert costs[TILE_ID[Tile(2, 5)]] == 7
+
+
+@pytest.mark.parametrize("game", sorted(VARIANTS))
+def test_every_game_declares_a_cost_per_tile_that_the_policy_reads(game):
+    rules = Rules(variant=game)
+    costs = rules.spec.held_costs(rules)
+    assert len(costs) == 28 and all(c >= 0 for c in costs)
+    base = ai._base_scores(rules)
+    for t in range(28):
+        extra = ai.W_DOUBLE if t in {TILE_ID[Tile(n, n)] for n in range(7)} else 0.0
+        assert base[t] == pytest.approx(ai.W_PIPS * costs[t] + extra)
+
+
+def test_normal_sheds_what_the_game_says_costs_most(monkeypatch):
+    """The position of ``test_normal_sheds_the_heavy_tile``: by pips the policy sheds [1|6];
+    a game that makes [0|1] dear to hold makes it shed [0|1] instead."""
+    hands = ["0-1 1-6 2-3 4-5", "0-0 0-2 0-3 0-4 0-5 0-6", "2-2 2-4 2-5 2-6 3-3 3-4",
+             "3-5 3-6 4-4 4-6 5-5 5-6"]
+    assert ai.decide_normal(position(hands, [(1, 1)])).tile == Tile(1, 6)
+    spec = type(Rules().spec)
+    dear = list(spec.held_costs(Rules().spec, Rules()))
+    dear[TILE_ID[Tile(0, 1)]] = 40.0
+    monkeypatch.setattr(spec, "held_costs", lambda self, rules: tuple(dear))
+    monkeypatch.setattr(ai, "_BASES", {})
+    assert ai.decide_normal(position(hands, [(1, 1)])).tile == Tile(0, 1)
+
+
+def test_the_match_stakes_of_each_game():
+    """standing: higher is closer to losing — points (§1.15), sticks (§2.8), lost rounds
+    (§2.9), points behind in a race (§2.0.7)."""
+    for game in sorted(VARIANTS):
+        rules = Rules(variant=game)
+        state, _ = new_match(rules, 4, "stakes")
+        stand = rules.spec.standing(state)
+        assert len(stand) == len(state.scores)
+        assert len(set(stand)) == 1  # nobody is closer to losing at the start
+        assert rules.spec.standing_scale(rules) > 0
