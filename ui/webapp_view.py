@@ -57,7 +57,7 @@ def plain(text: str) -> str:
 
 def labels(tr: Translator, locale: str) -> dict[str, str]:
     """The page's words in ``locale``: ``{key without "webapp-": text}``."""
-    return {k.removeprefix("webapp-"): tr.plain(locale, k) for k in LABEL_KEYS}
+    return {k.removeprefix("webapp-"): tr.plain(locale, k, name="{name}") for k in LABEL_KEYS}
 
 
 def layout_state(layout: LayoutView) -> dict[str, Any]:
