@@ -89,11 +89,15 @@ async def launch(playwright: Any) -> Any:
                                             args=["--no-sandbox", "--disable-gpu"])
 
 
-async def open_page(browser: Any, url: str, *, width: int = 420, height: int = 860) -> Any:
+async def open_page(browser: Any, url: str, *, width: int = 420, height: int = 860,
+                    script: str | None = None) -> Any:
     """A page in a context of its own (as each user has their own phone) at ``url``, with
-    :data:`TELEGRAM_STUB` in place of telegram.org's script; waits for the first state."""
+    :data:`TELEGRAM_STUB` in place of telegram.org's script (and ``script`` run before the
+    page's own); waits for the first state."""
     context = await browser.new_context(viewport={"width": width, "height": height},
                                         device_scale_factor=2)
+    if script:
+        await context.add_init_script(script)
     page = await context.new_page()
     await page.route("https://telegram.org/**", lambda route: route.fulfill(
         status=200, content_type="application/javascript", body=TELEGRAM_STUB))
@@ -105,3 +109,36 @@ async def open_page(browser: Any, url: str, *, width: int = 420, height: int = 8
 async def version(page: Any) -> int:
     """The version the page shows."""
     return int(await page.evaluate("document.body.dataset.version || -1"))
+
+
+async def tap_a_move(page) -> bool:
+    """Tap the first legal tile, then its first end, then "play" when the move is built;
+    False when the page has no legal tile."""
+    from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+    tile = page.locator("button.tile.legal:not([disabled])").first
+    if not await tile.count():
+        return False
+    summary = page.locator("#panel[data-kind=summary]:not([hidden]) #panel-close")
+    before = await version(page)
+    sent = f"document.body.dataset.busy === '1' || Number(document.body.dataset.version) > {before}"
+    try:
+        if await summary.count():  # the last round's summary, read and closed
+            await summary.click(timeout=2000)
+        await tile.click(timeout=2000)
+        for _ in range(6):
+            if await page.evaluate(sent):
+                break
+            ends = page.locator("#ends:not([hidden]) button.end")
+            more = page.locator("button.tile.legal:not([disabled])")
+            if await ends.count():
+                await ends.first.click(timeout=2000)
+            elif await page.locator("#play-now:not([hidden])").count():
+                await page.locator("#play-now").click(timeout=2000)
+            elif await page.locator("#building:not([hidden])").count() and await more.count():
+                await more.first.click(timeout=2000)
+            else:
+                break
+    except PlaywrightTimeout:  # the page moved on under the finger: look again
+        pass
+    return True

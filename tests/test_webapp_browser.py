@@ -23,7 +23,16 @@ from tests.e2e.botproc import FAST_RATES, BotProcess
 from tests.e2e.fixtures import Shared
 from tests.e2e.players import Table
 from tests.emulator import Emulator, FloodLimits
-from tests.pagekit import DARK, free_port, launch, need_browser, open_page, page_url, version
+from tests.pagekit import (
+    DARK,
+    free_port,
+    launch,
+    need_browser,
+    open_page,
+    page_url,
+    tap_a_move,
+    version,
+)
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -88,39 +97,6 @@ async def _pages(shared: Shared, port: int, browser, table: Table, *, theme=None
     return players, spectator
 
 
-async def _tap_a_move(page) -> bool:
-    """Tap the first legal tile, then its first end, then "play" when the move is built;
-    False when the page has no legal tile."""
-    from playwright.async_api import TimeoutError as PlaywrightTimeout
-
-    tile = page.locator("button.tile.legal:not([disabled])").first
-    if not await tile.count():
-        return False
-    summary = page.locator("#panel[data-kind=summary]:not([hidden]) #panel-close")
-    before = await version(page)
-    sent = f"document.body.dataset.busy === '1' || Number(document.body.dataset.version) > {before}"
-    try:
-        if await summary.count():  # the last round's summary, read and closed
-            await summary.click(timeout=2000)
-        await tile.click(timeout=2000)
-        for _ in range(6):
-            if await page.evaluate(sent):
-                break
-            ends = page.locator("#ends:not([hidden]) button.end")
-            more = page.locator("button.tile.legal:not([disabled])")
-            if await ends.count():
-                await ends.first.click(timeout=2000)
-            elif await page.locator("#play-now:not([hidden])").count():
-                await page.locator("#play-now").click(timeout=2000)
-            elif await page.locator("#building:not([hidden])").count() and await more.count():
-                await more.first.click(timeout=2000)
-            else:
-                break
-    except PlaywrightTimeout:  # the page moved on under the finger: look again
-        pass
-    return True
-
-
 async def _all_reach(pages, at_least: int, timeout: float = 5.0) -> None:
     for page in pages:
         await page.wait_for_function(f"Number(document.body.dataset.version) >= {at_least}",
@@ -144,7 +120,7 @@ async def test_a_whole_match_played_in_pages_with_a_spectator(world):
         moved = False
         for page in players:
             before = await version(page)
-            if await _tap_a_move(page):
+            if await tap_a_move(page):
                 try:
                     await page.wait_for_function(
                         f"Number(document.body.dataset.version) > {before}", timeout=3000)
@@ -213,7 +189,7 @@ async def test_out_of_turn_and_stale_taps_are_refused_and_change_nothing(world):
     await _all_reach([spectator], shown + 1)
     assert await version(turn) == shown  # the page did not hear of it
     now = await version(spectator)
-    await _tap_a_move(turn)
+    await tap_a_move(turn)
     await turn.wait_for_selector("#toast:not([hidden])", timeout=5000)
     reason = await turn.locator("#toast").inner_text()
     assert reason.strip()
@@ -259,7 +235,10 @@ async def test_the_theme_reaches_the_page(world):
         for _ in range(60):  # a few tiles on the cross first
             if int(await page.evaluate("document.getElementById('table').dataset.tiles || 0")) >= 6:
                 break
-            if not await _tap_a_move(page):
+            if not await tap_a_move(page):
                 await asyncio.sleep(0.1)
         await page.screenshot(path=str(Path(SHOTS) / "webapp-cross-dark.png"))
+        light = await open_page(browser, page_url(port, data, match=table.match_id))
+        await light.screenshot(path=str(Path(SHOTS) / "webapp-cross.png"))
+        await light.context.close()
     await page.context.close()
