@@ -144,7 +144,7 @@
       const r = Math.min(x1 - x0, y1 - y0) * 0.42;
       el("circle", { cx: (x0 + x1) / 2, cy: (y0 + y1) / 2, r }, g);
       const text = el("text", { x: (x0 + x1) / 2, y: (y0 + y1) / 2 }, g);
-      text.textContent = m.closed ? "🔒" : (m.number === null ? "·" : String(m.number));
+      text.textContent = m.closed ? "×" : (m.number === null ? "·" : String(m.number));
     }
     svg.dataset.tiles = String(layout.tiles.length);
   }
