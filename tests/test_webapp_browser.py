@@ -25,6 +25,7 @@ from tests.e2e.players import Table
 from tests.emulator import Emulator, FloodLimits
 from tests.pagekit import (
     DARK,
+    TELEGRAM_STUB,
     free_port,
     launch,
     need_browser,
@@ -199,6 +200,29 @@ async def test_out_of_turn_and_stale_taps_are_refused_and_change_nothing(world):
     assert await version(turn) >= now  # the refusal brought the page up to date
     for page in [*players, spectator]:
         await page.context.close()
+
+
+async def test_a_page_whose_stream_fails_polls_and_still_follows_the_game(world):
+    shared, port, browser = world
+    table = await _table(shared, 9500, bots=3)
+    data = await shared.client.webapp_init_data(table.players[0].id)
+    context = await browser.new_context(viewport={"width": 420, "height": 860})
+    page = await context.new_page()
+    await page.route("https://telegram.org/**", lambda route: route.fulfill(
+        status=200, content_type="application/javascript", body=TELEGRAM_STUB))
+    await page.route("**/api/stream*", lambda route: route.abort())
+    await page.goto(page_url(port, data, match=table.match_id))
+    await page.wait_for_function("document.body.dataset.polling === '1'", timeout=10_000)
+    for _ in range(50):  # its own turn, after the computer players' (seen by polling)
+        if await page.locator("button.tile.legal").count():
+            break
+        await asyncio.sleep(0.1)
+    shown = await version(page)
+    assert await tap_a_move(page)
+    # its move's answer gives it shown + 1; what the computer players do next comes by polling
+    await page.wait_for_function(f"Number(document.body.dataset.version) > {shown + 1}",
+                                 timeout=8000)
+    await context.close()
 
 
 async def test_forged_tampered_and_expired_init_data_get_no_table(world):

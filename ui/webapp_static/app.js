@@ -73,15 +73,19 @@
   }
   function follow() {
     if (source) source.close();
-    if (!window.EventSource || failures >= 3) { poll(); return; }
+    if (!window.EventSource || failures >= 2) { poll(); return; }
     const since = state ? state.version : -1;
     source = new EventSource("api/stream?token=" + encodeURIComponent(token) + "&since=" + since);
     source.addEventListener("state", (ev) => { failures = 0; online(true); show(JSON.parse(ev.data)); });
     source.onopen = () => online(true);
     source.onerror = () => {
       online(false);
+      failures += 1;
+      if (failures >= 2) {  // the stream keeps failing (a proxy that buffers it?): poll
+        source.close(); source = null; poll();
+        return;
+      }
       if (source.readyState === EventSource.CLOSED) {  // refused: the token expired
-        failures += 1;
         source = null;
         setTimeout(() => load().then(follow), 1000);
       }
@@ -89,6 +93,7 @@
   }
   function poll() {
     clearInterval(pollTimer);
+    document.body.dataset.polling = "1";
     pollTimer = setInterval(() => { if (!busy) load(); }, 2000);
   }
   function online(on) { $("live").classList.toggle("off", !on); $("live").title = on ? "" : labels.offline || ""; }
