@@ -345,6 +345,7 @@
         b.className = "end";
         b.dataset.end = p.end || "";
         b.dataset.closed = String(!!p.closed);
+        b.dataset.along = String(!!p.along);
         b.textContent = (ARROW[p.end] || "•") + (p.closed ? " 🔒" : "") + (p.along ? " ⇆" : "");
         b.title = (p.closed ? labels.closed : "") + (p.along ? labels.along : "");
         b.addEventListener("click", () => { haptic("select"); pick(p); });
