@@ -199,10 +199,28 @@ async def test_a_move_from_a_page_is_a_button_press_and_refusals_are_the_same(tm
             await h.app.publisher.settled()
             assert await _actions(h, match_id) == before + 1
             assert [m.text for m in h.tg.chat(GROUP)] != group_before
-            after = await h.app.service.store.view(match_id)
-            nxt = after.table.seats[after.table.to_act].user_id
-            if nxt > 0:
-                assert h.keyboard_message(next(p for p in PEOPLE if p.id == nxt)) is not None
+            # more moves from pages: one live keyboard in the private chats, the one of the
+            # player to act; every other hand message keeps only the page's button
+            for _ in range(4):
+                after = await h.app.service.store.view(match_id)
+                if after.table.to_act is None:
+                    break
+                uid = after.table.seats[after.table.to_act].user_id
+                mover = next(p for p in PEOPLE if p.id == uid)
+                person, live = h.the_live_keyboard(PEOPLE)
+                assert person is mover
+                move = after.hand_for(uid).legal[0]
+                r = await client.post("/webapp/api/action", headers=auth(init_data(mover)),
+                                      json={"m": match_id, "version": after.version,
+                                            "placements": [{"tile": p.tile, "end": p.end}
+                                                           for p in move.placements]})
+                assert r.status == 200
+                await h.outbox.drain()
+                await h.app.publisher.settled()
+                for p in PEOPLE:
+                    for m in h.tg.chat(p.id):
+                        if m is not h.keyboard_message(p) and m.buttons():
+                            assert all(b.web_app for b in m.buttons()), m.buttons()
         finally:
             await client.close()
 

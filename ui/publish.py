@@ -474,6 +474,7 @@ class Publisher:
             old = books.hands.get(uid)
             locale = await self.user_locale(uid)
             text = compose.hand_text(locale, hand, table, tr=self.tr)
+            idle = None if finished else self._idle_markup(table.match_id, locale)
             if hand.your_turn:
                 if old and old.version == version and old.live:
                     continue  # already holds the keyboard for this version
@@ -485,10 +486,9 @@ class Publisher:
                     books.hands[uid] = HandMessage(old.message, version, round_no, True)
                     continue
                 if old and old.live:
-                    self.outbox.edit_markup(uid, old.message, None)
+                    self.outbox.edit_markup(uid, old.message, idle)
                 self._send_hand(books, table, seat, text, markup, version, live=True)
-            idle = None if finished else self._idle_markup(table.match_id, locale)
-            if old and old.live:
+            elif old and old.live:
                 self.outbox.edit_text(uid, old.message, text, reply_markup=idle)
                 books.hands[uid] = HandMessage(old.message, version, round_no, False)
             elif not old:
