@@ -317,3 +317,27 @@ def test_a_malformed_webapp_url_is_refused(value):
 
     with pytest.raises(pydantic.ValidationError):
         bot_module.Settings(bot_token=TOKEN, webapp_url=value, _env_file=None)
+
+
+async def test_in_polling_mode_the_page_has_a_server_of_its_own(tmp_path):
+    import aiohttp
+
+    from handlers.app import _run_pages
+    from tests.pagekit import free_port
+
+    port = free_port()
+    async with Harness(tmp_path, settings={**WEBAPP, "webapp_host": "127.0.0.1",
+                                           "webapp_port": port}) as h:
+        runner = await _run_pages(h.settings, h.app)
+        try:
+            async with aiohttp.ClientSession() as http:
+                async with http.get(f"http://127.0.0.1:{port}/webapp/") as r:
+                    assert r.status == 200 and "app.js" in await r.text()
+                async with http.get(f"http://127.0.0.1:{port}/webapp/app.js") as r:
+                    assert r.status == 200 and "initData" in await r.text()
+                async with http.get(f"http://127.0.0.1:{port}/webapp/api/state?m=1") as r:
+                    assert r.status == 401
+        finally:
+            await runner.cleanup()
+    async with Harness(tmp_path / "off") as h:
+        assert await _run_pages(h.settings, h.app) is None
