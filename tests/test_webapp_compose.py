@@ -40,8 +40,12 @@ async def test_a_move_of_several_doubles_is_built_tap_by_tap(tmp_path):
             assert before == view.version
             posts: list[str] = []
             page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+            summary = page.locator("#panel:not([hidden]) #panel-close")
+            if await summary.count():  # the last round's summary, read and closed
+                await summary.click()
             for n, p in enumerate(target.placements):
-                await page.locator(f'button.tile.legal[data-tile="{p.tile}"]').click()
+                await page.locator(f'button.tile.legal[data-tile="{p.tile}"]').click(
+                    timeout=5000)
                 ends = page.locator(
                     f'#ends button.end[data-end="{p.end or ""}"]'
                     f'[data-closed="{str(p.closed).lower()}"][data-along="{str(p.along).lower()}"]')
