@@ -56,8 +56,9 @@ async def test_a_move_of_several_doubles_is_built_tap_by_tap(tmp_path):
                     assert await version(page) == before and posts == []
                     now = await h.app.service.store.view(match_id)
                     assert now.version == view.version
+            # a whole move that nothing can extend is sent by its last tap; else "play"
             if await page.locator("#play-now:not([hidden])").count():
-                await page.locator("#play-now").click()
+                await page.locator("#play-now").click(timeout=5000)
             await page.wait_for_function(
                 f"Number(document.body.dataset.version) > {before}", timeout=5000)
             assert len(posts) == 1

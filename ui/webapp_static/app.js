@@ -360,7 +360,7 @@
     $("chosen").textContent = chosen.map((p) => "[" + p.tile.replace("-", "|") + "]"
       + (ARROW[p.end] || "") + (p.closed ? "🔒" : "")).join(" ");
     const done = chosen.length ? complete(chosen) : null;
-    $("play-now").hidden = !done;
+    $("play-now").hidden = !done || busy;
     $("play-now").textContent = labels.play;
     $("play-now").onclick = () => done && send(done);
     $("cancel").textContent = labels.cancel;
