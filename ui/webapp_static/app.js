@@ -390,8 +390,6 @@
     if (state && state.table.summary) seenSummary = state.table.summary.round;
   });
 
-  window.__kozel = () => state;
-
   // -- start ------------------------------------------------------------------------------------
   applyTheme();
   if (tg) {
