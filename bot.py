@@ -64,9 +64,19 @@ class Settings(BaseSettings):
     worker_lease: float = Field(5.0, ge=1, le=120)
     # its id in the cluster (random when unset; a taken one is replaced by a random one)
     worker_id: int | None = Field(None, ge=1, lt=2**31)
+    # the table as a Telegram Mini App (issue 21, docs/WEBAPP.md): the page's public HTTPS
+    # address (a reverse proxy in front of WEBAPP_PORT, or of the webhook's port), the short
+    # name BotFather gave the app (for the group's direct link t.me/<bot>/<name>), and how
+    # old a page's signed initData may be [seconds]; without WEBAPP_URL there is no page
+    webapp_url: str | None = Field(None, pattern=r'^https?://[^\s"<>?#]+$')
+    webapp_short_name: str | None = Field(None, pattern=r"^[A-Za-z0-9_]{3,30}$")
+    webapp_host: str = "0.0.0.0"
+    webapp_port: int = Field(8081, ge=1, le=65535)
+    webapp_max_age: int = Field(86_400, ge=60)
 
     @field_validator("bot_api_url", "webhook_url", "webhook_secret", "bot_workers",
-                     "database_url", "rules_url", "worker_id", mode="before")
+                     "database_url", "rules_url", "worker_id", "webapp_url",
+                     "webapp_short_name", mode="before")
     @classmethod
     def _empty_is_unset(cls, v: object) -> object:
         return None if v == "" else v

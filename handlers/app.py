@@ -26,6 +26,7 @@ from ui.commands import bot_commands
 from ui.i18n import SUPPORTED_LOCALES, get_translator
 from ui.outbox import Outbox, RetryAfterMiddleware
 from ui.publish import Publisher
+from ui.webapp_hub import Pages
 
 log = logging.getLogger(__name__)
 
@@ -134,7 +135,12 @@ async def build(settings: Any, bot: Bot, *, service_overrides: dict[str, Any] | 
     app.publisher = Publisher(service, outbox, tr, bot_username=app.bot_username,
                               default_locale=settings.default_locale,
                               user_locale=app.telegram_lang.get,
-                              picture_workers=settings.picture_workers)
+                              picture_workers=settings.picture_workers,
+                              webapp_url=getattr(settings, "webapp_url", None),
+                              webapp_short_name=getattr(settings, "webapp_short_name", None))
+    if app.publisher.webapp_url:
+        app.pages = Pages(tr)
+        app.publisher.listeners.append(app.pages.push)
     app.cluster = member
     app_ref["app"] = app
     dp = Dispatcher()
@@ -174,11 +180,16 @@ async def run(settings: Any) -> None:
         log.info("@%s is running (%s)", app.bot_username,
                  "webhook" if settings.webhook_url else "long polling")
         if settings.webhook_url:
-            await _run_webhook(settings, bot, dp)
+            await _run_webhook(settings, bot, dp, app)
         else:
+            page_runner = await _run_pages(settings, app)
             await bot.delete_webhook(drop_pending_updates=False)
-            await dp.start_polling(bot, allowed_updates=dp.resolve_used_update_types(),
-                                   handle_signals=True)
+            try:
+                await dp.start_polling(bot, allowed_updates=dp.resolve_used_update_types(),
+                                       handle_signals=True)
+            finally:
+                if page_runner is not None:
+                    await page_runner.cleanup()
     finally:
         stop.set()
         if "sweeper" in locals():
@@ -192,7 +203,35 @@ async def run(settings: Any) -> None:
         await bot.session.close()
 
 
-async def _run_webhook(settings: Any, bot: Bot, dp: Dispatcher) -> None:
+def _pages_app(settings: Any, app: App) -> Any:
+    """The Mini App's aiohttp application (``handlers.webapp``), or None without one."""
+    if app.pages is None:
+        return None
+    from handlers.webapp import create_webapp
+
+    return create_webapp(app, app.pages, settings.bot_token.get_secret_value(),
+                         max_age_s=settings.webapp_max_age)
+
+
+async def _run_pages(settings: Any, app: App) -> Any:
+    """In polling mode, the Mini App on a runner of its own at ``WEBAPP_HOST:WEBAPP_PORT``
+    under ``/webapp/`` (the runner, to clean up; None without a Mini App)."""
+    pages = _pages_app(settings, app)
+    if pages is None:
+        return None
+    from aiohttp import web
+
+    root = web.Application()
+    root.add_subapp("/webapp/", pages)
+    runner = web.AppRunner(root, shutdown_timeout=1.0)
+    await runner.setup()
+    await web.TCPSite(runner, settings.webapp_host, settings.webapp_port).start()
+    log.info("the Mini App listens on %s:%s/webapp/", settings.webapp_host,
+             settings.webapp_port)
+    return runner
+
+
+async def _run_webhook(settings: Any, bot: Bot, dp: Dispatcher, app: App) -> None:
     from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
     from aiohttp import web
 
@@ -204,6 +243,9 @@ async def _run_webhook(settings: Any, bot: Bot, dp: Dispatcher) -> None:
     SimpleRequestHandler(dispatcher=dp, bot=bot, secret_token=secret).register(
         web_app, path=settings.webhook_path)
     setup_application(web_app, dp, bot=bot)
+    pages = _pages_app(settings, app)
+    if pages is not None:  # the Mini App beside the webhook, behind the same proxy
+        web_app.add_subapp("/webapp/", pages)
     runner = web.AppRunner(web_app)
     await runner.setup()
     site = web.TCPSite(runner, settings.webhook_host, settings.webhook_port)

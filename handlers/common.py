@@ -74,6 +74,8 @@ class App:
     telegram_lang: dict[int, str] = field(default_factory=dict)
     admins: Admins = field(default_factory=Admins)
     cluster: Any = None
+    #: The open Mini App pages (:class:`ui.webapp_hub.Pages`), None without a Mini App.
+    pages: Any = None
 
     def remember(self, user: User | None) -> None:
         """Note a user's Telegram language (used when they chose none with /lang)."""

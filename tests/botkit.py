@@ -78,11 +78,12 @@ class Sent:
         return [b for row in self.markup.inline_keyboard for b in row]
 
     def move_buttons(self) -> list[Any]:
-        """The buttons of a private keyboard that play a move (not "leave the match")."""
+        """The buttons of a private keyboard that play a move (not "leave the match", nor
+        the one that opens the Mini App)."""
         from ui.callbacks import LeaveCb
 
-        return [b for b in self.buttons()
-                if not (b.callback_data or "").startswith(LeaveCb.__prefix__ + ":")]
+        return [b for b in self.buttons() if b.callback_data
+                and not b.callback_data.startswith(LeaveCb.__prefix__ + ":")]
 
 
 @dataclass
@@ -276,8 +277,9 @@ class Harness:
     """The real dispatcher and routers over a temporary database and :class:`FakeTelegram`."""
 
     def __init__(self, tmp: Path, default_locale: str = "ru", turn_timeout: int = 60,
-                 table_view: str = "picture"):
+                 table_view: str = "picture", settings: dict | None = None):
         self.tmp = tmp
+        self.extra_settings = dict(settings or {})  # more of bot.Settings (e.g. WEBAPP_URL)
         self.tg = FakeTelegram()
         self.default_locale = default_locale
         self.turn_timeout = turn_timeout
@@ -292,7 +294,8 @@ class Harness:
         self.settings = bot_module.Settings(
             bot_token="42:TEST", database_path=self.tmp / "kozel.sqlite3",
             default_locale=self.default_locale, turn_timeout=self.turn_timeout,
-            table_view=self.table_view, picture_workers=0, _env_file=None)
+            table_view=self.table_view, picture_workers=0, _env_file=None,
+            **self.extra_settings)
         self.bot = Bot("42:TEST", session=FakeSession(self.tg))
         self.dp, self.app, self.outbox = await build(
             self.settings, self.bot, chat_interval=0.0, group_per_minute=10**9,

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from service.views import ChatInfo, MoveOption, PlacementOption
 
@@ -300,6 +300,41 @@ def deep_link(bot_username: str, payload: str | None = None) -> str:
     if not _PAYLOAD.match(payload):
         raise ValueError(f"deep-link payload must be 1..64 of [A-Za-z0-9_-]: {payload!r}")
     return f"https://t.me/{name}?start={payload}"
+
+
+def webapp_link(bot_username: str, short_name: str, match_id: int) -> str:
+    """The direct link that opens the Mini App on ``match_id`` (issue 21):
+    ``https://t.me/<bot>/<short name>?startapp=m<id>``; the page gets ``m<id>`` as the
+    signed ``start_param`` of its ``initData``. Raises ``ValueError`` for a malformed
+    username."""
+    name = bot_username.lstrip("@")
+    if not _USERNAME.match(name):
+        raise ValueError(f"not a bot username: {bot_username!r}")
+    return f"https://t.me/{name}/{short_name}?startapp=m{int(match_id)}"
+
+
+def webapp_page(base_url: str, match_id: int) -> str:
+    """The page's own address for a ``web_app`` button (private chats only: Telegram refuses
+    one in a group with ``BUTTON_TYPE_INVALID``): ``<WEBAPP_URL>?m=<id>``."""
+    return f"{base_url}?m={int(match_id)}"
+
+
+def webapp_button(locale: str, *, link: str | None = None, page: str | None = None,
+                  tr: Translator | None = None) -> InlineKeyboardButton:
+    """The button "open the table": a URL button to a :func:`webapp_link` (``link``, for a
+    group) or a ``web_app`` button to a :func:`webapp_page` (``page``, private chats)."""
+    tr = _tr(tr)
+    text = tr.plain(locale, "webapp-open")
+    if page is not None:
+        return InlineKeyboardButton(text=text, web_app=WebAppInfo(url=page))
+    return InlineKeyboardButton(text=text, url=link)
+
+
+def webapp_keyboard(locale: str, *, link: str | None = None, page: str | None = None,
+                    tr: Translator | None = None) -> InlineKeyboardMarkup:
+    """A keyboard of one :func:`webapp_button`."""
+    return InlineKeyboardMarkup(inline_keyboard=[[webapp_button(locale, link=link, page=page,
+                                                                tr=tr)]])
 
 
 def dm_keyboard(locale: str, url: str, *, tr: Translator | None = None) -> InlineKeyboardMarkup:

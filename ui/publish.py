@@ -56,6 +56,10 @@ from ui.keyboards import (
     hand_keyboard,
     lobby_keyboard,
     rematch_keyboard,
+    webapp_button,
+    webapp_keyboard,
+    webapp_link,
+    webapp_page,
 )
 from ui.names import localize_name, localized
 from ui.outbox import MessageRef, ref_id
@@ -84,8 +88,15 @@ class Publisher:
     def __init__(self, service: GameService, outbox: Any, tr: Translator, *,
                  bot_username: str, default_locale: str = DEFAULT_LOCALE,
                  user_locale: Callable[[int], str | None] | None = None,
-                 pictures: TablePictures | None = None, picture_workers: int = 0) -> None:
+                 pictures: TablePictures | None = None, picture_workers: int = 0,
+                 webapp_url: str | None = None, webapp_short_name: str | None = None
+                 ) -> None:
         self.service = service
+        #: The Mini App (issue 21): the page's address (the private hand message's
+        #: ``web_app`` button) and its short name (the group table's direct link); None: no
+        #: button anywhere.
+        self.webapp_url = webapp_url
+        self.webapp_short_name = webapp_short_name if webapp_url else None
         self.outbox = outbox
         self.tr = tr
         self._own_pictures = pictures is None
@@ -107,6 +118,9 @@ class Publisher:
         self._tasks: set[asyncio.Task] = set()
         #: Users whose DM answered 403 since they last pressed Start (set by the outbox hook).
         self.forbidden: set[int] = set()
+        #: Called with every result published, before the chats' messages are queued: the
+        #: open Mini App pages (:meth:`ui.webapp_hub.Pages.push`, issue 21).
+        self.listeners: list[Callable[[Result], None]] = []
 
     # -- languages -------------------------------------------------------------------------
 
@@ -203,6 +217,11 @@ class Publisher:
         waits for Telegram."""
         if result.match_id is None:
             return
+        for listener in self.listeners:
+            try:
+                listener(result)
+            except Exception:  # a page's trouble never keeps a move from the chats
+                log.exception("a page listener failed on match %s", result.match_id)
         match_id = result.match_id
         lock = self._locks.setdefault(match_id, asyncio.Lock())
         async with lock:
@@ -283,14 +302,16 @@ class Publisher:
         and its caption, or the text), or send it (a photo when ``picture``)."""
         chat = table.chat_id
         self._shown[table.match_id] = (table, locale)
+        markup = self._table_markup(table, locale)
         if books.table and books.table_photo:
             ref = books.table
             self.outbox.edit_media(chat, ref, self.pictures.source(table, locale),
                                    caption=render_caption(locale, table, tr=self.tr),
-                                   on_failed=self._on_photo_failed(table, locale, ref))
+                                   on_failed=self._on_photo_failed(table, locale, ref),
+                                   **markup)
         elif books.table:
             self.outbox.edit_text(chat, books.table,
-                                  render.render_table(locale, table, tr=self.tr))
+                                  render.render_table(locale, table, tr=self.tr), **markup)
         else:
             thread = _thread(table.thread_id)
             if picture:
@@ -298,14 +319,33 @@ class Publisher:
                 books.table = self.outbox.send_photo(
                     chat, self.pictures.source(table, locale),
                     caption=render_caption(locale, table, tr=self.tr),
-                    on_failed=lambda: self._photo_failed(table, locale, holder[0]), **thread)
+                    on_failed=lambda: self._photo_failed(table, locale, holder[0]),
+                    **thread, **markup)
                 holder.append(books.table)
             else:
                 books.table = self.outbox.send(
-                    chat, render.render_table(locale, table, tr=self.tr), **thread)
+                    chat, render.render_table(locale, table, tr=self.tr), **thread, **markup)
             books.table_photo = picture
             books.table_round = table.round_no
             books.table_chat = chat
+
+    def _table_markup(self, table: TableView, locale: str) -> dict[str, Any]:
+        """The group table's keyboard as ``reply_markup`` keyword arguments: a URL button
+        with the Mini App's direct link while the round is played (issue 21; a group cannot
+        carry a ``web_app`` button), nothing without a configured Mini App."""
+        if not self.webapp_short_name or table.status != Status.PLAYING \
+                or table.summary is not None:
+            return {}
+        link = webapp_link(self.bot_username, self.webapp_short_name, table.match_id)
+        return {"reply_markup": webapp_keyboard(locale, link=link, tr=self.tr)}
+
+    def _idle_markup(self, match_id: int, locale: str) -> Any:
+        """The keyboard of a hand message while it is not the player's turn: the button
+        that opens the Mini App (issue 21), or None (none configured)."""
+        if not self.webapp_url:
+            return None
+        return webapp_keyboard(locale, page=webapp_page(self.webapp_url, match_id),
+                               tr=self.tr)
 
     def _on_photo_failed(self, table: TableView, locale: str, ref: MessageRef
                          ) -> Callable[[], None]:
@@ -444,6 +484,7 @@ class Publisher:
             locale = await self.user_locale(uid)
             text = compose.hand_text(locale, localized(hand, locale, self.tr),
                                      localized(table, locale, self.tr), tr=self.tr)
+            idle = None if finished else self._idle_markup(table.match_id, locale)
             if hand.your_turn:
                 if old and old.version == version and old.live:
                     continue  # already holds the keyboard for this version
@@ -455,17 +496,17 @@ class Publisher:
                     books.hands[uid] = HandMessage(old.message, version, round_no, True)
                     continue
                 if old and old.live:
-                    self.outbox.edit_markup(uid, old.message, None)
+                    self.outbox.edit_markup(uid, old.message, idle)
                 self._send_hand(books, table, seat, text, markup, version, live=True)
             elif old and old.live:
-                self.outbox.edit_text(uid, old.message, text, reply_markup=None)
+                self.outbox.edit_text(uid, old.message, text, reply_markup=idle)
                 books.hands[uid] = HandMessage(old.message, version, round_no, False)
             elif not old:
-                self._send_hand(books, table, seat, text, None, version, live=False)
+                self._send_hand(books, table, seat, text, idle, version, live=False)
             elif old.round_no != round_no or seat.seat in touched or finished:
                 # a new round's hand replaces the last one in place: no notification while
                 # it is not this player's turn
-                self.outbox.edit_text(uid, old.message, text, reply_markup=None)
+                self.outbox.edit_text(uid, old.message, text, reply_markup=idle)
                 books.hands[uid] = HandMessage(old.message, version, round_no, False)
 
     def _send_hand(self, books: MatchMessages, table: TableView, seat: SeatView, text: str,
@@ -597,6 +638,9 @@ class Publisher:
         markup = hand_keyboard(match_id, version, legal, locale=locale, tr=self.tr)
         markup.inline_keyboard.append(records.leave_button(locale, match_id, user_id,
                                                            tr=self.tr))
+        if self.webapp_url:  # beside today's buttons, which stay (issue 21)
+            markup.inline_keyboard[-1].append(webapp_button(
+                locale, page=webapp_page(self.webapp_url, match_id), tr=self.tr))
         return markup
 
     async def chat_migrated(self, match_id: int, new_chat_id: int) -> None:

@@ -46,6 +46,8 @@ _DEFAULTS: dict[str, str] = {
     "RATE_GLOBAL_PER_SECOND": "30",
     "WEBHOOK_URL": "",
     "WEBHOOK_SECRET": "",
+    "WEBAPP_URL": "",
+    "WEBAPP_SHORT_NAME": "",
     "TABLE_VIEW": "picture",
     "PICTURE_WORKERS": "1",
 }

@@ -496,8 +496,10 @@ class BotApi:
                 entities = sorted(given, key=lambda e: (e["offset"], -e["length"]))
         return strip_text(text, entities)
 
-    def _markup(self, value: Any) -> dict | None:
-        """The stored form of ``reply_markup`` (None: no keyboard)."""
+    def _markup(self, value: Any, chat: Chat | None = None) -> dict | None:
+        """The stored form of ``reply_markup`` (None: no keyboard).  A ``web_app`` button
+        outside a private chat is refused with ``BUTTON_TYPE_INVALID``, as Telegram refuses
+        it (a group gets a URL button with a direct Mini App link instead)."""
         if value is None:
             return None
         if not isinstance(value, dict):
@@ -526,6 +528,10 @@ class BotApi:
                     if (not isinstance(data, str) or not data
                             or len(data.encode()) > MAX_CALLBACK_DATA):
                         raise _bad("BUTTON_DATA_INVALID")
+                if "web_app" in b and (chat is None or chat.type != "private"):
+                    raise _bad("BUTTON_TYPE_INVALID")
+                if "web_app" in b and not _valid_url(str((b["web_app"] or {}).get("url"))):
+                    raise _bad("BUTTON_URL_INVALID")
                 if "url" in b and not _valid_url(b["url"]):
                     raise _bad("BUTTON_URL_INVALID")
                 out_row.append(dict(b))
@@ -564,7 +570,7 @@ class BotApi:
         thread = self._thread(chat, p)
         reply_to, thread = self._reply(chat, p, thread)
         text, entities, source = self._text(p)
-        markup = self._markup(p.get("reply_markup"))
+        markup = self._markup(p.get("reply_markup"), chat)
         w.flood_check(chat)
         msg = w._store(chat, w.bot.id, text, entities=entities, source=source, markup=markup,
                        thread_id=thread, reply_to=reply_to)
@@ -612,14 +618,14 @@ class BotApi:
         if msg.text is None:
             raise _bad("there is no text in the message to edit")
         text, entities, source = self._text(p)
-        markup = self._markup(p.get("reply_markup"))
+        markup = self._markup(p.get("reply_markup"), chat)
         return self._apply_edit(chat, msg, text, entities, source, markup)
 
     def api_editMessageReplyMarkup(self, p: dict) -> dict:
         """Replace (or, without ``reply_markup``, remove) a message's inline keyboard."""
         chat = self._target(p)
         msg = self._editable(p, chat)
-        markup = self._markup(p.get("reply_markup"))
+        markup = self._markup(p.get("reply_markup"), chat)
         return self._apply_edit(chat, msg, msg.text, msg.entities, msg.source, markup)
 
     # -- photos ------------------------------------------------------------------------------
@@ -654,7 +660,7 @@ class BotApi:
         thread = self._thread(chat, p)
         reply_to, thread = self._reply(chat, p, thread)
         caption, entities, source = self._caption(p)
-        markup = self._markup(p.get("reply_markup"))
+        markup = self._markup(p.get("reply_markup"), chat)
         w.flood_check(chat)
         photo = self._photo(p.get("photo"), files, "photo")
         msg = w._store(chat, w.bot.id, None, markup=markup, thread_id=thread,
@@ -695,7 +701,7 @@ class BotApi:
         if not media.get("media"):
             raise _bad("can't parse InputMedia: Media is not specified")
         caption, entities, source = self._caption(media)
-        markup = self._markup(p.get("reply_markup"))
+        markup = self._markup(p.get("reply_markup"), chat)
         photo = self._photo(media["media"], files, "media")
         try:
             return self._apply_media(chat, msg, photo.file_id, caption, entities, source, markup)
@@ -715,7 +721,7 @@ class BotApi:
         thread = self._thread(chat, p)
         reply_to, thread = self._reply(chat, p, thread)
         caption, entities, source = self._caption(p)
-        markup = self._markup(p.get("reply_markup"))
+        markup = self._markup(p.get("reply_markup"), chat)
         value = p.get("document")
         if isinstance(value, str) and value in w.documents:
             doc = w.documents[value]
@@ -745,7 +751,7 @@ class BotApi:
         if msg.photo is None:
             raise _bad("there is no caption in the message to edit")
         caption, entities, source = self._caption(p)
-        markup = self._markup(p.get("reply_markup"))
+        markup = self._markup(p.get("reply_markup"), chat)
         return self._apply_media(chat, msg, msg.photo, caption, entities, source, markup)
 
     def _delete_one(self, chat: Chat, mid: int | None) -> None:

@@ -225,6 +225,15 @@ class EmulatorClient:
             "id": id, "first_name": first_name, "last_name": last_name, "username": username,
             "language_code": language_code, "is_bot": is_bot})
 
+    async def webapp_init_data(self, user_id: int, *, start_param: str | None = None,
+                               auth_date: float | None = None) -> str:
+        """Signed Mini App ``initData`` for ``user_id`` (see ``World.webapp_init_data``)."""
+        body: dict[str, Any] = {"start_param": start_param}
+        if auth_date is not None:
+            body["auth_date"] = auth_date
+        return (await self._request("POST", f"users/{user_id}/webapp_init_data",
+                                    body))["init_data"]
+
     async def user(self, user_id: int) -> dict:
         """A user with ``started`` (wrote to the bot in private) and ``blocked``."""
         return await self._request("GET", f"users/{user_id}")

@@ -159,6 +159,8 @@ class Emulator:
             ("POST", "/control/config", lambda q, b: w.configure(**b)),
             ("POST", "/control/users", lambda q, b: w.create_user(**b)),
             ("GET", "/control/users/{user_id}", lambda q, b: w.user_info(q["user_id"])),
+            ("POST", "/control/users/{user_id}/webapp_init_data",
+             lambda q, b: w.webapp_init_data(q["user_id"], **b)),
             ("POST", "/control/users/{user_id}/block",
              lambda q, b: w.block(q["user_id"], True)),
             ("POST", "/control/users/{user_id}/unblock",

@@ -1,0 +1,253 @@
+"""The Mini App's HTTP side (issue 21): the page, its state, its moves and its stream.
+
+An aiohttp application served in the bot's process (:func:`create_webapp`; ``handlers.app``
+mounts it at ``/webapp/``, on the webhook's server or on a runner of its own in polling mode).
+It is as thin as the routers: who calls is proven here, the move goes to the same service
+call as a button press, and the result to the same publisher.
+
+- ``GET /webapp/`` (and ``app.js``, ``app.css``): the page (``ui/webapp_static/``).
+- ``GET /webapp/api/state?m=<match>``: the page's state (``ui.webapp_view.page_state``: the
+  table, plus the caller's own hand when seated) and a stream token.
+- ``POST /webapp/api/action`` ``{"m", "version", "placements": [{tile, end, closed,
+  along}, …]}``: a move. ``Play.act`` with ``expected_version`` exactly as a press of a
+  button in the private chat (``handlers.play``): the same refusals (stale, not your turn,
+  not a player, an illegal move), answered 409 with the same localized words
+  (``App.error_text``) and the current state; an accepted move is published to the group,
+  the private chats and every open page (``Publisher.publish``).
+- ``GET /webapp/api/stream?token=…&since=<version>``: server-sent events, one ``state``
+  event per newer version, the current state first when the page's ``since`` is not it
+  (the page re-syncs by version when it comes back from the background); ``Last-Event-ID``
+  counts as ``since``.  The page falls back to polling the state when the stream fails.
+
+Every call but the stream proves its caller with Telegram's signed ``initData`` in the
+``Authorization: tma <initData>`` header (``ui.webapp_auth.verify_init_data``: the bot
+token's signature and a maximum age, ``WEBAPP_MAX_AGE``); the stream, which a browser's
+``EventSource`` opens without headers, with the short-lived token the state call minted.
+The match comes from the signed ``start_param`` (``m<id>``, the group's direct link);
+without one (the private chat's ``web_app`` button, whose ``initData`` carries none) from the
+``m`` parameter, and then only for a player of that match.  A spectator sees the table and
+never a hand; a player only their own.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from handlers.common import App
+from service import ErrorCode, Result
+from service.views import MoveOption, PlacementOption
+from ui.webapp_auth import (
+    InitDataError,
+    WebAppCaller,
+    check_stream_token,
+    mint_stream_token,
+    verify_init_data,
+)
+from ui.webapp_hub import Pages
+
+log = logging.getLogger(__name__)
+
+__all__ = ["STATIC", "STREAM_TTL", "KEEP_ALIVE", "create_webapp"]
+
+#: The page's files.
+STATIC = Path(__file__).resolve().parents[1] / "ui" / "webapp_static"
+#: How long a stream token lets a page (re)connect its stream [seconds].
+STREAM_TTL = 300.0
+#: A comment line on a quiet stream this often, so proxies keep it open [seconds].
+KEEP_ALIVE = 15.0
+_ENDS = {None, "left", "right", "up", "down", "gap"}
+_FILES = {"": ("index.html", "text/html"), "app.js": ("app.js", "application/javascript"),
+          "app.css": ("app.css", "text/css")}
+
+APP_KEY = web.AppKey("kozel_app", App)
+PAGES_KEY = web.AppKey("kozel_pages", Pages)
+TOKEN_KEY = web.AppKey("kozel_token", str)
+AGE_KEY = web.AppKey("kozel_max_age", float)
+
+
+def _json(data: Any, status: int = 200) -> web.Response:
+    return web.json_response(data, status=status,
+                             dumps=lambda d: json.dumps(d, ensure_ascii=False),
+                             headers={"Cache-Control": "no-store"})
+
+
+def _caller(request: web.Request) -> WebAppCaller:
+    """The caller of ``request`` from its ``Authorization: tma <initData>`` header; raises
+    ``web.HTTPUnauthorized`` (JSON body) for missing, forged, tampered or expired data."""
+    header = request.headers.get("Authorization", "")
+    scheme, _, init_data = header.partition(" ")
+    if scheme.lower() != "tma" or not init_data:
+        raise web.HTTPUnauthorized(text='{"error": "auth", "reason": "no initData"}',
+                                   content_type="application/json")
+    try:
+        caller = verify_init_data(init_data, request.app[TOKEN_KEY],
+                                  max_age_s=request.app[AGE_KEY])
+    except InitDataError as exc:
+        raise web.HTTPUnauthorized(
+            text=json.dumps({"error": "auth", "reason": str(exc)}),
+            content_type="application/json") from exc
+    return caller
+
+
+def _match_of(caller: WebAppCaller, given: Any) -> tuple[int, bool]:
+    """``(match id, signed)``: the signed ``start_param``'s match, else ``given`` (the ``m``
+    parameter, unsigned). Raises ``web.HTTPBadRequest`` when there is neither."""
+    if caller.match_id is not None:
+        return caller.match_id, True
+    text = str(given if given is not None else "").removeprefix("m")
+    if not text.isdigit():
+        raise web.HTTPBadRequest(text='{"error": "no_match"}', content_type="application/json")
+    return int(text), False
+
+
+async def _locale(app: App, caller: WebAppCaller) -> str:
+    """The caller's language as in the private chat: their /lang choice, else Telegram's."""
+    if caller.language_code:
+        app.telegram_lang[caller.user_id] = caller.language_code
+    return await app.publisher.user_locale(caller.user_id)
+
+
+async def _view(request: web.Request, caller: WebAppCaller, given: Any
+                ) -> tuple[int, Result]:
+    """The match the caller may look at and its current views; 404 for no started match,
+    403 for an unsigned match id of a match the caller does not play in."""
+    app = request.app[APP_KEY]
+    match_id, signed = _match_of(caller, given)
+    res = await app.service.store.view(match_id)
+    if not res.ok or res.table is None:
+        raise web.HTTPNotFound(text='{"error": "not_found"}', content_type="application/json")
+    if not signed and res.hand_for(caller.user_id) is None:
+        raise web.HTTPForbidden(text='{"error": "not_in_game"}', content_type="application/json")
+    return match_id, res
+
+
+async def page(request: web.Request) -> web.StreamResponse:
+    """The page's files (no secret in them: the page asks for its state itself)."""
+    name, kind = _FILES[request.match_info.get("name", "")]
+    return web.FileResponse(STATIC / name, headers={"Content-Type": kind,
+                                                    "Cache-Control": "no-cache"})
+
+
+async def state(request: web.Request) -> web.Response:
+    """``GET api/state?m=``: ``{"state": page_state, "token": stream token}``."""
+    app = request.app[APP_KEY]
+    caller = _caller(request)
+    match_id, res = await _view(request, caller, request.query.get("m"))
+    locale = await _locale(app, caller)
+    pages = request.app[PAGES_KEY]
+    token = mint_stream_token(caller.user_id, match_id, request.app[TOKEN_KEY], ttl_s=STREAM_TTL)
+    return _json({"state": pages.state_for(res, caller.user_id, locale), "token": token})
+
+
+def _placements(body: dict[str, Any]) -> MoveOption | None:
+    """The move of an action's body, or None when it is malformed (not 1–4 placements of a
+    tile code and a known end)."""
+    given = body.get("placements")
+    if not isinstance(given, list) or not 1 <= len(given) <= 4:
+        return None
+    out = []
+    for p in given:
+        if not isinstance(p, dict) or not isinstance(p.get("tile"), str) \
+                or p.get("end") not in _ENDS or len(p["tile"]) > 8:
+            return None
+        out.append(PlacementOption(p["tile"], p.get("end"), bool(p.get("closed")),
+                                   bool(p.get("along"))))
+    first, *more = out
+    return MoveOption(first.tile, first.end, first.closed, first.along, tuple(more))
+
+
+async def action(request: web.Request) -> web.Response:
+    """``POST api/action``: a move, through ``Play.act`` as a button press. 200 ``{"ok":
+    true, "state"}``; 409 ``{"ok": false, "error", "reason", "state"}`` for a refusal
+    (nothing changed); 400 for a malformed body."""
+    app = request.app[APP_KEY]
+    caller = _caller(request)
+    try:
+        body = await request.json()
+    except ValueError:
+        body = None
+    if not isinstance(body, dict):
+        raise web.HTTPBadRequest(text='{"error": "bad_body"}', content_type="application/json")
+    match_id, _res = await _view(request, caller, body.get("m"))
+    locale = await _locale(app, caller)
+    pages = request.app[PAGES_KEY]
+    version = body.get("version")
+    move = _placements(body)
+    if move is None or not isinstance(version, int) or isinstance(version, bool):
+        return _json({"ok": False, "error": str(ErrorCode.BAD_MOVE),
+                      "reason": app.error_text(locale, Result(False, ErrorCode.BAD_MOVE))},
+                     status=400)
+    res = await app.service.play.act(match_id, caller.user_id, move, None, version)
+    if not res.ok:
+        shown = res if res.table is not None else _res
+        return _json({"ok": False, "error": str(res.error),
+                      "reason": app.error_text(locale, res),
+                      "state": pages.state_for(shown, caller.user_id, locale)}, status=409)
+    await app.publisher.publish(res)
+    return _json({"ok": True, "state": pages.state_for(res, caller.user_id, locale)})
+
+
+def _event(state: dict[str, Any]) -> bytes:
+    data = json.dumps(state, ensure_ascii=False, separators=(",", ":"))
+    return f"id: {state['version']}\nevent: state\ndata: {data}\n\n".encode()
+
+
+async def stream(request: web.Request) -> web.StreamResponse:
+    """``GET api/stream?token=&since=``: server-sent events of this caller's states."""
+    app = request.app[APP_KEY]
+    try:
+        user_id, match_id = check_stream_token(request.query.get("token", ""),
+                                               request.app[TOKEN_KEY])
+    except InitDataError as exc:
+        raise web.HTTPUnauthorized(text=json.dumps({"error": "auth", "reason": str(exc)}),
+                                   content_type="application/json") from exc
+    since_text = request.headers.get("Last-Event-ID") or request.query.get("since", "-1")
+    try:
+        since = int(since_text)
+    except ValueError:
+        since = -1
+    locale = await app.publisher.user_locale(user_id)
+    pages = request.app[PAGES_KEY]
+    response = web.StreamResponse(headers={"Content-Type": "text/event-stream",
+                                           "Cache-Control": "no-store",
+                                           "X-Accel-Buffering": "no"})
+    await response.prepare(request)
+    page_ = pages.open(match_id, user_id, locale, since)
+    try:
+        res = await app.service.store.view(match_id)
+        if res.ok and res.table is not None and res.table.version != since:
+            page_.version = -1
+            page_.offer(pages.state_for(res, user_id, locale))
+        await response.write(b"retry: 1000\n\n")
+        while True:
+            state_ = await page_.next(KEEP_ALIVE)
+            await response.write(b": keep-alive\n\n" if state_ is None else _event(state_))
+    except (ConnectionResetError, RuntimeError):  # the page went away
+        pass
+    finally:
+        pages.close(page_)
+    return response
+
+
+def create_webapp(app: App, pages: Pages, bot_token: str, *, max_age_s: float = 86_400
+                  ) -> web.Application:
+    """The Mini App's aiohttp application for the bot's ``app`` (mount it at ``/webapp/``);
+    ``pages`` must be among ``app.publisher.listeners`` (``Pages.push``)."""
+    web_app = web.Application()
+    web_app[APP_KEY] = app
+    web_app[PAGES_KEY] = pages
+    web_app[TOKEN_KEY] = bot_token
+    web_app[AGE_KEY] = float(max_age_s)
+    r = web_app.router
+    r.add_get("/", page)
+    r.add_get("/{name:app\\.(?:js|css)}", page)
+    r.add_get("/api/state", state)
+    r.add_post("/api/action", action)
+    r.add_get("/api/stream", stream)
+    return web_app
+

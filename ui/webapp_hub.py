@@ -1,0 +1,120 @@
+"""The open Mini App pages of every match, and what each of them is sent (issue 21).
+
+The publisher hands every result it publishes to :meth:`Pages.push` (``Publisher.listeners``),
+so a move made anywhere — a button in the private chat, a page, a computer player, the host
+on a timeout — reaches every open page as it reaches the chats. Each page follows one match
+as one user; :meth:`Pages.push` builds that page's own state
+(:func:`ui.webapp_view.page_state`: the table, plus the hand of the page's user if seated),
+so a stream event of one seat never holds another seat's tiles and a spectator's holds none.
+
+A page that falls behind is not sent every state it missed: it keeps only the newest one
+(``Page.latest``), which is all a table needs. Versions only go forward: a state older than
+the one a page already has is dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from service.views import Result
+
+from .i18n import Translator
+from .webapp_view import page_state
+
+__all__ = ["Page", "Pages"]
+
+
+@dataclass(eq=False)
+class Page:
+    """One open page: ``user_id`` follows ``match_id`` in ``locale``; ``latest`` is the newest
+    state not yet taken (None when there is none), ``version`` the newest version it was
+    given, ``wake`` set when ``latest`` changes."""
+
+    match_id: int
+    user_id: int
+    locale: str
+    version: int = -1
+    latest: dict[str, Any] | None = None
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def offer(self, state: dict[str, Any]) -> bool:
+        """Keep ``state`` if it is newer than what the page has; True when kept."""
+        if state["version"] <= self.version:
+            return False
+        self.version = state["version"]
+        self.latest = state
+        self.wake.set()
+        return True
+
+    async def next(self, timeout: float) -> dict[str, Any] | None:
+        """The newest state not yet taken, waiting up to ``timeout`` seconds; None when
+        nothing came (the stream then sends a keep-alive)."""
+        if self.latest is None:
+            self.wake.clear()
+            try:
+                await asyncio.wait_for(self.wake.wait(), timeout)
+            except TimeoutError:
+                return None
+        state, self.latest = self.latest, None
+        return state
+
+
+class Pages:
+    """The open pages, per match. ``tr`` words the states; ``clock`` gives Unix seconds (the
+    ``now`` a page counts its countdown against)."""
+
+    def __init__(self, tr: Translator, *, clock: Callable[[], float] = time.time) -> None:
+        self.tr = tr
+        self.clock = clock
+        self._pages: dict[int, set[Page]] = {}
+        #: Called with each result pushed to at least one page (the benchmark times them).
+        self.observers: list[Callable[[Result], Awaitable[None] | None]] = []
+
+    def open(self, match_id: int, user_id: int, locale: str, since: int = -1) -> Page:
+        """A page of ``user_id`` following ``match_id``; ``since``: the version it shows."""
+        page = Page(match_id, user_id, locale, version=since)
+        self._pages.setdefault(match_id, set()).add(page)
+        return page
+
+    def close(self, page: Page) -> None:
+        """Forget a page (its stream ended)."""
+        pages = self._pages.get(page.match_id)
+        if pages is not None:
+            pages.discard(page)
+            if not pages:
+                del self._pages[page.match_id]
+
+    def count(self, match_id: int | None = None) -> int:
+        """How many pages are open (on one match, or on all)."""
+        if match_id is not None:
+            return len(self._pages.get(match_id, ()))
+        return sum(len(p) for p in self._pages.values())
+
+    def state_for(self, result: Result, user_id: int, locale: str) -> dict[str, Any]:
+        """The state one page of ``user_id`` shows for ``result`` (``result.table`` set)."""
+        return page_state(result, user_id, locale, self.tr, now=self.clock())
+
+    def push(self, result: Result) -> None:
+        """Give every page of the result's match its own state of ``result`` (a result
+        without a table — a lobby — is no page's business)."""
+        if result.table is None or result.match_id is None:
+            return
+        pages = self._pages.get(result.match_id)
+        if not pages:
+            return
+        cache: dict[tuple[int | None, str], dict[str, Any]] = {}
+        for page in list(pages):
+            if (result.version or 0) <= page.version:
+                continue
+            hand = result.hand_for(page.user_id)
+            key = (hand.seat if hand is not None else None, page.locale)
+            state = cache.get(key)
+            if state is None:
+                state = cache[key] = self.state_for(result, page.user_id, page.locale)
+            page.offer(state)
+        for observer in self.observers:
+            observer(result)
