@@ -199,7 +199,7 @@ async def cmd_stopgame(message: Message, app: App, is_admin: AdminCheck, locale:
     if not found.ok:
         reply(app, message, app.error_text(locale, found))
         return
-    creator = found.lobby.creator_id if found.lobby else None
+    creator = (found.lobby or found.table).creator_id
     if creator != message.from_user.id and not await is_admin():
         reply(app, message, app.tr.t(locale, "err-only-creator-or-admin"))
         return

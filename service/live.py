@@ -793,6 +793,7 @@ class LiveMatch:
             deals=self.rules.spec.fixed_rounds(self.rules),
             turn_seconds=int(self.rules.turn_timeout),
             fast=rs.fast, two_tiles=rs.phase == 2, summary=summary, rules=self.rules_json,
+            creator_id=r.creator_id,
         )
 
     def hand_views(self) -> tuple[HandView, ...]:

@@ -389,7 +389,8 @@ class TableView:
     6–7); ``two_tiles`` while every turn places two tiles after the extraordinary lead (§2.1
     rule 7); ``summary`` the round's summary once it is scored
     (the closed table); ``rules`` every rule option of the match (``engine.Rules.to_json()``,
-    for /rules and what the game is played for).
+    for /rules and what the game is played for); ``creator_id`` who opened the match (may
+    stop it, as a chat admin may).
     """
 
     match_id: int
@@ -421,6 +422,7 @@ class TableView:
     two_tiles: bool = False
     summary: RoundSummary | None = None
     rules: Mapping[str, Any] = field(default_factory=dict)
+    creator_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

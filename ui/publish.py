@@ -426,7 +426,9 @@ class Publisher:
         # seats that placed a tile of this change by their own press (not the host, §1.17)
         pressed = {e["seat"] for e in events if e["kind"] in ("led", "played")} - {
             e["seat"] for e in events if e["kind"] == "host_moved"}
-        finished = result.status == Status.FINISHED
+        # however the match closed (played out, stopped, the bot removed), every seat's hand
+        # message says so (issue 20 item 3)
+        finished = result.status in (Status.FINISHED, Status.STOPPED)
         for seat, hand in zip(table.seats, result.hands, strict=True):
             uid = seat.user_id
             if uid <= 0:

@@ -661,7 +661,7 @@ def render_hand(locale: str, hand: HandView, table: TableView, *,
     lines.append("")
     here = table.chat_id > 0  # a match against computer players, in this private chat
     if table.final is not None:
-        lines.append(tr.t(locale, "hand-match-over-here" if here else "hand-match-over"))
+        lines.append(tr.t(locale, _closed_hand_key(table.final.reason, here)))
     elif hand.your_turn:
         if not table.layout.line:
             if hand.lead is not None:
@@ -674,6 +674,16 @@ def render_hand(locale: str, hand: HandView, table: TableView, *,
     else:
         lines.append(tr.t(locale, "hand-round-over-here" if here else "hand-round-over"))
     return "\n".join(lines)
+
+
+def _closed_hand_key(reason: str, here: bool) -> str:
+    """The last line of a hand message once its match closed (issue 20 item 3): played to
+    its end, stopped, or closed because the bot was removed from the group."""
+    if reason == "stopped":
+        return "hand-match-stopped"
+    if reason == "bot_removed":
+        return "hand-match-removed"
+    return "hand-match-over-here" if here else "hand-match-over"
 
 
 # -- round and match end -----------------------------------------------------------------------

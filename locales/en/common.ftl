@@ -45,6 +45,7 @@ err-not-joined = You are not at this table.
 err-no-game = There is no game in this chat. Start one: /newgame
 err-game-exists = This chat already has an open lobby or a match.
 err-lobby-closed = This lobby is closed.
+err-match-closed = This match is closed.
 err-other-chat = This button belongs to a game in another chat.
 err-newgame-group-words = In a group /newgame takes only a game's name (/newgame sea_goat); seat computer players in the lobby with /addbot [easy|normal|hard].
 err-dm-needed = First open a private chat with the bot and press “Start” — your tiles will arrive there.
@@ -81,3 +82,4 @@ lang-name = { $code ->
 }
 lang-choose = Choose a language:
 lang-changed = Done: I speak English now.
+notice-bot-removed = 🚫 The bot was removed from the group «{ $chat }», and match #{ $id } was closed without rating. Play in another group, or here: /newgame

@@ -51,6 +51,8 @@ hand-round-over = The round is over — see the summary in the group.
 hand-match-over = The match is over — see the summary in the group.
 hand-round-over-here = The round is over — see the summary in this chat.
 hand-match-over-here = The match is over — see the summary in this chat.
+hand-match-stopped = ⏹ The match was stopped; no rating.
+hand-match-removed = 🚫 The bot was removed from the group — the match is closed without rating.
 
 ## Round summary.
 round-title = <b>Round { $round } is over</b>

@@ -1,0 +1,163 @@
+"""Around the match (issue 20, items 2–7): what players meet when a match ends in any way,
+when the bot is removed mid-match, in a private match against computer players, with /replay
+in a group, with notices that outlived their problem, and with /stats in private — through
+the real routers over a mocked Bot API."""
+
+from __future__ import annotations
+
+import random
+
+from aiogram.types import Chat, ChatMemberBanned, ChatMemberMember, ChatMemberUpdated, Update
+
+from service import Status
+from tests.botkit import BOT, Harness, Person
+
+GROUP = -100555
+OLYA, PETYA, MASHA = Person(31, "Оля"), Person(32, "Петя"), Person(33, "Маша")
+PEOPLE = (OLYA, PETYA, MASHA)
+
+
+async def seated(h: Harness, people=PEOPLE) -> int:
+    """Everyone opens the DM, the first opens a lobby in GROUP, the others join, it starts."""
+    for p in people:
+        h.tg.dm_open.add(p.id)
+        await h.say(p, p.id, "/start")
+    await h.say(people[0], GROUP, "/newgame")
+    lobby = h.tg.last(GROUP)
+    for p in people[1:]:
+        await h.press(p, lobby, data=lobby.buttons()[0].callback_data)
+    await h.say(people[0], GROUP, "/startgame")
+    return (await h.app.service.store.find_open(GROUP, None)).match_id
+
+
+def hand_messages(h: Harness, person: Person, locale: str = "ru"):
+    """Every hand message in ``person``'s private chat (they start with the hand's title)."""
+    title = h.app.tr.t(locale, "hand-title", round=1).split("<")[0].split("(")[0]
+    head = h.app.tr.t(locale, "hand-title", round=0).split("(")[0]
+    return [m for m in h.tg.chat(person.id) if m.text.startswith(head) or title in m.text]
+
+
+def assert_closed_hands(h: Harness, people, locale: str = "ru", *, every: bool = False
+                        ) -> None:
+    """The last hand message of each of ``people`` (``every``: each of them) neither says
+    whose turn it is nor holds a keyboard."""
+    tr = h.app.tr
+    your_turn = tr.t(locale, "hand-your-turn")
+    waiting = tr.t(locale, "hand-waiting", name="\x00").split("\x00")[0]
+    for p in people:
+        hands = hand_messages(h, p, locale)
+        assert hands, f"{p.first_name} got no hand message"
+        for m in hands if every else hands[-1:]:
+            assert not m.move_buttons(), (p.first_name, m.text)
+            assert your_turn not in m.text, (p.first_name, m.text)
+            assert waiting not in m.text, (p.first_name, m.text)
+
+
+async def stop(h: Harness, person: Person, chat_id: int) -> None:
+    """``person`` types /stopgame in ``chat_id`` and confirms."""
+    await h.say(person, chat_id, "/stopgame")
+    yes = h.app.tr.plain("ru", "btn-stop-yes")
+    confirm = next(m for m in reversed(h.tg.chat(chat_id)) if any(
+        b.text == yes for b in m.buttons()))
+    await h.press(person, confirm, text=yes)
+
+
+async def play_some(h: Harness, people, moves: int, seed: int = 3) -> None:
+    rng = random.Random(seed)
+    for _ in range(moves):
+        live = [(p, h.keyboard_message(p)) for p in people]
+        live = [(p, m) for p, m in live if m is not None]
+        if not live:
+            return
+        person, msg = live[0]
+        await h.press(person, msg, data=rng.choice(msg.move_buttons()).callback_data)
+
+
+# -- item 3: every seat's hand message closes, however the match ends ------------------------
+
+
+async def test_stopgame_closes_every_seats_hand_message(tmp_path):
+    """Issue 20 item 3: after /stopgame the players not on turn no longer read «Ходит …»:
+    every hand message says the match was stopped, and none holds a keyboard."""
+    async with Harness(tmp_path) as h:
+        match_id = await seated(h)
+        await play_some(h, PEOPLE, 4)
+        await stop(h, OLYA, GROUP)
+        assert (await h.app.service.store.view(match_id)).status == Status.STOPPED
+        assert_closed_hands(h, PEOPLE)
+        stopped = h.app.tr.t("ru", "hand-match-stopped")
+        for p in PEOPLE:
+            assert stopped in hand_messages(h, p)[-1].text
+
+
+async def test_a_match_ended_by_timeout_closes_every_seats_hand_message(tmp_path):
+    """Issue 20 item 3: the group ending the match by timeout (RULES.md §1.17) closes every
+    hand message too."""
+    async with Harness(tmp_path) as h:
+        match_id = await seated(h)
+        svc = h.app.service
+        found = await svc.store.view(match_id)
+        absent = found.table.to_act
+        rng = random.Random(2)
+        while True:  # the absent player's turns time out; the others play at once
+            res = await svc.play.host_move(match_id, found.version)
+            await h.app.publisher.publish(res)
+            if res.hold is not None:
+                break
+            while res.table.to_act != absent:
+                hand = res.hands[res.table.to_act]
+                res = await svc.play.act(match_id, hand.user_id, rng.choice(hand.legal), None,
+                                         res.version)
+                await h.app.publisher.publish(res)
+            found = res
+        other = next(p for p in PEOPLE if p.id != res.table.seats[absent].user_id)
+        out = await svc.leaving.end_by_timeout(match_id, other.id, res.version)
+        assert out.ok and out.status == Status.FINISHED
+        await h.app.publisher.publish(out)
+        await h.outbox.drain()
+        await h.app.publisher.settled()
+        assert_closed_hands(h, PEOPLE)
+
+
+async def test_a_stopped_solo_match_closes_the_hand_message(tmp_path):
+    """Issue 20 item 3 in private: a solo match stopped by /stopgame closes its hand."""
+    async with Harness(tmp_path) as h:
+        h.tg.dm_open.add(OLYA.id)
+        await h.say(OLYA, OLYA.id, "/newgame 2")
+        await stop(h, OLYA, OLYA.id)
+        assert not (await h.app.service.store.find_open(OLYA.id, None)).ok
+        assert_closed_hands(h, (OLYA,))
+
+
+# -- item 2: the bot removed from the group mid-match ---------------------------------------
+
+
+def removed(chat_id: int) -> Update:
+    upd = ChatMemberUpdated(
+        chat=Chat(id=chat_id, type="supergroup", title="Домино во дворе"),
+        from_user=OLYA.user, date=0, old_chat_member=ChatMemberMember(user=BOT),
+        new_chat_member=ChatMemberBanned(user=BOT, until_date=0))
+    return Update(update_id=4242, my_chat_member=upd)
+
+
+async def test_the_bot_removed_mid_match_tells_the_players_in_private(tmp_path):
+    """Issue 20 item 2: removed from the group, the bot tells every player in private that
+    the match was closed without rating, closes every hand message (no live buttons), and
+    answers a press on an old keyboard with the match's own text, not the lobby's."""
+    async with Harness(tmp_path) as h:
+        match_id = await seated(h)
+        await play_some(h, PEOPLE, 3)
+        mover = next(p for p in PEOPLE if h.keyboard_message(p) is not None)
+        old = h.keyboard_message(mover)
+        group_before = len(h.tg.chat(GROUP))
+        await h.feed(removed(GROUP))
+        assert (await h.app.service.store.view(match_id)).status == Status.STOPPED
+        assert len(h.tg.chat(GROUP)) == group_before, "nothing is sent to a group it left"
+        tr = h.app.tr
+        notice = tr.t("ru", "notice-bot-removed", chat="Домино во дворе", id=match_id)
+        for p in PEOPLE:
+            assert notice in [m.text for m in h.tg.chat(p.id)], p.first_name
+        assert_closed_hands(h, PEOPLE)
+        text, alert, _ = await h.press(mover, old, data=old.move_buttons()[0].callback_data)
+        assert alert and text == tr.plain("ru", "err-match-closed")
+        assert text != tr.plain("ru", "err-lobby-closed")
