@@ -19,7 +19,7 @@ from aiogram.exceptions import TelegramAPIError
 from aiogram.types import CallbackQuery, Chat, Message, ReplyParameters, TelegramObject, User
 
 from handlers.admins import Admins
-from service import ErrorCode, GameService, Result
+from service import ErrorCode, GameService, Result, Status
 from ui.i18n import Translator, choose_locale
 from ui.publish import Publisher
 
@@ -90,12 +90,17 @@ class App:
 
     def error_text(self, locale: str, result: Result) -> str:
         """The localized answer to a refused operation (too few players: the count the
-        lobby's game needs, RULES.md §1.1, §1.14, §2)."""
+        lobby's game needs, RULES.md §1.1, §1.14, §2; a closed match: that it is closed,
+        not the lobby's text)."""
         lobby = result.lobby
         if result.error == ErrorCode.NOT_ENOUGH_PLAYERS and lobby is not None and \
                 lobby.min_players == lobby.max_players:  # teams, sport domino, Генерал
             return self.tr.plain(locale, "err-need-players-range", min=lobby.min_players,
                                  max=lobby.max_players, need="exact")
+        if result.error == ErrorCode.WRONG_STATUS and result.table is not None \
+                and result.status not in (Status.LOBBY, Status.PLAYING):
+            # a dealt match that closed, not a lobby (issue 20 item 2)
+            return self.tr.plain(locale, "err-match-closed")
         return self.tr.plain(locale, ERROR_KEYS.get(result.error, "err-unexpected"))
 
 

@@ -52,7 +52,8 @@ async def _refused(query: CallbackQuery, app: App, locale: str, res: Result,
     old keyboard (stale, not this player's turn) is taken away, so that only the live one
     remains."""
     await alert(query, app.tr.plain(locale, key) if key else app.error_text(locale, res))
-    if res.error in (ErrorCode.STALE, ErrorCode.NOT_YOUR_TURN) and query.message:
+    if res.error in (ErrorCode.STALE, ErrorCode.NOT_YOUR_TURN, ErrorCode.WRONG_STATUS) \
+            and query.message:
         await app.publisher.refused(res, query.from_user.id, query.message.chat.id,
                                     query.message.message_id)
 
@@ -73,8 +74,8 @@ async def on_play(query: CallbackQuery, callback_data: PlayCb, app: App, locale:
     res = await app.service.play.check_press(cb.game, user, cb.ver)
     if not res.ok:
         # a match gone or over: the move being built is out of date
-        closed = res.error in (ErrorCode.NOT_FOUND, ErrorCode.WRONG_STATUS)
-        await _refused(query, app, locale, res, "err-stale-button" if closed else None)
+        gone = res.error == ErrorCode.NOT_FOUND
+        await _refused(query, app, locale, res, "err-stale-button" if gone else None)
         return
     hand = res.hand_for(user)
     chosen = list(cb.placements) if cb.act == "b" else None

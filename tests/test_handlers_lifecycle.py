@@ -149,6 +149,7 @@ async def test_the_bot_removed_mid_match_tells_the_players_in_private(tmp_path):
         await play_some(h, PEOPLE, 3)
         mover = next(p for p in PEOPLE if h.keyboard_message(p) is not None)
         old = h.keyboard_message(mover)
+        data = old.move_buttons()[0].callback_data
         group_before = len(h.tg.chat(GROUP))
         await h.feed(removed(GROUP))
         assert (await h.app.service.store.view(match_id)).status == Status.STOPPED
@@ -158,6 +159,6 @@ async def test_the_bot_removed_mid_match_tells_the_players_in_private(tmp_path):
         for p in PEOPLE:
             assert notice in [m.text for m in h.tg.chat(p.id)], p.first_name
         assert_closed_hands(h, PEOPLE)
-        text, alert, _ = await h.press(mover, old, data=old.move_buttons()[0].callback_data)
+        text, alert, _ = await h.press(mover, old, data=data)
         assert alert and text == tr.plain("ru", "err-match-closed")
         assert text != tr.plain("ru", "err-lobby-closed")

@@ -488,6 +488,28 @@ class Publisher:
         books.dm_notices[seat.user_id] = table.round_no
         self._changed(table.match_id)
 
+    async def bot_removed(self, results: Sequence[Result], title: str | None) -> None:
+        """The bot was removed from a group (issue 20 item 2) and ``results`` are its matches
+        that closed (``Service.bot_removed``): nothing goes to the group, which the bot can no
+        longer write to, but every person seated in a dealt match is told in private, and
+        their hand messages close (no live buttons).  A lobby that never dealt sent nobody
+        anything in private, so nobody is told of it."""
+        for res in results:
+            if res.table is None or res.match_id is None:
+                continue
+            async with self._locks.setdefault(res.match_id, asyncio.Lock()):
+                books = await self.messages(res.match_id)
+                self._published[res.match_id] = res.version or 0
+                await self._hands(res, books)
+                for seat in res.table.seats:
+                    if seat.user_id > 0 and seat.user_id not in self.forbidden:
+                        locale = await self.user_locale(seat.user_id)
+                        self.outbox.send(seat.user_id, self.tr.t(
+                            locale, "notice-bot-removed", chat=render.clean_name(title or "—"),
+                            id=res.match_id))
+                self._closed.add(res.match_id)
+                self._changed(res.match_id)
+
     # -- start-up, private chats, stale buttons, migrations ----------------------------------
 
     async def heal(self) -> None:
@@ -517,10 +539,13 @@ class Publisher:
 
     async def refused(self, result: Result, user_id: int, chat_id: int,
                       message_id: int) -> None:
-        """A press on ``message_id`` was refused as outdated or out of turn: unless that
-        message holds the player's live keyboard, take its keyboard away, so only the live
-        one remains."""
-        if result.status != Status.PLAYING or result.hand_for(user_id) is None:
+        """A press on ``message_id`` was refused as outdated, out of turn or on a closed match:
+        unless that message holds the player's live keyboard, take its keyboard away, so only
+        the live one remains (a closed match keeps none)."""
+        if result.hand_for(user_id) is None:
+            return
+        if result.status != Status.PLAYING:  # a closed match keeps no keyboard
+            self.outbox.edit_markup(chat_id, message_id, None)
             return
         books = await self.messages(result.match_id)
         live = books.hands.get(user_id)
