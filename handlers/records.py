@@ -185,11 +185,15 @@ async def on_document(message: Message, app: App, bot: Bot, locale: str) -> None
 
 
 async def cmd_replay(message: Message, app: App, bot: Bot, locale: str) -> None:
-    """/replay in reply to a record file (or with one attached): check it."""
+    """/replay in reply to a record file (or as the caption of one): check it, in any chat
+    (issue 20 item 5: in a group too, where the answer quotes the command; a record holds
+    only what its file already shows, and a stored match is compared only once finished).
+    Without a file, how to send one (in a group: reply to the file with /replay)."""
     replied = message.reply_to_message
     document = message.document or (replied.document if replied is not None else None)
     if document is None:
-        reply(app, message, app.tr.t(locale, "chk-hint"))
+        reply(app, message, app.tr.t(locale, "chk-hint-group" if in_group(message.chat)
+                                     else "chk-hint"))
         return
     await _check(message, document, app, bot, locale)
 
@@ -278,14 +282,14 @@ async def on_hold(query: CallbackQuery, callback_data: HoldCb, app: App,
 
 
 def create_router() -> Router:
-    """The records router: /history, /record and their buttons (any chat); in private the
-    record check (documents, /replay) and /leave; the leave and timeout-question buttons."""
+    """The records router: /history, /record, /replay and their buttons (any chat); in
+    private the check of any record file sent and /leave; the leave and timeout-question buttons."""
     router = Router(name="records")
     # the timeout question lives in its match's group (its other buttons: in private too)
     router.callback_query.middleware(SameChatGuard(only=(HoldCb,)))
     router.message.register(cmd_history, Command("history"))
     router.message.register(cmd_record, Command("record"))
-    router.message.register(cmd_replay, Command("replay"), IN_PRIVATE)
+    router.message.register(cmd_replay, Command("replay"))
     router.message.register(cmd_leave_private, Command("leave"), IN_PRIVATE)
     router.message.register(on_document, F.document, IN_PRIVATE)
     router.callback_query.register(on_history_page, HistoryCb.filter())

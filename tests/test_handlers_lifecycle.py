@@ -162,3 +162,30 @@ async def test_the_bot_removed_mid_match_tells_the_players_in_private(tmp_path):
         text, alert, _ = await h.press(mover, old, data=data)
         assert alert and text == tr.plain("ru", "err-match-closed")
         assert text != tr.plain("ru", "err-lobby-closed")
+
+
+# -- item 5: /replay in a group ---------------------------------------------------------------
+
+
+async def test_replay_in_a_group_gets_an_answer(tmp_path):
+    """Issue 20 item 5: /replay in a group — as a file's caption, in reply to a file, or
+    alone — is answered in the group; a file sent there without the command is left alone
+    (people share files in a group)."""
+    from tests.test_handlers_records import finish
+
+    async with Harness(tmp_path) as h:
+        res = await finish(h, "classic", chat=GROUP, people=PEOPLE, seed=5)
+        rec = await h.app.service.records.record(res.match_id, PETYA.id, GROUP)
+        tr = h.app.tr
+        same = tr.t("ru", "chk-stored-same", id=res.match_id)
+        await h.send_document(PETYA, GROUP, rec.data, file_name=rec.filename,
+                              caption="/replay")
+        answer = h.tg.last(GROUP)
+        assert answer.text.startswith("✅") and same in answer.text
+        count = len(h.tg.chat(GROUP))
+        sent = await h.send_document(MASHA, GROUP, rec.data, file_name=rec.filename)
+        assert len(h.tg.chat(GROUP)) == count, "a file without /replay gets no answer"
+        await h.say(OLYA, GROUP, "/replay", reply_to=sent)
+        assert h.tg.last(GROUP).text.startswith("✅") and same in h.tg.last(GROUP).text
+        await h.say(OLYA, GROUP, "/replay")
+        assert h.tg.last(GROUP).text == tr.t("ru", "chk-hint-group")

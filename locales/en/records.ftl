@@ -100,6 +100,7 @@ chk-err-rounds = ❌ Round { $round }: the rounds do not fit the match — a rou
 chk-err-illegal = ❌ Round { $round }, decision { $decision }: not a legal move — { $rule } ({ rule-name }).
 chk-detail = Details: <code>{ $detail }</code>
 chk-hint = Send me a match record file (JSON, up to 1 MB) and I will check it and show the result. /record gives the record of any match.
+chk-hint-group = To check a match record, reply /replay to the message with the record file, or send the file with the caption /replay. In a private chat with me the file alone will do.
 chk-download-failed = ❌ Could not get the file from Telegram. Please try again.
 rule-name = { $rule_key ->
     [s1-1] seats and turn order
