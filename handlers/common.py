@@ -21,6 +21,7 @@ from aiogram.types import CallbackQuery, Chat, Message, ReplyParameters, Telegra
 from handlers.admins import Admins
 from service import ErrorCode, GameService, Result, Status
 from ui.i18n import Translator, choose_locale
+from ui.outbox import ref_id
 from ui.publish import Publisher
 
 log = logging.getLogger(__name__)
@@ -186,6 +187,27 @@ def reply(app: App, message: Message, text: str, **kwargs: Any) -> None:
     kwargs.setdefault("reply_parameters", ReplyParameters(
         message_id=message.message_id, allow_sending_without_reply=True))
     app.publisher.outbox.send(message.chat.id, text, **kwargs)
+
+
+async def point_to_open(app: App, message: Message, locale: str, found: Result) -> None:
+    """Answer a /newgame refused because ``found`` is open in this chat (issue 20 item 4):
+    say which — a lobby to join, a group's running match, or the private chat's match
+    against computer players, with /hand and /stopgame — quoting its message (the lobby, the
+    table, or the player's hand message) when its id is known."""
+    books = await app.publisher.messages(found.match_id)
+    if found.status == Status.LOBBY:
+        key, target = "err-lobby-exists", books.lobby
+    elif in_group(message.chat):
+        key, target = "err-match-exists", books.table
+    else:
+        hand = books.hands.get(message.from_user.id)
+        key, target = "err-match-exists-here", hand.message if hand else None
+    target = ref_id(target)
+    kwargs: dict[str, Any] = {}
+    if target is not None:
+        kwargs["reply_parameters"] = ReplyParameters(message_id=target,
+                                                     allow_sending_without_reply=True)
+    reply(app, message, app.tr.t(locale, key, id=found.match_id), **kwargs)
 
 
 def answer(app: App, message: Message, text: str, **kwargs: Any) -> None:

@@ -1,6 +1,6 @@
 """The private chat: /start (with deep-link payloads), /newgame against computer players,
-/hand, and the answer to group commands sent here.  The router's message filter keeps it to
-private chats.
+/hand, /stopgame of the match against them, and the answer to group commands sent here.
+The router's message filter keeps it to private chats.
 
 Payloads: ``j<match id>`` seats the user in that lobby; ``h<match id>`` (from the group
 notice when a DM was closed) sends the hand of that match; ``r<match id>`` (from a record
@@ -16,7 +16,15 @@ from aiogram import Router
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import Message
 
-from handlers.common import IN_PRIVATE, App, answer, display_name, register, reply
+from handlers.common import (
+    IN_PRIVATE,
+    App,
+    answer,
+    display_name,
+    point_to_open,
+    register,
+    reply,
+)
 from handlers.games import (
     open_solo,
     parse_solo,
@@ -26,12 +34,14 @@ from handlers.games import (
 )
 from handlers.play import cmd_hand
 from service import ErrorCode, Status
+from ui.keyboards import stop_keyboard
 
 _PAYLOAD = re.compile(r"^([jhr])(\d{1,18})$")
 
 #: Commands that work in groups only; in private they are answered with "group only".
 #: (/leave works in both: in private it leaves a running match, ``handlers.records``.)
-GROUP_COMMANDS = ("join", "addbot", "startgame", "stopgame", "settings")
+#: (/stopgame works in both: in private it stops the match against computer players here.)
+GROUP_COMMANDS = ("join", "addbot", "startgame", "settings")
 
 
 async def cmd_start(message: Message, command: CommandObject, app: App, locale: str) -> None:
@@ -89,10 +99,25 @@ async def cmd_newgame_solo(message: Message, command: CommandObject, app: App,
         reply(app, message, refusal)
         return
     res = await open_solo(app, user, choice)
+    if res.error == ErrorCode.ALREADY_OPEN and res.match_id is not None:
+        await point_to_open(app, message, locale, res)
+        return
     if not res.ok:
         reply(app, message, app.error_text(locale, res))
         return
     await app.publisher.publish(res)
+
+
+async def cmd_stopgame_private(message: Message, app: App, locale: str) -> None:
+    """/stopgame in private (issue 20 item 4): stop this chat's match against computer
+    players after a confirmation (not rated, as every stopped match); the buttons are the
+    group's (:func:`handlers.lobby.on_stop_confirmed`), and the player is its creator."""
+    found = await app.service.store.find_open(message.chat.id, None)
+    if not found.ok:
+        reply(app, message, app.tr.t(locale, "err-no-match-here"))
+        return
+    reply(app, message, app.tr.t(locale, "match-stop-confirm"),
+          reply_markup=stop_keyboard(locale, found.match_id, tr=app.tr))
 
 
 async def cmd_group_only(message: Message, app: App, locale: str) -> None:
@@ -106,5 +131,6 @@ def create_router() -> Router:
     router.message.register(cmd_start, CommandStart())
     router.message.register(cmd_newgame_solo, Command("newgame"))
     router.message.register(cmd_hand, Command("hand"))
+    router.message.register(cmd_stopgame_private, Command("stopgame"))
     router.message.register(cmd_group_only, Command(*GROUP_COMMANDS))
     return router

@@ -206,14 +206,29 @@ async def _playing(app: App, user_id: int) -> list[Result]:
             if r.status == Status.PLAYING and r.hand_for(user_id) is not None]
 
 
-def confirm_leave(app: App, message: Message, locale: str, match_id: int, user: User,
+def last_person(res: Result, user_id: int) -> bool:
+    """Whether ``user_id`` is the only person seated in ``res``'s match (the others are
+    computer players): their leaving ends the match (``Leaving.leave``)."""
+    return res.table is not None and not any(
+        s.user_id > 0 and s.user_id != user_id for s in res.table.seats)
+
+
+def leave_text(app: App, locale: str, res: Result, user: User) -> str:
+    """The question before leaving: a computer player takes the seat, or — for the last
+    person at the table, as in a match against computer players — the match ends (issue 20
+    item 4)."""
+    key = "leave-confirm-last" if last_person(res, user.id) else "leave-confirm"
+    return app.tr.t(locale, key, name=user.full_name[:64])
+
+
+def confirm_leave(app: App, message: Message, locale: str, res: Result, user: User,
                   *, where: str | None = None) -> None:
-    """Ask ``user`` to confirm leaving ``match_id`` (the buttons answer them only)."""
-    text = app.tr.t(locale, "leave-confirm", name=user.full_name[:64])
+    """Ask ``user`` to confirm leaving ``res``'s match (the buttons answer them only)."""
+    text = leave_text(app, locale, res, user)
     if where:
         text = where + "\n" + text
-    reply(app, message, text, reply_markup=records.leave_keyboard(locale, match_id, user.id,
-                                                                  tr=app.tr))
+    reply(app, message, text, reply_markup=records.leave_keyboard(locale, res.match_id,
+                                                                  user.id, tr=app.tr))
 
 
 async def cmd_leave_private(message: Message, app: App, locale: str) -> None:
@@ -228,7 +243,7 @@ async def cmd_leave_private(message: Message, app: App, locale: str) -> None:
         if len(found) > 1:
             info = await app.service.people.chat_info(res.table.chat_id)
             where = f"#{res.match_id} · {records.clean_name(info.title or '—')}"
-        confirm_leave(app, message, locale, res.match_id, user, where=where)
+        confirm_leave(app, message, locale, res, user, where=where)
 
 
 async def on_leave(query: CallbackQuery, callback_data: LeaveCb, app: App,
@@ -242,8 +257,8 @@ async def on_leave(query: CallbackQuery, callback_data: LeaveCb, app: App,
     mid = query.message.message_id if query.message else None
     if callback_data.action == "ask":
         await query.answer()
-        answer(app, query.message, app.tr.t(locale, "leave-confirm",
-                                            name=query.from_user.full_name[:64]),
+        found = await app.service.store.view(callback_data.match)
+        answer(app, query.message, leave_text(app, locale, found, query.from_user),
                reply_markup=records.leave_keyboard(locale, callback_data.match,
                                                    callback_data.user, tr=app.tr))
         return

@@ -189,3 +189,81 @@ async def test_replay_in_a_group_gets_an_answer(tmp_path):
         assert h.tg.last(GROUP).text.startswith("✅") and same in h.tg.last(GROUP).text
         await h.say(OLYA, GROUP, "/replay")
         assert h.tg.last(GROUP).text == tr.t("ru", "chk-hint-group")
+
+
+# -- item 4: private play against computer players ------------------------------------------
+
+
+def replied_to(h: Harness, chat_id: int, text: str) -> int | None:
+    """The message id the bot's last message ``text`` in ``chat_id`` quoted, if any."""
+    for name, call in reversed(h.tg.calls):
+        if name == "SendMessage" and call.get("chat_id") == chat_id and call["text"] == text:
+            return (call.get("reply_parameters") or {}).get("message_id")
+    raise AssertionError(f"no message {text!r} in {chat_id}")
+
+
+async def test_stopgame_in_private_ends_a_solo_match(tmp_path):
+    """Issue 20 item 4: /stopgame in private is not «only in a group» for a solo match: it
+    asks, and the match stops (not rated) with its hand closed."""
+    async with Harness(tmp_path) as h:
+        h.tg.dm_open.add(OLYA.id)
+        await h.say(OLYA, OLYA.id, "/newgame 2")
+        match_id = (await h.app.service.store.find_open(OLYA.id, None)).match_id
+        await stop(h, OLYA, OLYA.id)
+        tr = h.app.tr
+        texts = [m.text for m in h.tg.chat(OLYA.id)]
+        assert tr.t("ru", "err-group-only") not in texts
+        assert tr.t("ru", "match-stop-confirm") in texts
+        assert tr.t("ru", "match-stopped") in texts
+        assert (await h.app.service.store.view(match_id)).status == Status.STOPPED
+        await h.say(OLYA, OLYA.id, "/stopgame")
+        assert h.tg.last(OLYA.id).text == tr.t("ru", "err-no-match-here")
+
+
+async def test_leave_in_a_solo_match_says_it_ends_the_match(tmp_path):
+    """Issue 20 item 4: /leave in a solo match does not promise a computer player in the
+    seat: the confirmation says the match ends (nobody is left to play with), and it does."""
+    async with Harness(tmp_path) as h:
+        h.tg.dm_open.add(OLYA.id)
+        await h.say(OLYA, OLYA.id, "/newgame 3")
+        match_id = (await h.app.service.store.find_open(OLYA.id, None)).match_id
+        await h.say(OLYA, OLYA.id, "/leave")
+        tr = h.app.tr
+        confirm = h.tg.last(OLYA.id)
+        assert confirm.text == tr.t("ru", "leave-confirm-last", name=OLYA.first_name)
+        await h.press(OLYA, confirm, text=tr.plain("ru", "btn-leave-yes"))
+        assert (await h.app.service.store.view(match_id)).status == Status.STOPPED
+        assert tr.t("ru", "match-stopped") in [m.text for m in h.tg.chat(OLYA.id)]
+        assert_closed_hands(h, (OLYA,))
+
+
+async def test_a_second_newgame_points_to_the_open_lobby_or_match(tmp_path):
+    """Issue 20 item 4: a second /newgame is answered with where the open one is: in private
+    the solo match (quoting its hand message, with /hand and /stopgame), in a group the lobby
+    (quoting it) and later the running match (quoting its table)."""
+    async with Harness(tmp_path) as h:
+        tr = h.app.tr
+        h.tg.dm_open.add(OLYA.id)
+        await h.say(OLYA, OLYA.id, "/newgame 2")
+        solo = await h.app.service.store.find_open(OLYA.id, None)
+        hand = (await h.app.publisher.messages(solo.match_id)).hands[OLYA.id].message
+        await h.say(OLYA, OLYA.id, "/newgame 3")
+        text = tr.t("ru", "err-match-exists-here", id=solo.match_id)
+        assert h.tg.last(OLYA.id).text == text
+        assert replied_to(h, OLYA.id, text) == hand
+        for p in (PETYA, MASHA):
+            h.tg.dm_open.add(p.id)
+            await h.say(p, p.id, "/start")
+        await h.say(PETYA, GROUP, "/newgame")
+        lobby = await h.app.service.store.find_open(GROUP, None)
+        await h.say(MASHA, GROUP, "/newgame морской")
+        text = tr.t("ru", "err-lobby-exists", id=lobby.match_id)
+        assert h.tg.last(GROUP).text == text
+        books = await h.app.publisher.messages(lobby.match_id)
+        assert replied_to(h, GROUP, text) == books.lobby
+        await h.say(MASHA, GROUP, "/join")
+        await h.say(PETYA, GROUP, "/startgame")
+        await h.say(MASHA, GROUP, "/newgame")
+        text = tr.t("ru", "err-match-exists", id=lobby.match_id)
+        assert h.tg.last(GROUP).text == text
+        assert replied_to(h, GROUP, text) == books.table

@@ -131,6 +131,7 @@ rule-name = { $rule_key ->
 
 ## Leaving a running match.
 leave-confirm = { $name }, leave the match? A computer player takes your seat, and this match gives you 0 rating points (as a timeout does).
+leave-confirm-last = { $name }, leave the match? Everyone else at the table is a computer player, so the match ends, without rating.
 leave-kept = Playing on!
 leave-done = 🚪 You left the match. { $bot } plays on for you.
 leave-done-afk = ⏱ Your turns timed out, and the group handed your seat to { $bot }, who plays on.
