@@ -736,6 +736,8 @@ class LiveMatch:
                 timed_out=rated and result.timed_out == i, bot=p.bot, side=side,
                 place=place[side], title=result.title if goat else None,
                 left=str(left["name"]) if isinstance(left, Mapping) else None,
+                left_round=int(left.get("round", 0)) or None
+                if isinstance(left, Mapping) else None,
                 marks=_marks_of(marks, i, side),
             ))
         if rated:

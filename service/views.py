@@ -274,7 +274,8 @@ class PlayerResult:
     ``title`` the goat's title (RULES.md §2.1, §2.9).  Variants: ``marks`` what the game
     counts beside points for the player and its side (:class:`MarkView`, RULES.md §2).
     ``left``: the name of the person who left the match and whose seat this computer player
-    finished (that person is rated 0, §1.16)."""
+    finished (that person is rated 0, §1.16), ``left_round`` the round they left in: the
+    seat's place, score and goat are still the seat's (issue 20 item 1)."""
 
     seat: int
     user_id: int
@@ -291,6 +292,7 @@ class PlayerResult:
     side: int = 0
     marks: tuple[MarkView, ...] = ()
     left: str | None = None
+    left_round: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -675,7 +677,9 @@ class HistoryPlayer:
     ``side`` its scoring side (RULES.md §1.14), ``place`` the side's place (1 best), the
     side's final ``score``, ``goat`` (§1.15) with the variant's ``title`` (§2.1, §2.9),
     ``rating`` the points of §1.16, ``timed_out`` (§1.17), ``left`` a person who left and
-    whose seat a computer player finished, ``bot`` a computer player's strength; ``skill`` the
+    whose seat a computer player finished (``played_by`` its name, from ``left_round``; the
+    seat's place, score and goat stay the seat's, the person's points are 0, issue 20 item
+    1), ``bot`` a computer player's strength; ``skill`` the
     change of the skill estimate μ − 3σ on the board the history reads, None when the match
     does not count there."""
 
@@ -691,6 +695,8 @@ class HistoryPlayer:
     timed_out: bool = False
     left: bool = False
     bot: str | None = None
+    played_by: str | None = None
+    left_round: int | None = None
     skill: float | None = None
 
 

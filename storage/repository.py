@@ -223,7 +223,8 @@ class ChangeRow:
 @dataclass(frozen=True, slots=True)
 class HistoryMatch:
     """A finished match for the history: where and when it ended, its game, and every
-    seat's result (seat order) with the rating changes of its people on every board."""
+    seat's result (seat order) with the rating changes of its people on every board;
+    ``seats`` the match's seat JSON (who holds each seat, who left it and when)."""
 
     match_id: int
     chat_id: int
@@ -233,6 +234,7 @@ class HistoryMatch:
     ended_by: str
     results: tuple[ResultRow, ...]
     changes: tuple[ChangeRow, ...]
+    seats: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -549,7 +551,8 @@ _STAT_FIELDS = ("matches", "goats", "rating", "outs", "fish", "score_sum", "wins
 def _stat_deltas(r: Any) -> dict[str, int]:
     return {
         "matches": 1,
-        "goats": int(bool(r.goat)),
+        # a person who left holds the seat's result but is never its goat (issue 20 item 1)
+        "goats": int(bool(r.goat) and not getattr(r, "left_match", False)),
         "rating": int(r.rating),
         "outs": int(r.outs),
         "fish": int(r.fish),
@@ -824,6 +827,8 @@ def history(conn: Connection, *, chat_id: int | None = None, user_id: int | None
     chats = {r.chat_id for rows in by_match.values() for r in rows[:1]}
     titles = dict(conn.execute(select(T_CHATS.c.id, T_CHATS.c.title)
                                .where(T_CHATS.c.id.in_(chats))).all())
+    seats = dict(conn.execute(select(T_MATCHES.c.id, T_MATCHES.c.seats)
+                              .where(T_MATCHES.c.id.in_(page))).all())
     out = []
     for mid in page:
         rows = by_match[mid]
@@ -832,7 +837,8 @@ def history(conn: Connection, *, chat_id: int | None = None, user_id: int | None
             match_id=mid, chat_id=first.chat_id, chat_title=titles.get(first.chat_id),
             variant=first.variant, finished_at=max(r.finished_at for r in rows),
             ended_by=first.ended_by, results=tuple(rows),
-            changes=tuple(changes.get(mid, ()))))
+            changes=tuple(changes.get(mid, ())),
+            seats=tuple(dict(s) for s in seats.get(mid) or ())))
     return out
 
 

@@ -267,3 +267,69 @@ async def test_a_second_newgame_points_to_the_open_lobby_or_match(tmp_path):
         text = tr.t("ru", "err-match-exists", id=lobby.match_id)
         assert h.tg.last(GROUP).text == text
         assert replied_to(h, GROUP, text) == books.table
+
+
+# -- item 1: one story for a seat handed to a computer player -------------------------------
+
+
+def final_lines(text: str) -> list[str]:
+    """The numbered lines of a match end or a /history entry («1. …»)."""
+    return [line for line in text.splitlines() if line[:1].isdigit() and ". " in line[:4]]
+
+
+async def test_a_seat_handed_to_a_computer_player_tells_one_story(tmp_path):
+    """Issue 20 item 1: a seat a person left is told the same way at the match's end, in
+    /history, in the game record and on the boards: at the seat's place, with the seat's
+    final score and goat, named «person → computer player», with the round the person left
+    in and their 0 rating points (RULES.md §1.16 as for a timed-out player); no place is
+    skipped, nobody is dropped."""
+    from tests.test_service_leaving import play_on
+
+    async with Harness(tmp_path) as h:
+        svc, tr = h.app.service, h.app.tr
+        for p in PEOPLE:
+            h.tg.dm_open.add(p.id)
+            await svc.people.register_user(p.id, p.first_name, dm_open=True)
+        res = await svc.lobbies.open_lobby(GROUP, None, OLYA.id, OLYA.first_name,
+                                           {"match_limit": 51})
+        for p in (PETYA, MASHA):
+            res = await svc.lobbies.join(res.match_id, p.id, p.first_name)
+        res = await svc.lobbies.start(res.match_id, OLYA.id)
+        rng = random.Random(8)
+        res = await play_on(svc, res, rng, until=lambda r: r.table.round_no > 1)
+        left = await svc.leaving.leave(res.match_id, PETYA.id)
+        bot = left.handed.bot
+        end = await play_on(svc, left, rng)
+        assert end.status == Status.FINISHED
+        await h.app.publisher.publish(end)
+        await h.outbox.drain()
+        await h.app.publisher.settled()
+        seat = next(p for p in end.final.players if p.left == PETYA.first_name)
+        label = f"{PETYA.first_name} → {bot}"
+        # the match end: every seat at its place, the handed one named as it was played
+        shown = next(m.text for m in reversed(h.tg.chat(GROUP)) if "🐐" in m.text)
+        lines = final_lines(shown)
+        assert len(lines) == 3 and [ln.split(".")[0] for ln in lines] == \
+            [str(p.place) for p in sorted(end.final.players, key=lambda p: p.place)]
+        mine = next(ln for ln in lines if label in ln)
+        assert mine.startswith(f"{seat.place}.") and str(seat.score) in mine
+        assert ("🐐" in mine) == seat.goat
+        note = tr.t("ru", "match-left-note", name=PETYA.first_name, round=2, bot=bot)
+        assert note in shown
+        # /history tells the same: the same places, the same label, score and goat
+        await h.say(OLYA, GROUP, "/history")
+        history = h.tg.last(GROUP).text
+        hist = final_lines(history)
+        assert [ln.split(".")[0] for ln in hist] == [ln.split(".")[0] for ln in lines]
+        hline = next(ln for ln in hist if label in ln)
+        assert hline.startswith(f"{seat.place}.") and f"— {seat.score}" in hline
+        assert ("🐐" in hline) == seat.goat
+        assert tr.t("ru", "hist-left", round=2) in hline and "+0" in hline
+        # the record names the seat the same way
+        rec = await svc.records.record(end.match_id, OLYA.id, GROUP)
+        import json
+        assert json.loads(rec.data)["players"][seat.seat] == label
+        # the boards and /stats: the person who left has the match, 0 points, no goat
+        board = await svc.stats.leaderboard(None)
+        row = next(b for b in board if b.user_id == PETYA.id)
+        assert (row.matches, row.rating, row.goats) == (1, 0, 0)

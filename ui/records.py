@@ -27,7 +27,7 @@ from service.views import (
 
 from .callbacks import HistoryCb, HoldCb, LeaveCb, RecordCb, StatsCb, TopCb
 from .i18n import Translator, get_translator
-from .render import MAX_TEXT, clean_name, side_names, text_length
+from .render import MAX_TEXT, clean_name, seat_label, side_names, text_length
 from .variants import variant_name as game_name
 
 __all__ = [
@@ -228,14 +228,16 @@ def _entry(tr: Translator, locale: str, m: HistoryEntry, mine: bool) -> list[str
     if m.with_bots:
         lines.append(tr.t(locale, "hist-bots"))
     teams = len({p.side for p in m.players}) < len(m.players)
-    for p in sorted(m.players, key=lambda p: (p.left, p.place, p.seat)):
-        name = clean_name(p.name)
+    for p in sorted(m.players, key=lambda p: (p.place, p.seat)):
+        # a seat a person left is the seat's result at its place, named as it was played
+        # (issue 20 item 1); the person's points are 0 (RULES.md §1.16)
+        name = seat_label(p.played_by, p.name) if p.left and p.played_by else clean_name(p.name)
         if teams:
             name += " " + tr.t(locale, "hist-team", team=p.side + 1)
         skill = _skill(tr, locale, p.skill)
         if p.left:
-            lines.append(tr.t(locale, "hist-line-left", name=name) + skill)
-        elif p.goat:
+            skill = " · " + tr.t(locale, "hist-left", round=p.left_round or 1) + skill
+        if p.goat:
             goat = tr.t(locale, "hist-goat", title=p.title or "none", variant=m.variant)
             lines.append(tr.t(locale, "hist-line-goat", place=p.place, name=name,
                               score=p.score, goat=goat, points=p.rating) + skill)

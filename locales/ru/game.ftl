@@ -81,6 +81,7 @@ match-timeout = ⏱ Партия прервана по тайм-ауту — { $
 match-final-title = <b>Итоговый счёт:</b>
 match-line = { $place }. { $name } — { $score }, рейтинг +{ $gain }
 match-line-goat = { $place }. 🐐 { $name } — { $score }, рейтинг +{ $gain }
+match-left-note = 🚪 С раунда { $round } место игрока { $name } доигрывал { $bot }; { $name } получает 0 очков рейтинга.
 match-rematch = Ещё партию? Жмите «Реванш».
 match-stop-confirm = Остановить партию? Рейтинг никому не начислится.
 lobby-stop-confirm = Закрыть набор? Партия ещё не начиналась.

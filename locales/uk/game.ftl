@@ -81,6 +81,7 @@ match-timeout = ⏱ Партію перервано за тайм-аутом —
 match-final-title = <b>Підсумковий рахунок:</b>
 match-line = { $place }. { $name } — { $score }, рейтинг +{ $gain }
 match-line-goat = { $place }. 🐐 { $name } — { $score }, рейтинг +{ $gain }
+match-left-note = 🚪 З раунду { $round } місце гравця { $name } догравав { $bot }; { $name } отримує 0 очок рейтингу.
 match-rematch = Ще партію? Тисніть «Реванш».
 match-stop-confirm = Зупинити партію? Рейтинг нікому не нарахується.
 lobby-stop-confirm = Закрити набір? Партія ще не починалася.
