@@ -8,9 +8,9 @@ score and its place in the turn order; the seat's JSON keeps who left
 seat's result row — the seat's place, score and goat as the table ended, one story of the
 seat everywhere (issue 20 item 1) — rated 0 as the timed-out player of RULES.md §1.16
 (``match_results.left_match``; ``storage.skill`` ranks them below every side; their
-statistics never count the seat's goat), while the others are rated as usual.  The engine is not told: a seat is a seat, and the computer
-player's moves are logged as any computer player's, so the match and its game record replay
-as before.
+statistics never count the seat's goat), while the others are rated as usual.  The engine
+is not told: a seat is a seat, and the computer player's moves are logged as any computer
+player's, so the match and its game record replay as before.
 
 When the last person leaves, nobody is left to play with: the match is stopped (not rated),
 as /stopgame would.

@@ -333,3 +333,45 @@ async def test_a_seat_handed_to_a_computer_player_tells_one_story(tmp_path):
         board = await svc.stats.leaderboard(None)
         row = next(b for b in board if b.user_id == PETYA.id)
         assert (row.matches, row.rating, row.goats) == (1, 0, 0)
+
+
+# -- item 6: notices that outlived their problem --------------------------------------------
+
+
+async def test_the_closed_dm_notice_goes_once_the_player_gets_the_tiles(tmp_path):
+    """Issue 20 item 6: «Петя не получает свои кости …» leaves the group once Петя opened
+    the private chat and his hand reached him."""
+    async with Harness(tmp_path) as h:
+        for p in (OLYA, PETYA):
+            h.tg.dm_open.add(p.id)
+            await h.say(p, p.id, "/start")
+        await h.say(OLYA, GROUP, "/newgame")
+        lobby = h.tg.last(GROUP)
+        await h.press(PETYA, lobby, data=lobby.buttons()[0].callback_data)
+        h.tg.dm_open.discard(PETYA.id)  # he blocked the bot meanwhile
+        await h.say(OLYA, GROUP, "/startgame")
+        notice_start = h.app.tr.t("ru", "notice-dm-closed", name=PETYA.first_name)
+        notices = [m for m in h.tg.chat(GROUP) if m.text == notice_start]
+        assert len(notices) == 1
+        h.tg.dm_open.add(PETYA.id)
+        await h.say(PETYA, PETYA.id, "/start")
+        assert hand_messages(h, PETYA), "the hand arrived"
+        assert h.tg.messages[(GROUP, notices[0].message_id)].deleted
+
+
+async def test_an_old_hand_message_loses_your_move_when_a_new_one_takes_the_keyboard(
+        tmp_path):
+    """Issue 20 item 6: when a new hand message carries the turn's keyboard (/hand sent it
+    again), the old one no longer reads «▶️ Ваш ход!» without buttons: it points to the new
+    one."""
+    async with Harness(tmp_path) as h:
+        await seated(h, (OLYA, PETYA))
+        mover = next(p for p in (OLYA, PETYA) if h.keyboard_message(p) is not None)
+        old = h.keyboard_message(mover)
+        await h.say(mover, mover.id, "/hand")
+        new = h.keyboard_message(mover)
+        assert new.message_id != old.message_id
+        was = h.tg.messages[(mover.id, old.message_id)]
+        assert not was.move_buttons()
+        assert h.app.tr.t("ru", "hand-your-turn") not in was.text
+        assert was.text == h.app.tr.t("ru", "hand-moved-on")

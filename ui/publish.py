@@ -446,8 +446,8 @@ class Publisher:
                     self.outbox.edit_text(uid, old.message, text, reply_markup=markup)
                     books.hands[uid] = HandMessage(old.message, version, round_no, True)
                     continue
-                if old and old.live:
-                    self.outbox.edit_markup(uid, old.message, None)
+                if old and old.live:  # the new message below takes the turn (issue 20 item 6)
+                    self._moved_on(uid, old.message, locale)
                 self._send_hand(books, table, seat, text, markup, version, live=True)
             elif old and old.live:
                 self.outbox.edit_text(uid, old.message, text, reply_markup=None)
@@ -467,8 +467,12 @@ class Publisher:
         books.hands[seat.user_id] = HandMessage(sent, version, table.round_no, live)
 
         def done(future: asyncio.Future) -> None:
-            if not future.cancelled() and future.result() is None:
+            if future.cancelled():
+                return
+            if future.result() is None:
                 self._spawn(self._dm_closed(table, seat))
+            elif seat.user_id in books.dm_notices or seat.user_id in books.dm_notice_msgs:
+                self._spawn(self._dm_reached(table, seat.user_id))
 
         sent.add_done_callback(done)
 
@@ -482,11 +486,22 @@ class Publisher:
             return
         locale = await self.chat_locale(table.chat_id)
         url = self.link(f"h{table.match_id}")
-        self.outbox.send(table.chat_id, self.tr.t(locale, "notice-dm-closed", name=seat.name),
-                         reply_markup=dm_keyboard(locale, url, tr=self.tr),
-                         **_thread(table.thread_id))
         books.dm_notices[seat.user_id] = table.round_no
+        books.dm_notice_msgs[seat.user_id] = self.outbox.send(
+            table.chat_id, self.tr.t(locale, "notice-dm-closed", name=seat.name),
+            reply_markup=dm_keyboard(locale, url, tr=self.tr), **_thread(table.thread_id))
         self._changed(table.match_id)
+
+    async def _dm_reached(self, table: TableView, user_id: int) -> None:
+        """A hand reached a player the group was told gets none (issue 20 item 6): the
+        notice is out of date and leaves the group (the next closed DM tells it again)."""
+        async with self._locks.setdefault(table.match_id, asyncio.Lock()):
+            books = await self.messages(table.match_id)
+            books.dm_notices.pop(user_id, None)
+            ref = books.dm_notice_msgs.pop(user_id, None)
+            if ref is not None:
+                self.outbox.delete(table.chat_id, ref)
+            self._changed(table.match_id)
 
     async def bot_removed(self, results: Sequence[Result], title: str | None) -> None:
         """The bot was removed from a group (issue 20 item 2) and ``results`` are its matches
@@ -533,7 +548,7 @@ class Publisher:
             books = await self.messages(result.match_id)
             old = books.hands.pop(user_id, None)
             if old is not None and old.live:
-                self.outbox.edit_markup(user_id, old.message, None)
+                self._moved_on(user_id, old.message, await self.user_locale(user_id))
         await self.publish(await self.service.store.view(result.match_id), fresh=False)
         return True
 
@@ -575,13 +590,13 @@ class Publisher:
             books = await self.messages(result.match_id)
             old = books.hands.get(user_id)
             ref: Any = message_id
+            locale = await self.user_locale(user_id)
             if old is not None and ref_id(old.message) == message_id:
                 ref = old.message
             elif old is not None and old.live:
-                self.outbox.edit_markup(chat_id, old.message, None)
+                self._moved_on(chat_id, old.message, locale)
             books.hands[user_id] = HandMessage(ref, table.version, table.round_no, True)
             self._changed(result.match_id)
-            locale = await self.user_locale(user_id)
             text = compose.hand_text(locale, hand, table, chosen=chosen, tr=self.tr)
             if chosen is None:
                 markup = self._hand_keyboard(table.match_id, table.version, hand.legal,
@@ -591,6 +606,12 @@ class Publisher:
                                           locale=locale, tr=self.tr)
             self.outbox.edit_text(chat_id, ref, text, reply_markup=markup)
         return True
+
+    def _moved_on(self, chat_id: int, message: Any, locale: str) -> None:
+        """An old hand message whose keyboard another message took over: it no longer says
+        «▶️ Ваш ход!» without buttons, but points to the newer one (issue 20 item 6)."""
+        self.outbox.edit_text(chat_id, message, self.tr.t(locale, "hand-moved-on"),
+                              reply_markup=None)
 
     def _hand_keyboard(self, match_id: int, version: int, legal: Any, user_id: int,
                        locale: str) -> Any:

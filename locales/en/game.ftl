@@ -53,6 +53,7 @@ hand-round-over-here = The round is over — see the summary in this chat.
 hand-match-over-here = The match is over — see the summary in this chat.
 hand-match-stopped = ⏹ The match was stopped; no rating.
 hand-match-removed = 🚫 The bot was removed from the group — the match is closed without rating.
+hand-moved-on = ⤵️ Your turn and your tiles are in the newer message below.
 
 ## Round summary.
 round-title = <b>Round { $round } is over</b>
