@@ -84,6 +84,12 @@ class Statistics:
                                  with_bots=bots)
         return _personal(r, chat_id, place)
 
+    async def bot_matches_in_groups(self, user_id: int, variant: str = "classic") -> int:
+        """How many finished matches of ``variant`` a person played in groups with computer
+        players: on no board but the group's own of such matches (issue 20 item 7: the
+        reason private /stats does not count what /history lists)."""
+        return await self.db.read(repo.bot_matches_in_groups, user_id, variant)
+
     async def player_boards(self, user_id: int) -> tuple[PersonalStats, ...]:
         """Every board a player is on (any chat, any variant, either kind), without places;
         ``chat_id`` None for the global boards."""

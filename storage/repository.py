@@ -795,6 +795,19 @@ def _history_matches(chat_id: int | None, user_id: int | None):
     return stmt.group_by(r.match_id)
 
 
+def bot_matches_in_groups(conn: Connection, user_id: int, variant: str) -> int:
+    """How many finished matches of ``variant`` a person played in a group with a computer
+    player seated from the start: they count only on that group's board of matches with
+    computer players (:func:`storage.skill.boards`), never on the global board nor among the
+    person's private matches against computer players."""
+    mine, bot = T_RESULTS.alias("mine"), T_RESULTS.alias("bot")
+    stmt = (select(func.count(func.distinct(mine.c.match_id)))
+            .select_from(mine.join(bot, bot.c.match_id == mine.c.match_id))
+            .where(mine.c.user_id == user_id, mine.c.variant == variant,
+                   mine.c.chat_id != user_id, mine.c.bot.is_(None), bot.c.bot.is_not(None)))
+    return int(conn.execute(stmt).scalar() or 0)
+
+
 def history_count(conn: Connection, *, chat_id: int | None = None,
                   user_id: int | None = None) -> int:
     """How many finished matches :func:`history` can list (of a chat, of a person, or

@@ -375,3 +375,34 @@ async def test_an_old_hand_message_loses_your_move_when_a_new_one_takes_the_keyb
         assert not was.move_buttons()
         assert h.app.tr.t("ru", "hand-your-turn") not in was.text
         assert was.text == h.app.tr.t("ru", "hand-moved-on")
+
+
+# -- item 7: private /stats and a match with a computer player ------------------------------
+
+
+async def test_private_stats_say_why_a_match_with_a_computer_player_is_not_counted(tmp_path):
+    """Issue 20 item 7: a group match with a computer player is in the player's /history but
+    on no board private /stats reads (the group's board leaves it out by default); /stats
+    says so instead of only «пока ни одной доигранной партии»."""
+    from tests.test_service_leaving import play_on
+
+    async with Harness(tmp_path) as h:
+        svc, tr = h.app.service, h.app.tr
+        for p in (OLYA, PETYA):
+            h.tg.dm_open.add(p.id)
+            await svc.people.register_user(p.id, p.first_name, dm_open=True)
+        res = await svc.lobbies.open_lobby(GROUP, None, OLYA.id, OLYA.first_name,
+                                           {"match_limit": 51})
+        await svc.lobbies.join(res.match_id, PETYA.id, PETYA.first_name)
+        await svc.lobbies.add_bot(res.match_id, OLYA.id, "easy")
+        res = await svc.lobbies.start(res.match_id, OLYA.id)
+        end = await play_on(svc, res, random.Random(3))
+        assert end.status == Status.FINISHED
+        await h.say(OLYA, OLYA.id, "/history")
+        assert f"#{end.match_id}" in h.tg.last(OLYA.id).text
+        await h.say(OLYA, OLYA.id, "/stats")
+        text = h.tg.last(OLYA.id).text
+        assert tr.t("ru", "pstats-bots-elsewhere", count=1) in text
+        # in the group, as before: its board leaves such matches out and says so
+        await h.say(OLYA, GROUP, "/stats")
+        assert tr.t("ru", "pstats-bots-left-out") in h.tg.last(GROUP).text

@@ -163,20 +163,23 @@ def _figures(tr: Translator, locale: str, st: PersonalStats) -> list[str]:
 def render_personal(locale: str, name: str, variant: str, *, here: PersonalStats | None,
                     overall: PersonalStats, solo: PersonalStats | None = None,
                     others: Sequence[tuple[str, int]] = (), bots_left_out: bool = False,
-                    tr: Translator | None = None) -> str:
+                    bots_elsewhere: int = 0, tr: Translator | None = None) -> str:
     """/stats of one player in one game: in this chat (``here``, a group's board as the chat
     counts), in every chat (``overall``, without computer players), in private matches
     against computer players (``solo``, when there are any); matches, first places, goats
     (RULES.md §1.15), the skill rating and the rating points (§1.16), outs (§1.9), fish
     (§1.10), the average final score; then the other games they played (``others``: game,
     matches); ``bots_left_out``: this chat's board leaves out matches with computer
-    players, which an empty answer then says."""
+    players, which an empty answer then says; ``bots_elsewhere``: matches with computer
+    players in groups, which no board shown here counts (private /stats says so, issue 20
+    item 7)."""
     tr = _tr(tr)
     name = clean_name(name)
     played = [s for s in (here, overall, solo) if s is not None and s.matches]
+    why = ([tr.t(locale, "pstats-bots-left-out")] if bots_left_out else []) + (
+        [tr.t(locale, "pstats-bots-elsewhere", count=bots_elsewhere)] if bots_elsewhere else [])
     if not played and not others:
-        empty = tr.t(locale, "pstats-empty", name=name)
-        return empty + "\n" + tr.t(locale, "pstats-bots-left-out") if bots_left_out else empty
+        return "\n".join([tr.t(locale, "pstats-empty", name=name), *why])
     lines = [tr.t(locale, "pstats-title", name=name, variant=variant_name(locale, variant,
                                                                            tr=tr))]
     if here is not None:
@@ -189,6 +192,8 @@ def render_personal(locale: str, name: str, variant: str, *, here: PersonalStats
     if others:
         listed = ", ".join(f"{variant_name(locale, v, tr=tr)} ({n})" for v, n in others)
         lines += ["", tr.t(locale, "pstats-others", list=listed)]
+    if bots_elsewhere:
+        lines += ["", why[-1]]
     return _fit(lines)
 
 

@@ -32,6 +32,10 @@ pstats-play = Went out: { $outs } · fish: { $fish } · average final score: { N
 pstats-none = — no match yet.
 pstats-empty = { $name } has not finished a match yet.
 pstats-bots-left-out = Matches with computer players do not count here (/history lists them; an admin can count them in /settings).
+pstats-bots-elsewhere = { $count ->
+    [one] { $count } match with computer players in groups is
+   *[other] { $count } matches with computer players in groups are
+} not counted here: such matches count only on their group's board, if its admins turned that on in /settings. The matches themselves are in /history.
 pstats-others = Other games: { $list }
 
 ## History (/history).
