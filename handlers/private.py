@@ -3,8 +3,9 @@
 The router's message filter keeps it to private chats.
 
 Payloads: ``j<match id>`` seats the user in that lobby; ``h<match id>`` (from the group
-notice when a DM was closed) sends the hand of that match; ``r<match id>`` (from a record
-button pressed before the DM was open) sends that match's game record.  Any /start in
+notice when a DM was closed) sends the hand of that match; ``r<match id>_<signature>``
+(from a record button pressed before the DM was open, ``handlers.records.grant_payload``)
+sends that match's game record, after a restart too.  Any /start in
 private records that the bot may now write to the user (issue 4: 403 until they do).
 """
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from aiogram import Router
+from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import Message
 
@@ -36,7 +37,7 @@ from handlers.play import cmd_hand
 from service import ErrorCode, Status
 from ui.keyboards import stop_keyboard
 
-_PAYLOAD = re.compile(r"^([jhr])(\d{1,18})$")
+_PAYLOAD = re.compile(r"^([jhr])(\d{1,18})(?:_([A-Za-z0-9_-]{12}))?$")
 
 #: Commands that work in groups only; in private they are answered with "group only".
 #: (/leave works in both: in private it leaves a running match, ``handlers.records``.)
@@ -44,7 +45,8 @@ _PAYLOAD = re.compile(r"^([jhr])(\d{1,18})$")
 GROUP_COMMANDS = ("join", "addbot", "startgame", "settings")
 
 
-async def cmd_start(message: Message, command: CommandObject, app: App, locale: str) -> None:
+async def cmd_start(message: Message, command: CommandObject, app: App, bot: Bot,
+                    locale: str) -> None:
     user = message.from_user
     await register(app, user, dm_open=True)
     app.publisher.forbidden.discard(user.id)
@@ -60,9 +62,11 @@ async def cmd_start(message: Message, command: CommandObject, app: App, locale: 
             answer(app, message, app.error_text(locale, res))
             return
     if m and m.group(1) == "r":
-        from handlers.records import send_record
+        from handlers.records import granted, send_record
 
-        key, _ = await send_record(app, user, int(m.group(2)), user.id)
+        match_id = int(m.group(2))
+        key, _ = await send_record(app, user, match_id, user.id,
+                                   grant=granted(bot.token, user.id, match_id, m.group(3)))
         if key != "rec-sent":
             answer(app, message, app.tr.t(locale, key, id=int(m.group(2))))
         return
