@@ -44,6 +44,9 @@ async def _act(query: CallbackQuery, app: App, locale: str, game: int,
         return
     await acknowledge(query)  # never in the way of publishing the move already committed
     await app.publisher.publish(res)
+    if query.message is not None:
+        await app.publisher.accepted(res, query.from_user.id, query.message.chat.id,
+                                     query.message.message_id)
 
 
 async def _refused(query: CallbackQuery, app: App, locale: str, res: Result,
@@ -52,8 +55,8 @@ async def _refused(query: CallbackQuery, app: App, locale: str, res: Result,
     old keyboard (stale, not this player's turn) is taken away, so that only the live one
     remains."""
     await alert(query, app.tr.plain(locale, key) if key else app.error_text(locale, res))
-    if res.error in (ErrorCode.STALE, ErrorCode.NOT_YOUR_TURN, ErrorCode.WRONG_STATUS) \
-            and query.message:
+    if res.error in (ErrorCode.STALE, ErrorCode.NOT_YOUR_TURN, ErrorCode.WRONG_STATUS,
+                     ErrorCode.BAD_MOVE) and query.message:
         await app.publisher.refused(res, query.from_user.id, query.message.chat.id,
                                     query.message.message_id)
 

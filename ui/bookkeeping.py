@@ -11,7 +11,7 @@ The stored JSON object (``matches.messages``)::
      "table": 13, "table_round": 2, "table_chat": -100, "table_closed": 1, "table_photo": 1,
      "end_shown": 1, "hold": 15, "hold_version": 9, "hold_name": "Петя",
      "hand:21": {"id": 14, "version": 7, "round": 2, "live": 1},
-     "dm_notice:22": 2, "dm_notice_msg:22": 16}
+     "dm_notice:22": 2, "dm_notice_msg:22": 16, "retired:21": [11]}
 
 ``hand:<user id>`` was written ``[id, version, round, live]`` before; both forms are read.
 ``table_photo`` is absent for a table shown as text (as every table was before pictures).
@@ -77,6 +77,9 @@ class MatchMessages:
     - ``dm_notices``: per user id, the round in which the group was told the DM is closed;
       ``dm_notice_msgs`` that notice's message, deleted once a hand reaches the player
       (issue 20 item 6);
+    - ``retired``: per user id, hand messages a newer one replaced whose closing edit is not
+      known to be made yet; stored before it is asked for, so a restart closes them
+      (issue 20 item 15);
     - ``hold`` / ``hold_version`` / ``hold_name``: the group's question about a player's
       timeouts (issue 15), the match version it was asked at and the player's name, until
       the answer is shown in its place.
@@ -94,6 +97,7 @@ class MatchMessages:
     hands: dict[int, HandMessage] = field(default_factory=dict)
     dm_notices: dict[int, int] = field(default_factory=dict)
     dm_notice_msgs: dict[int, MessageRef] = field(default_factory=dict)
+    retired: dict[int, list[MessageRef]] = field(default_factory=dict)
     hold: MessageRef | None = None
     hold_version: int | None = None
     hold_name: str | None = None
@@ -126,6 +130,10 @@ class MatchMessages:
                 books.dm_notices[int(uid)] = value
             elif kind == "dm_notice_msg" and _int(value) is not None:
                 books.dm_notice_msgs[int(uid)] = value
+            elif kind == "retired" and isinstance(value, list):
+                ids = [v for v in value if _int(v) is not None]
+                if ids:
+                    books.retired[int(uid)] = ids
         return books
 
     def to_json(self) -> dict[str, Any]:
@@ -156,6 +164,10 @@ class MatchMessages:
         for uid, ref in self.dm_notice_msgs.items():
             if ref_id(ref) is not None:
                 out[f"dm_notice_msg:{uid}"] = ref_id(ref)
+        for uid, refs in self.retired.items():
+            ids = [ref_id(r) for r in refs if ref_id(r) is not None]
+            if ids:
+                out[f"retired:{uid}"] = ids
         return {k: v for k, v in out.items() if v is not None}
 
     # ------------------------------------------------------------------ sends in flight
@@ -163,7 +175,8 @@ class MatchMessages:
     def pending(self) -> list[asyncio.Future]:
         """The sends still waiting in the outbox."""
         refs = [self.lobby, self.table, self.end, self.hold,
-                *(h.message for h in self.hands.values()), *self.dm_notice_msgs.values()]
+                *(h.message for h in self.hands.values()), *self.dm_notice_msgs.values(),
+                *(r for refs in self.retired.values() for r in refs)]
         return [r for r in refs if isinstance(r, asyncio.Future) and not r.done()]
 
     def settle(self) -> None:
@@ -177,6 +190,12 @@ class MatchMessages:
             self.table_chat = chat
         self.end, _ = _settled(self.end)
         self.hold, _ = _settled(self.hold)
+        for uid, refs in list(self.retired.items()):
+            done = [m for m in (_settled(r)[0] for r in refs) if m is not None]
+            if done:
+                self.retired[uid] = done
+            else:
+                del self.retired[uid]
         for uid, ref in list(self.dm_notice_msgs.items()):
             message, _ = _settled(ref)
             if message is None:
