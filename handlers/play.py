@@ -40,7 +40,7 @@ async def _act(query: CallbackQuery, app: App, locale: str, game: int,
                move: str | MoveOption, end: str | None, version: int) -> None:
     res = await app.service.play.act(game, query.from_user.id, move, end, version)
     if not res.ok:
-        await _refused(query, app, locale, res)
+        await _refused(query, app, locale, res, version=version)
         return
     await acknowledge(query)  # never in the way of publishing the move already committed
     await app.publisher.publish(res)
@@ -50,15 +50,15 @@ async def _act(query: CallbackQuery, app: App, locale: str, game: int,
 
 
 async def _refused(query: CallbackQuery, app: App, locale: str, res: Result,
-                   key: str | None = None) -> None:
-    """The alert answering a refused press (``key``: its text, else the refusal's own); an
-    old keyboard (stale, not this player's turn) is taken away, so that only the live one
-    remains."""
+                   key: str | None = None, *, version: int | None = None) -> None:
+    """The alert answering a refused press (``key``: its text, else the refusal's own) of a
+    button of match version ``version``; an old keyboard (stale, not this player's turn, a
+    closed match) is taken away, so that only the live one remains."""
     await alert(query, app.tr.plain(locale, key) if key else app.error_text(locale, res))
     if res.error in (ErrorCode.STALE, ErrorCode.NOT_YOUR_TURN, ErrorCode.WRONG_STATUS,
                      ErrorCode.BAD_MOVE) and query.message:
         await app.publisher.refused(res, query.from_user.id, query.message.chat.id,
-                                    query.message.message_id)
+                                    query.message.message_id, version)
 
 
 async def on_play(query: CallbackQuery, callback_data: PlayCb, app: App, locale: str) -> None:
@@ -78,7 +78,8 @@ async def on_play(query: CallbackQuery, callback_data: PlayCb, app: App, locale:
     if not res.ok:
         # a match gone or over: the move being built is out of date
         gone = res.error == ErrorCode.NOT_FOUND
-        await _refused(query, app, locale, res, "err-stale-button" if gone else None)
+        await _refused(query, app, locale, res, "err-stale-button" if gone else None,
+                       version=cb.ver)
         return
     hand = res.hand_for(user)
     chosen = list(cb.placements) if cb.act == "b" else None

@@ -407,3 +407,47 @@ async def test_private_stats_say_why_a_match_with_a_computer_player_is_not_count
         # in the group, as before: its board leaves such matches out and says so
         await h.say(OLYA, GROUP, "/stats")
         assert tr.t("ru", "pstats-bots-left-out") in h.tg.last(GROUP).text
+
+
+# -- item 15: what a SIGKILL leaves behind ----------------------------------------------------
+
+
+async def test_a_keyboard_a_sigkill_kept_from_the_books_closes_when_pressed(tmp_path):
+    """Issue 20 item 15: /hand sends a new hand message with the keyboard, and the process
+    is SIGKILLed before its id is stored, so the restarted bot cannot know that message.  Its
+    owner presses it: the move counts (it is the current version), and that message is then
+    closed at once instead of keeping its old keyboard beside the next one."""
+    async with Harness(tmp_path) as h:
+        match_id = await seated(h, (OLYA, PETYA))
+        mover = next(p for p in (OLYA, PETYA) if h.keyboard_message(p) is not None)
+        first = h.keyboard_message(mover).message_id
+        stored = await h.app.service.messages.load(match_id)
+        await h.say(mover, mover.id, "/hand")
+        orphan = h.keyboard_message(mover)
+        assert orphan.message_id != first
+    again = Harness(tmp_path)
+    again.tg = h.tg
+    async with again as h2:
+        await h2.app.service.messages.save(match_id, stored)  # as the killed process left it
+        await h2.app.publisher.heal()
+        await h2.outbox.drain()
+        await h2.app.publisher.settled()
+        version = (await h2.app.service.store.view(match_id)).version
+        text, alert, _ = await h2.press(mover, orphan,
+                                        data=orphan.move_buttons()[0].callback_data)
+        assert not alert
+        assert (await h2.app.service.store.view(match_id)).version == version + 1
+        assert not h2.tg.messages[(mover.id, orphan.message_id)].move_buttons()
+        h2.the_live_keyboard((OLYA, PETYA))  # exactly one keyboard, the other player's
+
+
+async def _command(h: Harness, person: Person, text: str):
+    """The message of ``person`` typing the command ``text`` in their private chat."""
+    import time
+
+    from aiogram.types import Message, MessageEntity
+
+    return Message(message_id=800000, date=int(time.time()),
+                   chat=Chat(id=person.id, type="private", first_name=person.first_name),
+                   from_user=person.user, text=text,
+                   entities=[MessageEntity(type="bot_command", offset=0, length=len(text))])

@@ -43,7 +43,7 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from service import GameService, Result, Status
+from service import ErrorCode, GameService, Result, Status
 from service.views import SeatView, TableView
 from ui import compose, records, render
 from ui.bookkeeping import HandMessage, MatchMessages
@@ -574,13 +574,14 @@ class Publisher:
         return True
 
     async def refused(self, result: Result, user_id: int, chat_id: int,
-                      message_id: int) -> None:
+                      message_id: int, pressed_version: int | None = None) -> None:
         """A press on ``message_id`` was refused as outdated, out of turn or on a closed match:
         unless that message holds the player's live keyboard, close it, so only the live one
-        remains (a closed match keeps none); if it is the one the books hold, it shows the
-        state anew (its last edit may have been lost to a SIGKILL)."""
+        remains (a closed match keeps none); if it is the one the books hold and its button
+        carried an older version (``pressed_version``), it shows the state anew: its last
+        edit was lost to a SIGKILL, and it would answer «outdated» for ever."""
         hand = result.hand_for(user_id)
-        if hand is None:
+        if hand is None or chat_id != user_id:  # a hand message lives in its owner's chat
             return
         if result.status != Status.PLAYING:  # a closed match keeps no keyboard
             self.outbox.edit_markup(chat_id, message_id, None)
@@ -593,7 +594,8 @@ class Publisher:
                 # a keyboard the books do not know (a send whose id a SIGKILL kept from being
                 # stored): closed now that it shows itself (issue 20 item 15)
                 self._close_unknown(result, user_id, chat_id, message_id, locale)
-            elif result.table is not None:
+            elif result.table is not None and result.error == ErrorCode.STALE \
+                    and pressed_version is not None and pressed_version < result.table.version:
                 # the books' own message showed an older keyboard than they say (an edit a
                 # SIGKILL cut short): show it as it is now
                 table = result.table
@@ -622,7 +624,7 @@ class Publisher:
         """A move pressed on ``message_id`` was accepted and published: if that message is
         not the hand message the books hold (an orphan of a restart), it is closed, so one
         keyboard stays live (issue 20 item 15)."""
-        if result.match_id is None or result.hand_for(user_id) is None:
+        if result.match_id is None or result.hand_for(user_id) is None or chat_id != user_id:
             return
         async with self._locks.setdefault(result.match_id, asyncio.Lock()):
             books = await self.messages(result.match_id)
