@@ -186,7 +186,10 @@ async def _clear_orphans(table: Table, rng: random.Random) -> tuple[int, list[Pr
     accepted = []
     for version, uid, mid in live[:-1]:
         if version == newest[0]:
-            kb = next(k for k in table.feed.keyboards if (k.chat_id, k.message_id) == (uid, mid))
+            # the keyboard it shows now: a message edited in place (its owner to act again,
+            # or the restart showing its turn there) showed older ones before
+            kb = max((k for k in table.feed.keyboards if (k.chat_id, k.message_id) == (uid, mid)
+                      and k.version == version), key=lambda k: k.seq)
             accepted.append(await table.press(kb, rng))
             assert await table.next_keyboard(version) is not None
         press = await table.client.press(uid, uid, mid, index=0)
