@@ -574,12 +574,15 @@ class Publisher:
         return True
 
     async def refused(self, result: Result, user_id: int, chat_id: int,
-                      message_id: int, pressed_version: int | None = None) -> None:
+                      message_id: int, pressed_version: int | None = None, *,
+                      had_keyboard: bool = True) -> None:
         """A press on ``message_id`` was refused as outdated, out of turn or on a closed match:
         unless that message holds the player's live keyboard, close it, so only the live one
-        remains (a closed match keeps none); if it is the one the books hold and its button
-        carried an older version (``pressed_version``), it shows the state anew: its last
-        edit was lost to a SIGKILL, and it would answer «outdated» for ever."""
+        remains (a closed match keeps none); if it is the one the books hold and it shows a
+        keyboard of an older version (``pressed_version``, as Telegram sent it with the
+        press), it shows the state anew: its last edit was lost to a SIGKILL, and it would
+        answer «outdated» for ever.  A message that
+        showed no keyboard (a forged press) is left as it is."""
         hand = result.hand_for(user_id)
         if hand is None or chat_id != user_id:  # a hand message lives in its owner's chat
             return
@@ -591,6 +594,8 @@ class Publisher:
             live = books.hands.get(user_id)
             locale = await self.user_locale(user_id)
             if not (live and ref_id(live.message) == message_id):
+                if not had_keyboard:
+                    return
                 # a keyboard the books do not know (a send whose id a SIGKILL kept from being
                 # stored): closed now that it shows itself (issue 20 item 15)
                 self._close_unknown(result, user_id, chat_id, message_id, locale)
