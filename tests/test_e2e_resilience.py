@@ -176,9 +176,8 @@ async def _clear_orphans(table: Table, rng: random.Random) -> tuple[int, list[Pr
     """After a restart one keyboard is live, but one the killed process sent without having
     recorded its id (a crash between the send and the write) may still show beside it, for
     an older version or for the same one.  Its owner presses it: an older one is refused as
-    outdated and taken away; one of the current version is a real move, and pressed again
-    afterwards it is refused and taken away.  Returns the number of orphans and the accepted
-    presses."""
+    outdated and closed; one of the current version is a real move, after which it is closed
+    at once.  Returns the number of orphans and the accepted presses."""
     live = await _live_keyboards(table)
     assert live, "no keyboard after the restart"
     await table.feed.sync()
@@ -192,9 +191,11 @@ async def _clear_orphans(table: Table, rng: random.Random) -> tuple[int, list[Pr
                       and k.version == version), key=lambda k: k.seq)
             accepted.append(await table.press(kb, rng))
             assert await table.next_keyboard(version) is not None
-        press = await table.client.press(uid, uid, mid, index=0)
-        answer = await table.client.wait_answer(press["query_id"], timeout=10)
-        assert answer["show_alert"] and "устарела" in answer["text"], answer
+        else:  # an older one is refused as outdated
+            press = await table.client.press(uid, uid, mid, index=0)
+            answer = await table.client.wait_answer(press["query_id"], timeout=10)
+            assert answer["show_alert"] and "устарела" in answer["text"], answer
+        # either way the bot now knows it and closes it (issue 20 item 15)
         await table.client.wait_until(
             lambda uid=uid, mid=mid: _no_buttons(table, uid, mid), timeout=10,
             what="the orphan keyboard taken away")
