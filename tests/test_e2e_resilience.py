@@ -104,10 +104,6 @@ async def test_a_player_who_never_moves_loses_the_match_by_timeout(bot, emulator
     assert bot.errors() == []
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "issue 20 item 15, open: a SIGKILL between a commit and its sends can lose a round's "
-    "summary or leave a press unanswered (about 1 run in 5); the restart does not yet find "
-    "and redo what it cannot account for"))
 @pytest.mark.parametrize("emulator_settings", [{"flood": False}])
 async def test_the_bot_killed_mid_match_carries_on_after_a_restart(bot, emulator_client, feed):
     """SIGKILL right after a press (the press may be lost, half done or done), twice; after
