@@ -459,7 +459,7 @@ class Publisher:
                     # :meth:`refused`)
                     continue
                 markup = self._hand_keyboard(table.match_id, version, hand.legal, uid, locale)
-                if old and old.live and (seat.seat in pressed or redo):
+                if old and old.live and seat.seat in pressed:
                     # the player is looking at the message they just pressed: their next turn
                     # (everyone else knocked, or they lead the new round, §1.6) goes there
                     self.outbox.edit_text(uid, old.message, text, reply_markup=markup)
