@@ -52,7 +52,9 @@ async def on_my_member(update: ChatMemberUpdated, app: App) -> None:
         return
     app.admins.forget(update.chat.id)
     if status in (ChatMemberStatus.LEFT, ChatMemberStatus.KICKED):
+        title = update.chat.title or (await app.service.people.chat_info(update.chat.id)).title
         closed = await app.service.bot_removed(update.chat.id)
+        await app.publisher.bot_removed(closed, title)
         log.info("removed from chat %s: %d matches closed without rating", update.chat.id,
                  len(closed))
     elif status in (ChatMemberStatus.MEMBER, ChatMemberStatus.ADMINISTRATOR):

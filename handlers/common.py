@@ -19,8 +19,9 @@ from aiogram.exceptions import TelegramAPIError
 from aiogram.types import CallbackQuery, Chat, Message, ReplyParameters, TelegramObject, User
 
 from handlers.admins import Admins
-from service import ErrorCode, GameService, Result
+from service import ErrorCode, GameService, Result, Status
 from ui.i18n import Translator, choose_locale
+from ui.outbox import ref_id
 from ui.publish import Publisher
 
 log = logging.getLogger(__name__)
@@ -95,12 +96,17 @@ class App:
 
     def error_text(self, locale: str, result: Result) -> str:
         """The localized answer to a refused operation (too few players: the count the
-        lobby's game needs, RULES.md §1.1, §1.14, §2)."""
+        lobby's game needs, RULES.md §1.1, §1.14, §2; a closed match: that it is closed,
+        not the lobby's text)."""
         lobby = result.lobby
         if result.error == ErrorCode.NOT_ENOUGH_PLAYERS and lobby is not None and \
                 lobby.min_players == lobby.max_players:  # teams, sport domino, Генерал
             return self.tr.plain(locale, "err-need-players-range", min=lobby.min_players,
                                  max=lobby.max_players, need="exact")
+        if result.error == ErrorCode.WRONG_STATUS and result.table is not None \
+                and result.status not in (Status.LOBBY, Status.PLAYING):
+            # a dealt match that closed, not a lobby (issue 20 item 2)
+            return self.tr.plain(locale, "err-match-closed")
         return self.tr.plain(locale, ERROR_KEYS.get(result.error, "err-unexpected"))
 
 
@@ -186,6 +192,27 @@ def reply(app: App, message: Message, text: str, **kwargs: Any) -> None:
     kwargs.setdefault("reply_parameters", ReplyParameters(
         message_id=message.message_id, allow_sending_without_reply=True))
     app.publisher.outbox.send(message.chat.id, text, **kwargs)
+
+
+async def point_to_open(app: App, message: Message, locale: str, found: Result) -> None:
+    """Answer a /newgame refused because ``found`` is open in this chat (issue 20 item 4):
+    say which — a lobby to join, a group's running match, or the private chat's match
+    against computer players, with /hand and /stopgame — quoting its message (the lobby, the
+    table, or the player's hand message) when its id is known."""
+    books = await app.publisher.messages(found.match_id)
+    if found.status == Status.LOBBY:
+        key, target = "err-lobby-exists", books.lobby
+    elif in_group(message.chat):
+        key, target = "err-match-exists", books.table
+    else:
+        hand = books.hands.get(message.from_user.id)
+        key, target = "err-match-exists-here", hand.message if hand else None
+    target = ref_id(target)
+    kwargs: dict[str, Any] = {}
+    if target is not None:
+        kwargs["reply_parameters"] = ReplyParameters(message_id=target,
+                                                     allow_sending_without_reply=True)
+    reply(app, message, app.tr.t(locale, key, id=found.match_id), **kwargs)
 
 
 def answer(app: App, message: Message, text: str, **kwargs: Any) -> None:

@@ -152,6 +152,10 @@ async def on_solo(query: CallbackQuery, callback_data: SoloCb, app: App, locale:
     user = query.from_user
     await register(app, user, dm_open=True)
     res = await open_solo(app, user, choice)
+    if res.error == ErrorCode.ALREADY_OPEN and res.match_id is not None:
+        key = "err-lobby-exists" if res.status == Status.LOBBY else "err-match-exists-here"
+        await alert(query, app.tr.plain(locale, key, id=res.match_id))
+        return
     if not res.ok:
         await alert(query, app.error_text(locale, res))
         return

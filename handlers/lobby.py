@@ -23,6 +23,7 @@ from handlers.common import (
     SameChatGuard,
     alert,
     display_name,
+    point_to_open,
     query_chat,
     register,
     reply,
@@ -127,6 +128,9 @@ async def cmd_newgame(message: Message, command: CommandObject, app: App,
     extra = {} if "turn_timeout" in chat.chat.rules else {"turn_timeout": app.turn_timeout}
     res = await app.service.lobbies.open_lobby(message.chat.id, thread_of(message), user.id,
                                                display_name(user), extra, variant=variant)
+    if res.error == ErrorCode.ALREADY_OPEN and res.match_id is not None:
+        await point_to_open(app, message, locale, res)
+        return
     if not res.ok:
         reply(app, message, app.error_text(locale, res))
         return
@@ -161,7 +165,7 @@ async def cmd_leave(message: Message, app: App, locale: str) -> None:
             return
         from handlers.records import confirm_leave
 
-        confirm_leave(app, message, locale, found.match_id, message.from_user)
+        confirm_leave(app, message, locale, found, message.from_user)
         return
     res = await app.service.lobbies.leave(found.match_id, message.from_user.id)
     if not res.ok:
@@ -199,7 +203,7 @@ async def cmd_stopgame(message: Message, app: App, is_admin: AdminCheck, locale:
     if not found.ok:
         reply(app, message, app.error_text(locale, found))
         return
-    creator = found.lobby.creator_id if found.lobby else None
+    creator = (found.lobby or found.table).creator_id
     if creator != message.from_user.id and not await is_admin():
         reply(app, message, app.tr.t(locale, "err-only-creator-or-admin"))
         return

@@ -18,6 +18,8 @@ turn, illegal).
 
 from __future__ import annotations
 
+from typing import Any
+
 from aiogram import Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
@@ -26,7 +28,7 @@ from handlers.common import App, acknowledge, alert, answer, reply, thread_of
 from service import ErrorCode, Result, Status
 from service.views import MoveOption
 from ui import compose, render
-from ui.callbacks import MoveCb, PlayCb
+from ui.callbacks import MoveCb, PlayCb, parse_callback
 
 
 async def on_move(query: CallbackQuery, callback_data: MoveCb, app: App, locale: str) -> None:
@@ -44,17 +46,38 @@ async def _act(query: CallbackQuery, app: App, locale: str, game: int,
         return
     await acknowledge(query)  # never in the way of publishing the move already committed
     await app.publisher.publish(res)
+    if query.message is not None:
+        await app.publisher.accepted(res, query.from_user.id, query.message.chat.id,
+                                     query.message.message_id)
 
 
 async def _refused(query: CallbackQuery, app: App, locale: str, res: Result,
                    key: str | None = None) -> None:
     """The alert answering a refused press (``key``: its text, else the refusal's own); an
-    old keyboard (stale, not this player's turn) is taken away, so that only the live one
-    remains."""
+    old keyboard (stale, not this player's turn, a closed match) is taken away, so that only
+    the live one remains, and a message showing an older keyboard than the books say is
+    shown anew (:meth:`ui.publish.Publisher.refused`)."""
     await alert(query, app.tr.plain(locale, key) if key else app.error_text(locale, res))
-    if res.error in (ErrorCode.STALE, ErrorCode.NOT_YOUR_TURN) and query.message:
+    if res.error in (ErrorCode.STALE, ErrorCode.NOT_YOUR_TURN, ErrorCode.WRONG_STATUS,
+                     ErrorCode.BAD_MOVE) and query.message:
         await app.publisher.refused(res, query.from_user.id, query.message.chat.id,
-                                    query.message.message_id)
+                                    query.message.message_id, _shown_version(query.message),
+                                    had_keyboard=query.message.reply_markup is not None)
+
+
+def _shown_version(message: Any) -> int | None:
+    """The match version of the move keyboard a message shows now (as Telegram sent it with
+    the press), None without one."""
+    markup = getattr(message, "reply_markup", None)
+    for row in markup.inline_keyboard if markup is not None else ():
+        for button in row:
+            try:
+                cb = parse_callback(button.callback_data)
+            except Exception:  # noqa: BLE001 - a button of another kind
+                continue
+            if isinstance(cb, (MoveCb, PlayCb)):
+                return int(cb.ver)
+    return None
 
 
 async def on_play(query: CallbackQuery, callback_data: PlayCb, app: App, locale: str) -> None:
@@ -73,8 +96,8 @@ async def on_play(query: CallbackQuery, callback_data: PlayCb, app: App, locale:
     res = await app.service.play.check_press(cb.game, user, cb.ver)
     if not res.ok:
         # a match gone or over: the move being built is out of date
-        closed = res.error in (ErrorCode.NOT_FOUND, ErrorCode.WRONG_STATUS)
-        await _refused(query, app, locale, res, "err-stale-button" if closed else None)
+        gone = res.error == ErrorCode.NOT_FOUND
+        await _refused(query, app, locale, res, "err-stale-button" if gone else None)
         return
     hand = res.hand_for(user)
     chosen = list(cb.placements) if cb.act == "b" else None

@@ -1,10 +1,11 @@
 """The private chat: /start (with deep-link payloads), /newgame against computer players,
-/hand, and the answer to group commands sent here.  The router's message filter keeps it to
-private chats.
+/hand, /stopgame of the match against them, and the answer to group commands sent here.
+The router's message filter keeps it to private chats.
 
 Payloads: ``j<match id>`` seats the user in that lobby; ``h<match id>`` (from the group
-notice when a DM was closed) sends the hand of that match; ``r<match id>`` (from a record
-button pressed before the DM was open) sends that match's game record.  Any /start in
+notice when a DM was closed) sends the hand of that match; ``r<match id>_<signature>``
+(from a record button pressed before the DM was open, ``handlers.records.grant_payload``)
+sends that match's game record, after a restart too.  Any /start in
 private records that the bot may now write to the user (issue 4: 403 until they do).
 """
 
@@ -12,11 +13,19 @@ from __future__ import annotations
 
 import re
 
-from aiogram import Router
+from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import Message
 
-from handlers.common import IN_PRIVATE, App, answer, display_name, register, reply
+from handlers.common import (
+    IN_PRIVATE,
+    App,
+    answer,
+    display_name,
+    point_to_open,
+    register,
+    reply,
+)
 from handlers.games import (
     open_solo,
     parse_solo,
@@ -26,15 +35,18 @@ from handlers.games import (
 )
 from handlers.play import cmd_hand
 from service import ErrorCode, Status
+from ui.keyboards import stop_keyboard
 
-_PAYLOAD = re.compile(r"^([jhr])(\d{1,18})$")
+_PAYLOAD = re.compile(r"^([jhr])(\d{1,18})(?:_([A-Za-z0-9_-]{12}))?$")
 
 #: Commands that work in groups only; in private they are answered with "group only".
 #: (/leave works in both: in private it leaves a running match, ``handlers.records``.)
-GROUP_COMMANDS = ("join", "addbot", "startgame", "stopgame", "settings")
+#: (/stopgame works in both: in private it stops the match against computer players here.)
+GROUP_COMMANDS = ("join", "addbot", "startgame", "settings")
 
 
-async def cmd_start(message: Message, command: CommandObject, app: App, locale: str) -> None:
+async def cmd_start(message: Message, command: CommandObject, app: App, bot: Bot,
+                    locale: str) -> None:
     user = message.from_user
     await register(app, user, dm_open=True)
     app.publisher.forbidden.discard(user.id)
@@ -50,9 +62,11 @@ async def cmd_start(message: Message, command: CommandObject, app: App, locale: 
             answer(app, message, app.error_text(locale, res))
             return
     if m and m.group(1) == "r":
-        from handlers.records import send_record
+        from handlers.records import granted, send_record
 
-        key, _ = await send_record(app, user, int(m.group(2)), user.id)
+        match_id = int(m.group(2))
+        key, _ = await send_record(app, user, match_id, user.id,
+                                   grant=granted(bot.token, user.id, match_id, m.group(3)))
         if key != "rec-sent":
             answer(app, message, app.tr.t(locale, key, id=int(m.group(2))))
         return
@@ -89,10 +103,25 @@ async def cmd_newgame_solo(message: Message, command: CommandObject, app: App,
         reply(app, message, refusal)
         return
     res = await open_solo(app, user, choice)
+    if res.error == ErrorCode.ALREADY_OPEN and res.match_id is not None:
+        await point_to_open(app, message, locale, res)
+        return
     if not res.ok:
         reply(app, message, app.error_text(locale, res))
         return
     await app.publisher.publish(res)
+
+
+async def cmd_stopgame_private(message: Message, app: App, locale: str) -> None:
+    """/stopgame in private (issue 20 item 4): stop this chat's match against computer
+    players after a confirmation (not rated, as every stopped match); the buttons are the
+    group's (:func:`handlers.lobby.on_stop_confirmed`), and the player is its creator."""
+    found = await app.service.store.find_open(message.chat.id, None)
+    if not found.ok:
+        reply(app, message, app.tr.t(locale, "err-no-match-here"))
+        return
+    reply(app, message, app.tr.t(locale, "match-stop-confirm"),
+          reply_markup=stop_keyboard(locale, found.match_id, tr=app.tr))
 
 
 async def cmd_group_only(message: Message, app: App, locale: str) -> None:
@@ -106,5 +135,6 @@ def create_router() -> Router:
     router.message.register(cmd_start, CommandStart())
     router.message.register(cmd_newgame_solo, Command("newgame"))
     router.message.register(cmd_hand, Command("hand"))
+    router.message.register(cmd_stopgame_private, Command("stopgame"))
     router.message.register(cmd_group_only, Command(*GROUP_COMMANDS))
     return router

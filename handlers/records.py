@@ -13,6 +13,9 @@ link that opens it, and ``/start r<match id>`` there sends the record
 from __future__ import annotations
 
 import asyncio
+import base64
+import hashlib
+import hmac
 import io
 import logging
 from functools import partial
@@ -43,10 +46,8 @@ log = logging.getLogger(__name__)
 #: Seconds a button press waits for its record to reach the private chat before answering.
 RECORD_WAIT = 8.0
 
-#: Records a user asked for in the match's chat before their private chat was open: the link
-#: they got opens it, and ``/start r<id>`` there sends the record (kept in memory only).
-_GRANTED: dict[int, set[int]] = {}
-_GRANTED_MAX = 10_000
+#: The key of the record links' signatures (:func:`grant_payload`), from the bot's token.
+_GRANT_SALT = b"kozel record link\0"
 
 _RECORD_ERRORS = {ErrorCode.WRONG_STATUS: "err-record-open",
                   ErrorCode.NOT_IN_GAME: "err-record-foreign",
@@ -91,21 +92,41 @@ async def on_history_page(query: CallbackQuery, callback_data: HistoryCb, app: A
 # -- records --------------------------------------------------------------------------------
 
 
-async def send_record(app: App, user: User, match_id: int, chat_id: int | None
-                      ) -> tuple[str | None, bool]:
+def _signature(token: str, user_id: int, match_id: int) -> str:
+    key = hashlib.sha256(_GRANT_SALT + token.encode()).digest()
+    mac = hmac.new(key, f"{int(user_id)}:{int(match_id)}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac[:9]).decode()  # 12 characters, no padding
+
+
+def grant_payload(token: str, user_id: int, match_id: int) -> str:
+    """The ``/start`` payload of a record link given to ``user_id`` where they may have the
+    record of ``match_id`` (its chat) but their private chat is closed:
+    ``r<match id>_<signature>``, signed with a key derived from the bot's ``token`` (issue 20
+    item 15: nothing is kept in memory, so the link still works after a restart).  At most
+    32 characters of ``[A-Za-z0-9_-]``, as Telegram's deep links allow."""
+    return f"r{int(match_id)}_{_signature(token, user_id, match_id)}"
+
+
+def granted(token: str, user_id: int, match_id: int, signature: str | None) -> bool:
+    """Whether ``signature`` is the one :func:`grant_payload` gave ``user_id`` for
+    ``match_id``."""
+    return bool(signature) and hmac.compare_digest(
+        signature, _signature(token, user_id, match_id))
+
+
+async def send_record(app: App, user: User, match_id: int, chat_id: int | None, *,
+                      grant: bool = False) -> tuple[str | None, bool]:
     """Send the game record of ``match_id`` to ``user``'s private chat, asked in
-    ``chat_id``.  Returns ``(text key of the answer, dm_closed)``: ``rec-sent``, the error's
-    key, or ``err-record-dm`` with ``dm_closed`` when the private chat is not open (403; the
-    match's chat may then be left: ``/start r<id>`` sends the record)."""
-    granted = match_id in _GRANTED.get(user.id, ())
-    rec = await app.service.records.record(match_id, user.id, chat_id, granted=granted)
+    ``chat_id`` (``grant``: by a signed link given in the match's chat, :func:`granted`).
+    Returns ``(text key of the answer, dm_closed)``: ``rec-sent``, the error's key, or
+    ``err-record-dm`` with ``dm_closed`` when the private chat is not open (403; the
+    match's chat may then be left: ``/start`` with :func:`grant_payload` sends the
+    record)."""
+    rec = await app.service.records.record(match_id, user.id, chat_id, granted=grant)
     if isinstance(rec, ErrorCode):
         return _RECORD_ERRORS.get(rec, "err-unexpected"), False
     known = await app.service.people.get_user(user.id)
     if known is None or not known.dm_open:
-        if len(_GRANTED) >= _GRANTED_MAX:
-            _GRANTED.clear()
-        _GRANTED.setdefault(user.id, set()).add(match_id)
         return "err-record-dm", True
     locale = await app.publisher.user_locale(user.id)
     sent = app.publisher.outbox.send_document(
@@ -120,7 +141,8 @@ async def send_record(app: App, user: User, match_id: int, chat_id: int | None
     return "rec-sent", False
 
 
-async def cmd_record(message: Message, command: CommandObject, app: App, locale: str) -> None:
+async def cmd_record(message: Message, command: CommandObject, app: App, bot: Bot,
+                     locale: str) -> None:
     """/record [number]: the game record of a match of /history (default: the newest) to
     your private chat."""
     arg = (command.args or "").strip().lstrip("#")
@@ -139,19 +161,21 @@ async def cmd_record(message: Message, command: CommandObject, app: App, locale:
     key, closed = await send_record(app, user, match_id, chat_id)
     if closed:
         reply(app, message, app.tr.t(locale, "notice-dm-link", name=user.full_name[:64],
-                                     url=app.publisher.link(f"r{match_id}")))
+                                     url=app.publisher.link(grant_payload(bot.token, user.id,
+                                                                          match_id))))
     elif group or key != "rec-sent":
         reply(app, message, app.tr.t(locale, key, id=match_id))
 
 
-async def on_record(query: CallbackQuery, callback_data: RecordCb, app: App,
+async def on_record(query: CallbackQuery, callback_data: RecordCb, app: App, bot: Bot,
                     locale: str) -> None:
     """The record button: the record goes to the presser's private chat; a closed one
-    opens with the answer's link, and ``/start r<id>`` there sends it."""
+    opens with the answer's link (:func:`grant_payload`), and ``/start`` there sends it."""
     match_id = callback_data.match
     key, closed = await send_record(app, query.from_user, match_id, query_chat(query))
     if closed:
-        await query.answer(url=app.publisher.link(f"r{match_id}"))
+        await query.answer(url=app.publisher.link(grant_payload(bot.token, query.from_user.id,
+                                                                match_id)))
     elif key == "rec-sent":
         await query.answer(app.tr.plain(locale, key, id=match_id))
     else:
@@ -186,11 +210,15 @@ async def on_document(message: Message, app: App, bot: Bot, locale: str) -> None
 
 
 async def cmd_replay(message: Message, app: App, bot: Bot, locale: str) -> None:
-    """/replay in reply to a record file (or with one attached): check it."""
+    """/replay in reply to a record file (or as the caption of one): check it, in any chat
+    (issue 20 item 5: in a group too, where the answer quotes the command; a record holds
+    only what its file already shows, and a stored match is compared only once finished).
+    Without a file, how to send one (in a group: reply to the file with /replay)."""
     replied = message.reply_to_message
     document = message.document or (replied.document if replied is not None else None)
     if document is None:
-        reply(app, message, app.tr.t(locale, "chk-hint"))
+        reply(app, message, app.tr.t(locale, "chk-hint-group" if in_group(message.chat)
+                                     else "chk-hint"))
         return
     await _check(message, document, app, bot, locale)
 
@@ -203,14 +231,29 @@ async def _playing(app: App, user_id: int) -> list[Result]:
             if r.status == Status.PLAYING and r.hand_for(user_id) is not None]
 
 
-def confirm_leave(app: App, message: Message, locale: str, match_id: int, user: User,
+def last_person(res: Result, user_id: int) -> bool:
+    """Whether ``user_id`` is the only person seated in ``res``'s match (the others are
+    computer players): their leaving ends the match (``Leaving.leave``)."""
+    return res.table is not None and not any(
+        s.user_id > 0 and s.user_id != user_id for s in res.table.seats)
+
+
+def leave_text(app: App, locale: str, res: Result, user: User) -> str:
+    """The question before leaving: a computer player takes the seat, or — for the last
+    person at the table, as in a match against computer players — the match ends (issue 20
+    item 4)."""
+    key = "leave-confirm-last" if last_person(res, user.id) else "leave-confirm"
+    return app.tr.t(locale, key, name=user.full_name[:64])
+
+
+def confirm_leave(app: App, message: Message, locale: str, res: Result, user: User,
                   *, where: str | None = None) -> None:
-    """Ask ``user`` to confirm leaving ``match_id`` (the buttons answer them only)."""
-    text = app.tr.t(locale, "leave-confirm", name=user.full_name[:64])
+    """Ask ``user`` to confirm leaving ``res``'s match (the buttons answer them only)."""
+    text = leave_text(app, locale, res, user)
     if where:
         text = where + "\n" + text
-    reply(app, message, text, reply_markup=records.leave_keyboard(locale, match_id, user.id,
-                                                                  tr=app.tr))
+    reply(app, message, text, reply_markup=records.leave_keyboard(locale, res.match_id,
+                                                                  user.id, tr=app.tr))
 
 
 async def cmd_leave_private(message: Message, app: App, locale: str) -> None:
@@ -225,7 +268,7 @@ async def cmd_leave_private(message: Message, app: App, locale: str) -> None:
         if len(found) > 1:
             info = await app.service.people.chat_info(res.table.chat_id)
             where = f"#{res.match_id} · {records.clean_name(info.title or '—')}"
-        confirm_leave(app, message, locale, res.match_id, user, where=where)
+        confirm_leave(app, message, locale, res, user, where=where)
 
 
 async def on_leave(query: CallbackQuery, callback_data: LeaveCb, app: App,
@@ -239,8 +282,8 @@ async def on_leave(query: CallbackQuery, callback_data: LeaveCb, app: App,
     mid = query.message.message_id if query.message else None
     if callback_data.action == "ask":
         await query.answer()
-        answer(app, query.message, app.tr.t(locale, "leave-confirm",
-                                            name=query.from_user.full_name[:64]),
+        found = await app.service.store.view(callback_data.match)
+        answer(app, query.message, leave_text(app, locale, found, query.from_user),
                reply_markup=records.leave_keyboard(locale, callback_data.match,
                                                    callback_data.user, tr=app.tr))
         return
@@ -279,14 +322,14 @@ async def on_hold(query: CallbackQuery, callback_data: HoldCb, app: App,
 
 
 def create_router() -> Router:
-    """The records router: /history, /record and their buttons (any chat); in private the
-    record check (documents, /replay) and /leave; the leave and timeout-question buttons."""
+    """The records router: /history, /record, /replay and their buttons (any chat); in
+    private the check of any record file sent and /leave; the leave and timeout-question buttons."""
     router = Router(name="records")
     # the timeout question lives in its match's group (its other buttons: in private too)
     router.callback_query.middleware(SameChatGuard(only=(HoldCb,)))
     router.message.register(cmd_history, Command("history"))
     router.message.register(cmd_record, Command("record"))
-    router.message.register(cmd_replay, Command("replay"), IN_PRIVATE)
+    router.message.register(cmd_replay, Command("replay"))
     router.message.register(cmd_leave_private, Command("leave"), IN_PRIVATE)
     router.message.register(on_document, F.document, IN_PRIVATE)
     router.callback_query.register(on_history_page, HistoryCb.filter())

@@ -99,9 +99,11 @@ async def _stats(app: App, chat_id: int, group: bool, user_id: int, name: str, l
     for b in await svc.stats.player_boards(user_id):
         played[b.variant] = max(played.get(b.variant, 0), b.matches)
     others = [(v, played[v]) for v in VARIANT_NAMES if v in played and v != variant]
+    elsewhere = 0 if group else await svc.stats.bot_matches_in_groups(user_id, variant)
     text = records.render_personal(locale, name, variant, here=here, overall=overall,
                                    solo=solo, others=others,
-                                   bots_left_out=group and not with_bots, tr=app.tr)
+                                   bots_left_out=group and not with_bots,
+                                   bots_elsewhere=elsewhere, tr=app.tr)
     games = [v for v in VARIANT_NAMES if v in played or v == variant]
     return text, records.stats_keyboard(locale, user_id, games, variant, tr=app.tr)
 

@@ -5,11 +5,12 @@ The match goes on: a computer player of normal strength takes the seat with its 
 score and its place in the turn order; the seat's JSON keeps who left
 (``{"user_id": -1, "name": "Бот Фёдор 🤖", "bot": "normal", "left": {"user_id": 42, "name":
 "Оля", "outs": 1, "fish": 0, "round": 3}}``), and at the match's end that person gets the
-seat's result row, rated 0 as the timed-out player of RULES.md §1.16
-(``match_results.left_match``; ``storage.skill`` ranks them below every side), while the
-others are rated as usual.  The engine is not told: a seat is a seat, and the computer
-player's moves are logged as any computer player's, so the match and its game record replay
-as before.
+seat's result row — the seat's place, score and goat as the table ended, one story of the
+seat everywhere (issue 20 item 1) — rated 0 as the timed-out player of RULES.md §1.16
+(``match_results.left_match``; ``storage.skill`` ranks them below every side; their
+statistics never count the seat's goat), while the others are rated as usual.  The engine
+is not told: a seat is a seat, and the computer player's moves are logged as any computer
+player's, so the match and its game record replay as before.
 
 When the last person leaves, nobody is left to play with: the match is stopped (not rated),
 as /stopgame would.

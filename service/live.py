@@ -743,6 +743,8 @@ class LiveMatch:
                 timed_out=rated and result.timed_out == i, bot=p.bot, side=side,
                 place=place[side], title=result.title if goat else None,
                 left=str(left["name"]) if isinstance(left, Mapping) else None,
+                left_round=int(left.get("round", 0)) or None
+                if isinstance(left, Mapping) else None,
                 marks=_marks_of(marks, i, side),
             ))
         if rated:
@@ -800,6 +802,7 @@ class LiveMatch:
             deals=self.rules.spec.fixed_rounds(self.rules),
             turn_seconds=int(self.rules.turn_timeout),
             fast=rs.fast, two_tiles=rs.phase == 2, summary=summary, rules=self.rules_json,
+            creator_id=r.creator_id,
         )
 
     def hand_views(self) -> tuple[HandView, ...]:

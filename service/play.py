@@ -238,8 +238,11 @@ class Play:
 
 def _result_rows(live: LiveMatch, now: float) -> list[repo.ResultRow]:
     """The ``match_results`` rows of a match the engine just finished (RULES.md §1.15-1.17).
-    A seat a person left to a computer player is the person's row, rated 0 as the timed-out
-    player of §1.16 (``left_match``), with the outs and fish they made before they left."""
+    A seat a person left to a computer player is the person's row (``left_match``): the
+    seat's result as the table ended it (place, final score, goat and title: one story of the
+    seat everywhere, issue 20 item 1), rated 0 as the timed-out player of §1.16, with the
+    outs and fish they made before they left; their statistics count the match, never as
+    a goat or a win (:func:`storage.repository.add_to_boards`)."""
     final = live.final()
     assert final is not None and final.rated
     rows = []
@@ -254,9 +257,8 @@ def _result_rows(live: LiveMatch, now: float) -> list[repo.ResultRow]:
         left = live.row.seats[p.seat].get("left")
         if isinstance(left, dict):
             row = replace(row, user_id=int(left["user_id"]), name=str(left["name"]),
-                          final_score=int(left.get("score", 0)),
-                          goat=False, rating=0, outs=int(left.get("outs", 0)),
+                          rating=0, outs=int(left.get("outs", 0)),
                           fish=int(left.get("fish", 0)), timed_out=False, bot=None,
-                          title=None, left_match=True)
+                          left_match=True)
         rows.append(row)
     return rows

@@ -10,6 +10,7 @@ latter.  Boards are ordered by the conservative skill estimate μ − 3σ.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from service.views import (
     BotStats,
@@ -83,6 +84,12 @@ class Statistics:
                                  with_bots=bots)
         return _personal(r, chat_id, place)
 
+    async def bot_matches_in_groups(self, user_id: int, variant: str = "classic") -> int:
+        """How many finished matches of ``variant`` a person played in groups with computer
+        players: on no board but the group's own of such matches (issue 20 item 7: the
+        reason private /stats does not count what /history lists)."""
+        return await self.db.read(repo.bot_matches_in_groups, user_id, variant)
+
     async def player_boards(self, user_id: int) -> tuple[PersonalStats, ...]:
         """Every board a player is on (any chat, any variant, either kind), without places;
         ``chat_id`` None for the global boards."""
@@ -117,7 +124,8 @@ class Statistics:
                 seat=r.seat, user_id=r.user_id, name=r.name, side=r.side, place=r.place,
                 score=r.final_score, goat=r.goat, rating=r.rating, title=r.title,
                 timed_out=r.timed_out, left=r.left_match, bot=r.bot,
-                skill=delta.get(r.user_id)) for r in m.results)
+                skill=delta.get(r.user_id), **_handed(m.seats, r.seat) if r.left_match else {})
+                for r in m.results)
             entries.append(HistoryEntry(m.match_id, m.chat_id, m.chat_title, m.variant,
                                         m.finished_at, m.ended_by, players, bots))
         return HistoryPage(tuple(entries), page, pages, total)
@@ -127,3 +135,14 @@ class Statistics:
         rows = await self.db.read(repo.bot_stats)
         return tuple(BotStats(r.strength, r.matches, r.goats, r.rating,
                               r.score_sum / r.matches if r.matches else 0.0) for r in rows)
+
+
+def _handed(seats: tuple[dict[str, Any], ...], seat: int) -> dict[str, Any]:
+    """Who finished a seat a person left, and from which round (issue 20 item 1), from the
+    match's seat JSON (``service.leaving``); nothing when it does not say."""
+    held = seats[seat] if 0 <= seat < len(seats) else {}
+    left = held.get("left") if isinstance(held, dict) else None
+    if not isinstance(left, dict):
+        return {}
+    return {"played_by": str(held.get("name", "")) or None,
+            "left_round": int(left.get("round", 0)) or None}

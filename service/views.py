@@ -279,7 +279,8 @@ class PlayerResult:
     ``title`` the goat's title (RULES.md §2.1, §2.9).  Variants: ``marks`` what the game
     counts beside points for the player and its side (:class:`MarkView`, RULES.md §2).
     ``left``: the name of the person who left the match and whose seat this computer player
-    finished (that person is rated 0, §1.16)."""
+    finished (that person is rated 0, §1.16), ``left_round`` the round they left in: the
+    seat's place, score and goat are still the seat's (issue 20 item 1)."""
 
     seat: int
     user_id: int
@@ -296,6 +297,7 @@ class PlayerResult:
     side: int = 0
     marks: tuple[MarkView, ...] = ()
     left: str | None = None
+    left_round: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -394,7 +396,8 @@ class TableView:
     6–7); ``two_tiles`` while every turn places two tiles after the extraordinary lead (§2.1
     rule 7); ``summary`` the round's summary once it is scored
     (the closed table); ``rules`` every rule option of the match (``engine.Rules.to_json()``,
-    for /rules and what the game is played for).
+    for /rules and what the game is played for); ``creator_id`` who opened the match (may
+    stop it, as a chat admin may).
     """
 
     match_id: int
@@ -426,6 +429,7 @@ class TableView:
     two_tiles: bool = False
     summary: RoundSummary | None = None
     rules: Mapping[str, Any] = field(default_factory=dict)
+    creator_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -682,7 +686,9 @@ class HistoryPlayer:
     ``side`` its scoring side (RULES.md §1.14), ``place`` the side's place (1 best), the
     side's final ``score``, ``goat`` (§1.15) with the variant's ``title`` (§2.1, §2.9),
     ``rating`` the points of §1.16, ``timed_out`` (§1.17), ``left`` a person who left and
-    whose seat a computer player finished, ``bot`` a computer player's strength; ``skill`` the
+    whose seat a computer player finished (``played_by`` its name, from ``left_round``; the
+    seat's place, score and goat stay the seat's, the person's points are 0, issue 20 item
+    1), ``bot`` a computer player's strength; ``skill`` the
     change of the skill estimate μ − 3σ on the board the history reads, None when the match
     does not count there."""
 
@@ -698,6 +704,8 @@ class HistoryPlayer:
     timed_out: bool = False
     left: bool = False
     bot: str | None = None
+    played_by: str | None = None
+    left_round: int | None = None
     skill: float | None = None
 
 

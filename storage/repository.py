@@ -223,7 +223,8 @@ class ChangeRow:
 @dataclass(frozen=True, slots=True)
 class HistoryMatch:
     """A finished match for the history: where and when it ended, its game, and every
-    seat's result (seat order) with the rating changes of its people on every board."""
+    seat's result (seat order) with the rating changes of its people on every board;
+    ``seats`` the match's seat JSON (who holds each seat, who left it and when)."""
 
     match_id: int
     chat_id: int
@@ -233,6 +234,7 @@ class HistoryMatch:
     ended_by: str
     results: tuple[ResultRow, ...]
     changes: tuple[ChangeRow, ...]
+    seats: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -552,7 +554,8 @@ _STAT_FIELDS = ("matches", "goats", "rating", "outs", "fish", "score_sum", "wins
 def _stat_deltas(r: Any) -> dict[str, int]:
     return {
         "matches": 1,
-        "goats": int(bool(r.goat)),
+        # a person who left holds the seat's result but is never its goat (issue 20 item 1)
+        "goats": int(bool(r.goat) and not getattr(r, "left_match", False)),
         "rating": int(r.rating),
         "outs": int(r.outs),
         "fish": int(r.fish),
@@ -795,6 +798,19 @@ def _history_matches(chat_id: int | None, user_id: int | None):
     return stmt.group_by(r.match_id)
 
 
+def bot_matches_in_groups(conn: Connection, user_id: int, variant: str) -> int:
+    """How many finished matches of ``variant`` a person played in a group with a computer
+    player seated from the start: they count only on that group's board of matches with
+    computer players (:func:`storage.skill.boards`), never on the global board nor among the
+    person's private matches against computer players."""
+    mine, bot = T_RESULTS.alias("mine"), T_RESULTS.alias("bot")
+    stmt = (select(func.count(func.distinct(mine.c.match_id)))
+            .select_from(mine.join(bot, bot.c.match_id == mine.c.match_id))
+            .where(mine.c.user_id == user_id, mine.c.variant == variant,
+                   mine.c.chat_id != user_id, mine.c.bot.is_(None), bot.c.bot.is_not(None)))
+    return int(conn.execute(stmt).scalar() or 0)
+
+
 def history_count(conn: Connection, *, chat_id: int | None = None,
                   user_id: int | None = None) -> int:
     """How many finished matches :func:`history` can list (of a chat, of a person, or
@@ -827,6 +843,8 @@ def history(conn: Connection, *, chat_id: int | None = None, user_id: int | None
     chats = {r.chat_id for rows in by_match.values() for r in rows[:1]}
     titles = dict(conn.execute(select(T_CHATS.c.id, T_CHATS.c.title)
                                .where(T_CHATS.c.id.in_(chats))).all())
+    seats = dict(conn.execute(select(T_MATCHES.c.id, T_MATCHES.c.seats)
+                              .where(T_MATCHES.c.id.in_(page))).all())
     out = []
     for mid in page:
         rows = by_match[mid]
@@ -835,7 +853,8 @@ def history(conn: Connection, *, chat_id: int | None = None, user_id: int | None
             match_id=mid, chat_id=first.chat_id, chat_title=titles.get(first.chat_id),
             variant=first.variant, finished_at=max(r.finished_at for r in rows),
             ended_by=first.ended_by, results=tuple(rows),
-            changes=tuple(changes.get(mid, ()))))
+            changes=tuple(changes.get(mid, ())),
+            seats=tuple(dict(s) for s in seats.get(mid) or ())))
     return out
 
 

@@ -64,7 +64,7 @@ def recompute_stats(conn: Connection, order: Sequence[int] | None = None
                 entry = out.setdefault((scope, first.variant, with_bots, r.user_id),
                                        dict.fromkeys(_FIELDS, 0))
                 entry["matches"] += 1
-                entry["goats"] += int(r.goat)
+                entry["goats"] += int(r.goat and not r.left_match)
                 entry["rating"] += r.rating
                 entry["outs"] += r.outs
                 entry["fish"] += r.fish

@@ -83,9 +83,11 @@ async def test_a_player_who_never_opened_the_private_chat(shared_bot):
     # the match plays on to the goat, with every check
     counts = await finish_and_check(shared_bot, table, random.Random(7), [])
     assert counts["hands"] > 0
-    # one notice per closed chat and round, not one per message that failed
-    group = await client.messages(table.chat_id)
+    # one notice per closed chat and round, not one per message that failed; gone from the
+    # group once her hand reached her (issue 20 item 6)
+    group = await client.messages(table.chat_id, include_deleted=True)
     assert sum("Оля не получает" in (m.text or "") for m in group) == 1
+    assert (await client.message(table.chat_id, notice.message_id)).deleted
     assert bot.errors() == []
 
 

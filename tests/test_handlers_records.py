@@ -132,10 +132,35 @@ async def test_a_record_for_someone_whose_dm_is_closed_opens_it_first(tmp_path):
         stranger = Person(40, "Гость")
         end = _end_message(h)
         _, _, url = await h.press(stranger, end, text=h.app.tr.plain("ru", "btn-record"))
-        assert url.endswith(f"?start=r{res.match_id}")
+        payload = url.split("?start=")[1]
+        assert payload.startswith(f"r{res.match_id}_") and len(payload) <= 64
         assert not h.tg.chat(stranger.id)
         h.tg.dm_open.add(stranger.id)
+        await h.say(stranger, stranger.id, f"/start {payload}")
+        assert h.tg.last(stranger.id).filename == f"kozel-classic-{res.match_id}.json"
+
+
+async def test_a_record_link_granted_before_a_restart_works_after_it(tmp_path):
+    """Issue 20 item 15: the link a stranger got in the match's chat (their DM closed) still
+    sends the record after the bot restarted; the same link forged for another person, or
+    without its signature, does not."""
+    async with Harness(tmp_path) as h:
+        res = await finish(h)
+        stranger = Person(40, "Гость")
+        end = _end_message(h)
+        _, _, url = await h.press(stranger, end, text=h.app.tr.plain("ru", "btn-record"))
+    payload = url.split("?start=")[1]
+    async with Harness(tmp_path) as h:  # the same database, a new process
+        tr = h.app.tr
+        other = Person(41, "Чужой")
+        for p in (stranger, other):
+            h.tg.dm_open.add(p.id)
+        await h.say(other, other.id, f"/start {payload}")
+        assert h.tg.last(other.id).text == tr.t("ru", "err-record-foreign", id=res.match_id)
         await h.say(stranger, stranger.id, f"/start r{res.match_id}")
+        assert h.tg.last(stranger.id).text == tr.t("ru", "err-record-foreign",
+                                                    id=res.match_id)
+        await h.say(stranger, stranger.id, f"/start {payload}")
         assert h.tg.last(stranger.id).filename == f"kozel-classic-{res.match_id}.json"
 
 

@@ -324,7 +324,7 @@ async def test_private_setup_buttons_choose_the_game_the_opponents_and_their_str
         # the old set-up pressed again: a match is already open here
         text, alert, _ = await h.press(person, shown, data=SoloCb(
             variant="classic", bots=1, strength="easy", go=True).pack())
-        assert alert and text == tr.plain("uk", "err-game-exists")
+        assert alert and text == tr.plain("uk", "err-match-exists-here", id=found.match_id)
         # the set-up's buttons do nothing in a group
         text, alert, _ = await h.press(person, Sent(GROUP, 1, "x"), data=SoloCb(
             variant="classic", bots=1, strength="easy", go=True).pack())

@@ -65,10 +65,14 @@ async def test_a_player_leaves_and_a_computer_player_finishes_the_seat(svc):
     assert next(p for p in end.final.players if p.seat == 1).left == "P2"
     rows = await svc.db.read(kit.list_results, res.match_id)
     leaver = rows[1]
-    assert (leaver.user_id, leaver.name, leaver.rating, leaver.goat, leaver.bot,
-            leaver.left_match) == (2, "P2", 0, False, None, True)
-    # the leaver's own score when they left, not the computer player's final one
-    assert leaver.final_score == score_when_leaving
+    seat = next(p for p in end.final.players if p.seat == 1)
+    assert (leaver.user_id, leaver.name, leaver.rating, leaver.bot,
+            leaver.left_match) == (2, "P2", 0, None, True)
+    # the seat's result as the table ended it (issue 20 item 1: one story of the seat), not
+    # the score when they left; their own statistics never count it as a goat
+    assert (leaver.final_score, leaver.goat, leaver.place) == (seat.score, seat.goat,
+                                                               seat.place)
+    assert score_when_leaving <= leaver.final_score
     # the others are rated as the engine rates them; the record replays to that
     rec = await svc.records.record(res.match_id, 1, -100)
     record = json.loads(rec.data)

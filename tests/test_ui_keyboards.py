@@ -185,8 +185,9 @@ def test_bot_commands_for_both_scopes(locale):
     assert [c.command for c in group] == [
         "newgame", "join", "leave", "addbot", "startgame", "stopgame", "score", "top", "stats",
         "history", "record", "rules", "settings", "lang", "help"]
-    assert [c.command for c in private] == ["start", "newgame", "hand", "leave", "stats", "top",
-                                            "history", "record", "replay", "lang", "help"]
+    assert [c.command for c in private] == ["start", "newgame", "hand", "leave", "stopgame",
+                                            "stats", "top", "history", "record", "replay",
+                                            "lang", "help"]
     assert tuple(c.command for c in group) == GROUP_COMMANDS
     assert tuple(c.command for c in private) == PRIVATE_COMMANDS
     for c in group + private:

@@ -11,7 +11,7 @@ The stored JSON object (``matches.messages``)::
      "table": 13, "table_round": 2, "table_chat": -100, "table_closed": 1, "table_photo": 1,
      "end_shown": 1, "hold": 15, "hold_version": 9, "hold_name": "Петя",
      "hand:21": {"id": 14, "version": 7, "round": 2, "live": 1},
-     "dm_notice:22": 2}
+     "dm_notice:22": 2, "dm_notice_msg:22": 16, "retired:21": [11]}
 
 ``hand:<user id>`` was written ``[id, version, round, live]`` before; both forms are read.
 ``table_photo`` is absent for a table shown as text (as every table was before pictures).
@@ -75,6 +75,11 @@ class MatchMessages:
       twice rather than never);
     - ``hands``: per user id, the last hand message (:class:`HandMessage`);
     - ``dm_notices``: per user id, the round in which the group was told the DM is closed;
+      ``dm_notice_msgs`` that notice's message, deleted once a hand reaches the player
+      (issue 20 item 6);
+    - ``retired``: per user id, hand messages a newer one replaced whose closing edit is not
+      known to be made yet; stored before it is asked for, so a restart closes them
+      (issue 20 item 15);
     - ``hold`` / ``hold_version`` / ``hold_name``: the group's question about a player's
       timeouts (issue 15), the match version it was asked at and the player's name, until
       the answer is shown in its place.
@@ -91,6 +96,8 @@ class MatchMessages:
     end: MessageRef | None = None
     hands: dict[int, HandMessage] = field(default_factory=dict)
     dm_notices: dict[int, int] = field(default_factory=dict)
+    dm_notice_msgs: dict[int, MessageRef] = field(default_factory=dict)
+    retired: dict[int, list[MessageRef]] = field(default_factory=dict)
     hold: MessageRef | None = None
     hold_version: int | None = None
     hold_name: str | None = None
@@ -121,6 +128,12 @@ class MatchMessages:
                     books.hands[int(uid)] = hand
             elif kind == "dm_notice" and isinstance(value, int):
                 books.dm_notices[int(uid)] = value
+            elif kind == "dm_notice_msg" and _int(value) is not None:
+                books.dm_notice_msgs[int(uid)] = value
+            elif kind == "retired" and isinstance(value, list):
+                ids = [v for v in value if _int(v) is not None]
+                if ids:
+                    books.retired[int(uid)] = ids
         return books
 
     def to_json(self) -> dict[str, Any]:
@@ -148,6 +161,13 @@ class MatchMessages:
                 out[f"hand:{uid}"] = stored
         for uid, round_no in self.dm_notices.items():
             out[f"dm_notice:{uid}"] = round_no
+        for uid, ref in self.dm_notice_msgs.items():
+            if ref_id(ref) is not None:
+                out[f"dm_notice_msg:{uid}"] = ref_id(ref)
+        for uid, refs in self.retired.items():
+            ids = [ref_id(r) for r in refs if ref_id(r) is not None]
+            if ids:
+                out[f"retired:{uid}"] = ids
         return {k: v for k, v in out.items() if v is not None}
 
     # ------------------------------------------------------------------ sends in flight
@@ -155,7 +175,8 @@ class MatchMessages:
     def pending(self) -> list[asyncio.Future]:
         """The sends still waiting in the outbox."""
         refs = [self.lobby, self.table, self.end, self.hold,
-                *(h.message for h in self.hands.values())]
+                *(h.message for h in self.hands.values()), *self.dm_notice_msgs.values(),
+                *(r for refs in self.retired.values() for r in refs)]
         return [r for r in refs if isinstance(r, asyncio.Future) and not r.done()]
 
     def settle(self) -> None:
@@ -169,6 +190,18 @@ class MatchMessages:
             self.table_chat = chat
         self.end, _ = _settled(self.end)
         self.hold, _ = _settled(self.hold)
+        for uid, refs in list(self.retired.items()):
+            done = [m for m in (_settled(r)[0] for r in refs) if m is not None]
+            if done:
+                self.retired[uid] = done
+            else:
+                del self.retired[uid]
+        for uid, ref in list(self.dm_notice_msgs.items()):
+            message, _ = _settled(ref)
+            if message is None:
+                del self.dm_notice_msgs[uid]
+            else:
+                self.dm_notice_msgs[uid] = message
         for uid, hand in list(self.hands.items()):
             message, _ = _settled(hand.message)
             if message is None:

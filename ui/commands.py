@@ -15,8 +15,8 @@ GROUP_COMMANDS: tuple[str, ...] = (
     "history", "record", "rules", "settings", "lang", "help",
 )
 #: Commands offered in the private chat, in menu order.
-PRIVATE_COMMANDS: tuple[str, ...] = ("start", "newgame", "hand", "leave", "stats", "top",
-                                     "history", "record", "replay", "lang", "help")
+PRIVATE_COMMANDS: tuple[str, ...] = ("start", "newgame", "hand", "leave", "stopgame", "stats",
+                                     "top", "history", "record", "replay", "lang", "help")
 # Private descriptions that differ from the group's (there /top means the global board).
 _PRIVATE_KEY = {"top": "cmd-top-private", "stats": "cmd-stats-private",
                 "newgame": "cmd-newgame-private", "leave": "cmd-leave-private"}

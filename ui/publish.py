@@ -43,7 +43,7 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from service import GameService, Result, Status
+from service import ErrorCode, GameService, Result, Status
 from service.views import SeatView, TableView
 from ui import compose, records, render
 from ui.bookkeeping import HandMessage, MatchMessages
@@ -170,6 +170,13 @@ class Publisher:
                 if books is None:
                     return
                 pending = books.pending()
+                if pending and books.retired:
+                    # the intent first: which messages are to be closed, before the sends
+                    # that replace them are done (a SIGKILL meanwhile: the restart closes them)
+                    try:
+                        await self.service.messages.save(match_id, books.to_json())
+                    except Exception:
+                        log.exception("storing the message ids of match %s failed", match_id)
                 if pending:
                     await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
                 books.settle()
@@ -211,10 +218,14 @@ class Publisher:
 
     # -- entry points ----------------------------------------------------------------------
 
-    async def publish(self, result: Result, *, fresh: bool = True) -> None:
+    async def publish(self, result: Result, *, fresh: bool = True, redo: bool = False
+                      ) -> None:
         """Show ``result`` (an accepted change, or a view when ``fresh`` is False) in the
         group and in the players' private chats.  Never raises for Telegram errors and never
-        waits for Telegram."""
+        waits for Telegram.  ``redo`` (a restart): make every message the books know show
+        the state again, whatever the books say it shows — an edit the killed process had
+        recorded but not made is made now (an edit to what a message already shows counts
+        as done), so no hand keeps a keyboard the books think is gone (issue 20 item 15)."""
         if result.match_id is None:
             return
         for listener in self.listeners:
@@ -226,12 +237,13 @@ class Publisher:
         lock = self._locks.setdefault(match_id, asyncio.Lock())
         async with lock:
             books = await self.messages(match_id)
-            await self._publish(result, books, fresh)
+            await self._publish(result, books, fresh, redo)
             if result.status not in (Status.LOBBY, Status.PLAYING):
                 self._closed.add(match_id)
             self._changed(match_id)
 
-    async def _publish(self, result: Result, books: MatchMessages, fresh: bool) -> None:
+    async def _publish(self, result: Result, books: MatchMessages, fresh: bool,
+                       redo: bool = False) -> None:
         match_id = result.match_id
         version = result.version or 0
         await self._one_shots(result, books, fresh)
@@ -242,8 +254,8 @@ class Publisher:
             await self._lobby(result, books)
             return
         if result.table is not None:
-            await self._table(result, books)
-            await self._hands(result, books)
+            await self._table(result, books, redo)
+            await self._hands(result, books, redo)
 
     # -- lobby -----------------------------------------------------------------------------
 
@@ -272,7 +284,7 @@ class Publisher:
 
     # -- the table in the group ------------------------------------------------------------
 
-    async def _table(self, result: Result, books: MatchMessages) -> None:
+    async def _table(self, result: Result, books: MatchMessages, redo: bool = False) -> None:
         info = await self.service.people.chat_info(result.table.chat_id)
         locale = await self.chat_locale(result.table.chat_id)
         result = localized(result, locale, self.tr)
@@ -286,7 +298,8 @@ class Publisher:
         if books.table and shown is not None and shown != table.round_no:
             # the round on that message is over: show it closed, with its summary
             closed = result.closed
-            if books.table_closed != shown and closed is not None and closed.round_no == shown:
+            if (books.table_closed != shown or redo) and closed is not None \
+                    and closed.round_no == shown:
                 self._show_table(books, closed, locale, picture=picture)
                 books.table_closed = shown
             if not table.layout.line:
@@ -465,7 +478,7 @@ class Publisher:
 
     # -- hands in private ------------------------------------------------------------------
 
-    async def _hands(self, result: Result, books: MatchMessages) -> None:
+    async def _hands(self, result: Result, books: MatchMessages, redo: bool = False) -> None:
         table = result.table
         version = table.version
         round_no = table.round_no
@@ -475,7 +488,9 @@ class Publisher:
         # seats that placed a tile of this change by their own press (not the host, §1.17)
         pressed = {e["seat"] for e in events if e["kind"] in ("led", "played")} - {
             e["seat"] for e in events if e["kind"] == "host_moved"}
-        finished = result.status == Status.FINISHED
+        # however the match closed (played out, stopped, the bot removed), every seat's hand
+        # message says so (issue 20 item 3)
+        finished = result.status in (Status.FINISHED, Status.STOPPED)
         for seat, hand in zip(table.seats, result.hands, strict=True):
             uid = seat.user_id
             if uid <= 0:
@@ -485,9 +500,15 @@ class Publisher:
             text = compose.hand_text(locale, localized(hand, locale, self.tr),
                                      localized(table, locale, self.tr), tr=self.tr)
             idle = None if finished else self._idle_markup(table.match_id, locale)
+            for message in list(books.retired.get(uid, ())) if redo else ():
+                # a restart: closing it was cut short
+                self._retire(books, table.match_id, uid, message, locale)
             if hand.your_turn:
                 if old and old.version == version and old.live:
-                    continue  # already holds the keyboard for this version
+                    # already holds the keyboard for this version (maybe a move half built
+                    # in it; if a SIGKILL cut its edit short, its first press shows it anew:
+                    # :meth:`refused`)
+                    continue
                 markup = self._hand_keyboard(table.match_id, version, hand.legal, uid, locale)
                 if old and old.live and seat.seat in pressed:
                     # the player is looking at the message they just pressed: their next turn
@@ -495,10 +516,10 @@ class Publisher:
                     self.outbox.edit_text(uid, old.message, text, reply_markup=markup)
                     books.hands[uid] = HandMessage(old.message, version, round_no, True)
                     continue
-                if old and old.live:
-                    self.outbox.edit_markup(uid, old.message, idle)
+                if old and old.live:  # the new message below takes the turn (issue 20 item 6)
+                    self._retire(books, table.match_id, uid, old.message, locale)
                 self._send_hand(books, table, seat, text, markup, version, live=True)
-            elif old and old.live:
+            elif old and (old.live or redo):
                 self.outbox.edit_text(uid, old.message, text, reply_markup=idle)
                 books.hands[uid] = HandMessage(old.message, version, round_no, False)
             elif not old:
@@ -516,8 +537,12 @@ class Publisher:
         books.hands[seat.user_id] = HandMessage(sent, version, table.round_no, live)
 
         def done(future: asyncio.Future) -> None:
-            if not future.cancelled() and future.result() is None:
+            if future.cancelled():
+                return
+            if future.result() is None:
                 self._spawn(self._dm_closed(table, seat))
+            elif seat.user_id in books.dm_notices or seat.user_id in books.dm_notice_msgs:
+                self._spawn(self._dm_reached(table, seat.user_id))
 
         sent.add_done_callback(done)
 
@@ -531,20 +556,54 @@ class Publisher:
             return
         locale = await self.chat_locale(table.chat_id)
         url = self.link(f"h{table.match_id}")
-        self.outbox.send(table.chat_id, self.tr.t(locale, "notice-dm-closed", name=seat.name),
-                         reply_markup=dm_keyboard(locale, url, tr=self.tr),
-                         **_thread(table.thread_id))
         books.dm_notices[seat.user_id] = table.round_no
+        books.dm_notice_msgs[seat.user_id] = self.outbox.send(
+            table.chat_id, self.tr.t(locale, "notice-dm-closed", name=seat.name),
+            reply_markup=dm_keyboard(locale, url, tr=self.tr), **_thread(table.thread_id))
         self._changed(table.match_id)
+
+    async def _dm_reached(self, table: TableView, user_id: int) -> None:
+        """A hand reached a player the group was told gets none (issue 20 item 6): the
+        notice is out of date and leaves the group (the next closed DM tells it again)."""
+        async with self._locks.setdefault(table.match_id, asyncio.Lock()):
+            books = await self.messages(table.match_id)
+            books.dm_notices.pop(user_id, None)
+            ref = books.dm_notice_msgs.pop(user_id, None)
+            if ref is not None:
+                self.outbox.delete(table.chat_id, ref)
+            self._changed(table.match_id)
+
+    async def bot_removed(self, results: Sequence[Result], title: str | None) -> None:
+        """The bot was removed from a group (issue 20 item 2) and ``results`` are its matches
+        that closed (``Service.bot_removed``): nothing goes to the group, which the bot can no
+        longer write to, but every person seated in a dealt match is told in private, and
+        their hand messages close (no live buttons).  A lobby that never dealt sent nobody
+        anything in private, so nobody is told of it."""
+        for res in results:
+            if res.table is None or res.match_id is None:
+                continue
+            async with self._locks.setdefault(res.match_id, asyncio.Lock()):
+                books = await self.messages(res.match_id)
+                self._published[res.match_id] = res.version or 0
+                await self._hands(res, books)
+                for seat in res.table.seats:
+                    if seat.user_id > 0 and seat.user_id not in self.forbidden:
+                        locale = await self.user_locale(seat.user_id)
+                        self.outbox.send(seat.user_id, self.tr.t(
+                            locale, "notice-bot-removed", chat=render.clean_name(title or "—"),
+                            id=res.match_id))
+                self._closed.add(res.match_id)
+                self._changed(res.match_id)
 
     # -- start-up, private chats, stale buttons, migrations ----------------------------------
 
     async def heal(self) -> None:
-        """Start-up: show every open match as it is and announce the end of any match that
-        finished without its end message, so a crash between a commit and its publish heals
-        itself."""
+        """Start-up: show every open match as it is — every message the books know edited to
+        it, every hand message a newer one replaced closed (``redo``) — and announce the end
+        of any match that finished without its end message, so a crash between a commit and
+        its publish, or between a request and its bookkeeping, heals itself."""
         for res in await self.service.store.open_matches():
-            await self.publish(res, fresh=False)
+            await self.publish(res, fresh=False, redo=True)
         since = self.service.clock() - END_LOOKBACK
         for match_id, stored in await self.service.store.finished_since(since):
             books = self._books.get(match_id) or MatchMessages.from_json(stored)
@@ -573,21 +632,77 @@ class Publisher:
             books = await self.messages(result.match_id)
             old = books.hands.pop(user_id, None)
             if old is not None and old.live:
-                self.outbox.edit_markup(user_id, old.message, None)
+                self._retire(books, result.match_id, user_id, old.message,
+                             await self.user_locale(user_id))
         await self.publish(await self.service.store.view(result.match_id), fresh=False)
         return True
 
     async def refused(self, result: Result, user_id: int, chat_id: int,
-                      message_id: int) -> None:
-        """A press on ``message_id`` was refused as outdated or out of turn: unless that
-        message holds the player's live keyboard, take its keyboard away, so only the live
-        one remains."""
-        if result.status != Status.PLAYING or result.hand_for(user_id) is None:
+                      message_id: int, pressed_version: int | None = None, *,
+                      had_keyboard: bool = True) -> None:
+        """A press on ``message_id`` was refused as outdated, out of turn or on a closed match:
+        unless that message holds the player's live keyboard, close it, so only the live one
+        remains (a closed match keeps none); if it is the one the books hold and it shows a
+        keyboard of an older version (``pressed_version``, as Telegram sent it with the
+        press), it shows the state anew: its last edit was lost to a SIGKILL, and it would
+        answer «outdated» for ever.  A message that
+        showed no keyboard (a forged press) is left as it is."""
+        hand = result.hand_for(user_id)
+        if hand is None or chat_id != user_id:  # a hand message lives in its owner's chat
             return
-        books = await self.messages(result.match_id)
-        live = books.hands.get(user_id)
-        if not (live and live.live and ref_id(live.message) == message_id):
+        if result.status != Status.PLAYING:  # a closed match keeps no keyboard
             self.outbox.edit_markup(chat_id, message_id, None)
+            return
+        async with self._locks.setdefault(result.match_id, asyncio.Lock()):
+            books = await self.messages(result.match_id)
+            live = books.hands.get(user_id)
+            locale = await self.user_locale(user_id)
+            if not (live and ref_id(live.message) == message_id):
+                if not had_keyboard:
+                    return
+                # a keyboard the books do not know (a send whose id a SIGKILL kept from being
+                # stored): closed now that it shows itself (issue 20 item 15)
+                self._close_unknown(result, user_id, chat_id, message_id, locale)
+            elif result.table is not None and result.error == ErrorCode.STALE \
+                    and pressed_version is not None and pressed_version < result.table.version:
+                # the books' own message showed an older keyboard than they say (an edit a
+                # SIGKILL cut short): show it as it is now
+                table = result.table
+                text = compose.hand_text(locale, hand, table, tr=self.tr)
+                markup = (self._hand_keyboard(table.match_id, table.version, hand.legal,
+                                              user_id, locale) if hand.your_turn else None)
+                self.outbox.edit_text(chat_id, live.message, text, reply_markup=markup)
+                books.hands[user_id] = HandMessage(live.message, table.version, table.round_no,
+                                                   hand.your_turn)
+                self._changed(result.match_id)
+
+    def _close_unknown(self, result: Result, user_id: int, chat_id: int, message_id: int,
+                       locale: str) -> None:
+        """Close a pressed hand message that is not the one the books hold: it points to the
+        newer one on the player's turn, else it shows the hand as it is, without buttons."""
+        hand, table = result.hand_for(user_id), result.table
+        if hand is None or table is None or hand.your_turn:
+            self._moved_on(chat_id, message_id, locale)
+        else:
+            self.outbox.edit_text(chat_id, message_id,
+                                  compose.hand_text(locale, hand, table, tr=self.tr),
+                                  reply_markup=None)
+
+    async def accepted(self, result: Result, user_id: int, chat_id: int,
+                       message_id: int) -> None:
+        """A move pressed on ``message_id`` was accepted and published: if that message is
+        not the hand message the books hold (an orphan of a restart), it is closed, so one
+        keyboard stays live (issue 20 item 15)."""
+        if result.match_id is None or result.hand_for(user_id) is None or chat_id != user_id:
+            return
+        async with self._locks.setdefault(result.match_id, asyncio.Lock()):
+            books = await self.messages(result.match_id)
+            live = books.hands.get(user_id)
+            if live is None or ref_id(live.message) in (None, message_id):
+                return
+            newest = await self.service.store.view(result.match_id)
+            self._close_unknown(newest if newest.ok else result, user_id, chat_id,
+                                message_id, await self.user_locale(user_id))
 
     async def show_move(self, result: Result, user_id: int, chat_id: int, message_id: int,
                         chosen: Sequence[Any] | None) -> bool:
@@ -612,13 +727,13 @@ class Publisher:
             books = await self.messages(result.match_id)
             old = books.hands.get(user_id)
             ref: Any = message_id
+            locale = await self.user_locale(user_id)
             if old is not None and ref_id(old.message) == message_id:
                 ref = old.message
             elif old is not None and old.live:
-                self.outbox.edit_markup(chat_id, old.message, None)
+                self._retire(books, result.match_id, user_id, old.message, locale)
             books.hands[user_id] = HandMessage(ref, table.version, table.round_no, True)
             self._changed(result.match_id)
-            locale = await self.user_locale(user_id)
             text = compose.hand_text(locale, localized(hand, locale, self.tr),
                                      localized(table, locale, self.tr), chosen=chosen,
                                      tr=self.tr)
@@ -630,6 +745,37 @@ class Publisher:
                                           locale=locale, tr=self.tr)
             self.outbox.edit_text(chat_id, ref, text, reply_markup=markup)
         return True
+
+    def _moved_on(self, chat_id: int, message: Any, locale: str) -> asyncio.Future:
+        """An old hand message whose keyboard another message took over: it no longer says
+        «▶️ Ваш ход!» without buttons, but points to the newer one (issue 20 item 6)."""
+        return self.outbox.edit_text(chat_id, message, self.tr.t(locale, "hand-moved-on"),
+                                     reply_markup=None)
+
+    def _retire(self, books: MatchMessages, match_id: int, user_id: int, message: Any,
+                locale: str) -> None:
+        """Close the hand message ``message`` of ``user_id`` that a newer one replaces
+        (:meth:`_moved_on`).  Until that edit is made the books keep it among the messages
+        still to close (``MatchMessages.retired``, stored with the match before anything is
+        sent, :meth:`_save`), so a restart after a SIGKILL closes it instead of leaving a
+        second live keyboard (issue 20 item 15)."""
+        waiting = books.retired.setdefault(user_id, [])
+        if not any(m is message or ref_id(m) == ref_id(message) is not None for m in waiting):
+            waiting.append(message)
+        edit = self._moved_on(user_id, message, locale)
+
+        def done(future: asyncio.Future) -> None:
+            if future.cancelled():
+                return  # shutting down: the next start closes it
+            left = [m for m in books.retired.get(user_id, ()) if m is not message
+                    and (ref_id(m) is None or ref_id(m) != ref_id(message))]
+            if left:
+                books.retired[user_id] = left
+            else:
+                books.retired.pop(user_id, None)
+            self._changed(match_id)
+
+        edit.add_done_callback(done)
 
     def _hand_keyboard(self, match_id: int, version: int, legal: Any, user_id: int,
                        locale: str) -> Any:

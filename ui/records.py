@@ -28,7 +28,7 @@ from service.views import (
 from .callbacks import HistoryCb, HoldCb, LeaveCb, RecordCb, StatsCb, TopCb
 from .i18n import Markup, Translator, get_translator
 from .names import localized
-from .render import MAX_TEXT, clean_name, side_names, text_length
+from .render import MAX_TEXT, clean_name, seat_label, side_names, text_length
 from .variants import variant_name as game_name
 
 __all__ = [
@@ -182,20 +182,23 @@ def _figures(tr: Translator, locale: str, st: PersonalStats) -> list[str]:
 def render_personal(locale: str, name: str, variant: str, *, here: PersonalStats | None,
                     overall: PersonalStats, solo: PersonalStats | None = None,
                     others: Sequence[tuple[str, int]] = (), bots_left_out: bool = False,
-                    tr: Translator | None = None) -> str:
+                    bots_elsewhere: int = 0, tr: Translator | None = None) -> str:
     """/stats of one player in one game: in this chat (``here``, a group's board as the chat
     counts), in every chat (``overall``, without computer players), in private matches
     against computer players (``solo``, when there are any); matches, first places, goats
     (RULES.md §1.15), the skill rating and the rating points (§1.16), outs (§1.9), fish
     (§1.10), the average final score; then the other games they played (``others``: game,
     matches); ``bots_left_out``: this chat's board leaves out matches with computer
-    players, which an empty answer then says."""
+    players, which an empty answer then says; ``bots_elsewhere``: matches with computer
+    players in groups, which no board shown here counts (private /stats says so, issue 20
+    item 7)."""
     tr = _tr(tr)
     name = clean_name(name)
     played = [s for s in (here, overall, solo) if s is not None and s.matches]
+    why = ([tr.t(locale, "pstats-bots-left-out")] if bots_left_out else []) + (
+        [tr.t(locale, "pstats-bots-elsewhere", count=bots_elsewhere)] if bots_elsewhere else [])
     if not played and not others:
-        empty = tr.t(locale, "pstats-empty", name=name)
-        return empty + "\n" + tr.t(locale, "pstats-bots-left-out") if bots_left_out else empty
+        return "\n".join([tr.t(locale, "pstats-empty", name=name), *why])
     lines = [tr.t(locale, "pstats-title", name=name, variant=variant_name(locale, variant,
                                                                            tr=tr))]
     if here is not None:
@@ -208,6 +211,8 @@ def render_personal(locale: str, name: str, variant: str, *, here: PersonalStats
     if others:
         listed = ", ".join(f"{variant_name(locale, v, tr=tr)} ({n})" for v, n in others)
         lines += ["", tr.t(locale, "pstats-others", list=listed)]
+    if bots_elsewhere:
+        lines += ["", why[-1]]
     return _fit(lines)
 
 
@@ -247,14 +252,16 @@ def _entry(tr: Translator, locale: str, m: HistoryEntry, mine: bool) -> list[str
     if m.with_bots:
         lines.append(tr.t(locale, "hist-bots"))
     teams = len({p.side for p in m.players}) < len(m.players)
-    for p in sorted(m.players, key=lambda p: (p.left, p.place, p.seat)):
-        name = clean_name(p.name)
+    for p in sorted(m.players, key=lambda p: (p.place, p.seat)):
+        # a seat a person left is the seat's result at its place, named as it was played
+        # (issue 20 item 1); the person's points are 0 (RULES.md §1.16)
+        name = seat_label(p.played_by, p.name) if p.left and p.played_by else clean_name(p.name)
         if teams:
             name += " " + tr.t(locale, "hist-team", team=p.side + 1)
         skill = _skill(tr, locale, p.skill)
         if p.left:
-            lines.append(tr.t(locale, "hist-line-left", name=name) + skill)
-        elif p.goat:
+            skill = " · " + tr.t(locale, "hist-left", round=p.left_round or 1) + skill
+        if p.goat:
             goat = tr.t(locale, "hist-goat", title=p.title or "none", variant=m.variant)
             lines.append(tr.t(locale, "hist-line-goat", place=p.place, name=name,
                               score=p.score, goat=goat, points=p.rating) + skill)

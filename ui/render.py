@@ -172,8 +172,19 @@ def side_names(names: Sequence[str], sides: Sequence[int]) -> list[str]:
     ``PlayerResult.side``)."""
     labels: dict[int, list[str]] = {}
     for name, side in zip(names, sides, strict=True):
-        labels.setdefault(side, []).append(clean_name(name))
+        limit = NAME_LIMIT * 2 + 3 if " → " in str(name) else NAME_LIMIT  # a handed seat
+        labels.setdefault(side, []).append(clean_name(name, limit))
     return [" + ".join(labels[side]) for side in sorted(labels)]
+
+
+def seat_label(name: str, left: str | None) -> str:
+    """How a seat is named in a closed match's results: its holder, or for a seat a person
+    left to a computer player «Оля → Бот Фёдор 🤖», as the game record names it (issue 20
+    item 1: one story of the seat at the match end, in /history and in the record).  Raw
+    text, each name fit for a line."""
+    if not left:
+        return str(name)
+    return f"{clean_name(left)} → {clean_name(name)}"
 
 
 def _name(names: Sequence[str], seat: int | None) -> str:
@@ -668,7 +679,7 @@ def render_hand(locale: str, hand: HandView, table: TableView, *,
     lines.append("")
     here = table.chat_id > 0  # a match against computer players, in this private chat
     if table.final is not None:
-        lines.append(tr.t(locale, "hand-match-over-here" if here else "hand-match-over"))
+        lines.append(tr.t(locale, _closed_hand_key(table.final.reason, here)))
     elif hand.your_turn:
         if not table.layout.line:
             if hand.lead is not None:
@@ -681,6 +692,16 @@ def render_hand(locale: str, hand: HandView, table: TableView, *,
     else:
         lines.append(tr.t(locale, "hand-round-over-here" if here else "hand-round-over"))
     return "\n".join(lines)
+
+
+def _closed_hand_key(reason: str, here: bool) -> str:
+    """The last line of a hand message once its match closed (issue 20 item 3): played to
+    its end, stopped, or closed because the bot was removed from the group."""
+    if reason == "stopped":
+        return "hand-match-stopped"
+    if reason == "bot_removed":
+        return "hand-match-removed"
+    return "hand-match-over-here" if here else "hand-match-over"
 
 
 # -- round and match end -----------------------------------------------------------------------
@@ -849,7 +870,7 @@ def render_match_end(locale: str, end: MatchEnd, *, rematch_hint: bool = True,
     (§2.7); the timed-out player (§1.17); the final table ordered by place, and each side's
     rating gain (§1.16).  ``end``: the match's :class:`~service.views.MatchEnd`."""
     tr = _tr(tr)
-    names = [p.name for p in end.players]
+    names = [seat_label(p.name, p.left) for p in end.players]
     player_sides = [p.side for p in end.players]
     sides: dict[int, Any] = {}
     for p in end.players:
@@ -878,13 +899,19 @@ def render_match_end(locale: str, end: MatchEnd, *, rematch_hint: bool = True,
     order = sorted(sides, key=lambda s: (sides[s].place or 99, s in goats, s))
     if not any(p.place for p in sides.values()):  # views made before places were known
         order = sorted(sides, key=lambda s: (s in goats, sides[s].score, s))
+    # a side of nobody but seats people left earns its person nothing (RULES.md §1.16)
+    gone = {s for s in sides if all(p.left for p in end.players if p.side == s)}
     for place, side in enumerate(order, start=1):
         key = "match-line-goat" if side in goats else "match-line"
         lines.append(tr.t(locale, key, place=sides[side].place or place, name=labels[side],
                           score=Markup(_score_words(tr, locale, end.variant,
                                                     sides[side].marks,
                                                     str(sides[side].score))),
-                          gain=sides[side].rating))
+                          gain=0 if side in gone else sides[side].rating))
+    for p in end.players:
+        if p.left:
+            lines.append(tr.t(locale, "match-left-note", name=clean_name(p.left),
+                              round=p.left_round or 1, bot=clean_name(p.name)))
     if rematch_hint:
         lines += ["", tr.t(locale, "match-rematch")]
     return "\n".join(lines)

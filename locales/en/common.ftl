@@ -44,7 +44,12 @@ err-already-joined = You are already at the table.
 err-not-joined = You are not at this table.
 err-no-game = There is no game in this chat. Start one: /newgame
 err-game-exists = This chat already has an open lobby or a match.
+err-lobby-exists = A lobby (#{ $id }) is already open in this chat — here it is: take a seat with its button or /join.
+err-match-exists = Match #{ $id } is already being played in this chat — here is its table. A new one can start when it ends (or is stopped: /stopgame).
+err-match-exists-here = Your match #{ $id } is already being played here — here are your tiles. /hand sends them again, /stopgame ends the match.
+err-no-match-here = There is no match here now. Play against the computer: /newgame
 err-lobby-closed = This lobby is closed.
+err-match-closed = This match is closed.
 err-other-chat = This button belongs to a game in another chat.
 err-newgame-group-words = In a group /newgame takes only a game's name (/newgame sea_goat); seat computer players in the lobby with /addbot [easy|normal|hard].
 err-dm-needed = First open a private chat with the bot and press “Start” — your tiles will arrive there.
@@ -81,6 +86,7 @@ lang-name = { $code ->
 }
 lang-choose = Choose a language:
 lang-changed = Done: I speak English now.
+notice-bot-removed = 🚫 The bot was removed from the group «{ $chat }», and match #{ $id } was closed without rating. Play in another group, or here: /newgame
 
 ## Computer players' names (ui/names.py): “Bot Fyodor 🤖”.
 bot-name = Bot { $persona } 🤖

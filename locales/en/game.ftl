@@ -52,6 +52,9 @@ hand-round-over = The round is over — see the summary in the group.
 hand-match-over = The match is over — see the summary in the group.
 hand-round-over-here = The round is over — see the summary in this chat.
 hand-match-over-here = The match is over — see the summary in this chat.
+hand-match-stopped = ⏹ The match was stopped; no rating.
+hand-match-removed = 🚫 The bot was removed from the group — the match is closed without rating.
+hand-moved-on = ⤵️ Your turn and your tiles are in the newer message below.
 
 ## Round summary.
 round-title = <b>Round { $round } is over</b>
@@ -80,6 +83,7 @@ match-timeout = ⏱ The match was stopped by timeout: { $name } did not move.
 match-final-title = <b>Final score:</b>
 match-line = { $place }. { $name } — { $score }, rating +{ $gain }
 match-line-goat = { $place }. 🐐 { $name } — { $score }, rating +{ $gain }
+match-left-note = 🚪 From round { $round } on, { $bot } played the seat of { $name }; { $name } gets 0 rating points.
 match-rematch = Another match? Press “Rematch”.
 match-stop-confirm = Stop the match? Nobody gets rating points.
 lobby-stop-confirm = Close the lobby? Nobody has been dealt yet.

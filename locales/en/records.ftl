@@ -37,6 +37,10 @@ pstats-play = Went out: { $outs } · fish: { $fish } · average final score: { N
 pstats-none = — no match yet.
 pstats-empty = { $name } has not finished a match yet.
 pstats-bots-left-out = Matches with computer players do not count here (/history lists them; an admin can count them in /settings).
+pstats-bots-elsewhere = { $count ->
+    [one] { $count } match with computer players in groups is
+   *[other] { $count } matches with computer players in groups are
+} not counted here: such matches count only on their group's board, if its admins turned that on in /settings. The matches themselves are in /history.
 pstats-others = Other games: { $list }
 
 ## History (/history).
@@ -53,7 +57,7 @@ hist-timeout = ⏱ interrupted by timeout
 hist-line = { $place }. { $name } — { $score } · ⭐ +{ $points }
 hist-line-goat = { $place }. 🐐 { $name } — { $score }, { $goat } · ⭐ +{ $points }
 hist-line-timeout = { $place }. ⏱ { $name } — { $score }, did not move · ⭐ +{ $points }
-hist-line-left = 🚪 { $name } — left the match · ⭐ +0
+hist-left = 🚪 seat handed to a computer player in round { $round }
 hist-team = (team { $team })
 hist-skill = 🎯 { $sign }{ NUMBER($delta, minimumFractionDigits: 1, maximumFractionDigits: 1) }
 hist-goat = { $title ->
@@ -123,6 +127,7 @@ chk-rule = Rule { $section } “{ rule-name }” of { $book }.
 chk-book = the rule book
 chk-book-link = <a href="{ $url }">the rule book</a>
 chk-hint = Send me a match record file (JSON, up to 1 MB) and I will check it and show the result. /record gives the record of any match.
+chk-hint-group = To check a match record, reply /replay to the message with the record file, or send the file with the caption /replay. In a private chat with me the file alone will do.
 chk-download-failed = ❌ Could not get the file from Telegram. Please try again.
 rule-name = { $rule_key ->
     [s1-1] seats and turn order
@@ -153,6 +158,7 @@ rule-name = { $rule_key ->
 
 ## Leaving a running match.
 leave-confirm = { $name }, leave the match? A computer player takes your seat, and this match gives you 0 rating points (as a timeout does).
+leave-confirm-last = { $name }, leave the match? Everyone else at the table is a computer player, so the match ends, without rating.
 leave-kept = Playing on!
 leave-done = 🚪 You left the match. { $bot } plays on for you.
 leave-done-afk = ⏱ Your turns timed out, and the group handed your seat to { $bot }, who plays on.

@@ -52,6 +52,9 @@ hand-round-over = Раунд окончен — итоги в группе.
 hand-match-over = Партия окончена — итоги в группе.
 hand-round-over-here = Раунд окончен — итоги в этом чате.
 hand-match-over-here = Партия окончена — итоги в этом чате.
+hand-match-stopped = ⏹ Партия остановлена, рейтинг не начислен.
+hand-match-removed = 🚫 Бота убрали из группы — партия закрыта без рейтинга.
+hand-moved-on = ⤵️ Ваш ход и кости — в новом сообщении ниже.
 
 ## Итоги раунда.
 round-title = <b>Раунд { $round } окончен</b>
@@ -80,6 +83,7 @@ match-timeout = ⏱ Партия прервана по тайм-ауту — { $
 match-final-title = <b>Итоговый счёт:</b>
 match-line = { $place }. { $name } — { $score }, рейтинг +{ $gain }
 match-line-goat = { $place }. 🐐 { $name } — { $score }, рейтинг +{ $gain }
+match-left-note = 🚪 С раунда { $round } место игрока { $name } доигрывал { $bot }; { $name } получает 0 очков рейтинга.
 match-rematch = Ещё партию? Жмите «Реванш».
 match-stop-confirm = Остановить партию? Рейтинг никому не начислится.
 lobby-stop-confirm = Закрыть набор? Партия ещё не начиналась.

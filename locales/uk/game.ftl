@@ -52,6 +52,9 @@ hand-round-over = Раунд закінчено — підсумки в груп
 hand-match-over = Партію закінчено — підсумки в групі.
 hand-round-over-here = Раунд закінчено — підсумки в цьому чаті.
 hand-match-over-here = Партію закінчено — підсумки в цьому чаті.
+hand-match-stopped = ⏹ Партію зупинено, рейтинг не нараховано.
+hand-match-removed = 🚫 Бота прибрали з групи — партію закрито без рейтингу.
+hand-moved-on = ⤵️ Ваш хід і кості — у новому повідомленні нижче.
 
 ## Підсумки раунду.
 round-title = <b>Раунд { $round } закінчено</b>
@@ -80,6 +83,7 @@ match-timeout = ⏱ Партію перервано за тайм-аутом —
 match-final-title = <b>Підсумковий рахунок:</b>
 match-line = { $place }. { $name } — { $score }, рейтинг +{ $gain }
 match-line-goat = { $place }. 🐐 { $name } — { $score }, рейтинг +{ $gain }
+match-left-note = 🚪 З раунду { $round } місце гравця { $name } догравав { $bot }; { $name } отримує 0 очок рейтингу.
 match-rematch = Ще партію? Тисніть «Реванш».
 match-stop-confirm = Зупинити партію? Рейтинг нікому не нарахується.
 lobby-stop-confirm = Закрити набір? Партія ще не починалася.
