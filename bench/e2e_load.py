@@ -557,9 +557,11 @@ def print_table(rows: list[dict]) -> None:
               f"| {r['calls_per_action']:.3f} | {r['calls_per_move']:.3f} | "
               f"{r['bot_cpu_per_1000']:.2f} | {100 * r['bot_cpu_share']:.0f}% | "
               f"{100 * r['driver_cpu_share']:.0f}% | {r['kib_per_match']:,.0f} |")
-    closed = sorted((r for r in rows if not r["think"] and r["table"] == rows[0]["table"]),
-                    key=lambda r: r["n"])
+    closed = sorted((r for r in rows if not r["think"] and r["table"] == rows[0]["table"]
+                     and r["bots"] == rows[0]["bots"]), key=lambda r: r["n"])
     for a, b in zip(closed, closed[1:], strict=False):
+        if a["n"] == b["n"]:
+            continue  # the same size twice (another scenario): no slope to take
         slope = (b["rss_mib"] - a["rss_mib"]) * 1024 / (b["n"] - a["n"])
         print(f"Memory per match from N={a['n']} to N={b['n']}: {slope:,.0f} KiB "
               f"(bot RSS {a['rss_mib']:.0f} -> {b['rss_mib']:.0f} MiB)")
