@@ -13,7 +13,8 @@ the chats show that state (editing what exists, sending what is missing), and st
 message ids with the match once they are known (``service.messages.MessageIds.save``), so
 re-publishing after a crash or a restart heals a half-sent change.  One-shot messages — a
 round's summary without a table message, the match end, a stopped match — are sent only for
-the change that produced them.
+the change that produced them.  The match end is queued last, after the last round's closing
+table: a group's queue is sent in order, so the end is the match's last word there.
 
 Per accepted move this costs three Bot API calls besides the answer to the press: the table
 edit, the mover's hand message losing its keyboard, and a new DM (with a notification) to the
