@@ -53,6 +53,11 @@ async def test_two_people_and_two_hard_computer_players(bot, emulator_client, fe
     assert 1 <= len(_workers(bot.pid)) <= 2  # they thought in processes of their own
     await emulator_client.wait_idle(quiet=0.3)
     assert await table.unanswered_or_alerted(log.presses) == []
+    # the match end is the group's last word: the chat is read once it came, so the last
+    # round's closing table (its summary) must be in the chat before it, not after
+    await table.feed.sync()
+    to_group = [c for c in table.feed.calls if c["ok"] and c["chat_id"] == table.chat_id]
+    assert to_group[-1]["seq"] == table.feed.match_end(table.chat_id, table.start_seq)["seq"]
     group, dms = await table.chats()
     (replay,) = [load_replay(bot.database, m) for m in match_ids(bot.database, table.chat_id)]
     bots = [a for a in replay.actions if a.decision.get("bot")]

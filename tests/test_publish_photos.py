@@ -280,3 +280,31 @@ async def test_the_bot_wide_default_is_text_when_table_view_says_so(tmp_path):
         # back to the default
         await h.app.service.people.update_chat(GROUP, options={"table": None})
         assert (await h.app.service.people.chat_info(GROUP)).options == {"table": "text"}
+
+
+async def test_the_match_end_comes_after_the_closing_picture_of_the_last_round(tmp_path):
+    """The last round's summary is in the closing picture's caption, queued before the match
+    end (RULES.md §1.15): when the group reads the end, the table above it shows how the
+    last round went, whatever the time the picture takes to draw."""
+    rng = random.Random(5)
+    async with Harness(tmp_path) as h:
+        match_id = await seated(h, PEOPLE, rules={"match_limit": 1})
+        table_id = (await table_message(h, match_id)).message_id
+        while not (await current(h, match_id)).finished:
+            await press(h, match_id, rng)
+        await h.outbox.drain()
+        res = await h.app.service.store.view(match_id)
+        summary = render.render_round_summary("ru", res.table.summary,
+                                              [s.name for s in res.table.seats],
+                                              [s.side for s in res.table.seats],
+                                              specials=False)
+        group = [(name, p) for name, p in h.tg.calls if p.get("chat_id") == GROUP]
+        closing = [i for i, (name, p) in enumerate(group) if name == "EditMessageMedia"
+                   and p["message_id"] == table_id and summary in p["media"]["caption"]]
+        end = render.render_match_end("ru", res.final)
+        ends = [i for i, (name, p) in enumerate(group)
+                if name == "SendMessage" and p["text"] == end]
+        assert closing and len(ends) == 1
+        assert closing[-1] < ends[0]
+        assert ends[0] == len(group) - 1  # the end is the group's last word
+        assert summary in h.tg.messages[(GROUP, table_id)].text

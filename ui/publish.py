@@ -13,7 +13,8 @@ the chats show that state (editing what exists, sending what is missing), and st
 message ids with the match once they are known (``service.messages.MessageIds.save``), so
 re-publishing after a crash or a restart heals a half-sent change.  One-shot messages — a
 round's summary without a table message, the match end, a stopped match — are sent only for
-the change that produced them.
+the change that produced them.  The match end is queued last, after the last round's closing
+table: a group's queue is sent in order, so the end is the match's last word there.
 
 Per accepted move this costs three Bot API calls besides the answer to the press: the table
 edit, the mover's hand message losing its keyboard, and a new DM (with a notification) to the
@@ -247,15 +248,18 @@ class Publisher:
         match_id = result.match_id
         version = result.version or 0
         await self._one_shots(result, books, fresh)
-        if version < self._published.get(match_id, -1):
-            return  # a newer state was already shown; only the one-shots of this change count
-        self._published[match_id] = version
-        if result.lobby is not None and result.table is None:
-            await self._lobby(result, books)
-            return
-        if result.table is not None:
-            await self._table(result, books, redo)
-            await self._hands(result, books, redo)
+        if version >= self._published.get(match_id, -1):
+            # (an older one: a newer state was already shown; only its one-shots count)
+            self._published[match_id] = version
+            if result.lobby is not None and result.table is None:
+                await self._lobby(result, books)
+                return
+            if result.table is not None:
+                await self._table(result, books, redo)
+                await self._hands(result, books, redo)
+        # the match end last: a group's queue is sent in order, so whoever reads it finds
+        # the table above already closed with the last round's summary
+        await self._match_end(result, books)
 
     # -- lobby -----------------------------------------------------------------------------
 
@@ -399,10 +403,9 @@ class Publisher:
             self.outbox.send(chat, render.render_table(locale, table, tr=self.tr), **thread)
 
     async def _one_shots(self, result: Result, books: MatchMessages, fresh: bool) -> None:
-        """The match end as a new group message, once (``books.end`` records it, so a publish
-        repeated after a restart sends it if and only if it was not sent); for a ``fresh``
-        change also a round summary when no table message of that round exists (normally the
-        table, closed, carries it) and the notice of a stopped match."""
+        """For a ``fresh`` change, a round summary when no table message of that round exists
+        (normally the table, closed, carries it) and the notice of a stopped match; the
+        question about a player's timeouts (the match end: :meth:`_match_end`)."""
         if result.table is None:
             return
         locale = await self.chat_locale(result.table.chat_id)
@@ -418,16 +421,27 @@ class Publisher:
         if fresh and result.handed is not None:
             self._handed(stored, books, locale, thread)
         self._question(result, books, locale, thread)
-        final = result.final
-        if result.status == Status.FINISHED and final is not None and books.end is None:
-            markup = rematch_keyboard(locale, table.match_id, tr=self.tr)
-            markup.inline_keyboard.append([records.record_button(locale, table.match_id,
-                                                                 tr=self.tr)])
-            books.end = self.outbox.send(
-                table.chat_id, render.render_match_end(locale, final, tr=self.tr),
-                reply_markup=markup, **thread)
-        elif fresh and result.status == Status.STOPPED:
+        if fresh and result.status == Status.STOPPED:
             self.outbox.send(table.chat_id, self.tr.t(locale, "match-stopped"), **thread)
+
+    async def _match_end(self, result: Result, books: MatchMessages) -> None:
+        """The match end as a new group message, once (``books.end`` records it, so a publish
+        repeated after a restart sends it if and only if it was not sent).  Queued after
+        the closing table of the last round, so the group gets the round's summary before
+        the end (RULES.md §1.15) and the end is the match's last word."""
+        final = result.final
+        if result.table is None or result.status != Status.FINISHED or final is None \
+                or books.end is not None:
+            return
+        locale = await self.chat_locale(result.table.chat_id)
+        table = result.table
+        final = localized(result, locale, self.tr).final
+        markup = rematch_keyboard(locale, table.match_id, tr=self.tr)
+        markup.inline_keyboard.append([records.record_button(locale, table.match_id,
+                                                             tr=self.tr)])
+        books.end = self.outbox.send(
+            table.chat_id, render.render_match_end(locale, final, tr=self.tr),
+            reply_markup=markup, **_thread(table.thread_id))
 
     def _handed(self, result: Result, books: MatchMessages, locale: str,
                 thread: dict[str, Any]) -> None:
