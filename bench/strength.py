@@ -55,6 +55,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.ai_bench import wilson  # noqa: E402
 from bench.bound import decide_bound  # noqa: E402
 from engine import Rules, ai, apply, new_match  # noqa: E402
 from engine.variant import VARIANTS  # noqa: E402
@@ -154,17 +155,6 @@ def _job(args: tuple):
     if kind == "match":
         return args, play_match(*args[1:])
     return args, time_hard(*args[1:])
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float, float]:
-    """Share ``k/n`` with its Wilson score interval (low, high)."""
-    if n == 0:
-        return 0.0, 0.0, 0.0
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return p, max(0.0, c - h), min(1.0, c + h)
 
 
 def pct(xs: list[float], q: float) -> float:
