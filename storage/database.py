@@ -112,6 +112,36 @@ def alembic_config(url: str | None = None) -> Config:
     return cfg
 
 
+def _locked(exc: BaseException) -> bool:
+    """True for SQLite's ``database is locked`` / ``database is busy`` (SQLITE_BUSY)."""
+    text = str(exc).lower()
+    return "database is locked" in text or "database is busy" in text
+
+
+def sqlite_pragma(cur: Any, sql: str, busy_timeout_ms: int,
+                  sleep: Callable[[float], None] = time.sleep) -> None:
+    """Run one SQLite ``PRAGMA`` on ``cur``, again and again while it answers SQLITE_BUSY,
+    for up to ``busy_timeout_ms`` milliseconds in all (then the last error is raised).
+
+    The busy handler does not cover every case: when several processes open a fresh file
+    together, ``journal_mode=WAL`` needs the exclusive lock, and two connections that both
+    hold the shared lock and both want it would deadlock, so SQLite answers one of them
+    SQLITE_BUSY at once instead of waiting. Waiting a little and asking again is then right:
+    the other connection finishes the switch and the pragma finds WAL already on.
+    Raises the driver's ``OperationalError`` for anything else, or when the time is up."""
+    deadline = time.monotonic() + busy_timeout_ms / 1000
+    pause = 0.005
+    while True:
+        try:
+            cur.execute(sql)
+            return
+        except Exception as exc:  # sqlite3.OperationalError; the driver is not imported here
+            if not _locked(exc) or time.monotonic() + pause > deadline:
+                raise
+        sleep(pause + random.uniform(0, pause))
+        pause = min(pause * 2, 0.2)
+
+
 def _install_sqlite_hooks(engine: Engine, synchronous: str, busy_timeout_ms: int) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn, _record) -> None:
@@ -119,10 +149,11 @@ def _install_sqlite_hooks(engine: Engine, synchronous: str, busy_timeout_ms: int
         # SQLAlchemy begins a transaction (consistent reads, transactional DDL, savepoints).
         dbapi_conn.isolation_level = None
         cur = dbapi_conn.cursor()
-        cur.execute("PRAGMA journal_mode=WAL")
+        # The busy timeout first, so that everything after it waits for other processes.
+        cur.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+        sqlite_pragma(cur, "PRAGMA journal_mode=WAL", busy_timeout_ms)
         cur.execute(f"PRAGMA synchronous={synchronous}")
         cur.execute("PRAGMA foreign_keys=ON")
-        cur.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
         cur.close()
 
     @event.listens_for(engine, "begin")

@@ -8,6 +8,7 @@ import asyncio
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -318,3 +319,35 @@ async def test_postgresql_migrates_to_the_models_and_back_to_empty(pg_url):
         assert await db.read(_diff) == []
     finally:
         await db.dispose()
+
+
+def test_switching_a_fresh_file_to_wal_waits_out_another_process_lock(tmp_path):
+    """The WAL switch of a new connection asks again while another connection holds the
+    lock (SQLite answers SQLITE_BUSY at once in the deadlock case, and a busy timeout of 0
+    here stands for it), and gives up with the driver's error when the time is up."""
+    import sqlite3
+
+    from storage.database import sqlite_pragma
+
+    path = tmp_path / "fresh.sqlite3"
+    holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    holder.execute("CREATE TABLE t (a)")
+    holder.execute("BEGIN EXCLUSIVE")
+    newcomer = sqlite3.connect(path, isolation_level=None, timeout=0)
+    cur = newcomer.cursor()
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        cur.execute("PRAGMA journal_mode=WAL")  # what the connection hook used to do
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        sqlite_pragma(cur, "PRAGMA journal_mode=WAL", 50)  # still held after 50 ms
+
+    timer = threading.Timer(0.3, holder.execute, ["COMMIT"])
+    timer.start()
+    try:
+        sqlite_pragma(cur, "PRAGMA journal_mode=WAL", 5_000)
+    finally:
+        timer.join()
+    assert cur.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    with pytest.raises(sqlite3.OperationalError, match="no such table"):
+        sqlite_pragma(cur, "SELECT * FROM missing", 5_000)  # not a lock: raised at once
+    newcomer.close()
+    holder.close()
