@@ -178,6 +178,29 @@ class Cluster:
             self.wake.set()
         return fresh
 
+    async def submit(self, update_id: int, chat_id: int, payload: Mapping[str, Any], *,
+                     timeout: float, poll: float = 0.02) -> dict[str, Any] | None:
+        """Store an update made by this worker (a Mini App action: ``handlers.webapp``) for
+        the owner of ``chat_id``, as :meth:`receive` does (a resubmitted ``update_id`` is
+        stored once), and wait until it is done: its ``outcome`` (what the owner's handler
+        returned, :meth:`process`), ``{}`` when it was marked done by the game change it
+        made but its worker died before storing the outcome (the change was accepted), None
+        after ``timeout`` seconds (its chat has no live owner yet)."""
+        await self.receive(update_id, chat_id, payload)
+        end = time.monotonic() + timeout
+        while True:
+            got = await self.db.read(cl.inbox_outcome, update_id)
+            if got is not None and got[0]:
+                outcome = got[1].get("outcome")
+                return dict(outcome) if isinstance(outcome, dict) else {}
+            if time.monotonic() >= end:
+                return None
+            await asyncio.sleep(poll)
+
+    async def versions(self, match_ids: list[int]) -> dict[int, int]:
+        """``{match id: version}`` as the database has them now (of those that exist)."""
+        return await self.db.read(cl.match_versions, list(match_ids))
+
     async def match_chat(self, match_id: int) -> int | None:
         """The chat match ``match_id`` is played in (None if unknown)."""
         return await self.db.read(cl.match_chat, match_id)

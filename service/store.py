@@ -208,10 +208,19 @@ class MatchStore:
 
     # ------------------------------------------------------------------ reading
 
-    async def view(self, match_id: int) -> Result:
-        """The current views of a match, changing nothing (``not_found`` if none)."""
+    async def view(self, match_id: int, *, fresh: bool = False) -> Result:
+        """The current views of a match, changing nothing (``not_found`` if none).  With
+        ``fresh``, as the database has it now, not as this process last saw it: the row's
+        version is read first and a cached match older than it is read anew (a worker of a
+        cluster showing a match another worker owns: ``handlers.webapp``)."""
+        seen = None
+        if fresh:
+            row = await self.db.read(repo.get_match, match_id)
+            if row is None:
+                return refusal(ErrorCode.NOT_FOUND, "no such match")
+            seen = row.version
         async with self.lock(match_id):
-            live = await self.live(match_id)
+            live = await self.live(match_id, seen)
         if live is None:
             return refusal(ErrorCode.NOT_FOUND, "no such match")
         return result_of(live)

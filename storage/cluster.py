@@ -33,7 +33,7 @@ from storage.repository import OPEN_STATUSES, MatchRow, _insert, _row
 
 __all__ = [
     "GLOBAL_BUCKET", "LOCK_CLASS", "InboxRow", "application_name", "due_owned", "inbox_apply",
-    "inbox_claim", "inbox_done", "inbox_outcome",
+    "inbox_claim", "inbox_done", "inbox_outcome", "match_versions",
     "inbox_pending", "inbox_purge", "inbox_put", "lease_owner", "match_chat", "owned_chats",
     "renew_leases", "take_leases", "take_token",
 ]
@@ -156,6 +156,15 @@ def inbox_purge(conn: Connection, before: float) -> int:
 def match_chat(conn: Connection, match_id: int) -> int | None:
     """The chat a match is played in, or None (the route of a press on a hand message)."""
     return conn.execute(select(T_MATCHES.c.chat_id).where(T_MATCHES.c.id == match_id)).scalar()
+
+
+def match_versions(conn: Connection, match_ids: list[int]) -> dict[int, int]:
+    """``{match id: version}`` of the given matches that exist (the Mini App's streams on a
+    worker that does not own their chats follow them by version)."""
+    if not match_ids:
+        return {}
+    stmt = select(T_MATCHES.c.id, T_MATCHES.c.version).where(T_MATCHES.c.id.in_(match_ids))
+    return {int(r[0]): int(r[1]) for r in conn.execute(stmt)}
 
 
 # ----------------------------------------------------------------------------- leases
