@@ -68,8 +68,10 @@ class InboxRow:
 def _lazy_commit(conn: Connection) -> None:
     """Let this transaction's commit return before its WAL reaches the disk (PostgreSQL's
     ``synchronous_commit = off`` for this transaction only): for marks whose loss in a
-    crash of the server is harmless -- an update processed again is refused as stale, a
-    token lost only makes a worker wait.  Nothing on SQLite."""
+    crash of the server is harmless -- a claim lost is made again, an update that changed
+    no game run again is only answered again (one that changed a game is marked with its
+    change: :func:`inbox_apply`), a token lost only makes a worker wait.  Nothing on
+    SQLite."""
     if conn.dialect.name == "postgresql":
         conn.execute(text("SET LOCAL synchronous_commit TO OFF"))
 
