@@ -276,10 +276,14 @@ async def _run_worker(settings: Any, bot: Bot, dp: Dispatcher, app: App, outbox:
 
     web_app = web.Application()
     web_app.router.add_post(settings.webhook_path, inbox_handler(cluster, secret))
+    pages = _pages_app(settings, app)
+    if pages is not None:  # its moves go through the inbox to the chat's owner
+        web_app.add_subapp("/webapp/", pages)
     runner = web.AppRunner(web_app)
     await runner.setup()
     site = web.TCPSite(runner, settings.webhook_host, settings.webhook_port)
-    warm = asyncio.create_task(app.publisher.pictures.warm())
+    # a chat taken from a dead worker may be a computer player's turn: its pool must be up
+    warm = asyncio.gather(app.publisher.pictures.warm(), app.service.thinkers.warm())
     tasks: list[asyncio.Task] = []
     try:
         await site.start()

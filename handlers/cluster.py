@@ -15,6 +15,7 @@ from aiogram import Bot, Dispatcher
 from aiogram.types import Update
 from aiohttp import web
 
+from handlers.webapp import WEBAPP_ACTION, perform
 from service.cluster import Cluster
 from ui.callbacks import HoldCb, LeaveCb, LobbyCb, MoveCb, PlayCb, RecordCb, StopCb
 
@@ -86,8 +87,12 @@ def inbox_handler(cluster: Cluster, secret: str | None):
 
 def feeder(dp: Dispatcher, bot: Bot):
     """``handle(payload)`` for :meth:`service.cluster.Cluster.run`: the stored update through
-    the dispatcher, awaited to its end."""
-    async def feed(payload: dict[str, Any]) -> None:
+    the dispatcher, awaited to its end; a Mini App action (``handlers.webapp``) made by
+    :func:`handlers.webapp.perform`, whose outcome it returns (stored with the action)."""
+    async def feed(payload: dict[str, Any]) -> dict[str, Any] | None:
+        action = payload.get(WEBAPP_ACTION)
+        if action is not None:
+            return await perform(dp["app"], action)
         update = Update.model_validate(payload, context={"bot": bot})
         await dp.feed_update(bot, update)
 

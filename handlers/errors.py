@@ -12,6 +12,7 @@ from aiogram import Router
 from aiogram.types import CallbackQuery, ErrorEvent
 
 from handlers.common import App, alert
+from service.once import AlreadyApplied
 
 log = logging.getLogger(__name__)
 
@@ -22,6 +23,11 @@ async def on_unknown_button(query: CallbackQuery, app: App, locale: str) -> None
 
 
 async def on_error(event: ErrorEvent, app: App) -> bool:
+    """Log, apologise, and tell the dispatcher the error is handled.  An update a worker of
+    a cluster finds applied already (``service.once.AlreadyApplied``: an earlier try
+    committed its change) is no error of the user's: it goes on to the worker, unanswered."""
+    if isinstance(event.exception, AlreadyApplied):
+        raise event.exception
     update = event.update
     log.error("update %s failed: %r", update.update_id, event.exception,
               exc_info=event.exception)

@@ -19,6 +19,12 @@ call as a button press, and the result to the same publisher.
   (the page re-syncs by version when it comes back from the background); ``Last-Event-ID``
   counts as ``since``.  The page falls back to polling the state when the stream fails.
 
+On a worker of a cluster (docs/SCALE_OUT.md) the page may reach any worker: a move is stored
+in the inbox and made by the owner of the match's chat, like an update (:func:`_via_owner`,
+:func:`perform`); the state and the stream read the match as the database has it, and a
+stream's newer states are read from the database every quarter second (:func:`follow`)
+besides those this worker's publisher pushes.
+
 Every call but the stream proves its caller with Telegram's signed ``initData`` in the
 ``Authorization: tma <initData>`` header (``ui.webapp_auth.verify_init_data``: the bot
 token's signature and a maximum age, ``WEBAPP_MAX_AGE``); the stream, which a browser's
@@ -31,8 +37,11 @@ never a hand; a player only their own.
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import json
 import logging
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +61,8 @@ from ui.webapp_hub import Pages
 
 log = logging.getLogger(__name__)
 
-__all__ = ["STATIC", "STREAM_TTL", "KEEP_ALIVE", "create_webapp"]
+__all__ = ["STATIC", "STREAM_TTL", "KEEP_ALIVE", "WEBAPP_ACTION", "action_id", "create_webapp",
+           "follow", "perform"]
 
 #: The page's files.
 STATIC = Path(__file__).resolve().parents[1] / "ui" / "webapp_static"
@@ -60,6 +70,8 @@ STATIC = Path(__file__).resolve().parents[1] / "ui" / "webapp_static"
 STREAM_TTL = 300.0
 #: A comment line on a quiet stream this often, so proxies keep it open [seconds].
 KEEP_ALIVE = 15.0
+#: The key of a Mini App action in an inbox row's payload (a worker of a cluster).
+WEBAPP_ACTION = "webapp_action"
 _ENDS = {None, "left", "right", "up", "down", "gap"}
 _FILES = {"": ("index.html", "text/html"), "app.js": ("app.js", "application/javascript"),
           "app.css": ("app.css", "text/css")}
@@ -118,7 +130,7 @@ async def _view(request: web.Request, caller: WebAppCaller, given: Any
     403 for an unsigned match id of a match the caller does not play in."""
     app = request.app[APP_KEY]
     match_id, signed = _match_of(caller, given)
-    res = await app.service.store.view(match_id)
+    res = await app.service.store.view(match_id, fresh=app.cluster is not None)
     if not res.ok or res.table is None:
         raise web.HTTPNotFound(text='{"error": "not_found"}', content_type="application/json")
     if not signed and res.hand_for(caller.user_id) is None:
@@ -164,7 +176,8 @@ def _placements(body: dict[str, Any]) -> MoveOption | None:
 async def action(request: web.Request) -> web.Response:
     """``POST api/action``: a move, through ``Play.act`` as a button press. 200 ``{"ok":
     true, "state"}``; 409 ``{"ok": false, "error", "reason", "state"}`` for a refusal
-    (nothing changed); 400 for a malformed body."""
+    (nothing changed); 400 for a malformed body.  On a worker of a cluster the move goes
+    the way of an update, to the owner of the match's chat (:func:`_via_owner`)."""
     app = request.app[APP_KEY]
     caller = _caller(request)
     try:
@@ -182,6 +195,9 @@ async def action(request: web.Request) -> web.Response:
         return _json({"ok": False, "error": str(ErrorCode.BAD_MOVE),
                       "reason": app.error_text(locale, Result(False, ErrorCode.BAD_MOVE))},
                      status=400)
+    if app.cluster is not None:
+        return await _via_owner(app, pages, locale, caller.user_id, match_id, version, move,
+                                _res)
     res = await app.service.play.act(match_id, caller.user_id, move, None, version)
     if not res.ok:
         shown = res if res.table is not None else _res
@@ -190,6 +206,94 @@ async def action(request: web.Request) -> web.Response:
                       "state": pages.state_for(shown, caller.user_id, locale)}, status=409)
     await app.publisher.publish(res)
     return _json({"ok": True, "state": pages.state_for(res, caller.user_id, locale)})
+
+
+def _placement_dicts(move: MoveOption) -> list[dict[str, Any]]:
+    return [{"tile": p.tile, "end": p.end, "closed": p.closed, "along": p.along}
+            for p in move.placements]
+
+
+def action_id(user_id: int, match_id: int, version: int, placements: list[dict[str, Any]]
+              ) -> int:
+    """The inbox key of a Mini App action: negative (Telegram's ``update_id`` are
+    positive), 62 bits of a hash of who moves what at which version.  A page that sends the
+    same move again (a retry after a lost answer) gets the same key, so the move is stored
+    and made once, and the retry is answered with the first one's outcome."""
+    text = json.dumps([user_id, match_id, version, placements], sort_keys=True)
+    return -(int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 2) - 1
+
+
+async def _via_owner(app: App, pages: Pages, locale: str, user_id: int, match_id: int,
+                     version: int, move: MoveOption, seen: Result) -> web.Response:
+    """A move from a page on a worker of a cluster: stored in the inbox, routed to the
+    match's chat (:meth:`service.cluster.Cluster.submit`), made by that chat's owner
+    (:func:`perform`, in order with the chat's updates, its change committed with its done
+    mark), and answered here from its outcome with the state the database has now.  503
+    ``{"ok": false, "error": "busy"}`` when no owner made it within the lease and 5 s (the
+    page may send it again: it is stored once)."""
+    cluster = app.cluster
+    placements = _placement_dicts(move)
+    key = action_id(user_id, match_id, version, placements)
+    chat_id = await cluster.match_chat(match_id)
+    payload = {"update_id": key, WEBAPP_ACTION: {
+        "m": match_id, "user": user_id, "version": version, "placements": placements}}
+    outcome = await cluster.submit(key, int(chat_id), payload, timeout=cluster.lease + 5.0)
+    now = await app.service.store.view(match_id, fresh=True)
+    shown = now if now.ok and now.table is not None else seen
+    state = pages.state_for(shown, user_id, locale)
+    if outcome is None:
+        return _json({"ok": False, "error": "busy", "state": state,
+                      "reason": app.error_text(locale, Result(False, None))}, status=503)
+    if outcome.get("ok", True):
+        return _json({"ok": True, "state": state})
+    try:
+        error = ErrorCode(outcome.get("error"))
+    except ValueError:
+        error = None
+    refused = replace(shown, ok=False, error=error)
+    return _json({"ok": False, "error": str(error), "state": state,
+                  "reason": app.error_text(locale, refused)}, status=409)
+
+
+async def perform(app: App, action: dict[str, Any]) -> dict[str, Any]:
+    """The owner of a match's chat makes a Mini App move stored by :func:`_via_owner`
+    (``handlers.cluster.feeder``): ``Play.act`` as a button press, published when
+    accepted.  Returns the outcome stored with it: ``{"ok": True}`` or ``{"ok": False,
+    "error": code}``."""
+    move = _placements(action)
+    if move is None:
+        return {"ok": False, "error": str(ErrorCode.BAD_MOVE)}
+    res = await app.service.play.act(int(action["m"]), int(action["user"]), move, None,
+                                     int(action["version"]))
+    if not res.ok:
+        return {"ok": False, "error": str(res.error)}
+    await app.publisher.publish(res)
+    return {"ok": True}
+
+
+async def follow(app: App, pages: Pages, *, every: float = 0.25) -> None:
+    """On a worker of a cluster, until cancelled: every ``every`` seconds read the versions
+    of the matches open pages follow here, and push the newer ones to them (the owner of a
+    match's chat may be another worker, whose publisher alone sees its moves)."""
+    while True:
+        await asyncio.sleep(every)
+        wanted = pages.following()
+        if not wanted:
+            continue
+        try:
+            for match_id, version in (await app.cluster.versions(list(wanted))).items():
+                if version > wanted[match_id]:
+                    pages.push(await app.service.store.view(match_id, fresh=True))
+        except Exception:
+            log.exception("following the pages' matches failed")
+
+
+async def _following(web_app: web.Application):
+    """The aiohttp cleanup context that runs :func:`follow` beside the Mini App."""
+    task = asyncio.create_task(follow(web_app[APP_KEY], web_app[PAGES_KEY]))
+    yield
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
 
 
 def _event(state: dict[str, Any]) -> bytes:
@@ -219,7 +323,7 @@ async def stream(request: web.Request) -> web.StreamResponse:
     await response.prepare(request)
     page_ = pages.open(match_id, user_id, locale, since)
     try:
-        res = await app.service.store.view(match_id)
+        res = await app.service.store.view(match_id, fresh=app.cluster is not None)
         if res.ok and res.table is not None and res.table.version != since:
             page_.version = -1
             page_.offer(pages.state_for(res, user_id, locale))
@@ -249,5 +353,7 @@ def create_webapp(app: App, pages: Pages, bot_token: str, *, max_age_s: float = 
     r.add_get("/api/state", state)
     r.add_post("/api/action", action)
     r.add_get("/api/stream", stream)
+    if app.cluster is not None:
+        web_app.cleanup_ctx.append(_following)
     return web_app
 

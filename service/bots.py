@@ -95,6 +95,12 @@ def _worker_init(parent: int) -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
+def _ready() -> bool:
+    """A worker process is up (it imported this module, the engine with it)."""
+    time.sleep(0.05)  # held a moment, so that the pool starts another process for the next
+    return True
+
+
 class Thinkers:
     """Where computer players decide: ``executor`` (any ``concurrent.futures.Executor``;
     tests pass a thread or inline one), or else a process pool of ``workers`` processes
@@ -121,6 +127,19 @@ class Thinkers:
                 max_workers=self.workers, initializer=_worker_init, initargs=(os.getpid(),),
                 mp_context=multiprocessing.get_context("spawn"))
         return self._own
+
+    async def warm(self) -> None:
+        """Start every worker process of the pool now, rather than at the first decision: a
+        process is a fresh interpreter that imports the engine, which takes seconds on a busy
+        machine, and a worker of a cluster that takes a dead one's chats must move their
+        computer players at once (issue 22: ≤ 3 s from the kill to the next move).  Nothing
+        with an executor of the caller's."""
+        if self._executor is not None:
+            return
+        loop = asyncio.get_running_loop()
+        pool = self.executor()
+        await asyncio.gather(*(loop.run_in_executor(pool, _ready)
+                               for _ in range(self.workers)), return_exceptions=True)
 
     async def decide(self, observation: Any, strength: str, seed: str) -> Any:
         """The move of a computer player of ``strength`` from its seat's ``observation``

@@ -20,9 +20,11 @@ killed or frozen owner loses.
   frozen, or lost the database) exits at once (:meth:`Cluster.check`, called before every
   update it processes and every request its outbox makes), so it never acts on a chat that
   has changed hands.  A restart (the process manager's) makes it a fresh worker.
-- An update taken but not marked done when its worker died is processed again by the next
-  owner: the game change it made is then refused by the version check (stale), so each
-  action happens once.
+- Exactly once: the game change an update makes and the update's done mark commit in one
+  transaction (:mod:`service.once`), so a worker that dies after the change has marked the
+  update, and the next owner does not run it again; one that dies before has done neither.
+  An update that changed no game (a reply) and whose worker died before its mark is run
+  again: it is answered twice, nothing else.
 
 On SQLite (a single process) none of this runs: updates go to the dispatcher directly, as
 before.
@@ -42,6 +44,7 @@ from typing import Any
 from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
+from service import once
 from storage import Database
 from storage import cluster as cl
 
@@ -175,6 +178,29 @@ class Cluster:
             self.wake.set()
         return fresh
 
+    async def submit(self, update_id: int, chat_id: int, payload: Mapping[str, Any], *,
+                     timeout: float, poll: float = 0.02) -> dict[str, Any] | None:
+        """Store an update made by this worker (a Mini App action: ``handlers.webapp``) for
+        the owner of ``chat_id``, as :meth:`receive` does (a resubmitted ``update_id`` is
+        stored once), and wait until it is done: its ``outcome`` (what the owner's handler
+        returned, :meth:`process`), ``{}`` when it was marked done by the game change it
+        made but its worker died before storing the outcome (the change was accepted), None
+        after ``timeout`` seconds (its chat has no live owner yet)."""
+        await self.receive(update_id, chat_id, payload)
+        end = time.monotonic() + timeout
+        while True:
+            got = await self.db.read(cl.inbox_outcome, update_id)
+            if got is not None and got[0]:
+                outcome = got[1].get("outcome")
+                return dict(outcome) if isinstance(outcome, dict) else {}
+            if time.monotonic() >= end:
+                return None
+            await asyncio.sleep(poll)
+
+    async def versions(self, match_ids: list[int]) -> dict[int, int]:
+        """``{match id: version}`` as the database has them now (of those that exist)."""
+        return await self.db.read(cl.match_versions, list(match_ids))
+
     async def match_chat(self, match_id: int) -> int | None:
         """The chat match ``match_id`` is played in (None if unknown)."""
         return await self.db.read(cl.match_chat, match_id)
@@ -284,13 +310,7 @@ class Cluster:
                 await asyncio.gather(healing, return_exceptions=True)
             while queue:
                 row = queue[0]
-                self.check()
-                try:
-                    await handle(row.payload)
-                except Exception:
-                    log.exception("update %s of chat %s failed", row.update_id, chat_id)
-                self.check()
-                await self.db.write(cl.inbox_done, row.update_id, self.clock())
+                await self.process(row, handle)
                 self._finished[row.update_id] = None
                 while len(self._finished) > FINISHED_KEPT:
                     self._finished.popitem(last=False)
@@ -301,6 +321,32 @@ class Cluster:
             if not queue:
                 self._queues.pop(chat_id, None)
             self.wake.set()
+
+    async def process(self, row: cl.InboxRow,
+                      handle: Callable[[dict[str, Any]], Awaitable[Any]]) -> None:
+        """Process one claimed update: ``handle(payload)`` inside
+        :func:`service.once.processing`, so that the game change it makes commits with the
+        update's done mark; then the mark of an update that made none (a reply, a refusal).
+        A dict ``handle`` returns is stored with the update as ``payload["outcome"]`` (a Mini
+        App action's answer).  An update applied already (:class:`service.once.AlreadyApplied`)
+        is left as it is; ``handle``'s other errors are logged and the update is done (a
+        broken update must not block its chat)."""
+        self.check()
+        outcome = None
+        attempt = once.Attempt(row.update_id, self.worker_id, self.clock, self.check)
+        try:
+            with once.processing(attempt):
+                outcome = await handle(row.payload)
+        except once.AlreadyApplied:
+            log.info("update %s of chat %s was applied already", row.update_id, row.chat_id)
+            return
+        except Exception:
+            log.exception("update %s of chat %s failed", row.update_id, row.chat_id)
+        self.check()
+        payload = ({**row.payload, "outcome": outcome} if isinstance(outcome, dict)
+                   else None)
+        await self.db.write(cl.inbox_done, row.update_id, self.worker_id, self.clock(),
+                            payload)
 
     # -- shared limits -----------------------------------------------------------------------
 

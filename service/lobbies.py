@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from service import bots
+from service import bots, once
 from service.live import (
     OPEN,
     LiveMatch,
@@ -118,7 +118,7 @@ class Lobbies:
 
         try:
             try:
-                row = await self.store.db.write(txn)
+                row = await once.write(self.store.db, txn)
             finally:  # the chat and the seated users may be new or changed
                 self.people.forget(users=[int(x["user_id"]) for x in seats], chats=(chat_id,))
         except repo.ActiveMatchExists:

@@ -31,6 +31,7 @@ from typing import Any, NoReturn
 
 from sqlalchemy.exc import IntegrityError
 
+from service import once
 from service.live import OPEN, LiveMatch, result_of
 from service.views import EndReason, ErrorCode, Result, Status
 from storage import Database
@@ -178,9 +179,12 @@ class MatchStore:
     ) -> LiveMatch:
         """Commit ``nxt`` (made by ``live.next``, carrying ``values``) in one transaction: the
         row's ``values`` and version bump, checked against ``live.version``, and ``also(conn)``
-        in the same transaction (the action, the results).  Then cache ``nxt`` and return it.
+        in the same transaction (the action, the results), and the done mark of the update
+        being processed, if any (:func:`service.once.write`).  Then cache ``nxt`` and return
+        it.
         On a version conflict nothing is written, the cache entry is dropped and the
-        operation is refused as ``stale`` (raises :class:`Refused`)."""
+        operation is refused as ``stale`` (raises :class:`Refused`); an update applied
+        already raises :class:`service.once.AlreadyApplied` (nothing written)."""
         db_values = _db_values(values)
         now = nxt.row.updated_at
         match_id = live.match_id
@@ -192,7 +196,7 @@ class MatchStore:
                 also(conn)
 
         try:
-            await self.db.write(txn)
+            await once.write(self.db, txn)
         except (_Conflict, IntegrityError):
             self._cache.pop(match_id, None)
             fresh = await self.fetch(match_id)
@@ -204,10 +208,19 @@ class MatchStore:
 
     # ------------------------------------------------------------------ reading
 
-    async def view(self, match_id: int) -> Result:
-        """The current views of a match, changing nothing (``not_found`` if none)."""
+    async def view(self, match_id: int, *, fresh: bool = False) -> Result:
+        """The current views of a match, changing nothing (``not_found`` if none).  With
+        ``fresh``, as the database has it now, not as this process last saw it: the row's
+        version is read first and a cached match older than it is read anew (a worker of a
+        cluster showing a match another worker owns: ``handlers.webapp``)."""
+        seen = None
+        if fresh:
+            row = await self.db.read(repo.get_match, match_id)
+            if row is None:
+                return refusal(ErrorCode.NOT_FOUND, "no such match")
+            seen = row.version
         async with self.lock(match_id):
-            live = await self.live(match_id)
+            live = await self.live(match_id, seen)
         if live is None:
             return refusal(ErrorCode.NOT_FOUND, "no such match")
         return result_of(live)

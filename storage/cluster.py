@@ -14,7 +14,9 @@ its liveness lock (``pg_locks``), which SQLite has not (there a lease ends only 
   lock but stops renewing, so its chats are taken once the lease has expired.
 - **Inbox**: :func:`inbox_put` stores an update once (``ON CONFLICT DO NOTHING`` on
   ``update_id``); the owner takes its chats' pending updates in ``update_id`` order
-  (:func:`inbox_claim`, ``FOR UPDATE SKIP LOCKED``) and marks each done (:func:`inbox_done`).
+  (:func:`inbox_claim`, ``FOR UPDATE SKIP LOCKED``) and marks each done: in the transaction
+  of the game change it makes (:func:`inbox_apply`), else after its handler
+  (:func:`inbox_done`).
 """
 
 from __future__ import annotations
@@ -23,15 +25,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, delete, select, text, update
+from sqlalchemy import bindparam, delete, func, select, text, update
 from sqlalchemy.engine import Connection
 
 from storage.models import ChatLease, InboxUpdate, Match, RateBucket
 from storage.repository import OPEN_STATUSES, MatchRow, _insert, _row
 
 __all__ = [
-    "GLOBAL_BUCKET", "LOCK_CLASS", "InboxRow", "application_name", "due_owned", "inbox_claim",
-    "inbox_done",
+    "GLOBAL_BUCKET", "LOCK_CLASS", "InboxRow", "application_name", "due_owned", "inbox_apply",
+    "inbox_claim", "inbox_done", "inbox_outcome", "match_versions",
     "inbox_pending", "inbox_purge", "inbox_put", "lease_owner", "match_chat", "owned_chats",
     "renew_leases", "take_leases", "take_token",
 ]
@@ -66,8 +68,10 @@ class InboxRow:
 def _lazy_commit(conn: Connection) -> None:
     """Let this transaction's commit return before its WAL reaches the disk (PostgreSQL's
     ``synchronous_commit = off`` for this transaction only): for marks whose loss in a
-    crash of the server is harmless -- an update processed again is refused as stale, a
-    token lost only makes a worker wait.  Nothing on SQLite."""
+    crash of the server is harmless -- a claim lost is made again, an update that changed
+    no game run again is only answered again (one that changed a game is marked with its
+    change: :func:`inbox_apply`), a token lost only makes a worker wait.  Nothing on
+    SQLite."""
     if conn.dialect.name == "postgresql":
         conn.execute(text("SET LOCAL synchronous_commit TO OFF"))
 
@@ -108,11 +112,41 @@ def inbox_claim(conn: Connection, owner: int, now: float, limit: int = 200) -> l
     return rows
 
 
-def inbox_done(conn: Connection, update_id: int, now: float) -> None:
-    """Mark an update processed (a lazy commit: an update whose mark a crash of the server
-    loses is processed again, and refused as stale)."""
+def inbox_apply(conn: Connection, update_id: int, owner: int, now: float) -> bool:
+    """Mark an update done inside the transaction of the game change it makes, so that the
+    change and the mark commit together or not at all (exactly once).  Only for the worker
+    that claimed it last (``claimed_by`` = ``owner``) and only once: False -- and nothing
+    written -- when it is done already (a previous try committed its change) or another
+    worker has claimed it since (this one was frozen and its chat moved); the caller must
+    then roll the change back.  A plain commit (the change itself must be durable)."""
+    stmt = (update(T_INBOX)
+            .where(T_INBOX.c.update_id == update_id, T_INBOX.c.done_at.is_(None),
+                   T_INBOX.c.claimed_by == owner)
+            .values(done_at=now))
+    return conn.execute(stmt).rowcount == 1
+
+
+def inbox_done(conn: Connection, update_id: int, owner: int, now: float,
+               payload: Mapping[str, Any] | None = None) -> None:
+    """Mark an update processed by ``owner`` after its handler returned (a lazy commit: the
+    mark of an update that made no game change -- a reply, a refusal -- only saves running
+    it again).  An update already marked by :func:`inbox_apply` keeps its time; one another
+    worker has claimed since is left to it.  ``payload``, when given, replaces the stored
+    one (a Mini App action stores its outcome there for the worker that answers the page:
+    :func:`inbox_outcome`)."""
     _lazy_commit(conn)
-    conn.execute(update(T_INBOX).where(T_INBOX.c.update_id == update_id).values(done_at=now))
+    values: dict[str, Any] = {"done_at": func.coalesce(T_INBOX.c.done_at, now)}
+    if payload is not None:
+        values["payload"] = dict(payload)
+    conn.execute(update(T_INBOX).where(T_INBOX.c.update_id == update_id,
+                                       T_INBOX.c.claimed_by == owner).values(**values))
+
+
+def inbox_outcome(conn: Connection, update_id: int) -> tuple[bool, dict[str, Any]] | None:
+    """``(done, payload)`` of a stored update, None when there is none."""
+    row = conn.execute(select(T_INBOX.c.done_at, T_INBOX.c.payload)
+                       .where(T_INBOX.c.update_id == update_id)).first()
+    return None if row is None else (row[0] is not None, dict(row[1]))
 
 
 def inbox_purge(conn: Connection, before: float) -> int:
@@ -124,6 +158,15 @@ def inbox_purge(conn: Connection, before: float) -> int:
 def match_chat(conn: Connection, match_id: int) -> int | None:
     """The chat a match is played in, or None (the route of a press on a hand message)."""
     return conn.execute(select(T_MATCHES.c.chat_id).where(T_MATCHES.c.id == match_id)).scalar()
+
+
+def match_versions(conn: Connection, match_ids: list[int]) -> dict[int, int]:
+    """``{match id: version}`` of the given matches that exist (the Mini App's streams on a
+    worker that does not own their chats follow them by version)."""
+    if not match_ids:
+        return {}
+    stmt = select(T_MATCHES.c.id, T_MATCHES.c.version).where(T_MATCHES.c.id.in_(match_ids))
+    return {int(r[0]): int(r[1]) for r in conn.execute(stmt)}
 
 
 # ----------------------------------------------------------------------------- leases

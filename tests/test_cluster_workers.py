@@ -1,10 +1,11 @@
 """Several workers over one PostgreSQL database (issue 22, "Workers"): the inbox stores an
 update once per ``update_id`` and the chat's owner processes it once; two workers racing one
 chat with the same press give one accepted move, one stale answer and one table edit; a
-killed worker's chats are taken at once, a frozen one's after its lease; the shared token
-buckets never grant more than they hold.  Every worker is a real :func:`handlers.app.build`
-over the real routers and a mocked Bot API (:mod:`tests.botkit`) shared by the workers, as
-Telegram is."""
+Mini App move sent to a worker that does not own the chat is made by the owner, once, and
+that worker's streams follow it; a killed worker's chats are taken at once, a frozen one's
+after its lease; the shared token buckets never grant more than they hold.  Every worker is
+a real :func:`handlers.app.build` over the real routers and a mocked Bot API
+(:mod:`tests.botkit`) shared by the workers, as Telegram is."""
 
 from __future__ import annotations
 
@@ -14,17 +15,22 @@ import time
 import pytest
 from aiogram import Bot
 from aiogram.types import CallbackQuery, Chat, Message, Update
+from aiohttp import web
+from aiohttp.test_utils import TestClient, TestServer
 from sqlalchemy import insert, text
 
 import bot as bot_module
 from handlers.app import build
 from handlers.cluster import feeder, route_of
+from handlers.webapp import create_webapp
+from service import ErrorCode, Result
 from service.cluster import Cluster, FencedOut
 from storage import Database, open_database
 from storage import cluster as cl
 from storage.models import ChatLease
 from tests.botkit import BOT, FakeSession, FakeTelegram, Person
 from tests.servicekit import InlineExecutor
+from tests.test_webapp_server import _events, auth, init_data
 
 GROUP = -100777
 PEOPLE = (Person(41, "Оля"), Person(42, "Петя"))
@@ -41,14 +47,17 @@ async def pg_head(pg_server):
 class Worker:
     """One worker: the whole bot built for a cluster over ``url``, its Bot API ``tg``."""
 
-    def __init__(self, url: str, tg: FakeTelegram, lease: float = 3.0) -> None:
-        self.url, self.tg, self.lease = url, tg, lease
+    def __init__(self, url: str, tg: FakeTelegram, lease: float = 3.0,
+                 webapp: bool = False) -> None:
+        self.url, self.tg, self.lease, self.webapp = url, tg, lease, webapp
 
     async def __aenter__(self) -> Worker:
+        pages = ({"webapp_url": "https://bot.test/webapp/", "webapp_short_name": "table"}
+                 if self.webapp else {})
         self.settings = bot_module.Settings(
             bot_token="42:TEST", database_url=self.url, webhook_url="https://bot.test",
             table_view="text", picture_workers=0, worker_lease=self.lease,
-            rate_chat_interval=0.0, rate_global_per_second=10**6, _env_file=None)
+            rate_chat_interval=0.0, rate_global_per_second=10**6, _env_file=None, **pages)
         self.bot = Bot("42:TEST", session=FakeSession(self.tg))
         self.dp, self.app, self.outbox = await build(
             self.settings, self.bot, cluster=True, chat_interval=0.0,
@@ -349,4 +358,75 @@ async def test_each_update_is_handled_once_and_in_order_per_chat(pg_head):
             shared = True
             break
     assert shared, "one worker took every chat in three rounds"
+    await db.dispose()
+
+
+async def test_a_mini_app_move_on_another_worker_is_made_once_by_the_chats_owner(pg_head):
+    """The page of the player to move and a watcher's stream reach the worker that does not
+    own the group (the proxy picks any): the move is stored in the inbox and made by the
+    owner, in the way of an update (one action, one table edit); the page gets its state,
+    the stream the new version.  The page sending the move again (its answer was lost) is
+    answered alike and changes nothing; an out-of-date move is refused by the owner with
+    the button's words."""
+    tg = FakeTelegram()
+    db = await open_database(pg_head)
+    async with Worker(pg_head, tg, webapp=True) as w1, Worker(pg_head, tg, webapp=True) as w2:
+        await db.write(_own, GROUP, w1.cluster.worker_id)
+        match_id = await _match(w1)
+        root = web.Application()
+        root.add_subapp("/webapp/", create_webapp(w2.app, w2.app.pages, "42:TEST",
+                                                  max_age_s=3600))
+        client = TestClient(TestServer(root))
+        await client.start_server()
+        stream = None
+        try:
+            view = await w1.app.service.store.view(match_id)
+            uid = view.table.seats[view.table.to_act].user_id
+            mover = next(p for p in PEOPLE if p.id == uid)
+            watcher = next(p for p in PEOPLE if p is not mover)
+            r = await client.get(f"/webapp/api/state?m={match_id}",
+                                 headers=auth(init_data(watcher)))
+            token = (await r.json())["token"]
+            stream = await client.get(
+                f"/webapp/api/stream?token={token}&since={view.version}")
+            before, seqs = len(tg.calls), await _actions(db, match_id)
+            move = view.hand_for(mover.id).legal[0]
+            body = {"m": match_id, "version": view.version,
+                    "placements": [{"tile": p.tile, "end": p.end} for p in move.placements]}
+            r = await client.post("/webapp/api/action", headers=auth(init_data(mover)),
+                                  json=body)
+            got = await r.json()
+            assert r.status == 200 and got["ok"], got
+            assert got["state"]["version"] == view.version + 1
+            (event,) = await _events(stream, 1)
+            assert event["version"] == view.version + 1
+            await _idle(db, w1, w2)
+            assert await _actions(db, match_id) == [*seqs, len(seqs) + 1]
+            assert _table_edits(tg, before) == 1
+
+            def stored(conn):
+                return conn.execute(text("SELECT claimed_by, done_at FROM inbox "
+                                         "WHERE update_id < 0")).all()
+
+            (row,) = await db.read(stored)
+            assert row[0] == w1.cluster.worker_id and row[1] is not None
+            r = await client.post("/webapp/api/action", headers=auth(init_data(mover)),
+                                  json=body)
+            assert r.status == 200 and (await r.json())["ok"]
+            await _idle(db, w1, w2)
+            assert len(await db.read(stored)) == 1
+            assert await _actions(db, match_id) == [*seqs, len(seqs) + 1]
+            assert _table_edits(tg, before) == 1
+            r = await client.post("/webapp/api/action", headers=auth(init_data(watcher)),
+                                  json={**body, "version": view.version})
+            got = await r.json()
+            assert r.status == 409 and got["error"] == "stale", got
+            assert got["reason"] == w2.app.error_text(watcher.language_code or "ru",
+                                                      Result(False, ErrorCode.STALE))
+            assert len(await db.read(stored)) == 2
+            assert await _actions(db, match_id) == [*seqs, len(seqs) + 1]
+        finally:
+            if stream is not None:
+                stream.close()
+            await client.close()
     await db.dispose()

@@ -9,7 +9,8 @@ another is frozen with SIGSTOP.  Then: every match ends; each match's action log
 contiguous (``seq`` 1..n: each action once, each computer player's decision once); no group
 got more than 20 messages and edits in any minute; the last table of every group equals the
 database's state (RULES.md §1.15 for the match end).  The time from the kill to the next move
-of each orphaned chat is printed (target ≤ 3 s; a frozen worker's ≤ its lease + 3 s)."""
+of each orphaned chat is printed and held to the targets: ≤ 3 s, and ≤ the lease + 3 s from
+the freeze (docs/SCALE_OUT.md has the numbers measured)."""
 
 from __future__ import annotations
 
@@ -140,7 +141,7 @@ async def test_three_workers_one_killed_one_frozen_every_match_ends_once(emulato
         killed_at = time.time()
         victim.kill()
         kill_gap = await _first_moves_after(cluster.url, orphans_kill, killed_at)
-        await asyncio.sleep(2.0)
+        await asyncio.sleep(0.5)
         by_owner = await _groups_by_owner(cluster.url, groups)
         by_owner.pop(victim_id, None)
         frozen_id, orphans_freeze = max(by_owner.items(), key=lambda kv: len(kv[1]))
@@ -161,15 +162,18 @@ async def test_three_workers_one_killed_one_frozen_every_match_ends_once(emulato
         for log in logs:
             assert log is not None and log.ended
         # each action once: every match's log is 1..n
+        lengths = []
         for t in tables:
             for mid in match_ids(cluster.url, t.chat_id):
                 seqs = [r[0] for r in await asyncio.to_thread(
                     _sql, cluster.url, "SELECT seq FROM actions WHERE match_id = :m ORDER BY seq",
                     m=mid)]
                 assert seqs == list(range(1, len(seqs) + 1))
+                lengths.append(len(seqs))
                 status = await asyncio.to_thread(_sql, cluster.url,
                                                  "SELECT status FROM matches WHERE id = :m", m=mid)
                 assert status[0][0] == "finished"
+        print(f"actions per match: {sorted(lengths)}")
         # no group over 20 messages and edits in any minute
         calls = await emulator_client.calls(since=0)
         for t in tables:
@@ -191,7 +195,7 @@ async def test_three_workers_one_killed_one_frozen_every_match_ends_once(emulato
                 for m in group:
                     print(m.message_id, m.edits, (m.shown or "").splitlines()[:1])
                 raise
-        assert max(kill_gap.values()) <= 3.0 + 2.0, kill_gap  # 3 s target, slack for load
-        assert max(freeze_gap.values()) <= LEASE + 3.0 + 2.0, freeze_gap
+        assert max(kill_gap.values()) <= 3.0, kill_gap
+        assert max(freeze_gap.values()) <= LEASE + 3.0, freeze_gap
         errors = [e for e in cluster.errors() if "Traceback" not in e]
         assert not errors, errors

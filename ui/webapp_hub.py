@@ -7,6 +7,10 @@ as one user; :meth:`Pages.push` builds that page's own state
 (:func:`ui.webapp_view.page_state`: the table, plus the hand of the page's user if seated),
 so a stream event of one seat never holds another seat's tiles and a spectator's holds none.
 
+On a worker of a cluster a page's stream may be served by a worker that does not own the
+match's chat, whose publisher never sees its moves: ``handlers.webapp.follow`` reads the
+versions of the followed matches from the database and pushes the newer ones here.
+
 A page that falls behind is not sent every state it missed: it keeps only the newest one
 (``Page.latest``), which is all a table needs. Versions only go forward: a state older than
 the one a page already has is dropped.
@@ -93,6 +97,13 @@ class Pages:
         if match_id is not None:
             return len(self._pages.get(match_id, ()))
         return sum(len(p) for p in self._pages.values())
+
+    def following(self) -> dict[int, int]:
+        """``{match id: the oldest version one of its open pages has}``, for every match
+        with an open page (a worker of a cluster that does not own a match's chat reads
+        newer versions from the database for them: ``handlers.webapp.follow``)."""
+        return {match_id: min(p.version for p in pages)
+                for match_id, pages in self._pages.items() if pages}
 
     def state_for(self, result: Result, user_id: int, locale: str) -> dict[str, Any]:
         """The state one page of ``user_id`` shows for ``result`` (``result.table`` set)."""

@@ -1,0 +1,182 @@
+"""Exactly once (issue 22, "Workers": every game change happens once, even when a worker
+dies): the game change an update makes and the update's done mark in the inbox commit in one
+transaction (``service.once``), on SQLite and on PostgreSQL.
+
+A worker that dies after ``/addbot``'s change committed but before it would have marked the
+update done leaves nothing for the next owner to run again (run again, the command would
+seat a second computer player: the version check cannot tell a repeated command from a new
+one); one that dies inside the change leaves the update pending, and the next owner runs it
+once.  A worker frozen while its chat moved cannot apply an update the new owner has
+claimed.  Each worker is the real :func:`handlers.app.build` over the real routers and a
+mocked Bot API; the dying is a ``BaseException`` raised at that step, which nothing of the
+worker catches, as nothing of a killed process runs."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from aiogram import Bot
+from aiogram.types import Chat, Message, MessageEntity, Update
+from sqlalchemy import insert, text, update
+
+import bot as bot_module
+from handlers.app import build
+from handlers.cluster import feeder
+from service.cluster import Cluster
+from storage import cluster as cl
+from storage import repository as repo
+from storage.models import ChatLease
+from tests.botkit import FakeSession, FakeTelegram, Person
+from tests.servicekit import InlineExecutor
+
+GROUP = -100555
+OLYA = Person(41, "Оля")
+
+
+class Died(BaseException):
+    """The worker's process ends here: nothing after this step runs."""
+
+
+class Worker:
+    """One worker's bot over ``url`` (a SQLite path or a PostgreSQL URL), and its place in
+    the cluster (its :class:`Cluster`, never started: the leases are set by the test)."""
+
+    def __init__(self, url: str | Path, tg: FakeTelegram) -> None:
+        self.url, self.tg = url, tg
+
+    async def __aenter__(self) -> Worker:
+        where = ({"database_path": self.url} if isinstance(self.url, Path)
+                 else {"database_url": self.url})
+        settings = bot_module.Settings(bot_token="42:TEST", table_view="text",
+                                       picture_workers=0, _env_file=None, **where)
+        self.bot = Bot("42:TEST", session=FakeSession(self.tg))
+        self.dp, self.app, self.outbox = await build(
+            settings, self.bot, chat_interval=0.0, group_per_minute=10**9,
+            global_per_second=10**9,
+            service_overrides={"bot_executor": InlineExecutor(), "hard_samples": 2})
+        self.db = self.app.service.db
+        self.cluster = Cluster(self.db, exit=None, lease=3600.0)
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.outbox.drain()
+        await self.app.publisher.settled()
+        await self.outbox.close()
+        self.app.publisher.close()
+        await self.app.service.close()
+
+    async def own(self, chat_id: int) -> None:
+        """Become the chat's owner (its lease moves here)."""
+        me = self.cluster.worker_id
+
+        def move(conn):
+            done = conn.execute(update(ChatLease.__table__)
+                                .where(ChatLease.__table__.c.chat_id == chat_id)
+                                .values(owner=me, expires_at=time.time() + 3600)).rowcount
+            if not done:
+                conn.execute(insert(ChatLease.__table__).values(
+                    chat_id=chat_id, owner=me, epoch=1, expires_at=time.time() + 3600))
+
+        await self.db.write(move)
+
+    async def claim(self) -> list[cl.InboxRow]:
+        return await self.db.write(cl.inbox_claim, self.cluster.worker_id, time.time())
+
+    async def process(self, rows: list[cl.InboxRow]) -> None:
+        for row in rows:
+            await self.cluster.process(row, feeder(self.dp, self.bot))
+        await self.outbox.drain()
+        await self.app.publisher.settled()
+
+
+def _command(update_id: int, person: Person, chat_id: int, words: str) -> dict:
+    chat = Chat(id=chat_id, type="supergroup", title="Домино")
+    msg = Message(message_id=700000 + update_id, date=int(time.time()), chat=chat,
+                  from_user=person.user, text=words,
+                  entities=[MessageEntity(type="bot_command", offset=0,
+                                          length=len(words.split()[0]))])
+    return Update(update_id=update_id, message=msg).model_dump(
+        mode="json", exclude_none=True, by_alias=True)
+
+
+async def _lobby(w: Worker) -> int:
+    res = await w.app.service.lobbies.open_lobby(GROUP, None, OLYA.id, OLYA.first_name, {})
+    assert res.ok, res
+    return res.match_id
+
+
+async def _seats(w: Worker, match_id: int) -> list[dict]:
+    return (await w.db.read(repo.get_match, match_id)).seats
+
+
+async def _pending(w: Worker) -> int:
+    return await w.db.read(lambda c: c.execute(
+        text("SELECT count(*) FROM inbox WHERE done_at IS NULL")).scalar())
+
+
+@pytest.mark.parametrize("dies", ["after the change", "inside the change"])
+async def test_a_command_whose_worker_died_is_applied_exactly_once(store_url, monkeypatch,
+                                                                   dies):
+    """``/addbot`` stored in the inbox, its worker dies after the seat was committed (before
+    anything after the handler ran) or inside that transaction (rolled back); the next
+    owner, a fresh process, takes the chat and processes what is pending: one computer
+    player is seated either way, and nothing is left pending."""
+    tg = FakeTelegram()
+    async with Worker(store_url, tg) as first, Worker(store_url, tg) as second:
+        match_id = await _lobby(first)
+        await first.own(GROUP)
+        payload = _command(301, OLYA, GROUP, "/addbot easy")
+        assert await first.db.write(cl.inbox_put, 301, GROUP, payload, time.time())
+        rows = await first.claim()
+        assert [r.update_id for r in rows] == [301]
+
+        with monkeypatch.context() as m:
+            if dies == "after the change":
+                def die(*_a, **_k):
+                    raise Died
+                m.setattr(cl, "inbox_done", die)  # the step after the handler
+            else:
+                real = repo.update_match
+
+                def die(conn, *a, **k):
+                    real(conn, *a, **k)
+                    raise Died  # inside the transaction, before its commit
+                m.setattr(repo, "update_match", die)
+            with pytest.raises(Died):
+                await first.process(rows)
+        committed = len(await _seats(first, match_id))
+        assert committed == (2 if dies == "after the change" else 1)
+
+        await second.own(GROUP)
+        await second.process(await second.claim())
+        seats = await _seats(second, match_id)
+        assert len(seats) == 2, seats
+        assert await _pending(second) == 0
+        # a resend of the update by Telegram is not stored again
+        assert not await second.db.write(cl.inbox_put, 301, GROUP, payload, time.time())
+        assert await second.claim() == []
+
+
+async def test_a_frozen_worker_cannot_apply_an_update_its_chat_s_new_owner_claimed(store_url):
+    """The owner claims ``/addbot`` and freezes before processing it; its chat moves and the
+    new owner claims the update too.  The frozen one, thawed, runs it: its change is rolled
+    back (the update is not its own any more) and it marks nothing; the new owner applies
+    it: one computer player."""
+    tg = FakeTelegram()
+    async with Worker(store_url, tg) as frozen, Worker(store_url, tg) as taker:
+        match_id = await _lobby(frozen)
+        await frozen.own(GROUP)
+        payload = _command(302, OLYA, GROUP, "/addbot easy")
+        await frozen.db.write(cl.inbox_put, 302, GROUP, payload, time.time())
+        stale_rows = await frozen.claim()
+        await taker.own(GROUP)
+        rows = await taker.claim()
+        assert [r.update_id for r in rows] == [302]
+        await frozen.process(stale_rows)
+        assert len(await _seats(frozen, match_id)) == 1
+        assert await _pending(frozen) == 1
+        await taker.process(rows)
+        assert len(await _seats(taker, match_id)) == 2
+        assert await _pending(taker) == 0
