@@ -451,3 +451,29 @@ async def _command(h: Harness, person: Person, text: str):
                    chat=Chat(id=person.id, type="private", first_name=person.first_name),
                    from_user=person.user, text=text,
                    entities=[MessageEntity(type="bot_command", offset=0, length=len(text))])
+
+
+async def test_a_players_telegram_language_survives_a_restart(tmp_path):
+    """A person who never chose a language with /lang is spoken to in the language their
+    Telegram reports (``language_code``).  The bot is restarted mid-match and, before she
+    writes or presses anything, shows the match again: her hand message is still in English
+    (the code was kept in memory only, so the restart spoke Russian to her)."""
+    anna = Person(34, "Anna", language_code="en")
+    english, russian = "Your tiles", "Ваши кости"
+    async with Harness(tmp_path) as h:
+        await seated(h, (OLYA, anna))
+        assert english in h.tg.chat(anna.id)[-1].text
+    again = Harness(tmp_path)
+    again.tg = h.tg
+    async with again as h2:
+        assert h2.app.telegram_lang == {}  # nothing of the killed process's memory
+        assert await h2.app.publisher.user_locale(anna.id) == "en"
+        assert await h2.app.publisher.user_locale(OLYA.id) == "ru"
+        await h2.app.publisher.heal()
+        await h2.outbox.drain()
+        await h2.app.publisher.settled()
+        hands = [m for m in h2.tg.chat(anna.id) if english in m.text or russian in m.text]
+        assert hands and all(english in m.text for m in hands), [m.text for m in hands]
+        # the other player's stays Russian, as her Telegram says
+        assert russian in next(m.text for m in reversed(h2.tg.chat(OLYA.id))
+                               if english in m.text or russian in m.text)

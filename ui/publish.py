@@ -137,12 +137,12 @@ class Publisher:
                              default=self.default_locale)
 
     async def user_locale(self, user_id: int) -> str:
-        """A user's own choice (/lang in private), else their Telegram language, else the
-        default."""
+        """A user's own choice (/lang in private), else their Telegram language (as this
+        process last saw it, else as stored: a restart keeps it), else the default."""
         user = await self.service.people.get_user(user_id)
+        code = self._user_locale(user_id) or (user.telegram_language if user else None)
         return choose_locale(is_group=False, user_locale=user.language if user else None,
-                             telegram_code=self._user_locale(user_id),
-                             default=self.default_locale)
+                             telegram_code=code, default=self.default_locale)
 
     def link(self, payload: str | None = None) -> str:
         """Deep link into the bot's private chat, e.g. ``link("j12")``."""
