@@ -199,6 +199,8 @@ class Outbox:
         self._closed = False
         #: Groups upgraded to supergroups: old chat id → new chat id.
         self.migrated: dict[int, int] = {}
+        #: Per chat, the id of the newest message this outbox sent there (since it started).
+        self.newest: dict[int, int] = {}
 
     # -- public API ----------------------------------------------------------------------------
 
@@ -491,6 +493,9 @@ class Outbox:
             chat.ops.popleft()
             if failed and op.on_failed is not None:
                 await self._notify(op.on_failed)
+            sent_id = getattr(result, "message_id", None) if op.kind.startswith("send") else None
+            if isinstance(sent_id, int):
+                self.newest[op.chat_id] = max(self.newest.get(op.chat_id, 0), sent_id)
             self._resolve(op, result)
 
     @staticmethod

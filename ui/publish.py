@@ -561,15 +561,18 @@ class Publisher:
         """A new hand message; if the player's DM turns out closed (403), the group is told.
 
         One with the turn's keyboard (``live``) is recorded before it is sent: the books,
-        with the newest message id they know in that chat (``MatchMessages.sending``), are
+        with the newest message id known in that chat (``MatchMessages.sending``: what any
+        match's books hold there, or what the outbox sent there since it started), are
         stored first, and the send waits for that.  A SIGKILL between the send and the
         storing of its id thus leaves a trace, and the restart closes whatever came after
         that id (:meth:`heal`), so no keyboard the books never learnt of stays live beside
         the new one (issue 20 item 15)."""
         uid = seat.user_id
         after = None
-        if live:
-            books.sending[uid] = max(self._known_ids(uid, books), default=0)
+        newest = getattr(self.outbox, "newest", {}).get(uid, 0)  # what this process sent there
+        floor = max(self._known_ids(uid, books) | {newest})
+        if live and floor > 0:  # (with no id known in that chat, nothing marks where to look)
+            books.sending[uid] = floor
             after = self._spawn(self._store(table.match_id, books))
         sent = self.outbox.send(uid, text, reply_markup=markup, after=after)
         books.hands[uid] = HandMessage(sent, version, table.round_no, live)
