@@ -76,7 +76,7 @@ log = logging.getLogger(__name__)
 END_LOOKBACK = 86_400.0
 #: How many message ids after the last one it knew a restart looks at in a private chat where
 #: the killed process was sending a keyboard whose id it never stored.
-STRAY_PROBE = 6
+STRAY_PROBE = 3
 
 
 class Publisher:
@@ -517,9 +517,6 @@ class Publisher:
             text = compose.hand_text(locale, localized(hand, locale, self.tr),
                                      localized(table, locale, self.tr), tr=self.tr)
             idle = None if finished else self._idle_markup(table.match_id, locale)
-            floor = books.sending.pop(uid, None) if redo else None
-            if floor is not None:  # a restart: a keyboard was being sent when it died
-                self._close_strays(books, uid, floor)
             for message in list(books.retired.get(uid, ())) if redo else ():
                 # a restart: closing it was cut short
                 self._retire(books, table.match_id, uid, message, locale)
@@ -684,13 +681,21 @@ class Publisher:
 
     async def heal(self) -> None:
         """Start-up: show every open match as it is — every message the books know edited to
-        it, every hand message a newer one replaced closed (``redo``) — and announce the end
-        of any match that finished without its end message, so a crash between a commit and
-        its publish, or between a request and its bookkeeping, heals itself."""
+        it, every hand message a newer one replaced closed (``redo``), and first the few
+        messages after a keyboard's recorded send whose id was never stored closed
+        (:meth:`_close_strays`) — and announce the end of any match that finished without its
+        end message, so a crash between a commit and its publish, or between a request and
+        its bookkeeping, heals itself."""
         opened = await self.service.store.open_matches()
-        for res in opened:  # every match's books first: what they know is never closed
-            if res.match_id is not None:
-                await self.messages(res.match_id)
+        loaded = [await self.messages(res.match_id) for res in opened
+                  if res.match_id is not None]
+        for books in loaded:
+            # a keyboard was being sent when the last process died: closed before anything
+            # new is sent (every match's books are read first: what any of them knows is
+            # never touched)
+            for uid, floor in list(books.sending.items()):
+                self._close_strays(books, uid, floor)
+            books.sending.clear()
         for res in opened:
             await self.publish(res, fresh=False, redo=True)
         since = self.service.clock() - END_LOOKBACK
