@@ -490,6 +490,33 @@ async def test_a_restart_closes_a_keyboard_a_sigkill_kept_from_the_books(tmp_pat
         assert f"sending:{mover.id}" not in await h2.app.service.messages.load(match_id)
 
 
+async def test_a_restart_makes_a_keyboard_edit_a_sigkill_cut_short(tmp_path):
+    """Issue 20 item 15: the books say a known hand message holds the turn's keyboard, but the
+    edit that puts it there was only asked for (``unsure``) when the process was SIGKILLed,
+    and the message shows none.  The restart makes that edit: the player is not left without
+    a keyboard (before, it trusted the books and the turn had no buttons anywhere)."""
+    async with Harness(tmp_path) as h:
+        match_id = await seated(h, (OLYA, PETYA))
+        mover = next(p for p in (OLYA, PETYA) if h.keyboard_message(p) is not None)
+        msg = h.keyboard_message(mover)
+        stored = await h.app.service.messages.load(match_id)
+    assert stored[f"hand:{mover.id}"]["id"] == msg.message_id
+    assert "unsure" not in stored[f"hand:{mover.id}"]  # the edit was made
+    h.tg.messages[(mover.id, msg.message_id)].markup = None  # as if it had not been
+    stored[f"hand:{mover.id}"]["unsure"] = 1
+    again = Harness(tmp_path)
+    again.tg = h.tg
+    async with again as h2:
+        await h2.app.service.messages.save(match_id, stored)
+        await h2.app.publisher.heal()
+        await h2.outbox.drain()
+        await h2.app.publisher.settled()
+        person, live = h2.the_live_keyboard((OLYA, PETYA))
+        assert (person, live.message_id) == (mover, msg.message_id)
+        assert "unsure" not in (await h2.app.service.messages.load(match_id))[
+            f"hand:{mover.id}"]
+
+
 async def _command(h: Harness, person: Person, text: str):
     """The message of ``person`` typing the command ``text`` in their private chat."""
     import time
