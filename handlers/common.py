@@ -78,10 +78,22 @@ class App:
     #: The open Mini App pages (:class:`ui.webapp_hub.Pages`), None without a Mini App.
     pages: Any = None
 
-    def remember(self, user: User | None) -> None:
-        """Note a user's Telegram language (used when they chose none with /lang)."""
-        if user is not None and user.language_code:
-            self.telegram_lang[user.id] = user.language_code
+    async def remember(self, user: User | None) -> None:
+        """Note a user's Telegram language (used when they chose none with /lang): in memory,
+        and in the database when it is new to this process and differs from the stored one,
+        so a restart keeps it.  A failed write is logged and changes nothing else."""
+        if user is not None:
+            await self.remember_code(user.id, user.language_code or "", user.first_name or "")
+
+    async def remember_code(self, user_id: int, code: str, first_name: str = "") -> None:
+        """:meth:`remember` for a user id and a ``language_code`` (the Mini App's caller)."""
+        if not code or self.telegram_lang.get(user_id) == code:
+            return
+        self.telegram_lang[user_id] = code
+        try:
+            await self.service.people.remember_telegram_language(user_id, code, first_name)
+        except Exception:
+            log.exception("storing the Telegram language of user %s failed", user_id)
 
     async def locale_for(self, chat: Chat | None, user: User | None) -> str:
         """Groups speak the chat's language; private chats (and updates without a chat) the
@@ -122,7 +134,7 @@ class LocaleMiddleware(BaseMiddleware):
         app: App = data["app"]
         user: User | None = data.get("event_from_user")
         chat = data.get("event_chat")
-        app.remember(user)
+        await app.remember(user)
         data["locale"] = await app.locale_for(chat, user)
         return await handler(event, data)
 
@@ -240,6 +252,6 @@ async def alert(query: CallbackQuery, text: str, **kwargs: Any) -> None:
 
 async def register(app: App, user: User, *, dm_open: bool | None = None) -> None:
     """Store the user's names (and, from a private /start, that the DM is open)."""
-    app.remember(user)
+    await app.remember(user)
     await app.service.people.register_user(user.id, user.first_name, user.last_name, user.username,
                                            dm_open=dm_open)

@@ -119,8 +119,7 @@ def _match_of(caller: WebAppCaller, given: Any) -> tuple[int, bool]:
 
 async def _locale(app: App, caller: WebAppCaller) -> str:
     """The caller's language as in the private chat: their /lang choice, else Telegram's."""
-    if caller.language_code:
-        app.telegram_lang[caller.user_id] = caller.language_code
+    await app.remember_code(caller.user_id, caller.language_code)
     return await app.publisher.user_locale(caller.user_id)
 
 

@@ -86,6 +86,26 @@ class People:
         finally:
             self.forget(users=(user_id,))
 
+    async def remember_telegram_language(self, user_id: int, code: str,
+                                         first_name: str = "") -> bool:
+        """Keep the ``language_code`` Telegram reports for a person (``"en"``, ``"uk-UA"``),
+        so a restarted bot still speaks it where they chose no language with /lang.  Writes
+        only when it differs from the stored one (a person met for the first time is stored
+        with ``first_name``); True when it wrote.  An empty ``code`` changes nothing."""
+        if not code or user_id <= 0:
+            return False
+        known = await self.get_user(user_id)
+        if known is not None and known.telegram_language == code:
+            return False
+        now = self.clock()
+        name = None if known is not None else first_name
+        try:
+            await self.db.write(lambda c: repo.upsert_user(
+                c, user_id, now=now, first_name=name, telegram_language=code))
+        finally:
+            self.forget(users=(user_id,))
+        return True
+
     async def set_dm_open(self, user_id: int, is_open: bool) -> None:
         """Record that the user started (True) or blocked (False) the bot in private."""
         now = self.clock()
@@ -103,7 +123,8 @@ class People:
         generation = self._generation
         u = await self.db.read(repo.get_user, user_id)
         info = None if u is None else UserInfo(u.id, u.first_name, u.last_name, u.username,
-                                               u.language, u.dm_open, u.display_name)
+                                               u.language, u.dm_open, u.display_name,
+                                               u.telegram_language)
         if generation == self._generation:
             self._remember(self._users, user_id, info)
         return info

@@ -669,7 +669,9 @@ class ChatResult:
 
 @dataclass(frozen=True, slots=True)
 class UserInfo:
-    """A user as stored: ``dm_open`` True once they started the bot in a private chat."""
+    """A user as stored: ``dm_open`` True once they started the bot in a private chat;
+    ``language`` their /lang choice, ``telegram_language`` the ``language_code`` Telegram
+    last reported for them (kept across restarts)."""
 
     user_id: int
     first_name: str
@@ -678,6 +680,7 @@ class UserInfo:
     language: str | None
     dm_open: bool
     name: str
+    telegram_language: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -77,7 +77,9 @@ class Chat(Base):
 
 class User(Base):
     """A Telegram user who touched the bot. ``dm_open``: the user has started the bot in a
-    private chat, so their hand can be sent there."""
+    private chat, so their hand can be sent there; ``language``: their /lang choice;
+    ``telegram_language``: the ``language_code`` Telegram last reported for them (revision
+    0008), spoken where they chose none, after a restart too."""
 
     __tablename__ = "users"
 
@@ -86,6 +88,7 @@ class User(Base):
     last_name: Mapped[str | None] = mapped_column(String(255))
     username: Mapped[str | None] = mapped_column(String(64))
     language: Mapped[str | None] = mapped_column(String(16))
+    telegram_language: Mapped[str | None] = mapped_column(String(16))
     dm_open: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_at: Mapped[float] = mapped_column(Double)
     updated_at: Mapped[float] = mapped_column(Double)

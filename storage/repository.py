@@ -125,6 +125,7 @@ class UserRow:
     username: str | None
     language: str | None
     dm_open: bool
+    telegram_language: str | None = None
 
     @property
     def display_name(self) -> str:
@@ -340,9 +341,11 @@ def upsert_user(
     username: str | None = None,
     language: str | None = None,
     dm_open: bool | None = None,
+    telegram_language: str | None = None,
 ) -> None:
     """Create the user or update the given fields (None: leave as it is), in one statement
-    (atomic on both engines)."""
+    (atomic on both engines).  ``language``: the /lang choice; ``telegram_language``: the
+    ``language_code`` Telegram reported."""
     values = {
         k: v
         for k, v in {
@@ -351,6 +354,7 @@ def upsert_user(
             "username": username,
             "language": language,
             "dm_open": dm_open,
+            "telegram_language": telegram_language,
         }.items()
         if v is not None
     }

@@ -441,6 +441,82 @@ async def test_a_keyboard_a_sigkill_kept_from_the_books_closes_when_pressed(tmp_
         h2.the_live_keyboard((OLYA, PETYA))  # exactly one keyboard, the other player's
 
 
+async def test_a_restart_closes_a_keyboard_a_sigkill_kept_from_the_books(tmp_path):
+    """Issue 20 item 15: a new hand message with the turn's keyboard is recorded before it
+    is sent (the books with the newest id they know in that chat, stored first), so when the
+    process is SIGKILLed after the send and before its id is stored, the restart closes that
+    message before it shows the turn anew: never two live keyboards, and no orphan left."""
+    async with Harness(tmp_path) as h:
+        match_id = await seated(h, (OLYA, PETYA))
+        mover = next(p for p in (OLYA, PETYA) if h.keyboard_message(p) is not None)
+        first = h.keyboard_message(mover).message_id
+        saves: list[tuple[int, dict]] = []
+        real_save = h.app.service.messages.save
+
+        async def spy(mid: int, data: dict) -> bool:
+            saves.append((len(h.tg.calls), dict(data)))
+            return await real_save(mid, data)
+
+        h.app.service.messages.save = spy
+        n = len(h.tg.calls)
+        await h.say(mover, mover.id, "/hand")
+        orphan = h.keyboard_message(mover)
+        assert orphan.message_id != first
+        sent_at = next(i for i, (name, call) in enumerate(h.tg.calls) if i >= n
+                       and name == "SendMessage" and call.get("chat_id") == mover.id)
+        # the intent, stored before the send was made: the orphan's id is not in it
+        at, killed = next((at, d) for at, d in saves if f"sending:{mover.id}" in d)
+        assert at <= sent_at and killed[f"sending:{mover.id}"] == first
+        assert orphan.message_id not in {v.get("id") for k, v in killed.items()
+                                         if k.startswith("hand:")}
+        # once the id is known, the intent is gone from the books
+        assert f"sending:{mover.id}" not in await h.app.service.messages.load(match_id)
+    again = Harness(tmp_path)
+    again.tg = h.tg
+    async with again as h2:
+        await h2.app.service.messages.save(match_id, killed)  # as the killed process left it
+        n = len(h2.tg.calls)
+        await h2.app.publisher.heal()
+        await h2.outbox.drain()
+        await h2.app.publisher.settled()
+        assert not h2.tg.messages[(mover.id, orphan.message_id)].move_buttons()
+        person, live = h2.the_live_keyboard((OLYA, PETYA))
+        assert person == mover and live.message_id > orphan.message_id
+        # the orphan lost its keyboard before the new one was sent
+        names = [(name, call.get("message_id")) for name, call in h2.tg.calls[n:]
+                 if call.get("chat_id") == mover.id]
+        closed = names.index(("EditMessageReplyMarkup", orphan.message_id))
+        assert closed < next(i for i, (name, _) in enumerate(names) if name == "SendMessage")
+        assert f"sending:{mover.id}" not in await h2.app.service.messages.load(match_id)
+
+
+async def test_a_restart_makes_a_keyboard_edit_a_sigkill_cut_short(tmp_path):
+    """Issue 20 item 15: the books say a known hand message holds the turn's keyboard, but the
+    edit that puts it there was only asked for (``unsure``) when the process was SIGKILLed,
+    and the message shows none.  The restart makes that edit: the player is not left without
+    a keyboard (before, it trusted the books and the turn had no buttons anywhere)."""
+    async with Harness(tmp_path) as h:
+        match_id = await seated(h, (OLYA, PETYA))
+        mover = next(p for p in (OLYA, PETYA) if h.keyboard_message(p) is not None)
+        msg = h.keyboard_message(mover)
+        stored = await h.app.service.messages.load(match_id)
+    assert stored[f"hand:{mover.id}"]["id"] == msg.message_id
+    assert "unsure" not in stored[f"hand:{mover.id}"]  # the edit was made
+    h.tg.messages[(mover.id, msg.message_id)].markup = None  # as if it had not been
+    stored[f"hand:{mover.id}"]["unsure"] = 1
+    again = Harness(tmp_path)
+    again.tg = h.tg
+    async with again as h2:
+        await h2.app.service.messages.save(match_id, stored)
+        await h2.app.publisher.heal()
+        await h2.outbox.drain()
+        await h2.app.publisher.settled()
+        person, live = h2.the_live_keyboard((OLYA, PETYA))
+        assert (person, live.message_id) == (mover, msg.message_id)
+        assert "unsure" not in (await h2.app.service.messages.load(match_id))[
+            f"hand:{mover.id}"]
+
+
 async def _command(h: Harness, person: Person, text: str):
     """The message of ``person`` typing the command ``text`` in their private chat."""
     import time
@@ -451,3 +527,29 @@ async def _command(h: Harness, person: Person, text: str):
                    chat=Chat(id=person.id, type="private", first_name=person.first_name),
                    from_user=person.user, text=text,
                    entities=[MessageEntity(type="bot_command", offset=0, length=len(text))])
+
+
+async def test_a_players_telegram_language_survives_a_restart(tmp_path):
+    """A person who never chose a language with /lang is spoken to in the language their
+    Telegram reports (``language_code``).  The bot is restarted mid-match and, before she
+    writes or presses anything, shows the match again: her hand message is still in English
+    (the code was kept in memory only, so the restart spoke Russian to her)."""
+    anna = Person(34, "Anna", language_code="en")
+    english, russian = "Your tiles", "Ваши кости"
+    async with Harness(tmp_path) as h:
+        await seated(h, (OLYA, anna))
+        assert english in h.tg.chat(anna.id)[-1].text
+    again = Harness(tmp_path)
+    again.tg = h.tg
+    async with again as h2:
+        assert h2.app.telegram_lang == {}  # nothing of the killed process's memory
+        assert await h2.app.publisher.user_locale(anna.id) == "en"
+        assert await h2.app.publisher.user_locale(OLYA.id) == "ru"
+        await h2.app.publisher.heal()
+        await h2.outbox.drain()
+        await h2.app.publisher.settled()
+        hands = [m for m in h2.tg.chat(anna.id) if english in m.text or russian in m.text]
+        assert hands and all(english in m.text for m in hands), [m.text for m in hands]
+        # the other player's stays Russian, as her Telegram says
+        assert russian in next(m.text for m in reversed(h2.tg.chat(OLYA.id))
+                               if english in m.text or russian in m.text)

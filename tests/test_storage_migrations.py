@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 #: The newest revision.
-HEAD = "0007"
+HEAD = "0008"
 
 
 def _diff(sync_conn):
@@ -40,7 +40,7 @@ def test_revisions_form_one_line_of_at_least_two():
     heads = script.get_heads()
     assert heads == [HEAD]
     chain = [rev.revision for rev in script.walk_revisions()]
-    assert chain == ["0007", "0006", "0005", "0004", "0003", "0002", "0001"]
+    assert chain == ["0008", "0007", "0006", "0005", "0004", "0003", "0002", "0001"]
 
 
 async def test_upgrade_from_empty_matches_models(tmp_path):
@@ -351,3 +351,32 @@ def test_switching_a_fresh_file_to_wal_waits_out_another_process_lock(tmp_path):
         sqlite_pragma(cur, "SELECT * FROM missing", 5_000)  # not a lock: raised at once
     newcomer.close()
     holder.close()
+
+
+async def test_upgrade_from_0007_keeps_users_and_adds_their_telegram_language(tmp_path):
+    """Revision 0008: ``users.telegram_language``, NULL for the people stored before (their
+    /lang choice and names kept); written and read back; a downgrade drops the column alone."""
+    path = tmp_path / "v7.sqlite3"
+    db = Database(path)
+    await db.migrate("0007")
+    await db.write(lambda c: c.execute(text(
+        "INSERT INTO users (id, first_name, language, dm_open, created_at, updated_at) "
+        "VALUES (7, 'Anna', 'uk', 1, 1.0, 1.0)")))
+    await db.dispose()
+    db = await open_database(path)
+    try:
+        assert await db.current_revision() == HEAD
+        assert await db.read(_diff) == []
+        anna = await db.read(repo.get_user, 7)
+        assert (anna.first_name, anna.language, anna.dm_open, anna.telegram_language) == (
+            "Anna", "uk", True, None)
+        await db.write(lambda c: repo.upsert_user(c, 7, now=2.0, telegram_language="en-GB"))
+        anna = await db.read(repo.get_user, 7)
+        assert (anna.first_name, anna.language, anna.telegram_language) == ("Anna", "uk",
+                                                                             "en-GB")
+        await db.downgrade("0007")
+        columns = await db.read(lambda c: [r[1] for r in c.exec_driver_sql(
+            "PRAGMA table_info(users)").all()])
+        assert "telegram_language" not in columns and "language" in columns
+    finally:
+        await db.dispose()

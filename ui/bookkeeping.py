@@ -10,8 +10,8 @@ The stored JSON object (``matches.messages``)::
     {"lobby": 12, "lobby_chat": -100, "lobby_closed": 1,
      "table": 13, "table_round": 2, "table_chat": -100, "table_closed": 1, "table_photo": 1,
      "end_shown": 1, "hold": 15, "hold_version": 9, "hold_name": "Петя",
-     "hand:21": {"id": 14, "version": 7, "round": 2, "live": 1},
-     "dm_notice:22": 2, "dm_notice_msg:22": 16, "retired:21": [11]}
+     "hand:21": {"id": 14, "version": 7, "round": 2, "live": 1, "unsure": 1},
+     "dm_notice:22": 2, "dm_notice_msg:22": 16, "retired:21": [11], "sending:22": 16}
 
 ``hand:<user id>`` was written ``[id, version, round, live]`` before; both forms are read.
 ``table_photo`` is absent for a table shown as text (as every table was before pictures).
@@ -32,12 +32,15 @@ __all__ = ["HandMessage", "MatchMessages"]
 class HandMessage:
     """The last hand message of one player in their private chat: ``message`` (its id or
     the future of its send), the match ``version`` and ``round_no`` it shows, and whether
-    its keyboard is ``live`` (the player's turn)."""
+    its keyboard is ``live`` (the player's turn); ``unsure``: the edit that puts this
+    version's keyboard on it is asked for but not known to be made (stored, so a restart
+    makes it again, issue 20 item 15)."""
 
     message: MessageRef
     version: int
     round_no: int
     live: bool
+    unsure: bool = False
 
     @classmethod
     def from_json(cls, value: Any) -> HandMessage | None:
@@ -45,7 +48,7 @@ class HandMessage:
         live]``; None for anything else."""
         if isinstance(value, dict) and isinstance(value.get("id"), int):
             return cls(value["id"], int(value.get("version", -1)), int(value.get("round", 0)),
-                       bool(value.get("live")))
+                       bool(value.get("live")), bool(value.get("unsure")))
         if isinstance(value, list) and value and isinstance(value[0], int):
             mid, version, round_no, live = (list(value) + [-1, 0, 0])[:4]
             return cls(mid, int(version), int(round_no), bool(live))
@@ -56,8 +59,11 @@ class HandMessage:
         mid = ref_id(self.message)
         if mid is None:
             return None
-        return {"id": mid, "version": self.version, "round": self.round_no,
-                "live": int(self.live)}
+        out = {"id": mid, "version": self.version, "round": self.round_no,
+               "live": int(self.live)}
+        if self.unsure:
+            out["unsure"] = 1
+        return out
 
 
 @dataclass(slots=True)
@@ -80,6 +86,10 @@ class MatchMessages:
     - ``retired``: per user id, hand messages a newer one replaced whose closing edit is not
       known to be made yet; stored before it is asked for, so a restart closes them
       (issue 20 item 15);
+    - ``sending``: per user id, the newest message id known in their private chat when a
+      hand message with the turn's keyboard was asked for and its id is not known yet;
+      stored before the send is made, so a restart after a SIGKILL knows that one message
+      after that id may hold a keyboard it never learnt of, and closes it (issue 20 item 15);
     - ``hold`` / ``hold_version`` / ``hold_name``: the group's question about a player's
       timeouts (issue 15), the match version it was asked at and the player's name, until
       the answer is shown in its place.
@@ -98,6 +108,7 @@ class MatchMessages:
     dm_notices: dict[int, int] = field(default_factory=dict)
     dm_notice_msgs: dict[int, MessageRef] = field(default_factory=dict)
     retired: dict[int, list[MessageRef]] = field(default_factory=dict)
+    sending: dict[int, int] = field(default_factory=dict)
     hold: MessageRef | None = None
     hold_version: int | None = None
     hold_name: str | None = None
@@ -130,6 +141,8 @@ class MatchMessages:
                 books.dm_notices[int(uid)] = value
             elif kind == "dm_notice_msg" and _int(value) is not None:
                 books.dm_notice_msgs[int(uid)] = value
+            elif kind == "sending" and _int(value) is not None:
+                books.sending[int(uid)] = value
             elif kind == "retired" and isinstance(value, list):
                 ids = [v for v in value if _int(v) is not None]
                 if ids:
@@ -168,7 +181,15 @@ class MatchMessages:
             ids = [ref_id(r) for r in refs if ref_id(r) is not None]
             if ids:
                 out[f"retired:{uid}"] = ids
+        for uid, floor in self.sending.items():
+            out[f"sending:{uid}"] = floor
         return {k: v for k, v in out.items() if v is not None}
+
+    def known_ids(self, user_id: int) -> set[int]:
+        """The ids of the messages in ``user_id``'s private chat these books know."""
+        refs = [h.message for u, h in self.hands.items() if u == user_id]
+        refs += list(self.retired.get(user_id, ()))
+        return {i for i in (ref_id(r) for r in refs) if i is not None}
 
     # ------------------------------------------------------------------ sends in flight
 
@@ -208,6 +229,10 @@ class MatchMessages:
                 del self.hands[uid]
             else:
                 hand.message = message
+        for uid in list(self.sending):
+            hand = self.hands.get(uid)
+            if hand is None or not isinstance(hand.message, asyncio.Future):
+                del self.sending[uid]  # its id is known now (or it was never sent)
 
 
 def _settled(ref: MessageRef | None) -> tuple[MessageRef | None, int | None]:

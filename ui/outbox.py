@@ -131,6 +131,7 @@ class _Op:
     attempts: int = 0
     photo: PhotoSource | None = None  # send_photo, edit_media
     on_failed: Callable[[], Any] | None = None  # send_photo, edit_media
+    after: Any = None  # an awaitable the request waits for (a send's recorded intent)
 
 
 @dataclass
@@ -198,15 +199,20 @@ class Outbox:
         self._closed = False
         #: Groups upgraded to supergroups: old chat id → new chat id.
         self.migrated: dict[int, int] = {}
+        #: Per chat, the id of the newest message this outbox sent there (since it started).
+        self.newest: dict[int, int] = {}
 
     # -- public API ----------------------------------------------------------------------------
 
-    def send(self, chat_id: int, text: str, **kwargs: Any) -> asyncio.Future:
+    def send(self, chat_id: int, text: str, *, after: Any = None, **kwargs: Any
+             ) -> asyncio.Future:
         """Queue ``send_message(chat_id=…, text=…, parse_mode="HTML", **kwargs)``
         (``reply_markup``, ``message_thread_id`` for forum topics, …).  Sends never coalesce.
-        The future gives the sent ``Message`` or None."""
+        ``after``: a future or task the request waits for, whatever it gives (the
+        publisher's record of what it is about to send).  The future gives the sent
+        ``Message`` or None."""
         kwargs.setdefault("parse_mode", self.parse_mode)
-        return self._enqueue(_Op("send", chat_id, None, {"text": text, **kwargs}))
+        return self._enqueue(_Op("send", chat_id, None, {"text": text, **kwargs}, after=after))
 
     def edit_text(self, chat_id: int, message_id: MessageRef, text: str, **kwargs: Any
                   ) -> asyncio.Future:
@@ -487,12 +493,18 @@ class Outbox:
             chat.ops.popleft()
             if failed and op.on_failed is not None:
                 await self._notify(op.on_failed)
+            sent_id = getattr(result, "message_id", None) if op.kind.startswith("send") else None
+            if isinstance(sent_id, int):
+                self.newest[op.chat_id] = max(self.newest.get(op.chat_id, 0), sent_id)
             self._resolve(op, result)
 
     @staticmethod
     async def _resolve_target(op: _Op) -> bool:
         """Turn an edit's message reference into its id (waiting for its send); False when
         that send failed."""
+        if op.after is not None:
+            await asyncio.wait([op.after])  # never raises: what it gave does not matter
+            op.after = None
         ref = op.message_id
         if ref is None or isinstance(ref, int):
             return True

@@ -74,6 +74,9 @@ log = logging.getLogger(__name__)
 #: Seconds after which a finished match's end counts as long announced (start-up looks no
 #: further back for a match end a crash kept from being shown).
 END_LOOKBACK = 86_400.0
+#: How many message ids after the last one it knew a restart looks at in a private chat where
+#: the killed process was sending a keyboard whose id it never stored.
+STRAY_PROBE = 3
 
 
 class Publisher:
@@ -137,12 +140,12 @@ class Publisher:
                              default=self.default_locale)
 
     async def user_locale(self, user_id: int) -> str:
-        """A user's own choice (/lang in private), else their Telegram language, else the
-        default."""
+        """A user's own choice (/lang in private), else their Telegram language (as this
+        process last saw it, else as stored: a restart keeps it), else the default."""
         user = await self.service.people.get_user(user_id)
+        code = self._user_locale(user_id) or (user.telegram_language if user else None)
         return choose_locale(is_group=False, user_locale=user.language if user else None,
-                             telegram_code=self._user_locale(user_id),
-                             default=self.default_locale)
+                             telegram_code=code, default=self.default_locale)
 
     def link(self, payload: str | None = None) -> str:
         """Deep link into the bot's private chat, e.g. ``link("j12")``."""
@@ -518,17 +521,23 @@ class Publisher:
                 # a restart: closing it was cut short
                 self._retire(books, table.match_id, uid, message, locale)
             if hand.your_turn:
-                if old and old.version == version and old.live:
-                    # already holds the keyboard for this version (maybe a move half built
-                    # in it; if a SIGKILL cut its edit short, its first press shows it anew:
-                    # :meth:`refused`)
-                    continue
                 markup = self._hand_keyboard(table.match_id, version, hand.legal, uid, locale)
+                if old and old.version == version and old.live:
+                    if redo and old.unsure:
+                        # a restart: the books say it holds this keyboard, but a SIGKILL came
+                        # before the edit that puts it there was known to be made
+                        # (:meth:`_put_keyboard`); it is made now (an edit to what it shows
+                        # already counts as done)
+                        self._put_keyboard(books, table.match_id, uid, old, text, markup)
+                    # else it already holds the keyboard for this version (maybe a move half
+                    # built in it, which a restart keeps)
+                    continue
                 if old and old.live and seat.seat in pressed:
                     # the player is looking at the message they just pressed: their next turn
                     # (everyone else knocked, or they lead the new round, §1.6) goes there
-                    self.outbox.edit_text(uid, old.message, text, reply_markup=markup)
-                    books.hands[uid] = HandMessage(old.message, version, round_no, True)
+                    hand_message = HandMessage(old.message, version, round_no, True)
+                    books.hands[uid] = hand_message
+                    self._put_keyboard(books, table.match_id, uid, hand_message, text, markup)
                     continue
                 if old and old.live:  # the new message below takes the turn (issue 20 item 6)
                     self._retire(books, table.match_id, uid, old.message, locale)
@@ -546,9 +555,24 @@ class Publisher:
 
     def _send_hand(self, books: MatchMessages, table: TableView, seat: SeatView, text: str,
                    markup: Any, version: int, *, live: bool) -> None:
-        """A new hand message; if the player's DM turns out closed (403), the group is told."""
-        sent = self.outbox.send(seat.user_id, text, reply_markup=markup)
-        books.hands[seat.user_id] = HandMessage(sent, version, table.round_no, live)
+        """A new hand message; if the player's DM turns out closed (403), the group is told.
+
+        One with the turn's keyboard (``live``) is recorded before it is sent: the books,
+        with the newest message id known in that chat (``MatchMessages.sending``: what any
+        match's books hold there, or what the outbox sent there since it started), are
+        stored first, and the send waits for that.  A SIGKILL between the send and the
+        storing of its id thus leaves a trace, and the restart closes whatever came after
+        that id (:meth:`heal`), so no keyboard the books never learnt of stays live beside
+        the new one (issue 20 item 15)."""
+        uid = seat.user_id
+        after = None
+        newest = getattr(self.outbox, "newest", {}).get(uid, 0)  # what this process sent there
+        floor = max(self._known_ids(uid, books) | {newest})
+        if live and floor > 0:  # (with no id known in that chat, nothing marks where to look)
+            books.sending[uid] = floor
+            after = self._spawn(self._store(table.match_id, books))
+        sent = self.outbox.send(uid, text, reply_markup=markup, after=after)
+        books.hands[uid] = HandMessage(sent, version, table.round_no, live)
 
         def done(future: asyncio.Future) -> None:
             if future.cancelled():
@@ -559,6 +583,50 @@ class Publisher:
                 self._spawn(self._dm_reached(table, seat.user_id))
 
         sent.add_done_callback(done)
+
+    def _put_keyboard(self, books: MatchMessages, match_id: int, user_id: int,
+                      hand: HandMessage, text: str, markup: Any) -> None:
+        """Edit the known hand message ``hand`` to ``text`` with the turn's keyboard
+        ``markup``; until the edit is made the books hold it as ``unsure``, so a restart after
+        a SIGKILL makes it again (:meth:`heal`) instead of trusting a keyboard that may not be
+        there."""
+        hand.unsure = True
+        edit = self.outbox.edit_text(user_id, hand.message, text, reply_markup=markup)
+
+        def done(future: asyncio.Future) -> None:
+            if future.cancelled() or future.result() is None:
+                return  # not made: the next start makes it
+            if books.hands.get(user_id) is hand:
+                hand.unsure = False
+                self._changed(match_id)
+
+        edit.add_done_callback(done)
+
+    async def _store(self, match_id: int, books: MatchMessages) -> None:
+        """Store the books as they are now (a failure is logged: the send goes ahead)."""
+        try:
+            await self.service.messages.save(match_id, books.to_json())
+        except Exception:
+            log.exception("storing the message ids of match %s failed", match_id)
+
+    def _known_ids(self, user_id: int, books: MatchMessages) -> set[int]:
+        """The ids of the messages in ``user_id``'s private chat that the books of every
+        match in memory know, ``books`` included."""
+        known = set(books.known_ids(user_id))
+        for other in self._books.values():
+            known |= other.known_ids(user_id)
+        return known
+
+    def _close_strays(self, books: MatchMessages, user_id: int, floor: int) -> None:
+        """A restart: a hand message with a keyboard was being sent to ``user_id`` when the
+        last process died, after message ``floor`` of that chat, and its id was never
+        stored.  The first :data:`STRAY_PROBE` ids after ``floor`` that no match's books
+        know lose their keyboards (a person's own message, or an id not used yet, refuses
+        the edit, and nothing changes), before anything new is sent there."""
+        known = self._known_ids(user_id, books)
+        for mid in range(floor + 1, floor + 1 + STRAY_PROBE):
+            if mid not in known:
+                self.outbox.edit_markup(user_id, mid, None)
 
     async def _dm_closed(self, table: TableView, seat: SeatView) -> None:
         """A player's DM is closed (403): tell the group, with a button that opens it (once
@@ -613,10 +681,22 @@ class Publisher:
 
     async def heal(self) -> None:
         """Start-up: show every open match as it is — every message the books know edited to
-        it, every hand message a newer one replaced closed (``redo``) — and announce the end
-        of any match that finished without its end message, so a crash between a commit and
-        its publish, or between a request and its bookkeeping, heals itself."""
-        for res in await self.service.store.open_matches():
+        it, every hand message a newer one replaced closed (``redo``), and first the few
+        messages after a keyboard's recorded send whose id was never stored closed
+        (:meth:`_close_strays`) — and announce the end of any match that finished without its
+        end message, so a crash between a commit and its publish, or between a request and
+        its bookkeeping, heals itself."""
+        opened = await self.service.store.open_matches()
+        loaded = [await self.messages(res.match_id) for res in opened
+                  if res.match_id is not None]
+        for books in loaded:
+            # a keyboard was being sent when the last process died: closed before anything
+            # new is sent (every match's books are read first: what any of them knows is
+            # never touched)
+            for uid, floor in list(books.sending.items()):
+                self._close_strays(books, uid, floor)
+            books.sending.clear()
+        for res in opened:
             await self.publish(res, fresh=False, redo=True)
         since = self.service.clock() - END_LOOKBACK
         for match_id, stored in await self.service.store.finished_since(since):
