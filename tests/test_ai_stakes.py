@@ -35,6 +35,12 @@ def test_general_counts_no_hand_and_chcv_punishes_its_specials():
     assert costs[TILE_ID[Tile(2, 5)]] == 7
 
 
+def test_traditional_weighs_a_held_pip_at_half_a_point():
+    """§2.6 rule 3: held pips go to whoever goes out, so shedding weighs less than tempo."""
+    rules = Rules(variant="traditional")
+    assert rules.spec.held_costs(rules) == tuple(0.5 * p for p in PIPS)
+
+
 @pytest.mark.parametrize("game", sorted(VARIANTS))
 def test_every_game_declares_a_cost_per_tile_that_the_policy_reads(game):
     rules = Rules(variant=game)
