@@ -23,8 +23,8 @@ killed or frozen owner loses.
 - Exactly once: the game change an update makes and the update's done mark commit in one
   transaction (:mod:`service.once`), so a worker that dies after the change has marked the
   update, and the next owner does not run it again; one that dies before has done neither.
-  An update that changed no game (a reply) and whose worker died before its mark is run
-  again: it is answered twice, nothing else.
+  An update that changes no game (a reply, a refusal) is marked done right before its
+  first message is sent (:func:`service.once.mark`), so its reply is sent at most once.
 
 On SQLite (a single process) none of this runs: updates go to the dispatcher directly, as
 before.
@@ -333,7 +333,8 @@ class Cluster:
         broken update must not block its chat)."""
         self.check()
         outcome = None
-        attempt = once.Attempt(row.update_id, self.worker_id, self.clock, self.check)
+        attempt = once.Attempt(row.update_id, self.worker_id, self.clock, self.check,
+                               self.db)
         try:
             with once.processing(attempt):
                 outcome = await handle(row.payload)
@@ -345,8 +346,8 @@ class Cluster:
         self.check()
         payload = ({**row.payload, "outcome": outcome} if isinstance(outcome, dict)
                    else None)
-        await self.db.write(cl.inbox_done, row.update_id, self.worker_id, self.clock(),
-                            payload)
+        await once.finish(attempt, lambda: self.db.write(
+            cl.inbox_done, row.update_id, self.worker_id, self.clock(), payload))
 
     # -- shared limits -----------------------------------------------------------------------
 

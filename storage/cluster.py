@@ -127,19 +127,21 @@ def inbox_apply(conn: Connection, update_id: int, owner: int, now: float) -> boo
 
 
 def inbox_done(conn: Connection, update_id: int, owner: int, now: float,
-               payload: Mapping[str, Any] | None = None) -> None:
+               payload: Mapping[str, Any] | None = None) -> bool:
     """Mark an update processed by ``owner`` after its handler returned (a lazy commit: the
     mark of an update that made no game change -- a reply, a refusal -- only saves running
     it again).  An update already marked by :func:`inbox_apply` keeps its time; one another
     worker has claimed since is left to it.  ``payload``, when given, replaces the stored
     one (a Mini App action stores its outcome there for the worker that answers the page:
-    :func:`inbox_outcome`)."""
+    :func:`inbox_outcome`).  True when the update is ``owner``'s (marked now or before),
+    False when another worker has claimed it since."""
     _lazy_commit(conn)
     values: dict[str, Any] = {"done_at": func.coalesce(T_INBOX.c.done_at, now)}
     if payload is not None:
         values["payload"] = dict(payload)
-    conn.execute(update(T_INBOX).where(T_INBOX.c.update_id == update_id,
-                                       T_INBOX.c.claimed_by == owner).values(**values))
+    return conn.execute(update(T_INBOX).where(T_INBOX.c.update_id == update_id,
+                                              T_INBOX.c.claimed_by == owner)
+                        .values(**values)).rowcount == 1
 
 
 def inbox_outcome(conn: Connection, update_id: int) -> tuple[bool, dict[str, Any]] | None:

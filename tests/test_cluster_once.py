@@ -63,7 +63,10 @@ class Worker:
     async def __aexit__(self, *exc) -> None:
         await self.outbox.drain()
         await self.app.publisher.settled()
-        await self.outbox.close()
+        try:
+            await self.outbox.close()
+        except Died:  # its outbox died with it: nothing of it runs any more
+            pass
         self.app.publisher.close()
         await self.app.service.close()
 
@@ -179,4 +182,94 @@ async def test_a_frozen_worker_cannot_apply_an_update_its_chat_s_new_owner_claim
         assert await _pending(frozen) == 1
         await taker.process(rows)
         assert len(await _seats(taker, match_id)) == 2
+        assert await _pending(taker) == 0
+
+
+def _replies(tg: FakeTelegram, chat_id: int, words: str) -> int:
+    """How many messages of ``chat_id`` contain ``words``."""
+    return sum(1 for m in tg.chat(chat_id) if words in m.text)
+
+
+def _help_words(w: Worker) -> str:
+    """A line of the group's /help answer, to count the answers by."""
+    from ui import render
+    return render.render_help("ru", is_group=True, tr=w.app.tr).splitlines()[0]
+
+
+async def test_a_reply_whose_worker_died_before_the_mark_is_sent_once(store_url,
+                                                                       monkeypatch):
+    """``/help`` changes no game.  Its worker's outbox sends the answer, and the worker dies
+    before the mark after the handler; the next owner takes the chat: the update was marked
+    done before the answer went out, so it does not answer again (one answer, nothing
+    pending).  Before, the update was still pending and was answered twice."""
+    tg = FakeTelegram()
+    async with Worker(store_url, tg) as first, Worker(store_url, tg) as second:
+        await first.own(GROUP)
+        payload = _command(311, OLYA, GROUP, "/help")
+        await first.db.write(cl.inbox_put, 311, GROUP, payload, time.time())
+        rows = await first.claim()
+        with monkeypatch.context() as m:
+            def die(*_a, **_k):
+                raise Died
+            m.setattr(cl, "inbox_done", die)  # the step after the handler
+            with pytest.raises(Died):
+                await first.process(rows)
+            await first.outbox.drain()  # the request its outbox made before the death
+        words = _help_words(first)
+        assert _replies(tg, GROUP, words) == 1
+        await second.own(GROUP)
+        await second.process(await second.claim())
+        assert _replies(tg, GROUP, words) == 1
+        assert await _pending(second) == 0
+
+
+async def test_a_reply_whose_worker_died_between_its_mark_and_its_request_is_not_sent_again(
+        store_url, monkeypatch):
+    """At most once: the worker marks ``/help`` done and dies as its request is made (the
+    request never reaches Telegram); the next owner finds nothing pending and answers
+    nothing -- the person asks again."""
+    tg = FakeTelegram()
+    async with Worker(store_url, tg) as first, Worker(store_url, tg) as second:
+        await first.own(GROUP)
+        payload = _command(312, OLYA, GROUP, "/help")
+        await first.db.write(cl.inbox_put, 312, GROUP, payload, time.time())
+        rows = await first.claim()
+        made = []
+        with monkeypatch.context() as m:
+            def die(*_a, **_k):
+                raise Died
+
+            async def die_sending(**kwargs):
+                made.append(kwargs["chat_id"])
+                raise Died
+            m.setattr(first.bot, "send_message", die_sending)
+            m.setattr(cl, "inbox_done", die)
+            with pytest.raises(Died):
+                await first.process(rows)
+            await first.outbox.drain()
+        assert made == [GROUP]  # the answer's request was being made
+        await second.own(GROUP)
+        assert await second.claim() == []
+        assert _replies(tg, GROUP, _help_words(second)) == 0
+        assert await _pending(second) == 0
+
+
+async def test_a_frozen_worker_does_not_answer_an_update_its_chat_s_new_owner_claimed(
+        store_url):
+    """The owner claims ``/help`` and freezes; the chat moves and the new owner claims it
+    too.  The frozen one, thawed, runs it: its answer is dropped before the request (the
+    update is not its own any more); the new owner answers: one answer."""
+    tg = FakeTelegram()
+    async with Worker(store_url, tg) as frozen, Worker(store_url, tg) as taker:
+        await frozen.own(GROUP)
+        payload = _command(313, OLYA, GROUP, "/help")
+        await frozen.db.write(cl.inbox_put, 313, GROUP, payload, time.time())
+        stale_rows = await frozen.claim()
+        await taker.own(GROUP)
+        rows = await taker.claim()
+        await frozen.process(stale_rows)
+        words = _help_words(frozen)
+        assert _replies(tg, GROUP, words) == 0
+        await taker.process(rows)
+        assert _replies(tg, GROUP, words) == 1
         assert await _pending(taker) == 0
