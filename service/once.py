@@ -24,9 +24,9 @@ queued after the update's change (the publisher's table) needs no mark of its ow
 update whose message came before its change would write that change unmarked; the handlers
 change first and answer after.
 
-Only the first change of an update carries the mark: an update whose handling makes a
-second one (a solo match: its lobby, then the deal) loses the second when its worker dies
-between the two (docs/SCALE_OUT.md).
+Only the first change of an update carries the mark, so an update makes one: a match
+against computer players is opened and dealt in one transaction
+(``Lobbies.open_solo``).
 """
 
 from __future__ import annotations

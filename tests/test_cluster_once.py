@@ -24,6 +24,7 @@ from sqlalchemy import insert, text, update
 import bot as bot_module
 from handlers.app import build
 from handlers.cluster import feeder
+from service import once
 from service.cluster import Cluster
 from storage import cluster as cl
 from storage import repository as repo
@@ -95,7 +96,8 @@ class Worker:
 
 
 def _command(update_id: int, person: Person, chat_id: int, words: str) -> dict:
-    chat = Chat(id=chat_id, type="supergroup", title="Домино")
+    chat = (Chat(id=chat_id, type="supergroup", title="Домино") if chat_id < 0
+            else Chat(id=chat_id, type="private", first_name=person.first_name))
     msg = Message(message_id=700000 + update_id, date=int(time.time()), chat=chat,
                   from_user=person.user, text=words,
                   entities=[MessageEntity(type="bot_command", offset=0,
@@ -273,3 +275,38 @@ async def test_a_frozen_worker_does_not_answer_an_update_its_chat_s_new_owner_cl
         await taker.process(rows)
         assert _replies(tg, GROUP, words) == 1
         assert await _pending(taker) == 0
+
+
+async def test_a_solo_match_whose_worker_died_after_its_first_commit_is_dealt(store_url,
+                                                                                monkeypatch):
+    """``/newgame 1 easy`` in a private chat opens a match against a computer player.  Its
+    worker dies right after the first commit that carries the update's done mark: that
+    commit both opened and dealt the match, so the next owner, which finds the update done,
+    has a match being played (not a lobby left to expire), and only one.  Before, the lobby
+    and the deal were two commits, and the death between them left a lobby."""
+    tg = FakeTelegram(dm_open={OLYA.id})
+    async with Worker(store_url, tg) as first, Worker(store_url, tg) as second:
+        await first.own(OLYA.id)
+        payload = _command(321, OLYA, OLYA.id, "/newgame 1 easy")
+        await first.db.write(cl.inbox_put, 321, OLYA.id, payload, time.time())
+        rows = await first.claim()
+        real = once.write
+
+        async def die_after_the_mark(db, fn, *args):
+            attempt = once.current()
+            marks = attempt is not None and not attempt.marked and not attempt.over
+            value = await real(db, fn, *args)
+            if marks:
+                raise Died  # right after the commit that marked the update
+            return value
+
+        with monkeypatch.context() as m:
+            m.setattr(once, "write", die_after_the_mark)
+            with pytest.raises(Died):
+                await first.process(rows)
+        await second.own(OLYA.id)
+        await second.process(await second.claim())
+        assert await _pending(second) == 0
+        matches = await second.db.read(repo.list_open_matches, OLYA.id)
+        assert [(m.status, len(m.seats)) for m in matches] == [("playing", 2)]
+        assert matches[0].seed is not None and matches[0].version == 1
