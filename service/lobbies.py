@@ -94,7 +94,8 @@ class Lobbies:
         """Insert a lobby with ``seats`` (seat JSON dicts, bots included); with ``deal``,
         also deal it in the same transaction (:meth:`open_solo`: one change, so the done
         mark of the update that asked for it covers both, :mod:`service.once`), or refuse
-        it (``not_enough_players``, nothing written) when it cannot start."""
+        it (``not_enough_players``, nothing written; the answer carries the views of the
+        lobby it would have been) when it cannot start."""
         now = self.clock()
         dealt: list[tuple[LiveMatch, list[Any]]] = []
 
@@ -123,11 +124,9 @@ class Lobbies:
             if deal:
                 dealt.clear()  # a try of this transaction that was rolled back left nothing
                 lobby = LiveMatch.from_row(row)
-                try:
-                    self._startable(lobby)
-                except Refused as refused:  # nothing of the lobby is left behind
-                    raise Refused(refusal(refused.result.error,
-                                          refused.result.detail or "")) from None
+                # refused, the lobby is rolled back: nothing is left behind, and the answer
+                # shows the seats and the game it would have had (the counts it seats)
+                self._startable(lobby)
                 nxt, values, events = self._dealt(lobby, now)
                 if not repo.update_match(conn, mid, lobby.version, now=now,
                                          **db_values(values)):
