@@ -6,8 +6,9 @@ killed or frozen owner loses.
 - Any worker that receives an update stores it (:meth:`Cluster.receive`: once per
   ``update_id``) before the webhook is answered; its route is the chat whose owner
   processes it (a press on a private hand message goes to its match's group).
-- The owner of a chat takes the chat's updates in ``update_id`` order and hands them, one at
-  a time, to the dispatcher (:meth:`Cluster.run`); other chats run side by side.  Only the
+- The owner of a chat takes the chat's updates in their order of arrival (``inbox.seq``; a
+  Mini App action among the Telegram updates) and hands them, one at a time, to the
+  dispatcher (:meth:`Cluster.run`); other chats run side by side.  Only the
   owner fires the deadlines of its chats' matches (:meth:`Cluster.due`), so each computer
   player's decision is computed by one worker.  Everything a single process keeps in memory
   for a match (the cached match and its lock, the publisher's message ids, the group's send
@@ -219,8 +220,8 @@ class Cluster:
         seconds renew the leases; every tick (or at once when woken) take chats that need an
         owner (``on_taken(chat_id)`` runs before any of its updates: the publisher shows its
         matches as they are) and hand each chat's pending updates to ``handle(payload)`` in
-        ``update_id`` order, one chat's one at a time.  ``handle``'s errors are logged and the
-        update is done (a broken update must not block its chat)."""
+        their order of arrival, one chat's one at a time.  ``handle``'s errors are logged and
+        the update is done (a broken update must not block its chat)."""
         stop = stop or asyncio.Event()
         heart = asyncio.create_task(self._heartbeat(stop))
         try:

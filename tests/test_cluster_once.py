@@ -18,22 +18,24 @@ from pathlib import Path
 
 import pytest
 from aiogram import Bot
-from aiogram.types import Chat, Message, MessageEntity, Update
+from aiogram.types import CallbackQuery, Chat, Message, MessageEntity, Update
 from sqlalchemy import insert, text, update
 
 import bot as bot_module
 from handlers.app import build
 from handlers.cluster import feeder
+from handlers.webapp import WEBAPP_ACTION, action_id
 from service import once
 from service.cluster import Cluster
 from storage import cluster as cl
 from storage import repository as repo
 from storage.models import ChatLease
-from tests.botkit import FakeSession, FakeTelegram, Person
+from tests.botkit import BOT, FakeSession, FakeTelegram, Person
 from tests.servicekit import InlineExecutor
 
 GROUP = -100555
 OLYA = Person(41, "Оля")
+PETYA = Person(42, "Петя")
 
 
 class Died(BaseException):
@@ -310,3 +312,48 @@ async def test_a_solo_match_whose_worker_died_after_its_first_commit_is_dealt(st
         matches = await second.db.read(repo.list_open_matches, OLYA.id)
         assert [(m.status, len(m.seats)) for m in matches] == [("playing", 2)]
         assert matches[0].seed is not None and matches[0].version == 1
+
+
+async def test_a_mini_app_move_waits_behind_the_chat_s_telegram_updates_that_came_first(
+        store_url):
+    """The player to move presses a move button (a Telegram update, stored first), and a
+    page then sends a move of the same turn (a Mini App action, whose key is negative): the
+    chat's owner takes them in the order they came, so the press is accepted and the page's
+    move is answered as stale.  Before, the negative key put the page's move first."""
+    tg = FakeTelegram(dm_open={OLYA.id, PETYA.id})
+    async with Worker(store_url, tg) as w:
+        svc = w.app.service
+        svc.lobbies.seed_source = lambda: 7
+        res = await svc.lobbies.open_lobby(GROUP, None, OLYA.id, OLYA.first_name, {})
+        assert (await svc.lobbies.join(res.match_id, PETYA.id, PETYA.first_name)).ok
+        res = await svc.lobbies.start(res.match_id, OLYA.id)
+        assert res.ok, res
+        await w.app.publisher.publish(res)
+        await w.outbox.drain()
+        await w.app.publisher.settled()
+        mover = next(p for p in (OLYA, PETYA) if p.id == res.table.to_act_user_id)
+        hand = next(m for m in reversed(tg.chat(mover.id)) if m.move_buttons())
+        press = Update(update_id=401, callback_query=CallbackQuery(
+            id="9401", from_user=mover.user, chat_instance="ci", data=hand.move_buttons()[0]
+            .callback_data, message=Message(message_id=hand.message_id, date=int(time.time()),
+                                            chat=Chat(id=mover.id, type="private"),
+                                            from_user=BOT, text="hand")))
+        legal = res.hand_for(mover.id).legal
+        page_move = [{"tile": p.tile, "end": p.end, "closed": p.closed, "along": p.along}
+                     for p in legal[-1].placements]
+        key = action_id(mover.id, res.match_id, res.version, page_move)
+        page = {"update_id": key, WEBAPP_ACTION: {"m": res.match_id, "user": mover.id,
+                                                  "version": res.version,
+                                                  "placements": page_move}}
+        await w.own(GROUP)
+        assert await w.db.write(cl.inbox_put, 401, GROUP, press.model_dump(
+            mode="json", exclude_none=True, by_alias=True), time.time())
+        assert await w.db.write(cl.inbox_put, key, GROUP, page, time.time())
+        rows = await w.claim()
+        assert [r.update_id for r in rows] == [401, key]
+        await w.process(rows)
+        assert await _pending(w) == 0
+        done, stored = await w.db.read(cl.inbox_outcome, key)
+        assert done and stored["outcome"] == {"ok": False, "error": "stale"}
+        after = await svc.store.view(res.match_id, fresh=True)
+        assert after.version == res.version + 1
