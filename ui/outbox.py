@@ -24,6 +24,9 @@ Issue 4 ("The table in the group", "Timeouts, absence, failures"):
   coalesce never draw the pictures nobody would see.  A photo request that fails (Telegram
   refuses it, the network gives up, the picture cannot be drawn) calls its ``on_failed``, so
   the caller can show the text instead;
+- a worker of a cluster passes ``claim`` (``service.once.sending``): a request answering an
+  update that changed no game is made only after that update is marked done, and is dropped
+  when another try of the update answered it (a reply is sent at most once);
 - ``TelegramForbiddenError`` (403: the user never opened the DM or blocked the bot) is
   reported to ``on_forbidden(chat_id, error)`` so the service can mark the DM closed; other
   failures go to ``on_error(chat_id, kind, error)``;
