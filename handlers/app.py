@@ -21,7 +21,7 @@ from aiogram.types import BotCommandScopeAllGroupChats, BotCommandScopeAllPrivat
 
 from handlers import setup_routers
 from handlers.common import App
-from service import GameService
+from service import GameService, once
 from ui.commands import bot_commands
 from ui.i18n import SUPPORTED_LOCALES, get_translator
 from ui.outbox import Outbox, RetryAfterMiddleware
@@ -126,6 +126,9 @@ async def build(settings: Any, bot: Bot, *, service_overrides: dict[str, Any] | 
             private_burst=settings.rate_private_burst, chat_interval=settings.rate_chat_interval,
             global_per_second=settings.rate_global_per_second)
         limits["gate"] = member.check
+    # a message answering an update a worker of a cluster processes marks that update done
+    # before it is sent (service.once.sending; outside a cluster there is no such update)
+    limits["claim"] = once.sending
     outbox = Outbox(bot, on_forbidden=on_forbidden, **{**limits, **outbox_options})
     if member is None:
         await outbox.restore()  # a worker of a cluster restores a chat when it takes it

@@ -6,8 +6,9 @@ killed or frozen owner loses.
 - Any worker that receives an update stores it (:meth:`Cluster.receive`: once per
   ``update_id``) before the webhook is answered; its route is the chat whose owner
   processes it (a press on a private hand message goes to its match's group).
-- The owner of a chat takes the chat's updates in ``update_id`` order and hands them, one at
-  a time, to the dispatcher (:meth:`Cluster.run`); other chats run side by side.  Only the
+- The owner of a chat takes the chat's updates in their order of arrival (``inbox.seq``; a
+  Mini App action among the Telegram updates) and hands them, one at a time, to the
+  dispatcher (:meth:`Cluster.run`); other chats run side by side.  Only the
   owner fires the deadlines of its chats' matches (:meth:`Cluster.due`), so each computer
   player's decision is computed by one worker.  Everything a single process keeps in memory
   for a match (the cached match and its lock, the publisher's message ids, the group's send
@@ -23,8 +24,8 @@ killed or frozen owner loses.
 - Exactly once: the game change an update makes and the update's done mark commit in one
   transaction (:mod:`service.once`), so a worker that dies after the change has marked the
   update, and the next owner does not run it again; one that dies before has done neither.
-  An update that changed no game (a reply) and whose worker died before its mark is run
-  again: it is answered twice, nothing else.
+  An update that changes no game (a reply, a refusal) is marked done right before its
+  first message is sent (:func:`service.once.mark`), so its reply is sent at most once.
 
 On SQLite (a single process) none of this runs: updates go to the dispatcher directly, as
 before.
@@ -219,8 +220,8 @@ class Cluster:
         seconds renew the leases; every tick (or at once when woken) take chats that need an
         owner (``on_taken(chat_id)`` runs before any of its updates: the publisher shows its
         matches as they are) and hand each chat's pending updates to ``handle(payload)`` in
-        ``update_id`` order, one chat's one at a time.  ``handle``'s errors are logged and the
-        update is done (a broken update must not block its chat)."""
+        their order of arrival, one chat's one at a time.  ``handle``'s errors are logged and
+        the update is done (a broken update must not block its chat)."""
         stop = stop or asyncio.Event()
         heart = asyncio.create_task(self._heartbeat(stop))
         try:
@@ -333,7 +334,8 @@ class Cluster:
         broken update must not block its chat)."""
         self.check()
         outcome = None
-        attempt = once.Attempt(row.update_id, self.worker_id, self.clock, self.check)
+        attempt = once.Attempt(row.update_id, self.worker_id, self.clock, self.check,
+                               self.db)
         try:
             with once.processing(attempt):
                 outcome = await handle(row.payload)
@@ -345,8 +347,8 @@ class Cluster:
         self.check()
         payload = ({**row.payload, "outcome": outcome} if isinstance(outcome, dict)
                    else None)
-        await self.db.write(cl.inbox_done, row.update_id, self.worker_id, self.clock(),
-                            payload)
+        await once.finish(attempt, lambda: self.db.write(
+            cl.inbox_done, row.update_id, self.worker_id, self.clock(), payload))
 
     # -- shared limits -----------------------------------------------------------------------
 

@@ -21,7 +21,7 @@ from service.live import (
     variant_infos,
 )
 from service.people import People, ensure_user
-from service.store import MatchStore, Refused, answers, refusal, refuse
+from service.store import MatchStore, Refused, answers, db_values, refusal, refuse
 from service.views import EndReason, ErrorCode, Result, Status
 from storage import repository as repo
 
@@ -89,9 +89,15 @@ class Lobbies:
     @answers
     async def _open(self, chat_id: int, thread_id: int | None, user_id: int,
                     seats: list[dict[str, Any]], rules: Mapping[str, Any] | None,
-                    rematch_of: int | None, variant: str | None = None) -> Result:
-        """Insert a lobby with ``seats`` (seat JSON dicts, bots included)."""
+                    rematch_of: int | None, variant: str | None = None, *,
+                    deal: bool = False) -> Result:
+        """Insert a lobby with ``seats`` (seat JSON dicts, bots included); with ``deal``,
+        also deal it in the same transaction (:meth:`open_solo`: one change, so the done
+        mark of the update that asked for it covers both, :mod:`service.once`), or refuse
+        it (``not_enough_players``, nothing written; the answer carries the views of the
+        lobby it would have been) when it cannot start."""
         now = self.clock()
+        dealt: list[tuple[LiveMatch, list[Any]]] = []
 
         def txn(conn: Any) -> repo.MatchRow:
             chat = repo.upsert_chat(conn, chat_id, now=now, active=True)
@@ -114,7 +120,19 @@ class Lobbies:
                 rules=rules_json, seats=[dict(x) for x in seats], now=now,
                 deadline_at=now + self.lobby_ttl, rematch_of=rematch_of,
             )
-            return repo.get_match(conn, mid)
+            row = repo.get_match(conn, mid)
+            if deal:
+                dealt.clear()  # a try of this transaction that was rolled back left nothing
+                lobby = LiveMatch.from_row(row)
+                # refused, the lobby is rolled back: nothing is left behind, and the answer
+                # shows the seats and the game it would have had (the counts it seats)
+                self._startable(lobby)
+                nxt, values, events = self._dealt(lobby, now)
+                if not repo.update_match(conn, mid, lobby.version, now=now,
+                                         **db_values(values)):
+                    raise RuntimeError(f"match {mid} changed inside its own transaction")
+                dealt.append((nxt, events))
+            return row
 
         try:
             try:
@@ -125,6 +143,11 @@ class Lobbies:
             existing = await self.store.find_open(chat_id, thread_id)
             return replace(existing, ok=False, error=ErrorCode.ALREADY_OPEN,
                            detail="this chat topic already has an open lobby or match")
+        if dealt:
+            nxt, events = dealt[0]
+            self.store.keep(nxt)
+            self.armed(nxt)
+            return result_of(nxt, events=events)
         live = LiveMatch.from_row(row)
         self.store.keep(live)
         return result_of(live)
@@ -269,22 +292,36 @@ class Lobbies:
                                       closed="already started or closed") as live:
             if not force and live.row.creator_id != user_id:
                 refuse(ErrorCode.NOT_CREATOR, "only the creator can start", live)
-            lo, hi = rules_players(live.rules)
-            if not lo <= len(live.row.seats) <= hi:
-                refuse(ErrorCode.NOT_ENOUGH_PLAYERS,
-                       f"needs {lo}..{hi} players (RULES.md §1.1, §1.14)", live)
-            if not live.humans():
-                refuse(ErrorCode.NOT_ENOUGH_PLAYERS, "a match needs at least one person", live)
-            now = self.clock()
-            seed = int(self.seed_source())
-            values: dict[str, Any] = {"status": Status.PLAYING, "seed": seed, "started_at": now}
-            nxt = live.next(now, **values)
-            events = nxt.deal(seed)
-            values["deadline_at"] = self.turn_deadline(nxt, now)
-            nxt.set(deadline_at=values["deadline_at"])
+            self._startable(live)
+            nxt, values, events = self._dealt(live, self.clock())
             nxt = await self.store.write(live, nxt, values, stale="the lobby changed; try again")
             self.armed(nxt)
             return result_of(nxt, events=events)
+
+    @staticmethod
+    def _startable(live: LiveMatch) -> None:
+        """Refuse (``not_enough_players``) a lobby whose seats its game cannot deal: 2..4
+        players, exactly 4 with teams (RULES.md §1.1, §1.14), one of them a person."""
+        lo, hi = rules_players(live.rules)
+        if not lo <= len(live.row.seats) <= hi:
+            refuse(ErrorCode.NOT_ENOUGH_PLAYERS,
+                   f"needs {lo}..{hi} players (RULES.md §1.1, §1.14)", live)
+        if not live.humans():
+            refuse(ErrorCode.NOT_ENOUGH_PLAYERS, "a match needs at least one person", live)
+
+    def _dealt(self, live: LiveMatch, now: float
+               ) -> tuple[LiveMatch, dict[str, Any], list[Any]]:
+        """The lobby ``live`` dealt at ``now`` with a fresh seed (RULES.md §1.2–§1.5), not yet
+        written: the next match, the row's values to write and the engine's events.  The
+        first turn falls due after ``rules.turn_timeout`` seconds (§1.17), or
+        ``bot_move_delay`` for a computer player."""
+        seed = int(self.seed_source())
+        values: dict[str, Any] = {"status": Status.PLAYING, "seed": seed, "started_at": now}
+        nxt = live.next(now, **values)
+        events = nxt.deal(seed)
+        values["deadline_at"] = self.turn_deadline(nxt, now)
+        nxt.set(deadline_at=values["deadline_at"])
+        return nxt, values, events
 
     async def stop(self, match_id: int, user_id: int, *, force: bool = False) -> Result:
         """Stop an open lobby or a running match (status ``stopped``, not rated, no results).
@@ -333,8 +370,10 @@ class Lobbies:
         ``bots_count`` (1..3) computer players of ``strength`` (one for all, or one per bot).
         The seats are the user (seat 0, the creator) and then the bots; the rules are the
         private chat's settings plus ``rules`` (RULES.md §1; ``teams`` needs 3 bots, §1.14).
-        The match is dealt at once (§1.2–§1.5) and played like a group match.  ``variant``:
-        the game of RULES.md §2 to play (as :meth:`open_lobby`).
+        The match is dealt at once (§1.2–§1.5), in the transaction that inserts it (one
+        change: a worker of a cluster that dies after it leaves a dealt match, never a
+        lobby, :mod:`service.once`), and played like a group match.  ``variant``: the game
+        of RULES.md §2 to play (as :meth:`open_lobby`).
 
         Errors: ``already_open`` (a lobby or match is open in that chat; the result carries
         it), ``bad_strength``, ``bad_rules``, ``not_enough_players`` (not 1..3 bots, or not 3
@@ -349,13 +388,8 @@ class Lobbies:
         seats: list[dict[str, Any]] = [{"user_id": int(user_id), "name": str(name)}]
         for x in strengths:
             seats.append(bots.new_bot_seat(seats, x))
-        res = await self._open(user_id, None, user_id, seats, rules, None, variant)
-        if not res.ok:
-            return res
-        started = await self.start(res.match_id, user_id)
-        if not started.ok:  # e.g. teams with too few bots: do not leave the lobby behind
-            await self.close(res.match_id, EndReason.STOPPED)
-        return started
+        return await self._open(user_id, None, user_id, seats, rules, None, variant,
+                                deal=True)
 
     async def rematch(self, match_id: int, user_id: int) -> Result:
         """Open a new lobby in the same chat topic with the same rules and the same players

@@ -37,7 +37,7 @@ from service.views import EndReason, ErrorCode, Result, Status
 from storage import Database
 from storage import repository as repo
 
-__all__ = ["MatchStore", "Refused", "answers", "refuse"]
+__all__ = ["MatchStore", "Refused", "answers", "db_values", "refuse"]
 
 
 class Refused(Exception):
@@ -78,7 +78,7 @@ class _Conflict(Exception):
     """The optimistic version check failed: somebody else changed the match first."""
 
 
-def _db_values(values: Mapping[str, Any]) -> dict[str, Any]:
+def db_values(values: Mapping[str, Any]) -> dict[str, Any]:
     """Enum members as their string values for the database."""
     return {k: (str(v) if isinstance(v, (Status, EndReason)) else v) for k, v in values.items()}
 
@@ -185,12 +185,12 @@ class MatchStore:
         On a version conflict nothing is written, the cache entry is dropped and the
         operation is refused as ``stale`` (raises :class:`Refused`); an update applied
         already raises :class:`service.once.AlreadyApplied` (nothing written)."""
-        db_values = _db_values(values)
+        row_values = db_values(values)
         now = nxt.row.updated_at
         match_id = live.match_id
 
         def txn(conn: Any) -> None:
-            if not repo.update_match(conn, match_id, live.version, now=now, **db_values):
+            if not repo.update_match(conn, match_id, live.version, now=now, **row_values):
                 raise _Conflict
             if also is not None:
                 also(conn)

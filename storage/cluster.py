@@ -13,7 +13,8 @@ its liveness lock (``pg_locks``), which SQLite has not (there a lease ends only 
   heartbeat (:func:`renew_leases`) pushes that forward.  A frozen worker (SIGSTOP) keeps its
   lock but stops renewing, so its chats are taken once the lease has expired.
 - **Inbox**: :func:`inbox_put` stores an update once (``ON CONFLICT DO NOTHING`` on
-  ``update_id``); the owner takes its chats' pending updates in ``update_id`` order
+  ``update_id``); the owner takes its chats' pending updates in order (``seq``: Telegram's
+  in ``update_id`` order, a Mini App action after those that came before it)
   (:func:`inbox_claim`, ``FOR UPDATE SKIP LOCKED``) and marks each done: in the transaction
   of the game change it makes (:func:`inbox_apply`), else after its handler
   (:func:`inbox_done`).
@@ -25,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, delete, func, select, text, update
+from sqlalchemy import bindparam, case, delete, func, select, text, update
 from sqlalchemy.engine import Connection
 
 from storage.models import ChatLease, InboxUpdate, Match, RateBucket
@@ -79,9 +80,19 @@ def _lazy_commit(conn: Connection) -> None:
 def inbox_put(conn: Connection, update_id: int, chat_id: int, payload: Mapping[str, Any],
               now: float) -> bool:
     """Store an update unless one with its ``update_id`` is stored already (Telegram resends
-    an update it got no 2xx for).  True when it was new."""
+    an update it got no 2xx for).  True when it was new.  Its place in the chat's order
+    (``seq``): a Telegram update's ``update_id`` (Telegram numbers them in the order they
+    happened); a Mini App action's (negative ``update_id``) the largest place among the
+    chat's pending rows now, so it is processed after every update of the chat that came
+    before it and before every one that comes after (:func:`inbox_claim`)."""
+    if update_id > 0:
+        seq: Any = update_id
+    else:
+        seq = (select(func.coalesce(func.max(T_INBOX.c.seq), 0))
+               .where(T_INBOX.c.done_at.is_(None), T_INBOX.c.chat_id == chat_id)
+               .scalar_subquery())
     stmt = _insert(conn, T_INBOX).values(
-        update_id=update_id, chat_id=chat_id, payload=dict(payload), received_at=now
+        update_id=update_id, chat_id=chat_id, payload=dict(payload), received_at=now, seq=seq
     ).on_conflict_do_nothing(index_elements=[T_INBOX.c.update_id]).returning(
         T_INBOX.c.update_id)
     return conn.execute(stmt).first() is not None
@@ -96,13 +107,17 @@ def inbox_pending(conn: Connection, limit: int = 1000) -> list[int]:
 
 def inbox_claim(conn: Connection, owner: int, now: float, limit: int = 200) -> list[InboxRow]:
     """The pending updates of the chats ``owner`` holds an unexpired lease on, oldest first
-    per chat (``update_id`` order), marked ``claimed_by`` = ``owner``.  Rows another
-    transaction is claiming are skipped (``FOR UPDATE SKIP LOCKED``; nothing on SQLite)."""
+    per chat (by ``seq``: the Telegram updates in ``update_id`` order, a Mini App action
+    after the updates that came before it, then the actions of one place as received),
+    marked ``claimed_by`` = ``owner``.  Rows another transaction is claiming are skipped
+    (``FOR UPDATE SKIP LOCKED``; nothing on SQLite)."""
     mine = (select(T_LEASES.c.chat_id)
             .where(T_LEASES.c.owner == owner, T_LEASES.c.expires_at >= now))
     stmt = (select(T_INBOX.c.update_id, T_INBOX.c.chat_id, T_INBOX.c.payload)
             .where(T_INBOX.c.done_at.is_(None), T_INBOX.c.chat_id.in_(mine))
-            .order_by(T_INBOX.c.chat_id, T_INBOX.c.update_id).limit(limit)
+            .order_by(T_INBOX.c.chat_id, T_INBOX.c.seq,
+                      case((T_INBOX.c.update_id < 0, 1), else_=0), T_INBOX.c.received_at)
+            .limit(limit)
             .with_for_update(skip_locked=True, of=T_INBOX))
     rows = [InboxRow(int(r[0]), int(r[1]), r[2]) for r in conn.execute(stmt)]
     if rows:
@@ -127,19 +142,21 @@ def inbox_apply(conn: Connection, update_id: int, owner: int, now: float) -> boo
 
 
 def inbox_done(conn: Connection, update_id: int, owner: int, now: float,
-               payload: Mapping[str, Any] | None = None) -> None:
+               payload: Mapping[str, Any] | None = None) -> bool:
     """Mark an update processed by ``owner`` after its handler returned (a lazy commit: the
     mark of an update that made no game change -- a reply, a refusal -- only saves running
     it again).  An update already marked by :func:`inbox_apply` keeps its time; one another
     worker has claimed since is left to it.  ``payload``, when given, replaces the stored
     one (a Mini App action stores its outcome there for the worker that answers the page:
-    :func:`inbox_outcome`)."""
+    :func:`inbox_outcome`).  True when the update is ``owner``'s (marked now or before),
+    False when another worker has claimed it since."""
     _lazy_commit(conn)
     values: dict[str, Any] = {"done_at": func.coalesce(T_INBOX.c.done_at, now)}
     if payload is not None:
         values["payload"] = dict(payload)
-    conn.execute(update(T_INBOX).where(T_INBOX.c.update_id == update_id,
-                                       T_INBOX.c.claimed_by == owner).values(**values))
+    return conn.execute(update(T_INBOX).where(T_INBOX.c.update_id == update_id,
+                                              T_INBOX.c.claimed_by == owner)
+                        .values(**values)).rowcount == 1
 
 
 def inbox_outcome(conn: Connection, update_id: int) -> tuple[bool, dict[str, Any]] | None:

@@ -320,7 +320,11 @@ class InboxUpdate(Base):
     no 2xx for).  ``chat_id`` is the route key: the chat whose owner worker processes it (a
     press on a private hand message routes to its match's group).  ``payload``: the update's
     JSON as Telegram sent it; ``received_at`` / ``done_at``: Unix seconds (``done_at`` None
-    while pending); ``claimed_by``: the worker id that took it (None before)."""
+    while pending); ``claimed_by``: the worker id that took it (None before).  ``seq``
+    (revision 0009): its position in its chat's order, in which the chat's owner processes
+    the pending rows -- a Telegram update's ``update_id``; a Mini App action's (negative
+    ``update_id``) the largest position among the chat's pending rows when it came, so it
+    goes after the updates that came before it (:func:`storage.cluster.inbox_put`)."""
 
     __tablename__ = "inbox"
 
@@ -330,10 +334,12 @@ class InboxUpdate(Base):
     received_at: Mapped[float] = mapped_column(Double)
     claimed_by: Mapped[int | None] = mapped_column(BigInteger)
     done_at: Mapped[float | None] = mapped_column(Double)
+    seq: Mapped[int] = mapped_column(BigInteger)
 
     __table_args__ = (
-        Index(None, "done_at", "chat_id", "update_id"),
+        Index(None, "done_at", "chat_id", "seq"),
     )
+
 
 
 class ChatLease(Base):

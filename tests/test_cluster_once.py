@@ -18,21 +18,24 @@ from pathlib import Path
 
 import pytest
 from aiogram import Bot
-from aiogram.types import Chat, Message, MessageEntity, Update
+from aiogram.types import CallbackQuery, Chat, Message, MessageEntity, Update
 from sqlalchemy import insert, text, update
 
 import bot as bot_module
 from handlers.app import build
 from handlers.cluster import feeder
+from handlers.webapp import WEBAPP_ACTION, action_id
+from service import once
 from service.cluster import Cluster
 from storage import cluster as cl
 from storage import repository as repo
 from storage.models import ChatLease
-from tests.botkit import FakeSession, FakeTelegram, Person
+from tests.botkit import BOT, FakeSession, FakeTelegram, Person
 from tests.servicekit import InlineExecutor
 
 GROUP = -100555
 OLYA = Person(41, "Оля")
+PETYA = Person(42, "Петя")
 
 
 class Died(BaseException):
@@ -63,7 +66,10 @@ class Worker:
     async def __aexit__(self, *exc) -> None:
         await self.outbox.drain()
         await self.app.publisher.settled()
-        await self.outbox.close()
+        try:
+            await self.outbox.close()
+        except Died:  # its outbox died with it: nothing of it runs any more
+            pass
         self.app.publisher.close()
         await self.app.service.close()
 
@@ -92,7 +98,8 @@ class Worker:
 
 
 def _command(update_id: int, person: Person, chat_id: int, words: str) -> dict:
-    chat = Chat(id=chat_id, type="supergroup", title="Домино")
+    chat = (Chat(id=chat_id, type="supergroup", title="Домино") if chat_id < 0
+            else Chat(id=chat_id, type="private", first_name=person.first_name))
     msg = Message(message_id=700000 + update_id, date=int(time.time()), chat=chat,
                   from_user=person.user, text=words,
                   entities=[MessageEntity(type="bot_command", offset=0,
@@ -180,3 +187,173 @@ async def test_a_frozen_worker_cannot_apply_an_update_its_chat_s_new_owner_claim
         await taker.process(rows)
         assert len(await _seats(taker, match_id)) == 2
         assert await _pending(taker) == 0
+
+
+def _replies(tg: FakeTelegram, chat_id: int, words: str) -> int:
+    """How many messages of ``chat_id`` contain ``words``."""
+    return sum(1 for m in tg.chat(chat_id) if words in m.text)
+
+
+def _help_words(w: Worker) -> str:
+    """A line of the group's /help answer, to count the answers by."""
+    from ui import render
+    return render.render_help("ru", is_group=True, tr=w.app.tr).splitlines()[0]
+
+
+async def test_a_reply_whose_worker_died_before_the_mark_is_sent_once(store_url,
+                                                                       monkeypatch):
+    """``/help`` changes no game.  Its worker's outbox sends the answer, and the worker dies
+    before the mark after the handler; the next owner takes the chat: the update was marked
+    done before the answer went out, so it does not answer again (one answer, nothing
+    pending).  Before, the update was still pending and was answered twice."""
+    tg = FakeTelegram()
+    async with Worker(store_url, tg) as first, Worker(store_url, tg) as second:
+        await first.own(GROUP)
+        payload = _command(311, OLYA, GROUP, "/help")
+        await first.db.write(cl.inbox_put, 311, GROUP, payload, time.time())
+        rows = await first.claim()
+        with monkeypatch.context() as m:
+            def die(*_a, **_k):
+                raise Died
+            m.setattr(cl, "inbox_done", die)  # the step after the handler
+            with pytest.raises(Died):
+                await first.process(rows)
+            await first.outbox.drain()  # the request its outbox made before the death
+        words = _help_words(first)
+        assert _replies(tg, GROUP, words) == 1
+        await second.own(GROUP)
+        await second.process(await second.claim())
+        assert _replies(tg, GROUP, words) == 1
+        assert await _pending(second) == 0
+
+
+async def test_a_reply_whose_worker_died_between_its_mark_and_its_request_is_not_sent_again(
+        store_url, monkeypatch):
+    """At most once: the worker marks ``/help`` done and dies as its request is made (the
+    request never reaches Telegram); the next owner finds nothing pending and answers
+    nothing -- the person asks again."""
+    tg = FakeTelegram()
+    async with Worker(store_url, tg) as first, Worker(store_url, tg) as second:
+        await first.own(GROUP)
+        payload = _command(312, OLYA, GROUP, "/help")
+        await first.db.write(cl.inbox_put, 312, GROUP, payload, time.time())
+        rows = await first.claim()
+        made = []
+        with monkeypatch.context() as m:
+            def die(*_a, **_k):
+                raise Died
+
+            async def die_sending(**kwargs):
+                made.append(kwargs["chat_id"])
+                raise Died
+            m.setattr(first.bot, "send_message", die_sending)
+            m.setattr(cl, "inbox_done", die)
+            with pytest.raises(Died):
+                await first.process(rows)
+            await first.outbox.drain()
+        assert made == [GROUP]  # the answer's request was being made
+        await second.own(GROUP)
+        assert await second.claim() == []
+        assert _replies(tg, GROUP, _help_words(second)) == 0
+        assert await _pending(second) == 0
+
+
+async def test_a_frozen_worker_does_not_answer_an_update_its_chat_s_new_owner_claimed(
+        store_url):
+    """The owner claims ``/help`` and freezes; the chat moves and the new owner claims it
+    too.  The frozen one, thawed, runs it: its answer is dropped before the request (the
+    update is not its own any more); the new owner answers: one answer."""
+    tg = FakeTelegram()
+    async with Worker(store_url, tg) as frozen, Worker(store_url, tg) as taker:
+        await frozen.own(GROUP)
+        payload = _command(313, OLYA, GROUP, "/help")
+        await frozen.db.write(cl.inbox_put, 313, GROUP, payload, time.time())
+        stale_rows = await frozen.claim()
+        await taker.own(GROUP)
+        rows = await taker.claim()
+        await frozen.process(stale_rows)
+        words = _help_words(frozen)
+        assert _replies(tg, GROUP, words) == 0
+        await taker.process(rows)
+        assert _replies(tg, GROUP, words) == 1
+        assert await _pending(taker) == 0
+
+
+async def test_a_solo_match_whose_worker_died_after_its_first_commit_is_dealt(store_url,
+                                                                                monkeypatch):
+    """``/newgame 1 easy`` in a private chat opens a match against a computer player.  Its
+    worker dies right after the first commit that carries the update's done mark: that
+    commit both opened and dealt the match, so the next owner, which finds the update done,
+    has a match being played (not a lobby left to expire), and only one.  Before, the lobby
+    and the deal were two commits, and the death between them left a lobby."""
+    tg = FakeTelegram(dm_open={OLYA.id})
+    async with Worker(store_url, tg) as first, Worker(store_url, tg) as second:
+        await first.own(OLYA.id)
+        payload = _command(321, OLYA, OLYA.id, "/newgame 1 easy")
+        await first.db.write(cl.inbox_put, 321, OLYA.id, payload, time.time())
+        rows = await first.claim()
+        real = once.write
+
+        async def die_after_the_mark(db, fn, *args):
+            attempt = once.current()
+            marks = attempt is not None and not attempt.marked and not attempt.over
+            value = await real(db, fn, *args)
+            if marks:
+                raise Died  # right after the commit that marked the update
+            return value
+
+        with monkeypatch.context() as m:
+            m.setattr(once, "write", die_after_the_mark)
+            with pytest.raises(Died):
+                await first.process(rows)
+        await second.own(OLYA.id)
+        await second.process(await second.claim())
+        assert await _pending(second) == 0
+        matches = await second.db.read(repo.list_open_matches, OLYA.id)
+        assert [(m.status, len(m.seats)) for m in matches] == [("playing", 2)]
+        assert matches[0].seed is not None and matches[0].version == 1
+
+
+async def test_a_mini_app_move_waits_behind_the_chat_s_telegram_updates_that_came_first(
+        store_url):
+    """The player to move presses a move button (a Telegram update, stored first), and a
+    page then sends a move of the same turn (a Mini App action, whose key is negative): the
+    chat's owner takes them in the order they came, so the press is accepted and the page's
+    move is answered as stale.  Before, the negative key put the page's move first."""
+    tg = FakeTelegram(dm_open={OLYA.id, PETYA.id})
+    async with Worker(store_url, tg) as w:
+        svc = w.app.service
+        svc.lobbies.seed_source = lambda: 7
+        res = await svc.lobbies.open_lobby(GROUP, None, OLYA.id, OLYA.first_name, {})
+        assert (await svc.lobbies.join(res.match_id, PETYA.id, PETYA.first_name)).ok
+        res = await svc.lobbies.start(res.match_id, OLYA.id)
+        assert res.ok, res
+        await w.app.publisher.publish(res)
+        await w.outbox.drain()
+        await w.app.publisher.settled()
+        mover = next(p for p in (OLYA, PETYA) if p.id == res.table.to_act_user_id)
+        hand = next(m for m in reversed(tg.chat(mover.id)) if m.move_buttons())
+        press = Update(update_id=401, callback_query=CallbackQuery(
+            id="9401", from_user=mover.user, chat_instance="ci", data=hand.move_buttons()[0]
+            .callback_data, message=Message(message_id=hand.message_id, date=int(time.time()),
+                                            chat=Chat(id=mover.id, type="private"),
+                                            from_user=BOT, text="hand")))
+        legal = res.hand_for(mover.id).legal
+        page_move = [{"tile": p.tile, "end": p.end, "closed": p.closed, "along": p.along}
+                     for p in legal[-1].placements]
+        key = action_id(mover.id, res.match_id, res.version, page_move)
+        page = {"update_id": key, WEBAPP_ACTION: {"m": res.match_id, "user": mover.id,
+                                                  "version": res.version,
+                                                  "placements": page_move}}
+        await w.own(GROUP)
+        assert await w.db.write(cl.inbox_put, 401, GROUP, press.model_dump(
+            mode="json", exclude_none=True, by_alias=True), time.time())
+        assert await w.db.write(cl.inbox_put, key, GROUP, page, time.time())
+        rows = await w.claim()
+        assert [r.update_id for r in rows] == [401, key]
+        await w.process(rows)
+        assert await _pending(w) == 0
+        done, stored = await w.db.read(cl.inbox_outcome, key)
+        assert done and stored["outcome"] == {"ok": False, "error": "stale"}
+        after = await svc.store.view(res.match_id, fresh=True)
+        assert after.version == res.version + 1

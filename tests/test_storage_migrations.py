@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 #: The newest revision.
-HEAD = "0008"
+HEAD = "0009"
 
 
 def _diff(sync_conn):
@@ -40,7 +40,7 @@ def test_revisions_form_one_line_of_at_least_two():
     heads = script.get_heads()
     assert heads == [HEAD]
     chain = [rev.revision for rev in script.walk_revisions()]
-    assert chain == ["0008", "0007", "0006", "0005", "0004", "0003", "0002", "0001"]
+    assert chain == ["0009", "0008", "0007", "0006", "0005", "0004", "0003", "0002", "0001"]
 
 
 async def test_upgrade_from_empty_matches_models(tmp_path):
@@ -378,5 +378,46 @@ async def test_upgrade_from_0007_keeps_users_and_adds_their_telegram_language(tm
         columns = await db.read(lambda c: [r[1] for r in c.exec_driver_sql(
             "PRAGMA table_info(users)").all()])
         assert "telegram_language" not in columns and "language" in columns
+    finally:
+        await db.dispose()
+
+
+@pytest.mark.parametrize("engine", ["sqlite", "postgresql"])
+async def test_upgrade_from_0008_places_the_pending_mini_app_actions_after_earlier_updates(
+        tmp_path, request, engine):
+    """Revision 0009: ``inbox.seq``.  A Telegram update stored before keeps its
+    ``update_id`` as its place; a pending Mini App action (negative key) goes after the
+    chat's pending updates received before it, not before all of them; the rows stored
+    after are placed alike; a downgrade drops the column."""
+    from storage import cluster as cl
+
+    url = tmp_path / "v8.sqlite3" if engine == "sqlite" else request.getfixturevalue("pg_url")
+    db = Database(url)
+    await db.migrate("0008")
+    rows = [(5, -100, 10.0), (-77, -100, 11.0), (6, -100, 12.0), (4, -100, 9.0),
+            (-78, -200, 11.5)]
+    await db.write(lambda c: [c.execute(text(
+        "INSERT INTO inbox (update_id, chat_id, payload, received_at) "
+        "VALUES (:u, :c, '{}', :at)"), {"u": u, "c": ch, "at": at}) for u, ch, at in rows])
+    await db.dispose()
+    db = await open_database(url)
+    try:
+        assert await db.current_revision() == HEAD
+        assert await db.read(_diff) == []
+        assert await db.write(cl.inbox_put, 8, -100, {}, 13.0)
+        assert await db.write(cl.inbox_put, -99, -100, {}, 14.0)
+        assert await db.write(lambda c: c.execute(text(
+            "INSERT INTO chat_leases (chat_id, owner, epoch, expires_at) "
+            "VALUES (-100, 1, 1, 1e12), (-200, 1, 1, 1e12)")).rowcount) == 2
+        claimed = await db.write(cl.inbox_claim, 1, 20.0)
+        assert [(r.chat_id, r.update_id) for r in claimed] == [
+            (-200, -78), (-100, 4), (-100, 5), (-100, -77), (-100, 6), (-100, 8), (-100, -99)]
+        seqs = dict(await db.read(lambda c: c.execute(text(
+            "SELECT update_id, seq FROM inbox")).all()))
+        assert seqs == {4: 4, 5: 5, -77: 5, 6: 6, 8: 8, -99: 8, -78: 0}
+        await db.downgrade("0008")
+        assert await db.read(_diff) != []
+        await db.migrate()
+        assert await db.read(_diff) == []
     finally:
         await db.dispose()

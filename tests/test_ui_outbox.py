@@ -545,3 +545,45 @@ async def test_a_group_request_counts_from_its_answer(clock):
     for i in range(20, len(starts)):
         assert starts[i] >= answers[i - 20] + 60.0 - 1e-9
     assert all(b >= a + 1.0 - 1e-9 for a, b in zip(answers, starts[1:], strict=False))
+
+
+async def test_a_claimed_request_is_made_only_after_its_mark_and_dropped_when_refused(bot,
+                                                                                       clock):
+    """``claim`` (service.once.sending) is asked when a request is queued; what it gives is
+    awaited right before that request: the request is made after it, and not at all when it
+    gives False (the update it answers was answered by another try).  An edit that
+    coalesces into a queued one keeps the mark.  A request queued without a mark goes as
+    before."""
+    order: list[str] = []
+    verdicts = iter([True, False, True])
+    pending: list = []
+
+    def claim():
+        if not pending:
+            return None
+        name = pending.pop()
+
+        async def mark():
+            order.append(f"mark {name}")
+            return next(verdicts)
+        return mark
+
+    real = bot._do
+
+    async def do(method, kwargs):
+        order.append(f"{method} {kwargs.get('text')}")
+        return await real(method, kwargs)
+    bot._do = do
+    box = make(bot, clock, claim=claim)
+    pending.append("a")
+    first = box.send(GROUP, "a")
+    pending.append("b")
+    second = box.send(GROUP, "b")
+    third = box.send(GROUP, "c")  # no mark
+    box.edit_text(GROUP, 9, "e1")
+    pending.append("e2")
+    box.edit_text(GROUP, 9, "e2")  # coalesces into e1, with its mark
+    await box.drain()
+    assert order == ["mark a", "send_message a", "mark b", "send_message c", "mark e2",
+                     "edit_message_text e2"]
+    assert (await first) is not None and (await second) is None and (await third) is not None

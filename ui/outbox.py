@@ -24,6 +24,9 @@ Issue 4 ("The table in the group", "Timeouts, absence, failures"):
   coalesce never draw the pictures nobody would see.  A photo request that fails (Telegram
   refuses it, the network gives up, the picture cannot be drawn) calls its ``on_failed``, so
   the caller can show the text instead;
+- a worker of a cluster passes ``claim`` (``service.once.sending``): a request answering an
+  update that changed no game is made only after that update is marked done, and is dropped
+  when another try of the update answered it (a reply is sent at most once);
 - ``TelegramForbiddenError`` (403: the user never opened the DM or blocked the bot) is
   reported to ``on_forbidden(chat_id, error)`` so the service can mark the DM closed; other
   failures go to ``on_error(chat_id, kind, error)``;
@@ -132,6 +135,7 @@ class _Op:
     photo: PhotoSource | None = None  # send_photo, edit_media
     on_failed: Callable[[], Any] | None = None  # send_photo, edit_media
     after: Any = None  # an awaitable the request waits for (a send's recorded intent)
+    mark: Callable[[], Awaitable[bool]] | None = None  # awaited right before the request
 
 
 @dataclass
@@ -174,6 +178,7 @@ class Outbox:
         parse_mode: str | None = "HTML",
         shared: Callable[[int], Awaitable[float]] | None = None,
         gate: Callable[[], Any] | None = None,
+        claim: Callable[[], Callable[[], Awaitable[bool]] | None] | None = None,
     ) -> None:
         self.bot = bot
         self.clock = clock
@@ -194,6 +199,11 @@ class Outbox:
         #: Called before every request; raises or exits when this worker may no longer send
         #: (service.cluster.Cluster.check: its chats may have another owner).
         self.gate = gate
+        #: Called when a request is queued (in the queuing task): None, or a coroutine
+        #: function awaited right before the request is made, whose False drops it
+        #: (service.once.sending: the update it answers is marked done first, so a worker
+        #: that dies after the request does not leave it to be answered again).
+        self.claim = claim
         self._chats: dict[int, _Chat] = {}
         self._global: deque[float] = deque()
         self._closed = False
@@ -330,6 +340,8 @@ class Outbox:
         if self._closed:
             future.set_result(None)
             return future
+        if self.claim is not None:
+            op.mark = self.claim()
         if op.chat_id in self.migrated:
             if op.kind not in _SENDS:  # the old group's messages cannot be changed any more
                 future.set_result(None)
@@ -340,6 +352,7 @@ class Outbox:
         if target is not None:
             target.kwargs = op.kwargs
             target.photo, target.on_failed = op.photo, op.on_failed
+            target.mark = target.mark or op.mark
             target.futures.append(future)
         else:
             op.futures.append(future)
@@ -439,6 +452,12 @@ class Outbox:
                     await self._notify(op.on_failed)
                 self._resolve(op, None)  # the message it edits was never sent
                 continue
+            if op.mark is not None:
+                mark, op.mark = op.mark, None
+                if not await mark():  # its update was answered by another try
+                    chat.ops.popleft()
+                    self._resolve(op, None)
+                    continue
             self._record(chat_id, chat)
             op.started = True
             op.attempts += 1
