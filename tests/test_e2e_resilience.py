@@ -111,9 +111,6 @@ async def test_a_player_who_never_moves_loses_the_match_by_timeout(bot, emulator
     assert bot.errors() == []
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "issue 20 item 15, partly open: two live keyboards no longer seen (10 runs), but about "
-    "1 run in 5 a press made after a restart is answered as outdated"))
 @pytest.mark.parametrize("emulator_settings", [{"flood": False}])
 async def test_the_bot_killed_mid_match_carries_on_after_a_restart(bot, emulator_client, feed):
     """SIGKILL right after a press (the press may be lost, half done or done), twice; after

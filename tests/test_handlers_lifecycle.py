@@ -491,28 +491,67 @@ async def test_a_restart_closes_a_keyboard_a_sigkill_kept_from_the_books(tmp_pat
 
 
 async def test_a_restart_makes_a_keyboard_edit_a_sigkill_cut_short(tmp_path):
-    """Issue 20 item 15: the books say a known hand message holds the turn's keyboard, but the
-    edit that puts it there was only asked for (``unsure``) when the process was SIGKILLed,
-    and the message shows none.  The restart makes that edit: the player is not left without
-    a keyboard (before, it trusted the books and the turn had no buttons anywhere)."""
+    """Issue 20 item 15: a player is to act again on the message they just pressed (everyone
+    else knocked, or they lead the next round, RULES.md §1.6), so the bot edits that known
+    hand message to the new turn's keyboard.  The books it stores say the message holds
+    this version's keyboard, marked ``unsure`` until the edit is known to be made; here the
+    edit never reaches Telegram (as when a SIGKILL cuts it off), so the message still shows
+    the keyboard of the version the player pressed, which answers «outdated».  The restart
+    finds the mark in the stored books and makes the edit: the player's one keyboard is the
+    current one (before, the books were trusted and the turn had no working buttons)."""
+    from aiogram.exceptions import TelegramBadRequest
+    from aiogram.methods import EditMessageText
+
+    from ui.callbacks import parse_callback
+
+    rng = random.Random(3)
+    pressed: dict[str, int] = {}
+    cut: list[int] = []
+    real_answer = None
+
+    def answer(method, bot):
+        # the edit of the pressed message to a new keyboard: cut off, as by a SIGKILL
+        if isinstance(method, EditMessageText) and not cut \
+                and int(method.chat_id) == pressed.get("chat") \
+                and method.message_id == pressed.get("message") \
+                and method.reply_markup is not None and any(
+                    (b.callback_data or "").startswith(("m1:", "p1:"))
+                    for row in method.reply_markup.inline_keyboard for b in row):
+            cut.append(method.message_id)
+            raise TelegramBadRequest(method, "Bad Request: never made")
+        return real_answer(method, bot)
+
+    def shown_version(msg) -> int:
+        return int(parse_callback(msg.move_buttons()[0].callback_data).ver)
+
     async with Harness(tmp_path) as h:
         match_id = await seated(h, (OLYA, PETYA))
-        mover = next(p for p in (OLYA, PETYA) if h.keyboard_message(p) is not None)
-        msg = h.keyboard_message(mover)
-        stored = await h.app.service.messages.load(match_id)
-    assert stored[f"hand:{mover.id}"]["id"] == msg.message_id
-    assert "unsure" not in stored[f"hand:{mover.id}"]  # the edit was made
-    h.tg.messages[(mover.id, msg.message_id)].markup = None  # as if it had not been
-    stored[f"hand:{mover.id}"]["unsure"] = 1
+        real_answer, h.tg.answer = h.tg.answer, answer
+        while not cut:
+            view = await h.app.service.store.view(match_id)
+            assert view.status == Status.PLAYING, "no player was to act again on a pressed message"
+            person, msg = h.the_live_keyboard((OLYA, PETYA))
+            pressed.update(chat=person.id, message=msg.message_id)
+            await h.press(person, msg, data=rng.choice(msg.move_buttons()).callback_data)
+        h.tg.answer = real_answer
+        view = await h.app.service.store.view(match_id)
+        mover = person
+        assert view.hand_for(mover.id).your_turn  # the mover is to act again...
+        stale = h.tg.messages[(mover.id, msg.message_id)]
+        assert shown_version(stale) < view.version  # ...but sees the keyboard they pressed
+        stored = (await h.app.service.messages.load(match_id))[f"hand:{mover.id}"]
+        # the books say it holds the new keyboard, but not that the edit was made
+        assert (stored["id"], stored["version"], stored.get("unsure")) == (
+            msg.message_id, view.version, 1)
     again = Harness(tmp_path)
     again.tg = h.tg
     async with again as h2:
-        await h2.app.service.messages.save(match_id, stored)
         await h2.app.publisher.heal()
         await h2.outbox.drain()
         await h2.app.publisher.settled()
         person, live = h2.the_live_keyboard((OLYA, PETYA))
         assert (person, live.message_id) == (mover, msg.message_id)
+        assert shown_version(live) == view.version
         assert "unsure" not in (await h2.app.service.messages.load(match_id))[
             f"hand:{mover.id}"]
 

@@ -78,7 +78,9 @@ class BotProcess:
     ``settings`` are extra environment variables (``TURN_TIMEOUT``, ``RATE_…``); values are
     converted with ``str``.  ``log_path`` receives stdout and stderr (appended across
     restarts).  ``emulator``, when given (an in-process :class:`tests.emulator.Emulator`), lets
-    :meth:`wait_polling` see the bot's ``getUpdates`` calls directly.
+    :meth:`wait_polling` see the bot's ``getUpdates`` calls directly: each start talks to
+    the emulator under a client name of its own (``start1``, ``start2``…,
+    ``Emulator.client_url``), so only a poll of the process just started counts.
     """
 
     def __init__(self, *, api_url: str, token: str, database: Path, log_path: Path,
@@ -98,11 +100,23 @@ class BotProcess:
         """The process environment: a few system variables, then the bot's settings."""
         env = {k: os.environ[k] for k in _KEEP if k in os.environ}
         env.update(_DEFAULTS)
-        env.update({"BOT_TOKEN": self.token, "BOT_API_URL": self.api_url,
+        env.update({"BOT_TOKEN": self.token, "BOT_API_URL": self._api_url(),
                     "DATABASE_PATH": str(self.database), "PYTHONUNBUFFERED": "1",
                     "PYTHONDONTWRITEBYTECODE": "1"})
         env.update(self.settings)
         return env
+
+    @property
+    def client(self) -> str:
+        """The emulator's client name of the current start (see :meth:`wait_polling`)."""
+        return f"start{max(self.starts, 1)}"
+
+    def _api_url(self) -> str:
+        """``BOT_API_URL`` for the current start: with an in-process emulator, the base URL
+        of this start's client name; else ``api_url``."""
+        if self.emulator is not None and hasattr(self.emulator, "client_url"):
+            return self.emulator.client_url(self.client)
+        return self.api_url
 
     @property
     def pid(self) -> int:
@@ -120,26 +134,31 @@ class BotProcess:
         """Start the process and wait until it long-polls (see :meth:`wait_polling`)."""
         if self.running:
             raise RuntimeError("the bot is already running")
+        self.starts += 1
         polls = self._polls()
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         with open(self.log_path, "ab") as log:
-            log.write(f"--- start {self.starts + 1} ---\n".encode())
+            log.write(f"--- start {self.starts} ---\n".encode())
             log.flush()
             self.proc = subprocess.Popen([sys.executable, "bot.py"], cwd=REPO, env=self.env(),
                                          stdin=subprocess.DEVNULL, stdout=log,
                                          stderr=subprocess.STDOUT)
-        self.starts += 1
         await self.wait_polling(after=polls, timeout=timeout)
 
     def _polls(self) -> int:
+        """How many ``getUpdates`` the in-process emulator took up from this start's client
+        name (0 without one)."""
         world = getattr(self.emulator, "world", None)
-        return world.poll_token if world is not None else 0
+        return world.polls_by.get(self.client, 0) if world is not None else 0
 
     async def wait_polling(self, *, after: int = 0, timeout: float = 60.0) -> None:
-        """Wait until the bot has called ``getUpdates`` (more often than ``after`` times, as
-        counted by the in-process emulator; without one, until it logged that it polls).
-        Raises ``RuntimeError`` with the log's tail if the process exits, ``TimeoutError``
-        after ``timeout`` seconds."""
+        """Wait until the process of the current start has called ``getUpdates`` (more often
+        than ``after`` times, as counted by the in-process emulator under this start's
+        client name; without one, until it logged that it polls).  Only this process's
+        calls count: a ``getUpdates`` that a process SIGKILLed a moment ago had sent may
+        still be taken up by the emulator after its death, and counting it would let a test
+        go on while no bot runs.  Raises ``RuntimeError`` with the log's tail if the process
+        exits, ``TimeoutError`` after ``timeout`` seconds."""
         deadline = time.monotonic() + timeout
         while True:
             if not self.running:

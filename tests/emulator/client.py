@@ -403,7 +403,9 @@ class EmulatorClient:
                     chat_id: int | None = None) -> list[dict]:
         """Bot API calls after sequence number ``since``: ``seq``, ``method``, ``params``,
         ``chat_id``, ``t`` / ``t_end`` (emulator's monotonic clock), ``wall``, ``ok``,
-        ``error_code``, ``description``, ``parameters``, ``message_id``."""
+        ``error_code``, ``description``, ``parameters``, ``message_id``, ``client`` (the client
+        name of the base URL it came through, ``Emulator.client_url``; None for the plain
+        one)."""
         return await self._request("GET", "calls", params={
             "since": since, "method": method, "chat_id": chat_id})
 

@@ -3,6 +3,12 @@
 Start an :class:`Emulator`, hand its :attr:`Emulator.url` to the bot as ``BOT_API_URL``
 (aiogram: ``AiohttpSession(api=TelegramAPIServer.from_base(url))``) and drive it with
 :class:`~tests.emulator.client.EmulatorClient`.  It listens on a loopback address only.
+
+The Bot API is also served under a client's name, ``/<client>/bot<token>/<method>``
+(:meth:`Emulator.client_url`): the same bot, but every call of that base URL is logged with
+``client`` and :attr:`World.polls_by` counts its ``getUpdates``, so a test can tell the calls
+of one bot process from those of another — a request a SIGKILLed process sent just before
+it died may still be served after it is gone.
 """
 
 from __future__ import annotations
@@ -93,6 +99,15 @@ class Emulator:
             raise RuntimeError("the emulator is not running")
         host = f"[{self.host}]" if ":" in self.host else self.host
         return f"http://{host}:{self.port}"
+
+    def client_url(self, client: str) -> str:
+        """The base URL of the Bot API for one named client (letters, digits, ``-``, ``_``):
+        calls made through it are logged with ``client`` and counted per client
+        (:attr:`World.polls_by`)."""
+        if not client or not all(c.isalnum() or c in "-_" for c in client) \
+                or client in ("control", "file") or client.startswith("bot"):
+            raise ValueError(f"not a client name: {client!r}")
+        return f"{self.url}/{client}"
 
     async def start(self) -> str:
         """Start listening; returns :attr:`url`."""
@@ -208,6 +223,9 @@ class Emulator:
         r.add_get("/control/chats/{chat_id}/messages/{message_id}/photo",
                   self._bytes(lambda q: w.message_photo(int(q["chat_id"]),
                                                         int(q["message_id"]))))
+        # the Bot API under a client's name (:meth:`client_url`), after every other route
+        r.add_route("*", "/{client}/bot{token}/{method}", self._bot_api)
+        r.add_get("/{client}/file/bot{token}/{path:.*}", self._file)
         return app
 
     async def _bot_api(self, request: web.Request) -> web.Response:
@@ -216,6 +234,9 @@ class Emulator:
             return web.json_response(
                 {"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401)
         method = request.match_info["method"]
+        client = request.match_info.get("client")
+        if method.lower() == "getupdates":
+            w.polls_by[client] = w.polls_by.get(client, 0) + 1
         raw: dict[str, Any] = dict(request.query)
         files: dict[str, bytes] = {}
         names: dict[str, str] = {}
@@ -246,7 +267,7 @@ class Emulator:
         except Exception as exc:  # an emulator bug: loud in the log, a 500 to the bot
             log.exception("emulator failed on %s %r", method, params)
             error = ApiError(500, f"Internal Server Error: {type(exc).__name__}: {exc}")
-        w.log_call(method, params, t0, result, error)
+        w.log_call(method, params, t0, result, error, client=client)
         if error is None:
             return web.json_response({"ok": True, "result": result})
         body = {"ok": False, "error_code": error.code, "description": error.description}

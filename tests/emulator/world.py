@@ -293,6 +293,9 @@ class World:
         self.next_update_id = 1
         self.version = 0
         self.poll_token = 0
+        #: ``getUpdates`` calls begun per client name (``None``: the plain ``/bot<token>``
+        #: base URL; see ``Emulator.client_url``), counted when the request is taken up.
+        self.polls_by: dict[str | None, int] = {}
         self.allowed_updates: frozenset[str] = DEFAULT_UPDATES
         self.webhook_url = ""
         self.webhook_secret = ""
@@ -919,9 +922,10 @@ class World:
     # -- the call log ----------------------------------------------------------------------------
 
     def log_call(self, method: str, params: dict, t0: float, result: Any,
-                 error: ApiError | None) -> None:
-        """Record one Bot API call (see :meth:`call_log`); ``getUpdates`` does not count as
-        activity for ``last_call_t``."""
+                 error: ApiError | None, *, client: str | None = None) -> None:
+        """Record one Bot API call (see :meth:`call_log`), made through the base URL of
+        ``client`` (None: the plain one); ``getUpdates`` does not count as activity for
+        ``last_call_t``."""
         t1 = self.clock()
         poll = method.lower() == "getupdates"
         if not poll:
@@ -941,6 +945,7 @@ class World:
             "description": error.description if error else None,
             "parameters": error.parameters if error and error.parameters else None,
             "message_id": result.get("message_id") if isinstance(result, dict) else None,
+            "client": client,
         }
         self.calls.append(entry)
         self.changed()
