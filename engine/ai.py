@@ -823,8 +823,9 @@ END_EPS = 1e-9
 #: A move that empties the hand (RULES.md §1.9).
 OUT_SCORE = 1e9
 #: What a round that changes nothing (a void one) is worth when another side would
-#: otherwise go out first, and costs when the mover's side would (:func:`_end_score`):
-#: measured with Генерал's ``normal`` against three ``easy`` players.
+#: otherwise go out first, and costs when the mover's side would (:func:`_end_score`, at the
+#: observation only): measured with Генерал's ``normal`` against three ``easy`` players; in
+#: ``hard``'s playouts it made hard weaker against three ``normal`` (docs/BENCHMARKS.md).
 W_RACE = 10.0
 
 _BASE = tuple(W_PIPS * PIPS[t] + (W_DOUBLE if LOW[t] == HIGH[t] else 0.0) for t in range(28))
@@ -1007,9 +1008,10 @@ def _end_score(t: Table, seat: int, m: Move, judge: _Judge, deals: _Deals | None
     """The policy's score of a move that ends the round (fish, void round, race won): the
     variant's value of the round scored now (:func:`_settle`) against the match as it stands.
     In a playout the hands are the playout's; at the observation they are :class:`_Deals`.
-    A round that changes nothing (a void one, RULES.md §2.9 rule 2, §2.1 rule 6) is worth
-    :data:`W_RACE` more when, by the hand sizes in ``know``, another side would go out first
-    if nobody missed a turn (:func:`_behind`), and as much less when the mover's would."""
+    At the observation (``deals`` given), a round that changes nothing (a void one, RULES.md
+    §2.9 rule 2, §2.1 rule 6) is worth :data:`W_RACE` more when, by the hand sizes in
+    ``know``, another side would go out first if nobody missed a turn (:func:`_behind`), and
+    as much less when the mover's would; the playouts of ``hard`` leave it out."""
     side = t.sides[seat]
     now = judge.now[side]
     tables = [t] if deals is None else deals.tables()
@@ -1032,7 +1034,7 @@ def _end_score(t: Table, seat: int, m: Move, judge: _Judge, deals: _Deals | None
         return END_SCORE + W_END * d
     if d < -END_EPS:
         return -END_SCORE + W_END * d
-    if know is not None:
+    if know is not None and deals is not None:
         return W_END * d + W_RACE * _behind(t, seat, len(m._c), know)
     return W_END * d
 
