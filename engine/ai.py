@@ -33,7 +33,9 @@ Strengths:
   the table whose hidden hands are replaced by every tile the mover cannot see; a move that
   ends the round is scored with the variant's own scoring (on the playout's deal, or on a few
   sampled deals at the observation) and taken when that is worth more than the match as it
-  stands.  Plain lines of variants without move hooks take a table look-up
+  stands; a round that changes nothing (a void one, Генерал §2.9 rule 2) is taken when, by
+  the hand sizes, another side would go out first, and avoided when the mover's would.
+  Plain lines of variants without move hooks take a table look-up
   (:data:`engine.layout.LINE_STEP`) instead of a preview.
 - ``hard``: determinized sampling.  Deals of the unseen tiles consistent with everything
   observed (:func:`beliefs`, :func:`sample_deal`) are sampled; every legal move is played out
@@ -820,6 +822,11 @@ W_END = 1e3
 END_EPS = 1e-9
 #: A move that empties the hand (RULES.md §1.9).
 OUT_SCORE = 1e9
+#: What a round that changes nothing (a void one) is worth when another side would
+#: otherwise go out first, and costs when the mover's side would (:func:`_end_score`, at the
+#: observation only): measured with Генерал's ``normal`` against three ``easy`` players; in
+#: ``hard``'s playouts it made hard weaker against three ``normal`` (docs/BENCHMARKS.md).
+W_RACE = 10.0
 
 _BASE = tuple(W_PIPS * PIPS[t] + (W_DOUBLE if LOW[t] == HIGH[t] else 0.0) for t in range(28))
 _FOLLOW = (-W_STUCK, W_FOLLOW) + (2 * W_FOLLOW,) * 27
@@ -996,10 +1003,15 @@ class _Deals:
         return self._tables
 
 
-def _end_score(t: Table, seat: int, m: Move, judge: _Judge, deals: _Deals | None) -> float:
+def _end_score(t: Table, seat: int, m: Move, judge: _Judge, deals: _Deals | None,
+               know: _Know | None = None) -> float:
     """The policy's score of a move that ends the round (fish, void round, race won): the
     variant's value of the round scored now (:func:`_settle`) against the match as it stands.
-    In a playout the hands are the playout's; at the observation they are :class:`_Deals`."""
+    In a playout the hands are the playout's; at the observation they are :class:`_Deals`.
+    At the observation (``deals`` given), a round that changes nothing (a void one, RULES.md
+    §2.9 rule 2, §2.1 rule 6) is worth :data:`W_RACE` more when, by the hand sizes in
+    ``know``, another side would go out first if nobody missed a turn (:func:`_behind`), and
+    as much less when the mover's would; the playouts of ``hard`` leave it out."""
     side = t.sides[seat]
     now = judge.now[side]
     tables = [t] if deals is None else deals.tables()
@@ -1022,7 +1034,35 @@ def _end_score(t: Table, seat: int, m: Move, judge: _Judge, deals: _Deals | None
         return END_SCORE + W_END * d
     if d < -END_EPS:
         return -END_SCORE + W_END * d
+    if know is not None and deals is not None:
+        return W_END * d + W_RACE * _behind(t, seat, len(m._c), know)
     return W_END * d
+
+
+def _behind(t: Table, seat: int, placed: int, know: _Know) -> float:
+    """+1 when, after ``seat`` places ``placed`` tiles, the first hand to run out if nobody
+    missed a turn is another side's, −1 when it is ``seat``'s side's (RULES.md §1.9: every
+    seat in play goes out after as many turns as it holds tiles, in turn order from the seat
+    after ``seat``; hand sizes from ``know.size``, public)."""
+    size = know.size
+    nxt = t.nxt
+    order = []
+    s = nxt[seat]
+    while s != seat and len(order) < 8:
+        order.append(s)
+        s = nxt[s]
+    order.append(seat)
+    n = len(order)
+    best = 1 << 30
+    who = seat
+    for d, s in enumerate(order):
+        h = size[s] - (placed if s == seat else 0)
+        if h <= 0 and s != seat:
+            continue
+        key = max(h - 1, 0) * n + d
+        if key < best:
+            best, who = key, s
+    return -1.0 if t.sides[who] == t.sides[seat] else 1.0
 
 
 def _preview_score(t: Table, seat: int, m: Move, know: _Know, judge: _Judge,
@@ -1039,11 +1079,11 @@ def _preview_score(t: Table, seat: int, m: Move, know: _Know, judge: _Judge,
     try:
         p.play(m)
     except errors.InvalidDeal:  # nobody could move again: as good as a fish for the preview
-        return _end_score(t, seat, m, judge, deals)
+        return _end_score(t, seat, m, judge, deals, know)
     if p.end is not None:
         if p.end == "out":
             return OUT_SCORE
-        return _end_score(t, seat, m, judge, deals)
+        return _end_score(t, seat, m, judge, deals, know)
     h2 = p.hands[seat]
     lay2 = p.layout
     base = know.base
@@ -1109,7 +1149,7 @@ def _pick(t: Table, seat: int, moves: tuple[Move, ...], know: _Know, judge: _Jud
             nl, nr, fit2, nd, s, sl, sr = _LINE[(tid * 49 + pos) * 2 + e]
             mask2 = mask | bit
             if not fit2 & ~mask2 or (nd and fwd and mask2 & nd == nd):
-                s = _end_score(t, seat, m, judge, deals)
+                s = _end_score(t, seat, m, judge, deals, know)
             else:
                 rest = ~(h2 | mask2)
                 if adj is not None:

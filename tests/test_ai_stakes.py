@@ -9,9 +9,12 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from engine import Rules, ai, new_match
+from engine import Rules, ai, apply, new_match
+from engine.table import Table
 from engine.tiles import PIPS, TILE_ID, Tile
 from engine.variant import VARIANTS
 from tests.test_ai import position
@@ -76,3 +79,50 @@ def test_the_match_stakes_of_each_game():
         assert len(stand) == len(state.scores)
         assert len(set(stand)) == 1  # nobody is closer to losing at the start
         assert rules.spec.standing_scale(rules) > 0
+
+
+def _general_after(seed: str, steps: int):
+    """The observation of the seat to act in Генерал after ``steps`` moves of four ``easy``
+    players from ``seed`` (each move's generator seeded from the match and the move)."""
+    state, events = new_match(Rules(variant="general"), 4, seed)
+    history = list(events)
+    for k in range(steps):
+        obs = ai.observe(state, state.to_act, history)
+        move = ai.decide(obs, "easy", random.Random(f"{seed}:{k}"))
+        state, evs = apply(state, state.to_act, move)
+        for ev in evs:
+            if ev.kind == "dealt":
+                history = []
+            history.append(ev)
+    return state, ai.observe(state, state.to_act, history)
+
+
+def _voids(state, obs):
+    out = []
+    for m in obs.legal:
+        t = Table.from_state(state.round)
+        t.play(m)
+        out.append(t.end == "void")
+    return out
+
+
+def test_general_normal_blocks_the_round_when_the_other_team_would_go_out_first():
+    """§2.9 rule 2: a blocked round is dealt again.  Seat 2 holds 3 tiles; seat 1, an
+    opponent, holds one and would go out before anyone else: blocking saves the round."""
+    state, obs = _general_after("fv-10", 20)
+    assert obs.seat == 2 and obs.hand_sizes == (3, 1, 2, 2)
+    voids = _voids(state, obs)
+    assert any(voids) and not all(voids)
+    move = ai.decide_normal(obs)
+    assert voids[obs.legal.index(move)]
+
+
+def test_general_normal_does_not_block_a_round_its_team_would_win():
+    """Every hand holds two tiles and seat 1 is to act: after its move it holds one and,
+    nobody missing a turn, goes out first; blocking would throw the round away."""
+    state, obs = _general_after("fv-22", 20)
+    assert obs.seat == 1 and obs.hand_sizes == (2, 2, 2, 2)
+    voids = _voids(state, obs)
+    assert any(voids) and not all(voids)
+    move = ai.decide_normal(obs)
+    assert not voids[obs.legal.index(move)]
