@@ -18,8 +18,11 @@ install: $(STAMP)
 run: $(STAMP)
 	$(VENV)/bin/python bot.py
 
+# two processes, each test file in one of them (its module fixtures, such as the bot an
+# end-to-end file shares, start once): the end-to-end tests spend much of their time waiting
+# for Telegram's rate limits, which the other process fills with work
 test: $(STAMP)
-	$(VENV)/bin/python -m pytest
+	$(VENV)/bin/python -m pytest -n 2 --dist loadfile
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -35,36 +35,48 @@ and its strength in ``PlayerRef.bot`` / ``SeatView.bot`` / ``PlayerResult.bot``.
 See :mod:`service.views` for the result and view types.
 """
 
-from service.bots import DEFAULT_HARD_SAMPLES, PERSONAS, STRENGTHS, bot_name, is_bot
-from service.game import DEFAULT_BOT_MOVE_DELAY, DEFAULT_LOBBY_TTL, GameService
-from service.live import TILE_CODES, ReplayError, variant_infos
-from service.views import (
-    ActionNote,
-    BotStats,
-    ChatInfo,
-    ChatResult,
-    EndReason,
-    EndView,
-    ErrorCode,
-    HandView,
-    LaidTile,
-    LayoutView,
-    LeaderRow,
-    LobbyView,
-    MatchEnd,
-    MoveOption,
-    PersonalStats,
-    PlacementOption,
-    PlayerRef,
-    PlayerResult,
-    Result,
-    RoundSummary,
-    SeatView,
-    Status,
-    TableView,
-    UserInfo,
-    VariantInfo,
-)
+# The names are loaded from their modules on first use (PEP 562), so a process that needs
+# only the views (a worker drawing table pictures or deciding a computer player's move)
+# does not import the rooms, the storage and SQLAlchemy with them: a second less to start.
+_WHERE: dict[str, str] = {
+    "DEFAULT_HARD_SAMPLES": "service.bots",
+    "PERSONAS": "service.bots",
+    "STRENGTHS": "service.bots",
+    "bot_name": "service.bots",
+    "is_bot": "service.bots",
+    "DEFAULT_BOT_MOVE_DELAY": "service.game",
+    "DEFAULT_LOBBY_TTL": "service.game",
+    "GameService": "service.game",
+    "TILE_CODES": "service.live",
+    "ReplayError": "service.live",
+    "variant_infos": "service.live",
+    "ActionNote": "service.views",
+    "BotStats": "service.views",
+    "ChatInfo": "service.views",
+    "ChatResult": "service.views",
+    "EndReason": "service.views",
+    "EndView": "service.views",
+    "ErrorCode": "service.views",
+    "HandView": "service.views",
+    "LaidTile": "service.views",
+    "LayoutView": "service.views",
+    "LeaderRow": "service.views",
+    "LobbyView": "service.views",
+    "MatchEnd": "service.views",
+    "MoveOption": "service.views",
+    "PersonalStats": "service.views",
+    "PlacementOption": "service.views",
+    "PlayerRef": "service.views",
+    "PlayerResult": "service.views",
+    "Result": "service.views",
+    "RoundSummary": "service.views",
+    "SeatView": "service.views",
+    "Status": "service.views",
+    "TableView": "service.views",
+    "UserInfo": "service.views",
+    "VariantInfo": "service.views",
+}
+
 
 __all__ = [
     "DEFAULT_BOT_MOVE_DELAY",
@@ -104,3 +116,20 @@ __all__ = [
     "is_bot",
     "variant_infos",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """``service.GameService`` and the rest of :data:`__all__`, imported when first asked
+    for; ``AttributeError`` for any other name."""
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'service' has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

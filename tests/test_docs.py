@@ -112,12 +112,14 @@ def test_the_readmes_games_are_the_bots_games():
 
 def test_the_two_set_up_commands_do_what_the_readme_says(tmp_path):
     """``make run`` runs ``bot.py``, which without a token says what is missing and where the
-    README explains it; ``make test`` runs pytest over every test."""
+    README explains it; ``make test`` runs pytest over every test (in two processes, each
+    test file in one)."""
     running = _section(README.read_text("utf-8"), "Running it")
     assert "make run" in running and "make test" in running
     make = (ROOT / "Makefile").read_text("utf-8")
     assert re.search(r"^run: .*\n\t\$\(VENV\)/bin/python bot\.py$", make, re.M)
-    assert re.search(r"^test: .*\n\t\$\(VENV\)/bin/python -m pytest$", make, re.M)
+    assert re.search(r"^test: .*\n\t\$\(VENV\)/bin/python -m pytest -n 2 --dist loadfile$",
+                     make, re.M)
     assert 'testpaths = ["tests"]' in (ROOT / "pyproject.toml").read_text("utf-8")
     env = {k: v for k, v in os.environ.items() if k != "BOT_TOKEN"}
     run = subprocess.run([sys.executable, str(ROOT / "bot.py")], cwd=tmp_path, env=env,

@@ -91,7 +91,7 @@ async def test_three_workers_one_killed_one_frozen_every_match_ends_once(emulato
                 "LOG_LEVEL": "WARNING", "BOT_WORKERS": "1"}
     t0 = time.monotonic()
     async with LocalCluster(emulator, 3, settings=settings, directory=tmp_path,
-                            server=pg_server) as cluster:
+                            server=pg_server, fork=True) as cluster:
         started = time.monotonic() - t0
         assert all(w.running for w in cluster.workers), cluster.errors()
         feed = CallFeed(emulator_client)

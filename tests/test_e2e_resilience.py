@@ -37,6 +37,15 @@ from tests.e2e.players import (
 pytest_plugins = ("tests.emulator.fixtures", "tests.e2e.fixtures")
 
 
+@pytest.fixture
+def bot_fork(request) -> bool:
+    """The bots are forked from the fork server, except the SIGKILL-and-restart match's,
+    which are fresh ``python bot.py`` interpreters: the whole start of a real process after
+    a kill stays covered."""
+    return request.node.originalname != (
+        "test_the_bot_killed_mid_match_carries_on_after_a_restart")
+
+
 def _words(call: dict) -> str:
     """The text of a text edit, or the caption of a media edit (its ``media`` as JSON)."""
     params = call["params"]

@@ -58,7 +58,7 @@ async def world(tmp_path_factory) -> AsyncIterator[tuple[Shared, int, object]]:
     browser = await launch(pw)
     folder = tmp_path_factory.mktemp("bot")
     proc = BotProcess(api_url=emu.url, token=emu.token, database=folder / "kozel.sqlite3",
-                      log_path=folder / "bot.log", settings=settings, emulator=emu)
+                      log_path=folder / "bot.log", settings=settings, emulator=emu, fork=True)
     try:
         await proc.start(timeout=60)  # a busy machine starts it slowly
         yield Shared(emu, client, proc), port, browser

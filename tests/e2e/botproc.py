@@ -80,18 +80,22 @@ class BotProcess:
     restarts).  ``emulator``, when given (an in-process :class:`tests.emulator.Emulator`), lets
     :meth:`wait_polling` see the bot's ``getUpdates`` calls directly: each start talks to
     the emulator under a client name of its own (``start1``, ``start2``…,
-    ``Emulator.client_url``), so only a poll of the process just started counts.
+    ``Emulator.client_url``), so only a poll of the process just started counts.  ``fork``:
+    fork it from the fork server (:mod:`tests.e2e.forkserver`) instead of running
+    ``python bot.py``.
     """
 
     def __init__(self, *, api_url: str, token: str, database: Path, log_path: Path,
-                 settings: Mapping[str, Any] | None = None, emulator: Any = None) -> None:
+                 settings: Mapping[str, Any] | None = None, emulator: Any = None,
+                 fork: bool = False) -> None:
         self.api_url = api_url
         self.token = token
         self.database = Path(database)
         self.log_path = Path(log_path)
         self.settings = {k: str(v) for k, v in (settings or {}).items()}
         self.emulator = emulator
-        self.proc: subprocess.Popen | None = None
+        self.fork = fork
+        self.proc: Any = None  # a subprocess.Popen, or a forkserver.ForkedProcess
         self.starts = 0
 
     # -- life cycle ----------------------------------------------------------------------------
@@ -140,9 +144,16 @@ class BotProcess:
         with open(self.log_path, "ab") as log:
             log.write(f"--- start {self.starts} ---\n".encode())
             log.flush()
-            self.proc = subprocess.Popen([sys.executable, "bot.py"], cwd=REPO, env=self.env(),
-                                         stdin=subprocess.DEVNULL, stdout=log,
-                                         stderr=subprocess.STDOUT)
+        if self.fork:
+            from tests.e2e import forkserver
+
+            self.proc = await asyncio.to_thread(forkserver.server().spawn, env=self.env(),
+                                                cwd=REPO, log_path=self.log_path)
+        else:
+            with open(self.log_path, "ab") as log:
+                self.proc = subprocess.Popen([sys.executable, "bot.py"], cwd=REPO,
+                                             env=self.env(), stdin=subprocess.DEVNULL,
+                                             stdout=log, stderr=subprocess.STDOUT)
         await self.wait_polling(after=polls, timeout=timeout)
 
     def _polls(self) -> int:

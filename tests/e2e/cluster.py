@@ -105,12 +105,15 @@ class LocalCluster:
 
     ``settings``: extra environment of every worker; ``directory``: where logs go (a
     temporary one by default); ``server``: a :class:`tests.pgkit.PgServer` to use (one is
-    started, and stopped at the end, when None).  :attr:`url` is the database's URL.
+    started, and stopped at the end, when None); ``fork``: fork the workers from the fork
+    server (:mod:`tests.e2e.forkserver`) rather than start fresh interpreters.  :attr:`url`
+    is the database's URL.
     """
 
     def __init__(self, emu: Any, n: int, *, settings: dict[str, Any] | None = None,
-                 directory: Path | None = None, server: Any = None) -> None:
+                 directory: Path | None = None, server: Any = None, fork: bool = False) -> None:
         self.emu = emu
+        self.fork = fork
         self.n = n
         self.settings = dict(settings or {})
         self._tmp = None
@@ -141,7 +144,8 @@ class LocalCluster:
             WorkerProcess(url=self.url, port=_free_port(), api_url=self.emu.url,
                           token=self.emu.token, database=self.directory / "unused.sqlite3",
                           log_path=self.directory / f"worker{k + 1}.log",
-                          settings={**self.settings, "WORKER_ID": k + 1}, emulator=self.emu)
+                          settings={**self.settings, "WORKER_ID": k + 1}, emulator=self.emu,
+                          fork=self.fork)
             for k in range(self.n)]
         await asyncio.gather(*(w.start(timeout=120.0) for w in self.workers))
         self.emu.world.configure(webhook_targets=[w.hook for w in self.workers])

@@ -6,7 +6,10 @@
 ``emulator`` fixture, with a fresh database in the test's temporary directory; it is killed at
 teardown.  Its settings come from ``bot_settings`` (default: the outbox's rate limits off, for
 an emulator without flood control — pair it with ``emulator_settings`` ``{"flood": False}``);
-override that fixture like ``emulator_settings``.  ``feed`` follows the emulator's call log
+override that fixture like ``emulator_settings``.  The bots are forked from the fork server
+(:mod:`tests.e2e.forkserver`: the same ``bot.py``, seconds faster to start); a module whose
+``bot_fork`` fixture returns False gets fresh ``python bot.py`` interpreters instead.
+``feed`` follows the emulator's call log
 (:class:`~tests.e2e.players.CallFeed`).  :func:`running_bot` is the same as an async context
 manager.  ``shared_bot`` is one emulator (no flood control) and one bot (relaxed rates) for a
 whole module; its tests must run on the module's event loop
@@ -25,11 +28,15 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
+from tests.e2e import forkserver
 from tests.e2e.botproc import FAST_RATES, BotProcess
 from tests.e2e.players import CallFeed
 from tests.emulator import Emulator, EmulatorClient, FloodLimits
 
-__all__ = ["Shared", "bot", "bot_settings", "feed", "running_bot", "shared_bot"]
+# the fork server imports the bot's modules while the session collects and runs other tests
+forkserver.server()
+
+__all__ = ["Shared", "bot", "bot_fork", "bot_settings", "feed", "running_bot", "shared_bot"]
 
 
 @dataclass
@@ -46,13 +53,14 @@ class Shared:
 
 
 @asynccontextmanager
-async def running_bot(emulator: Any, directory: Path, settings: Mapping[str, Any]
-                      ) -> AsyncIterator[BotProcess]:
-    """``python bot.py`` polling ``emulator`` with its database and log in ``directory``;
-    killed on exit, its output printed (pytest shows it for a failed test)."""
+async def running_bot(emulator: Any, directory: Path, settings: Mapping[str, Any], *,
+                      fork: bool = True) -> AsyncIterator[BotProcess]:
+    """``python bot.py`` polling ``emulator`` with its database and log in ``directory``
+    (forked from the fork server unless ``fork`` is False); killed on exit, its output
+    printed (pytest shows it for a failed test)."""
     proc = BotProcess(api_url=emulator.url, token=emulator.token,
                       database=directory / "kozel.sqlite3", log_path=directory / "bot.log",
-                      settings=settings, emulator=emulator)
+                      settings=settings, emulator=emulator, fork=fork)
     await proc.start()
     try:
         yield proc
@@ -68,10 +76,18 @@ def bot_settings() -> dict:
 
 
 @pytest.fixture
-async def bot(emulator, bot_settings: dict, tmp_path) -> AsyncIterator[BotProcess]:
+def bot_fork() -> bool:
+    """Whether the ``bot`` fixture forks its process from the fork server (override with
+    False for a fresh ``python bot.py`` interpreter)."""
+    return True
+
+
+@pytest.fixture
+async def bot(emulator, bot_settings: dict, bot_fork: bool, tmp_path
+              ) -> AsyncIterator[BotProcess]:
     """``python bot.py`` polling the emulator, database in ``tmp_path``; killed afterwards.
     Its output is in ``tmp_path / "bot.log"`` (printed when the test fails)."""
-    async with running_bot(emulator, tmp_path, bot_settings) as proc:
+    async with running_bot(emulator, tmp_path, bot_settings, fork=bot_fork) as proc:
         yield proc
 
 
