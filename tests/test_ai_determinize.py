@@ -45,7 +45,10 @@ def _lacks(history: tuple[ai.PublicAction, ...], seat: int) -> int:
     return lacks & ~placed
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Most positions have no seat that showed it lacks a suit, so many inputs are filtered out
+# (assume(checked)); the health check for that would fail the test at random.
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(game=st.sampled_from(sorted(VARIANTS)), players=st.integers(2, 4),
        seed=st.integers(0, 10**6), steps=st.integers(4, 80), observer=st.integers(0, 3))
 def test_a_seat_that_could_not_match_an_end_never_gets_such_a_tile(game, players, seed, steps,

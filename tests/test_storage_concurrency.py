@@ -127,6 +127,7 @@ async def test_a_write_that_loses_a_deadlock_is_run_again(two):
 
     assert await asyncio.gather(a.write(cross, 1, 2, "x"), b.write(cross, 2, 1, "y")) == [
         "x", "y"]
-    assert len(tries) == 3  # one of the two ran twice
+    # one of the two ran again (under load PostgreSQL may pick a victim twice: 4 tries)
+    assert len(tries) >= 3 and set(tries) == {"x", "y"}
     last = {(await a.read(repo.get_user, u)).last_name for u in (1, 2)}
     assert len(last) == 1 and last <= {"x", "y"}  # the one that ran again wrote both last
