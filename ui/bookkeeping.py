@@ -89,7 +89,10 @@ class MatchMessages:
     - ``sending``: per user id, the newest message id known in their private chat when a
       hand message with the turn's keyboard was asked for and its id is not known yet;
       stored before the send is made, so a restart after a SIGKILL knows that one message
-      after that id may hold a keyboard it never learnt of, and closes it (issue 20 item 15);
+      after that id may hold a keyboard it never learnt of, and closes it (issue 20 item 15).
+      It is stored only while a send to that chat is still in flight
+      (:meth:`in_flight`): the write that stores the sent message's id leaves it out, so a
+      restart probes only chats where a send may really be unaccounted for;
     - ``hold`` / ``hold_version`` / ``hold_name``: the group's question about a player's
       timeouts (issue 15), the match version it was asked at and the player's name, until
       the answer is shown in its place.
@@ -182,8 +185,17 @@ class MatchMessages:
             if ids:
                 out[f"retired:{uid}"] = ids
         for uid, floor in self.sending.items():
-            out[f"sending:{uid}"] = floor
+            if self.in_flight(uid):  # (else the ids above account for every send there)
+                out[f"sending:{uid}"] = floor
         return {k: v for k, v in out.items() if v is not None}
+
+    def in_flight(self, user_id: int) -> bool:
+        """Whether a message these books hold in ``user_id``'s private chat (the hand
+        message, or one it replaced) is still being sent, so that its id is not known yet."""
+        hand = self.hands.get(user_id)
+        refs = [hand.message] if hand is not None else []
+        refs += list(self.retired.get(user_id, ()))
+        return any(isinstance(r, asyncio.Future) and not r.done() for r in refs)
 
     def known_ids(self, user_id: int) -> set[int]:
         """The ids of the messages in ``user_id``'s private chat these books know."""
@@ -230,8 +242,7 @@ class MatchMessages:
             else:
                 hand.message = message
         for uid in list(self.sending):
-            hand = self.hands.get(uid)
-            if hand is None or not isinstance(hand.message, asyncio.Future):
+            if not self.in_flight(uid):
                 del self.sending[uid]  # its id is known now (or it was never sent)
 
 

@@ -117,6 +117,12 @@ class Publisher:
         self._published: dict[int, int] = {}
         self._books: dict[int, MatchMessages] = {}
         self._saving: dict[int, asyncio.Task] = {}
+        #: Per match being saved: set when its books change, so the saving task stores
+        #: what is known then instead of waiting for every send in flight to finish.
+        self._wake: dict[int, asyncio.Event] = {}
+        #: Per match: one write of its books at a time, each taken as the books are when
+        #: its turn comes, so a write never lands after a newer one.
+        self._writing: dict[int, asyncio.Lock] = {}
         self._dirty: set[int] = set()
         self._closed: set[int] = set()
         self._tasks: set[asyncio.Task] = set()
@@ -162,37 +168,50 @@ class Publisher:
         return books
 
     def _changed(self, match_id: int) -> None:
-        """Store the match's message ids once its sends in flight are done."""
+        """Store the match's message ids: now, and again as each send in flight is done."""
         self._dirty.add(match_id)
+        wake = self._wake.get(match_id)
+        if wake is not None:
+            wake.set()
         if match_id not in self._saving:
             self._saving[match_id] = self._spawn(self._save(match_id))
 
     async def _save(self, match_id: int) -> None:
+        """Store the books of ``match_id`` as its sends in flight are done, and whenever they
+        change meanwhile, until nothing is in flight.  One slow send (the group's picture, a
+        group send waiting for its minute) never holds back the others: the id of each is
+        stored as it comes, its ``sending`` record gone in the same write, so the stored
+        books never claim a send unaccounted for that is not (issue 20 item 15)."""
+        wake = self._wake.setdefault(match_id, asyncio.Event())
+        first = True
         try:
             while match_id in self._dirty:
                 books = self._books.get(match_id)
                 if books is None:
                     return
-                pending = books.pending()
-                if pending and books.retired:
-                    # the intent first: which messages are to be closed, before the sends
-                    # that replace them are done (a SIGKILL meanwhile: the restart closes them)
-                    try:
-                        await self.service.messages.save(match_id, books.to_json())
-                    except Exception:
-                        log.exception("storing the message ids of match %s failed", match_id)
-                if pending:
-                    await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+                wake.clear()
                 books.settle()
-                if not books.pending():
+                pending = books.pending()
+                if not pending:
                     self._dirty.discard(match_id)
-                try:
-                    await self.service.messages.save(match_id, books.to_json())
-                except Exception:
-                    log.exception("storing the message ids of match %s failed", match_id)
-                    return
+                # a change whose sends were just asked for is stored once one of them is
+                # done (their ``sending`` records went with the sends); but first the
+                # intent, if any: which messages are to be closed, before the sends that
+                # replace them are done (a SIGKILL meanwhile: the restart closes them).
+                # A write that failed is logged; the next one stores what it missed.
+                if not (first and pending and not books.retired):
+                    await self._store(match_id, books)
+                first = False
+                if pending:
+                    changed = asyncio.ensure_future(wake.wait())
+                    try:
+                        await asyncio.wait([*pending, changed],
+                                           return_when=asyncio.FIRST_COMPLETED)
+                    finally:
+                        changed.cancel()
         finally:
             self._saving.pop(match_id, None)
+            self._wake.pop(match_id, None)
             if match_id in self._closed and match_id not in self._dirty:
                 self._forget(match_id)
 
@@ -203,6 +222,7 @@ class Publisher:
         self._closed.discard(match_id)
         self._published.pop(match_id, None)
         self._locks.pop(match_id, None)
+        self._writing.pop(match_id, None)
 
     def _spawn(self, coro: Any) -> asyncio.Task:
         task = asyncio.get_running_loop().create_task(coro)
@@ -602,12 +622,17 @@ class Publisher:
 
         edit.add_done_callback(done)
 
-    async def _store(self, match_id: int, books: MatchMessages) -> None:
-        """Store the books as they are now (a failure is logged: the send goes ahead)."""
-        try:
-            await self.service.messages.save(match_id, books.to_json())
-        except Exception:
-            log.exception("storing the message ids of match %s failed", match_id)
+    async def _store(self, match_id: int, books: MatchMessages) -> bool:
+        """Store the books as they are when no other write of this match's books is under
+        way (so the stored books are never older than the last write asked for); False,
+        and logged, if that failed (a send waiting for it goes ahead)."""
+        async with self._writing.setdefault(match_id, asyncio.Lock()):
+            try:
+                await self.service.messages.save(match_id, books.to_json())
+            except Exception:
+                log.exception("storing the message ids of match %s failed", match_id)
+                return False
+        return True
 
     def _known_ids(self, user_id: int, books: MatchMessages) -> set[int]:
         """The ids of the messages in ``user_id``'s private chat that the books of every
