@@ -44,8 +44,10 @@ Strengths:
   terms: minus the estimated probability of losing the match (the goat, §1.15; a softmax of
   :meth:`engine.variant.Variant.standing`), a little for the rating.  Work (moves played
   and weighed in the playouts, :data:`DEFAULT_WORK` by default), a number of samples, or on
-  request a time budget bounds the search; the search's best move replaces the ``normal``
-  choice only when it beats it by a paired standard error (:data:`PRIOR_Z`).
+  request a time budget bounds the search; a move clearly beaten by the leader is dropped,
+  so that the deals left go to the moves still in doubt (:func:`_prune`); the search's best
+  move replaces the ``normal`` choice only when it beats it by a paired standard error
+  (:data:`PRIOR_Z`).
 
 What a game's outcome is worth comes from the variant's own hooks, never from code here:
 ``held_costs`` (what a tile still in hand at the round's end costs in that game) for
@@ -1328,9 +1330,10 @@ def decide_hard(obs: Observation, rng: random.Random, *, budget: float | None = 
     at least :data:`EARLY_MIN` deals, its lead over the runner-up, paired deal by deal,
     exceeds :data:`EARLY_Z` standard errors (or the two never differed).  Deterministic given
     ``rng`` unless ``budget`` is given.  Every legal move is played out in the same deals,
-    on copies of the round core; the best move is played only when it beats the ``normal``
-    choice by :data:`PRIOR_Z` paired standard errors (:func:`_beats`), else the ``normal``
-    choice is.  Raises ``ValueError``
+    on copies of the round core, until :func:`_prune` drops it (clearly beaten by the
+    leader, after :data:`PRUNE_MIN` deals; the last move left is played at once); the best
+    move is played only when it beats the ``normal`` choice by :data:`PRIOR_Z` paired
+    standard errors (:func:`_beats`), else the ``normal`` choice is.  Raises ``ValueError``
     when ``obs.seat`` is not to act or no bound is given.
     """
     _check(obs)
@@ -1350,6 +1353,8 @@ def decide_hard(obs: Observation, rng: random.Random, *, budget: float | None = 
     sampler = _Sampler(obs, bel)
     totals = [0.0] * len(moves)
     per: list[list[float]] = [[] for _ in moves]
+    k0 = moves.index(prior) if prior in moves else -1
+    alive = list(range(len(moves)))
     n = 0
     slowest = 0.0
     most = 0
@@ -1357,9 +1362,9 @@ def decide_hard(obs: Observation, rng: random.Random, *, budget: float | None = 
         t0 = clock() if budget is not None else 0.0
         w0 = judge.work
         base = _deal_table(obs, *sampler.deal(rng), template)
-        for k, m in enumerate(moves):
+        for k in alive:
             t = base.copy()
-            vals = _run(t, know.copy(), judge, m)
+            vals = _run(t, know.copy(), judge, moves[k])
             u = (vals or _settle(judge, t))[side]
             totals[k] += u
             per[k].append(u)
@@ -1367,6 +1372,13 @@ def decide_hard(obs: Observation, rng: random.Random, *, budget: float | None = 
         most = max(most, judge.work - w0)
         if samples is not None and n >= samples:
             break
+        if len(alive) > 1 and n >= PRUNE_MIN:
+            kept = _prune(per, totals, alive, k0)
+            if len(kept) < len(alive):
+                alive = kept
+                most = 0  # the next deals play fewer moves: measure them afresh
+                if len(alive) == 1:
+                    return moves[alive[0]]
         if work is not None and judge.work + most > work:
             break
         if budget is not None:
@@ -1374,15 +1386,44 @@ def decide_hard(obs: Observation, rng: random.Random, *, budget: float | None = 
             slowest = max(slowest, t1 - t0)
             if t1 - start + 1.5 * slowest > 0.95 * budget:
                 break
-        if samples is None and n >= EARLY_MIN and n % 16 == 0 and _settled(per, totals):
+        if samples is None and n >= EARLY_MIN and n % 16 == 0 and \
+                _settled([per[k] for k in alive], [totals[k] for k in alive]):
             break
-    best = max(range(len(moves)),
-               key=lambda k: (round(totals[k] / n, 9), moves[k] == prior))
-    if moves[best] != prior and prior in moves:
-        k0 = moves.index(prior)
-        if not _beats(per[best], per[k0]):
-            return prior
+    best = max(alive, key=lambda k: (round(totals[k] / n, 9), k == k0))
+    if best != k0 and k0 in alive and not _beats(per[best], per[k0]):
+        return prior
     return moves[best]
+
+
+#: Sampled deals after which the search drops a move the leading one beats by
+#: :data:`PRUNE_Z` paired standard errors, so that the deals left go to the moves still in
+#: doubt.  Measured at 8,000 work units (docs/BENCHMARKS.md): also dropping, after 4 deals, a
+#: move equal to the leader in every deal made the sea goat weaker, where only the round's
+#: loser records and moves that differ often give the same value.
+PRUNE_MIN = 6
+PRUNE_Z = 2.5
+
+
+def _prune(per: list[list[float]], totals: list[float], alive: list[int], keep: int
+           ) -> list[int]:
+    """The moves of ``alive`` (indices into ``per``/``totals``, every one played in the same
+    deals, at least two deals) still worth playing out: without those the leader (the
+    ``keep`` move, the ``normal`` choice, among equal totals) beats by :data:`PRUNE_Z`
+    standard errors of their paired differences (a difference that never varies counts when
+    it is positive)."""
+    lead = max(alive, key=lambda k: (totals[k], k == keep))
+    pa = per[lead]
+    n = len(pa)
+    kept = []
+    for k in alive:
+        if k != lead:
+            d = [x - y for x, y in zip(pa, per[k], strict=True)]
+            mean = sum(d) / n
+            var = sum((x - mean) ** 2 for x in d) / (n - 1)
+            if mean > PRUNE_Z * math.sqrt(var / n):
+                continue
+        kept.append(k)
+    return kept
 
 
 #: Standard errors by which the search's best move must beat the ``normal`` choice, paired

@@ -457,6 +457,22 @@ def test_hard_stops_early_only_when_the_best_move_is_settled():
     assert not ai._settled(noisy, [sum(x) for x in noisy])
 
 
+def test_hard_drops_clearly_beaten_moves_only():
+    """Paired values per move, deal by deal: a move the leader beats in every deal by much
+    goes, a close one and one equal to the leader stay; the normal choice leads a tie."""
+    n = ai.PRUNE_MIN
+    lead = [0.1 * (i % 3) for i in range(n)]
+    equal = list(lead)
+    beaten = [x - 0.5 - 0.01 * (i % 2) for i, x in enumerate(lead)]
+    close = [x + (0.2 if i % 2 else -0.25) for i, x in enumerate(lead)]
+    per = [lead, equal, beaten, close]
+    totals = [sum(x) for x in per]
+    assert ai._prune(per, totals, [0, 1, 2, 3], -1) == [0, 1, 3]
+    assert ai._prune(per, totals, [1, 2, 3], 1) == [1, 3]
+    worse = [x - 0.3 for x in lead]  # beaten by the same margin in every deal
+    assert ai._prune([lead, worse], [sum(lead), sum(worse)], [0, 1], 0) == [0]
+
+
 def test_hard_is_bounded_by_work_not_by_the_clock():
     """Issue 23: the default bound is work (moves played and weighed in the playouts), so a
     decision is reproducible; a budget too small for a second deal plays exactly one."""
