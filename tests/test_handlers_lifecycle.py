@@ -76,6 +76,28 @@ async def play_some(h: Harness, people, moves: int, seed: int = 3) -> None:
 # -- item 3: every seat's hand message closes, however the match ends ------------------------
 
 
+
+def _restarted(h: Harness, tmp_path) -> Harness:
+    """A new bot over ``h``'s database and ``h``'s Telegram, as after ``h``'s process was
+    killed (nothing of its memory kept)."""
+    again = Harness(tmp_path)
+    again.tg = h.tg
+    return again
+
+
+async def _heal(h2: Harness, match_id: int | None = None, books: dict | None = None) -> int:
+    """What a restart does before its first update: with ``books``, first store them as the
+    match's message books (as a killed process left them); then heal every open match and
+    wait until its sends are done.  Returns the index in ``h2.tg.calls`` where the restart's
+    own calls begin."""
+    if books is not None:
+        await h2.app.service.messages.save(match_id, books)
+    n = len(h2.tg.calls)
+    await h2.app.publisher.heal()
+    await h2.outbox.drain()
+    await h2.app.publisher.settled()
+    return n
+
 async def test_stopgame_closes_every_seats_hand_message(tmp_path):
     """Issue 20 item 3: after /stopgame the players not on turn no longer read «Ходит …»:
     every hand message says the match was stopped, and none holds a keyboard."""
@@ -425,13 +447,8 @@ async def test_a_keyboard_a_sigkill_kept_from_the_books_closes_when_pressed(tmp_
         await h.say(mover, mover.id, "/hand")
         orphan = h.keyboard_message(mover)
         assert orphan.message_id != first
-    again = Harness(tmp_path)
-    again.tg = h.tg
-    async with again as h2:
-        await h2.app.service.messages.save(match_id, stored)  # as the killed process left it
-        await h2.app.publisher.heal()
-        await h2.outbox.drain()
-        await h2.app.publisher.settled()
+    async with _restarted(h, tmp_path) as h2:
+        await _heal(h2, match_id, stored)  # as the killed process left them
         version = (await h2.app.service.store.view(match_id)).version
         text, alert, _ = await h2.press(mover, orphan,
                                         data=orphan.move_buttons()[0].callback_data)
@@ -471,14 +488,8 @@ async def test_a_restart_closes_a_keyboard_a_sigkill_kept_from_the_books(tmp_pat
                                          if k.startswith("hand:")}
         # once the id is known, the intent is gone from the books
         assert f"sending:{mover.id}" not in await h.app.service.messages.load(match_id)
-    again = Harness(tmp_path)
-    again.tg = h.tg
-    async with again as h2:
-        await h2.app.service.messages.save(match_id, killed)  # as the killed process left it
-        n = len(h2.tg.calls)
-        await h2.app.publisher.heal()
-        await h2.outbox.drain()
-        await h2.app.publisher.settled()
+    async with _restarted(h, tmp_path) as h2:
+        n = await _heal(h2, match_id, killed)  # as the killed process left them
         assert not h2.tg.messages[(mover.id, orphan.message_id)].move_buttons()
         person, live = h2.the_live_keyboard((OLYA, PETYA))
         assert person == mover and live.message_id > orphan.message_id
@@ -550,14 +561,8 @@ async def test_a_restart_after_every_keyboard_arrived_probes_no_private_chat(tmp
             await asyncio.sleep(0.01)
         release.set()
         h.feed = real_feed
-    again = Harness(tmp_path)
-    again.tg = h.tg
-    async with again as h2:
-        await h2.app.service.messages.save(match_id, killed)  # as the killed process left it
-        n = len(h2.tg.calls)
-        await h2.app.publisher.heal()
-        await h2.outbox.drain()
-        await h2.app.publisher.settled()
+    async with _restarted(h, tmp_path) as h2:
+        n = await _heal(h2, match_id, killed)  # as the killed process left them
         probed = [(call["chat_id"], call["message_id"]) for name, call in h2.tg.calls[n:]
                   if name == EditMessageReplyMarkup.__name__ and call["chat_id"] > 0]
         assert probed == [], probed
@@ -617,12 +622,8 @@ async def test_a_restart_makes_a_keyboard_edit_a_sigkill_cut_short(tmp_path):
         # the books say it holds the new keyboard, but not that the edit was made
         assert (stored["id"], stored["version"], stored.get("unsure")) == (
             msg.message_id, view.version, 1)
-    again = Harness(tmp_path)
-    again.tg = h.tg
-    async with again as h2:
-        await h2.app.publisher.heal()
-        await h2.outbox.drain()
-        await h2.app.publisher.settled()
+    async with _restarted(h, tmp_path) as h2:
+        await _heal(h2)
         person, live = h2.the_live_keyboard((OLYA, PETYA))
         assert (person, live.message_id) == (mover, msg.message_id)
         assert shown_version(live) == view.version
@@ -652,15 +653,11 @@ async def test_a_players_telegram_language_survives_a_restart(tmp_path):
     async with Harness(tmp_path) as h:
         await seated(h, (OLYA, anna))
         assert english in h.tg.chat(anna.id)[-1].text
-    again = Harness(tmp_path)
-    again.tg = h.tg
-    async with again as h2:
+    async with _restarted(h, tmp_path) as h2:
         assert h2.app.telegram_lang == {}  # nothing of the killed process's memory
         assert await h2.app.publisher.user_locale(anna.id) == "en"
         assert await h2.app.publisher.user_locale(OLYA.id) == "ru"
-        await h2.app.publisher.heal()
-        await h2.outbox.drain()
-        await h2.app.publisher.settled()
+        await _heal(h2)
         hands = [m for m in h2.tg.chat(anna.id) if english in m.text or russian in m.text]
         assert hands and all(english in m.text for m in hands), [m.text for m in hands]
         # the other player's stays Russian, as her Telegram says
