@@ -10,7 +10,10 @@ one strong seat against three of another strength:
 - ``hard`` against three ``normal``;
 - ``bound`` against three ``normal``: the cheating player of :mod:`bench.bound` (sees every
   hand and the bazar order, same search as ``hard``), the upper bound;
-- ``easy`` against three ``normal`` (where easy stands on the same scale).
+- ``easy`` against three ``normal`` (where easy stands on the same scale);
+- on request (``--lineups he,be``), ``hard`` and the bound against three ``easy``: how far
+  below the fair share a seat can get at all at a table of random players (in a team game
+  its partner is one of them), the reference for ``normal``'s line-up.
 
 Match ``i`` of a line-up is dealt from seed ``f"{seed}-{game}-{lineup}-{i}"`` and the strong
 player sits in seat ``i % 4`` (the first lead depends on the seat).  Every decision has its
@@ -62,7 +65,10 @@ from engine.variant import VARIANTS  # noqa: E402
 
 #: The line-ups: (name, strong, weak).
 LINEUPS = (("ne", "normal", "easy"), ("hn", "hard", "normal"), ("bn", "bound", "normal"),
-           ("en", "easy", "normal"))
+           ("en", "easy", "normal"), ("he", "hard", "easy"), ("be", "bound", "easy"))
+#: The line-ups of the whole table (``--lineups`` names others too: ``he``/``be``, hard and
+#: the bound against three easy, the references for normal's line-up).
+TABLE_LINEUPS = ("ne", "hn", "bn", "en")
 #: Sampled deals per ``hard`` decision at the bot's default budget (service.bots).
 DEFAULT_HARD_SAMPLES = 1500
 
@@ -179,7 +185,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="hard decisions per game timed at the default budget")
     ap.add_argument("--timing-samples", type=int, default=DEFAULT_HARD_SAMPLES)
     ap.add_argument("--games", default=",".join(sorted(VARIANTS)))
-    ap.add_argument("--lineups", default=",".join(x[0] for x in LINEUPS))
+    ap.add_argument("--lineups", default=",".join(TABLE_LINEUPS),
+                    help="comma-separated: ne, hn, bn, en (the table) and he, be (hard and "
+                    "the bound against three easy)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--minutes", type=float, default=0,
                     help="stop after this many minutes and report the matches finished")
@@ -263,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
 def render(games, lineups, stats, timing, args) -> str:
     """The Markdown table of a run."""
     label = {"ne": "normal vs 3 easy", "hn": "hard vs 3 normal", "bn": "bound vs 3 normal",
-             "en": "easy vs 3 normal"}
+             "en": "easy vs 3 normal", "he": "hard vs 3 easy", "be": "bound vs 3 easy"}
     lines = ["| game | line-up | matches | goat rate (95% CI) | fair | ×fair | gap closed "
              "| p50 ms | p99 ms |", "|---|---|---|---|---|---|---|---|---|"]
     for g in games:

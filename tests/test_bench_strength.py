@@ -54,3 +54,17 @@ def test_a_match_of_the_table_and_its_report():
     # hard: 10% against a fair 25%, the bound 0%: it closes (25 - 10) / 25 of the gap
     assert "| classic | hard vs 3 normal | 10 | 10.0%" in table and "| 0.60 |" in table
     assert wilson(0, 10)[0] == 0.0 and wilson(5, 10)[1] < 0.5 < wilson(5, 10)[2]
+
+
+def test_the_references_against_easy_run_on_request_only(capsys):
+    """``--lineups he,be`` plays hard and the bound against three easy (the references for
+    normal's line-up); the whole table's default leaves them out."""
+    from bench import strength
+
+    assert strength.main(["--games", "classic", "--lineups", "he,be", "--matches", "2",
+                          "--hard-work", "300", "--timing-decisions", "0", "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "| classic | hard vs 3 easy | 2 |" in out
+    assert "| classic | bound vs 3 easy | 2 |" in out
+    assert "vs 3 normal" not in out.split("In short")[0]
+    assert set(strength.TABLE_LINEUPS) == {"ne", "hn", "bn", "en"}
