@@ -38,7 +38,10 @@ Strengths:
   Plain lines of variants without move hooks take a table look-up
   (:data:`engine.layout.LINE_STEP`) instead of a preview.
 - ``hard``: determinized sampling.  Deals of the unseen tiles consistent with everything
-  observed (:func:`beliefs`, :func:`sample_deal`) are sampled; every legal move is played out
+  observed (:func:`beliefs`, :func:`sample_deal`) are sampled, each kept among a few in
+  proportion to how likely the other seats' plays make it (:class:`_Inference`: a seat that
+  placed a light tile where a heavier one would have fitted probably had no heavier one);
+  every legal move is played out
   on copies of the round core in the same deals, to the end of the round, with the ``normal``
   policy for every seat; the finished round is scored by the variant and valued in match
   terms: minus the estimated probability of losing the match (the goat, §1.15; a softmax of
@@ -988,10 +991,10 @@ def _knowledge(obs: Observation, bel: Beliefs) -> _Know:
 #: to shed (:func:`_base_scores`: the game's held cost and the double bonus, per point):
 #: a play weighs a sampled deal by ``exp(INFER_BETA * worth)`` of the tile played over the sum
 #: of it over the tiles that seat held then and could have placed (:class:`_Inference`).
-INFER_BETA = 0.3
+INFER_BETA = 0.6
 #: Sampled deals drawn for each deal the ``hard`` player plays out, one of them kept in
 #: proportion to its weight (sampling–importance–resampling).
-INFER_DRAWS = 6
+INFER_DRAWS = 16
 
 
 class _Inference:
