@@ -38,7 +38,10 @@ Strengths:
   Plain lines of variants without move hooks take a table look-up
   (:data:`engine.layout.LINE_STEP`) instead of a preview.
 - ``hard``: determinized sampling.  Deals of the unseen tiles consistent with everything
-  observed (:func:`beliefs`, :func:`sample_deal`) are sampled; every legal move is played out
+  observed (:func:`beliefs`, :func:`sample_deal`) are sampled, each kept among a few in
+  proportion to how likely the other seats' plays make it (:class:`_Inference`: a seat that
+  placed a light tile where a heavier one would have fitted probably had no heavier one);
+  every legal move is played out
   on copies of the round core in the same deals, to the end of the round, with the ``normal``
   policy for every seat; the finished round is scored by the variant and valued in match
   terms: minus the estimated probability of losing the match (the goat, §1.15; a softmax of
@@ -984,6 +987,84 @@ def _knowledge(obs: Observation, bel: Beliefs) -> _Know:
     return k
 
 
+#: How sharply the ``hard`` player expects another seat to prefer shedding a tile worth more
+#: to shed (:func:`_base_scores`: the game's held cost and the double bonus, per point):
+#: a play weighs a sampled deal by ``exp(INFER_BETA * worth)`` of the tile played over the sum
+#: of it over the tiles that seat held then and could have placed (:class:`_Inference`).
+INFER_BETA = 0.6
+#: Sampled deals drawn for each deal the ``hard`` player plays out, one of them kept in
+#: proportion to its weight (sampling–importance–resampling).
+INFER_DRAWS = 16
+
+
+class _Inference:
+    """What the other seats' plays say about their hands, as a weight of a sampled deal.
+
+    A seat that plays tends to shed what is worth shedding in the game (RULES.md §1.11: a
+    heavy tile held is points against it; a double is hard to place later), so a deal in
+    which it held, and could have placed, tiles worth much more than the one it played is
+    less likely.  ``steps``: per play of another seat made since that seat's hand last grew
+    or gave tiles away (a draw, a take, §1.8, §2.8 rule 5: before that its hand then is not
+    known from its hand now), ``(seat, fit, later)``: the tiles that fitted an open end then
+    and the seat's tiles placed from then on (the played one included) — its hand then is
+    its hand now in the deal plus ``later``.  The weight of a deal is the product over the
+    steps of one over the sum of ``exp(INFER_BETA * worth)`` over the tiles of that hand
+    then which fitted (the played tile's own factor is the same in every deal).  A seat's
+    lead and the parts of a move of several tiles (§2.0.4) teach nothing here."""
+
+    __slots__ = ("steps", "e")
+
+    def __init__(self, obs: Observation, base: tuple[float, ...]) -> None:
+        self.e = tuple(math.exp(INFER_BETA * b) for b in base)
+        hist = obs.history
+        steps = []
+        later = [0] * obs.players
+        for a in reversed(hist):
+            s = a.seat
+            if a.kind in ("drew", "forced", "took"):
+                later[s] = -1
+                if a.kind == "took" and 0 <= a.source < obs.players:
+                    later[a.source] = -1
+                continue
+            if a.kind != "played" or s == obs.seat or later[s] < 0 or a.tile is None:
+                if a.kind in ("led", "played") and later[s] >= 0 and a.tile is not None:
+                    later[s] |= _BIT[TILE_ID[a.tile]]
+                continue
+            later[s] |= _BIT[TILE_ID[a.tile]]
+            if a.part == 0 and a.fit:
+                steps.append((s, a.fit, later[s]))
+        self.steps = tuple(steps)
+
+    def weight(self, hands: list[int]) -> float:
+        """The weight of the deal ``hands`` (a tile mask per seat), > 0 for a deal the
+        observation allows."""
+        e = self.e
+        w = 1.0
+        for s, fit, later in self.steps:
+            m = (hands[s] | later) & fit
+            tot = 0.0
+            while m:
+                low = m & -m
+                tot += e[low.bit_length() - 1]
+                m ^= low
+            w /= tot
+        return w
+
+    def deal(self, sampler: _Sampler, rng: random.Random) -> tuple[list[int], list[int]]:
+        """A deal from ``sampler``, kept among :data:`INFER_DRAWS` in proportion to
+        :meth:`weight`."""
+        if not self.steps:
+            return sampler.deal(rng)
+        got = [sampler.deal(rng) for _ in range(INFER_DRAWS)]
+        ws = [self.weight(h) for h, _ in got]
+        r = rng.random() * sum(ws)
+        for d, w in zip(got, ws, strict=True):
+            r -= w
+            if r < 0:
+                return d
+        return got[-1]
+
+
 class _Deals:
     """Sampled deals for valuing a round-ending move where the other hands are not known
     (the decision at the observation): a few tables from :func:`sample_deal`, made on first
@@ -1351,6 +1432,7 @@ def decide_hard(obs: Observation, rng: random.Random, *, budget: float | None = 
     judge.work = 0
     template = Table.from_state(obs.round)
     sampler = _Sampler(obs, bel)
+    infer = _Inference(obs, know.base)
     totals = [0.0] * len(moves)
     per: list[list[float]] = [[] for _ in moves]
     k0 = moves.index(prior) if prior in moves else -1
@@ -1361,7 +1443,7 @@ def decide_hard(obs: Observation, rng: random.Random, *, budget: float | None = 
     while True:
         t0 = clock() if budget is not None else 0.0
         w0 = judge.work
-        base = _deal_table(obs, *sampler.deal(rng), template)
+        base = _deal_table(obs, *infer.deal(sampler, rng), template)
         for k in alive:
             t = base.copy()
             vals = _run(t, know.copy(), judge, moves[k])
