@@ -21,7 +21,10 @@ own ``random.Random`` seeded from the match and the move number, and ``hard`` sp
 amount of work (``--hard-work`` units, a fraction of the bot's default
 :data:`engine.ai.DEFAULT_WORK` so that enough matches fit in the run; more work only makes
 it stronger), so a run is reproducible and its strength does not depend on how busy the
-machine is.
+machine is.  The search stops early once its best move is settled; ``--hard-samples N``
+caps the sampled deals instead, with no early stop, as the bot decides (``--hard-work
+240000 --hard-samples 1500`` is the bot's hard: without the cap, positions late in a round,
+whose playouts cost little work, sample many more deals than the bot would).
 
 Columns: the strong seat's goat rate (its side loses the match, RULES.md §1.15, §2) with a
 95% Wilson interval; ``fair``: the goat rate of an average seat at those tables (total goats
@@ -73,15 +76,19 @@ TABLE_LINEUPS = ("ne", "hn", "bn", "en")
 DEFAULT_HARD_SAMPLES = 1500
 
 
-def _decide(state, seat, history, strength, rng, work):
+def _decide(state, seat, history, strength, rng, work, samples):
     if strength == "bound":
         return decide_bound(state, seat, history)
-    return ai.decide(ai.observe(state, seat, history), strength, rng, work=work)
+    return ai.decide(ai.observe(state, seat, history), strength, rng, work=work,
+                     samples=samples)
 
 
-def play_match(game: str, strengths: tuple[str, ...], seed: str, work: int) -> dict:
+def play_match(game: str, strengths: tuple[str, ...], seed: str, work: int,
+               samples: int | None = None) -> dict:
     """One match of ``game``; returns per seat whether its side is a goat, and the CPU
-    seconds of every decision of the first seat whose strength differs from the rest."""
+    seconds of every decision of the first seat whose strength differs from the rest.
+    ``hard`` spends ``work`` units a decision and, with ``samples``, at most that many
+    sampled deals (the bot's way: no early stop, :func:`engine.ai.decide_hard`)."""
     rules = Rules(variant=game)
     state, events = new_match(rules, len(strengths), seed)
     history = list(events)
@@ -91,7 +98,7 @@ def play_match(game: str, strengths: tuple[str, ...], seed: str, work: int) -> d
         seat = state.to_act
         rng = random.Random(f"{seed}:{n}")
         t0 = time.process_time()
-        move = _decide(state, seat, history, strengths[seat], rng, work)
+        move = _decide(state, seat, history, strengths[seat], rng, work, samples)
         times[seat].append(time.process_time() - t0)
         state, evs = apply(state, seat, move)
         n += 1
@@ -181,6 +188,10 @@ def main(argv: list[str] | None = None) -> int:
                          "GAME=N for one, comma-separated (a game not named plays --matches)")
     ap.add_argument("--hard-work", type=int, default=8000,
                     help="work units per hard decision in the line-ups (engine.ai.decide_hard)")
+    ap.add_argument("--hard-samples", type=int, default=None,
+                    help="at most this many sampled deals per hard decision in the line-ups "
+                    f"and no early stop, as the bot decides (it gives {DEFAULT_HARD_SAMPLES}); "
+                    "without it the search stops early once its best move is settled")
     ap.add_argument("--timing-decisions", type=int, default=20,
                     help="hard decisions per game timed at the default budget")
     ap.add_argument("--timing-samples", type=int, default=DEFAULT_HARD_SAMPLES)
@@ -216,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
                 lineup = [weak] * 4
                 lineup[i % 4] = strong
                 tasks.append(("match", g, tuple(lineup), f"{args.seed}-{g}-{name}-{i}",
-                              args.hard_work))
+                              args.hard_work, args.hard_samples))
     for g in games:
         for ms, n in timing_positions(g, args.timing_decisions, args.seed):
             tasks.append(("time", g, ms, n, args.timing_samples))
@@ -242,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
                 if a[0] == "time":
                     timing[a[1]].append(r)
                     continue
-                _, g, lineup, ms, _ = a
+                _, g, lineup, ms = a[:4]
                 strong = next(s for s in lineup if lineup.count(s) == 1)
                 name = next(x[0] for x in lineups if x[1] == strong and x[2] in lineup)
                 o = stats.setdefault((g, name), {"k": 0, "n": 0, "all": 0, "seats": 0,
@@ -262,9 +273,11 @@ def main(argv: list[str] | None = None) -> int:
     print(render(games, lineups, stats, timing, args))
     if cut:
         print(f"\n(cut short after {args.minutes:g} minutes: the matches finished by then)")
+    cap = f" (≤ {args.hard_samples} deals)" if args.hard_samples else ""
     print(f"\nwall time {time.perf_counter() - started:.0f} s, jobs {args.jobs}, "
           f"seed {args.seed}; hard at {args.hard_work} work units per decision in the "
-          f"line-ups, timed at the default {ai.DEFAULT_WORK} (≤ {args.timing_samples} deals)")
+          f"line-ups{cap}, timed at the default {ai.DEFAULT_WORK} "
+          f"(≤ {args.timing_samples} deals)")
     return 0
 
 

@@ -68,3 +68,24 @@ def test_the_references_against_easy_run_on_request_only(capsys):
     assert "| classic | bound vs 3 easy | 2 |" in out
     assert "vs 3 normal" not in out.split("In short")[0]
     assert set(strength.TABLE_LINEUPS) == {"ne", "hn", "bn", "en"}
+
+
+def test_hard_can_decide_as_the_bot_does_with_its_deal_cap(monkeypatch):
+    """``--hard-samples`` reaches every hard decision of a line-up as ``samples`` beside the
+    work budget (the bot's way, ``service.live.decide``); without it there is no cap."""
+    from bench import strength
+
+    seen: list[tuple[str, dict]] = []
+    real = strength.ai.decide
+
+    def spy(obs, strength_name, rng, **kw):
+        seen.append((strength_name, kw))
+        return real(obs, strength_name, rng, **kw)
+
+    monkeypatch.setattr(strength.ai, "decide", spy)
+    play_match("classic", ("normal", "hard", "normal", "normal"), "t-2", 300, samples=3)
+    hard = [kw for name, kw in seen if name == "hard"]
+    assert hard and all(kw == {"work": 300, "samples": 3} for kw in hard)
+    seen.clear()
+    play_match("classic", ("normal", "hard", "normal", "normal"), "t-2", 300)
+    assert all(kw["samples"] is None for name, kw in seen if name == "hard")
