@@ -66,7 +66,10 @@ async def test_a_move_of_several_doubles_is_built_tap_by_tap(tmp_path):
             assert last.seat == state.to_act
             assert sorted(d["tile"] for d in last.decision["tiles"]) == sorted(
                 p.tile for p in target.placements)
-            assert "impact:medium" in await page.evaluate("window.__haptics")
+            # the move's haptic comes with the answer to its POST, which may arrive after
+            # the pushed state that raised the version
+            await page.wait_for_function(
+                "window.__haptics.includes('impact:medium')", timeout=5000)
         finally:
             await browser.close()
             await pw.stop()
