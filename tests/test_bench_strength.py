@@ -88,4 +88,5 @@ def test_hard_can_decide_as_the_bot_does_with_its_deal_cap(monkeypatch):
     assert hard and all(kw == {"work": 300, "samples": 3} for kw in hard)
     seen.clear()
     play_match("classic", ("normal", "hard", "normal", "normal"), "t-2", 300)
-    assert all(kw["samples"] is None for name, kw in seen if name == "hard")
+    hard = [kw for name, kw in seen if name == "hard"]
+    assert hard and all(kw["samples"] is None for kw in hard)
