@@ -53,7 +53,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sqlalchemy import func, insert, literal, select  # noqa: E402
 
-from service import GameService, Status  # noqa: E402
+from service.game import GameService  # noqa: E402
+from service.views import Status
 from storage import Database, open_database  # noqa: E402
 from storage import repository as repo  # noqa: E402
 from tests import pgkit  # noqa: E402

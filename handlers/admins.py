@@ -36,7 +36,7 @@ from aiogram.enums import ChatMemberStatus, ChatType
 from aiogram.filters import BaseFilter
 from aiogram.types import Chat, TelegramObject, User
 
-from service import ErrorCode, Result
+from service.views import ErrorCode, Result
 
 __all__ = ["ADMIN_TTL", "IS_ADMIN", "AdminCheck", "AdminMiddleware", "Admins", "or_as_admin"]
 

@@ -21,7 +21,8 @@ from aiogram.types import BotCommandScopeAllGroupChats, BotCommandScopeAllPrivat
 
 from handlers import setup_routers
 from handlers.common import App
-from service import GameService, once
+from service import once
+from service.game import GameService
 from ui.commands import bot_commands
 from ui.i18n import SUPPORTED_LOCALES, get_translator
 from ui.outbox import Outbox, RetryAfterMiddleware
@@ -86,7 +87,7 @@ async def build(settings: Any, bot: Bot, *, service_overrides: dict[str, Any] | 
     """Service, outbox, publisher and dispatcher for ``bot`` (also used by tests, which pass
     ``outbox_options`` such as a fake clock to :class:`ui.outbox.Outbox`, and
     ``service_overrides`` such as an executor for computer players to
-    :class:`service.GameService`).  The outbox starts with the group sends of the last
+    :class:`service.game.GameService`).  The outbox starts with the group sends of the last
     minute before the restart (:meth:`ui.outbox.Outbox.restore`)."""
     service_options = {"lobby_ttl": settings.lobby_ttl,
                        "bot_move_delay": settings.bot_move_delay,

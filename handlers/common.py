@@ -19,7 +19,8 @@ from aiogram.exceptions import TelegramAPIError
 from aiogram.types import CallbackQuery, Chat, Message, ReplyParameters, TelegramObject, User
 
 from handlers.admins import Admins
-from service import ErrorCode, GameService, Result, Status
+from service.game import GameService
+from service.views import ErrorCode, Result, Status
 from ui.i18n import Translator, choose_locale
 from ui.outbox import ref_id
 from ui.publish import Publisher

@@ -25,8 +25,7 @@ from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
 from handlers.common import App, acknowledge, alert, answer, reply, thread_of
-from service import ErrorCode, Result, Status
-from service.views import MoveOption
+from service.views import ErrorCode, MoveOption, Result, Status
 from ui import compose, render
 from ui.callbacks import MoveCb, PlayCb, parse_callback
 

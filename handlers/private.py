@@ -34,7 +34,7 @@ from handlers.games import (
     unknown_variant_text,
 )
 from handlers.play import cmd_hand
-from service import ErrorCode, Status
+from service.views import ErrorCode, Status
 from ui.keyboards import stop_keyboard
 
 _PAYLOAD = re.compile(r"^([jhr])(\d{1,18})(?:_([A-Za-z0-9_-]{12}))?$")

@@ -36,8 +36,8 @@ from handlers.common import (
     query_chat,
     reply,
 )
-from service import ErrorCode, Result, Status
 from service.live import MAX_RECORD_BYTES
+from service.views import ErrorCode, Result, Status
 from ui import records
 from ui.callbacks import HistoryCb, HoldCb, LeaveCb, RecordCb
 

@@ -48,8 +48,7 @@ from typing import Any
 from aiohttp import web
 
 from handlers.common import App
-from service import ErrorCode, Result
-from service.views import MoveOption, PlacementOption
+from service.views import ErrorCode, MoveOption, PlacementOption, Result
 from ui.webapp_auth import (
     InitDataError,
     WebAppCaller,

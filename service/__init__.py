@@ -1,6 +1,7 @@
 """The game service between the Telegram handlers and the engine (no aiogram).
 
-    from service import GameService, ErrorCode
+    from service.game import GameService
+    from service.views import ErrorCode
     svc = await GameService.open("data/kozel.sqlite3")      # migrates; WAL SQLite
     res = await svc.lobbies.open_lobby(chat_id, thread_id, user_id, "Masha")
     res = await svc.lobbies.join(res.match_id, other_id, "Alex")
@@ -33,103 +34,8 @@ Computer players (issue 6, :mod:`service.bots`): ``add_bot``/``remove_bot`` in a
 bot's turn, ``bot_move_delay`` seconds long, falls due). A bot seat has a negative user id
 and its strength in ``PlayerRef.bot`` / ``SeatView.bot`` / ``PlayerResult.bot``.
 See :mod:`service.views` for the result and view types.
+
+This package re-exports nothing: import each name from the module that defines it
+(``from service.game import GameService``, ``from service.views import Result``), so every
+import names a real module and the imports of a module can be read without loading another.
 """
-
-# The names are loaded from their modules on first use (PEP 562), so a process that needs
-# only the views (a worker drawing table pictures or deciding a computer player's move)
-# does not import the rooms, the storage and SQLAlchemy with them: a second less to start.
-_WHERE: dict[str, str] = {
-    "DEFAULT_HARD_SAMPLES": "service.bots",
-    "PERSONAS": "service.bots",
-    "STRENGTHS": "service.bots",
-    "bot_name": "service.bots",
-    "is_bot": "service.bots",
-    "DEFAULT_BOT_MOVE_DELAY": "service.game",
-    "DEFAULT_LOBBY_TTL": "service.game",
-    "GameService": "service.game",
-    "TILE_CODES": "service.live",
-    "ReplayError": "service.live",
-    "variant_infos": "service.live",
-    "ActionNote": "service.views",
-    "BotStats": "service.views",
-    "ChatInfo": "service.views",
-    "ChatResult": "service.views",
-    "EndReason": "service.views",
-    "EndView": "service.views",
-    "ErrorCode": "service.views",
-    "HandView": "service.views",
-    "LaidTile": "service.views",
-    "LayoutView": "service.views",
-    "LeaderRow": "service.views",
-    "LobbyView": "service.views",
-    "MatchEnd": "service.views",
-    "MoveOption": "service.views",
-    "PersonalStats": "service.views",
-    "PlacementOption": "service.views",
-    "PlayerRef": "service.views",
-    "PlayerResult": "service.views",
-    "Result": "service.views",
-    "RoundSummary": "service.views",
-    "SeatView": "service.views",
-    "Status": "service.views",
-    "TableView": "service.views",
-    "UserInfo": "service.views",
-    "VariantInfo": "service.views",
-}
-
-
-__all__ = [
-    "DEFAULT_BOT_MOVE_DELAY",
-    "DEFAULT_HARD_SAMPLES",
-    "DEFAULT_LOBBY_TTL",
-    "TILE_CODES",
-    "PERSONAS",
-    "STRENGTHS",
-    "ActionNote",
-    "BotStats",
-    "ChatInfo",
-    "ChatResult",
-    "EndReason",
-    "EndView",
-    "ErrorCode",
-    "GameService",
-    "HandView",
-    "LaidTile",
-    "LayoutView",
-    "LeaderRow",
-    "LobbyView",
-    "MatchEnd",
-    "MoveOption",
-    "PersonalStats",
-    "PlacementOption",
-    "PlayerRef",
-    "PlayerResult",
-    "ReplayError",
-    "Result",
-    "RoundSummary",
-    "SeatView",
-    "Status",
-    "TableView",
-    "UserInfo",
-    "VariantInfo",
-    "bot_name",
-    "is_bot",
-    "variant_infos",
-]
-
-
-def __getattr__(name: str) -> object:
-    """``service.GameService`` and the rest of :data:`__all__`, imported when first asked
-    for; ``AttributeError`` for any other name."""
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'service' has no attribute {name!r}")
-    from importlib import import_module
-
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})

@@ -1,4 +1,4 @@
-"""Plain result and view types returned by :class:`service.GameService`.
+"""Plain result and view types returned by :class:`service.game.GameService`.
 
 Everything here is a frozen dataclass or a string enum, built from ints, strings, tuples and
 dicts only — no engine objects, no aiogram — so handlers, the UI and tests read the same thing.

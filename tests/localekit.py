@@ -19,7 +19,8 @@ from functools import cache
 from fluent.syntax import FluentParser, ast
 from fluent.syntax.visitor import Visitor
 
-from service import STRENGTHS, variant_infos
+from service.bots import STRENGTHS
+from service.live import variant_infos
 from ui.i18n import LOCALES_DIR, SUPPORTED_LOCALES
 
 __all__ = ["ARGUMENTS", "foreign_words", "vocabulary"]

@@ -23,8 +23,8 @@ import bot as bot_module
 from handlers.app import build
 from handlers.cluster import feeder, route_of
 from handlers.webapp import create_webapp
-from service import ErrorCode, Result
 from service.cluster import Cluster, FencedOut
+from service.views import ErrorCode, Result
 from storage import Database, open_database
 from storage import cluster as cl
 from storage.models import ChatLease

@@ -9,7 +9,7 @@ import random
 
 from aiogram.types import Chat, ChatMemberBanned, ChatMemberMember, ChatMemberUpdated, Update
 
-from service import Status
+from service.views import Status
 from tests.botkit import BOT, Harness, Person
 
 GROUP = -100555

@@ -12,7 +12,7 @@ import pytest
 
 import engine
 from engine import records as engine_records
-from service import Status
+from service.views import Status
 from tests.botkit import Harness, Person, Sent
 from tests.test_service_records import SHORT, snapshot
 

@@ -15,7 +15,8 @@ from dataclasses import replace
 import pytest
 from PIL import Image
 
-from service import Status, variant_infos
+from service.live import variant_infos
+from service.views import Status
 from tests.emulator.html import parse_html, strip_text, utf16_len
 from tests.variantkit import play_every_game
 from ui import render

@@ -11,8 +11,9 @@ import random
 
 import pytest
 
-from service import ErrorCode, GameService, Status
 from service.bots import is_bot
+from service.game import GameService
+from service.views import ErrorCode, Status
 from storage import repository as repo
 from tests import storagekit as kit
 from tests.servicekit import FakeClock, InlineExecutor, engine_state, random_move

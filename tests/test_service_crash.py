@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from service import GameService, Status
+from service.game import GameService
+from service.views import Status
 from storage import repository as repo
 from tests import storagekit as kit
 from tests.servicekit import engine_state, play_random, start_match
@@ -28,7 +29,8 @@ ROOT = Path(__file__).resolve().parents[1]
 WORKER = r"""
 import asyncio, random, sys, time
 import storage.repository as repo
-from service import GameService, Status
+from service.game import GameService
+from service.views import Status
 from tests.servicekit import random_move
 
 append_action = repo.append_action

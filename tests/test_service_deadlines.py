@@ -9,7 +9,8 @@ import random
 
 import pytest
 
-from service import ErrorCode, GameService, Status
+from service.game import GameService
+from service.views import ErrorCode, Status
 from storage import repository as repo
 from tests import storagekit as kit
 from tests.servicekit import FakeClock, random_move, start_match

@@ -12,7 +12,8 @@ import random
 import pytest
 
 from engine import records
-from service import ErrorCode, GameService, Status
+from service.game import GameService
+from service.views import ErrorCode, Status
 from storage import GLOBAL_SCOPE
 from tests import storagekit as kit
 from tests.servicekit import FakeClock, InlineExecutor, start_match

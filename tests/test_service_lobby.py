@@ -8,7 +8,8 @@ import random
 
 import pytest
 
-from service import EndReason, ErrorCode, GameService, Status
+from service.game import GameService
+from service.views import EndReason, ErrorCode, Status
 from storage import repository as repo
 from tests import storagekit as kit
 from tests.servicekit import FakeClock, play_random, start_match

@@ -12,7 +12,8 @@ from dataclasses import replace
 import pytest
 
 import engine
-from service import ErrorCode, GameService, Status
+from service.game import GameService
+from service.views import ErrorCode, Status
 from storage import GLOBAL_SCOPE
 from storage import repository as repo
 from tests import storagekit as kit

@@ -13,9 +13,9 @@ import pytest
 
 import engine
 from engine import records
-from service import ErrorCode, GameService, Status
+from service.game import GameService
 from service.records import dump_record
-from service.views import RecordFile
+from service.views import ErrorCode, RecordFile, Status
 from storage.models import Base
 from tests import storagekit as kit
 from tests.servicekit import FakeClock

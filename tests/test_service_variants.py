@@ -10,8 +10,9 @@ import random
 import pytest
 
 import engine
-from service import ErrorCode, GameService, Status, variant_infos
-from service.live import full_rules, switch_variant
+from service.game import GameService
+from service.live import full_rules, switch_variant, variant_infos
+from service.views import ErrorCode, Status
 from storage import repository as repo
 from tests.servicekit import FakeClock
 from tests.variantkit import play_to_end, seat

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import pytest
 
-from service import Status, variant_infos
+from service.live import variant_infos
 from service.views import (
     ActionNote,
     EndReason,
@@ -24,6 +24,7 @@ from service.views import (
     PlayerResult,
     RoundSummary,
     SeatView,
+    Status,
     TableView,
 )
 from tests.variantkit import play_every_game

@@ -11,8 +11,8 @@ import random
 import pytest
 
 import engine
-from service import GameService, PlayerRef, Status
-from service.views import LobbyView
+from service.game import GameService
+from service.views import LobbyView, PlayerRef, Status
 from tests.localekit import foreign_words
 from tests.servicekit import FakeClock
 from tests.test_ui_picture import LAYOUTS, table

@@ -20,8 +20,8 @@ from engine.events import Note
 from engine.rules import VARIANTS, Option
 from engine.table import Table
 from engine.variant import Mark, MatchResult, RoundEnd, Variant, register
-from service import variant_infos
 from service.game import GameService
+from service.live import variant_infos
 from service.views import Status
 from tests.servicekit import FakeClock, engine_state, start_match
 from ui import render

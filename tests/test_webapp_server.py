@@ -16,7 +16,7 @@ from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
 from handlers.webapp import create_webapp
-from service import ErrorCode, Result
+from service.views import ErrorCode, Result
 from tests.botkit import Harness, Person
 from ui.webapp_auth import sign_init_data
 

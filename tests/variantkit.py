@@ -6,8 +6,9 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from service import GameService, Status, variant_infos
-from service.views import MoveOption, Result
+from service.game import GameService
+from service.live import variant_infos
+from service.views import MoveOption, Result, Status
 from tests.servicekit import FakeClock
 
 

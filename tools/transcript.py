@@ -21,8 +21,9 @@ import re
 import tempfile
 from pathlib import Path
 
-from service import GameService, Status, variant_infos
-from service.views import Result, TableView
+from service.game import GameService
+from service.live import variant_infos
+from service.views import Result, Status, TableView
 from ui import render
 from ui.i18n import get_translator
 
@@ -51,7 +52,7 @@ def _wanted(table: TableView, want: str) -> bool:
 async def transcript(variant: str, *, players: int = 3, seed: int = 1, want: str = "any",
                      at: int = 12, locale: str = "ru", tries: int = 200) -> tuple[str, str]:
     """The table after ``at`` moves of the first round that has ``want``, and the same round
-    closed; played through :class:`service.GameService` with random legal moves of
+    closed; played through :class:`service.game.GameService` with random legal moves of
     ``random.Random(seed)``.  Raises ``LookupError`` when ``tries`` matches give no such
     round, ``ValueError`` for a game unknown or not played by ``players``."""
     info = variant_infos().get(variant)

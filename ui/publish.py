@@ -44,8 +44,8 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from service import ErrorCode, GameService, Result, Status
-from service.views import SeatView, TableView
+from service.game import GameService
+from service.views import ErrorCode, Result, SeatView, Status, TableView
 from ui import compose, records, render
 from ui.bookkeeping import HandMessage, MatchMessages
 from ui.caption import render_caption
@@ -82,7 +82,7 @@ STRAY_PROBE = 3
 class Publisher:
     """Renders results for each audience and sends them through the outbox.
 
-    ``service``: the :class:`service.GameService`; ``outbox``: a :class:`ui.outbox.Outbox`;
+    ``service``: the :class:`service.game.GameService`; ``outbox``: a :class:`ui.outbox.Outbox`;
     ``tr``: the translator; ``bot_username``: for deep links (``t.me/<bot>?start=…``);
     ``user_locale(user_id)``: the language code Telegram reported for a user, if known;
     ``pictures``: draws the table pictures (default a :class:`ui.table_photo.TablePictures` of
