@@ -2,7 +2,7 @@
 the hard player's playouts per second against the engine of commit 98f9371.
 
 ``--hard-samples N`` bounds hard by N sampled deals per decision in both hard line-ups, as
-the bot does (``BOT_HARD_SAMPLES``, ``service.bots.DEFAULT_HARD_SAMPLES``), so that its
+the bot does (``BOT_HARD_SAMPLES``, ``service.thinkers.DEFAULT_HARD_SAMPLES``), so that its
 strength does not depend on how busy the machine is.
 
 4 players, free-for-all, the variant's defaults (``--variant``, classic by default: RULES.md

@@ -35,7 +35,7 @@ level (three normal and one normal are a fair table), 1 the bound.  Decision tim
 seconds (``time.process_time``) of the strong seat's decisions, p50/p99.
 
 A separate timing block plays ``--timing-decisions`` ``hard`` decisions per game at the bot's
-default budget (:data:`engine.ai.DEFAULT_WORK`, at most ``service.bots.DEFAULT_HARD_SAMPLES``
+default budget (:data:`engine.ai.DEFAULT_WORK`, at most ``service.thinkers.DEFAULT_HARD_SAMPLES``
 sampled deals) on positions from
 matches of four ``normal`` players, and reports their CPU p50/p99 (target p99 ≤ 1 s).
 
@@ -72,7 +72,7 @@ LINEUPS = (("ne", "normal", "easy"), ("hn", "hard", "normal"), ("bn", "bound", "
 #: The line-ups of the whole table (``--lineups`` names others too: ``he``/``be``, hard and
 #: the bound against three easy, the references for normal's line-up).
 TABLE_LINEUPS = ("ne", "hn", "bn", "en")
-#: Sampled deals per ``hard`` decision at the bot's default budget (service.bots).
+#: Sampled deals per ``hard`` decision at the bot's default budget (service.thinkers).
 DEFAULT_HARD_SAMPLES = 1500
 
 

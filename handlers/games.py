@@ -6,7 +6,7 @@ before the start; the seats stay, the service keeps the options the new game rea
 the player counts (``Lobbies.change_variant``).  In private, ``/newgame`` without words
 shows a set-up message whose buttons carry the whole choice (``SoloCb``), so it survives a
 restart; "Play" opens the match.  Handlers compute no rule: what a game allows (its player
-counts) comes from :func:`service.live.variant_infos`.
+counts) comes from :func:`service.live.rulebook.variant_infos`.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from handlers.common import (
     query_chat,
     register,
 )
-from service.bots import STRENGTHS
+from service.live.seats import STRENGTHS
 from service.views import ErrorCode, Result, Status, VariantInfo
 from ui.callbacks import SoloCb, VariantCb
 from ui.keyboards import lobby_keyboard, solo_keyboard, variant_keyboard

@@ -30,7 +30,7 @@ from handlers.common import (
     thread_of,
 )
 from handlers.games import unknown_variant_text
-from service.bots import STRENGTHS
+from service.live.seats import STRENGTHS
 from service.views import ErrorCode, Result, Status
 from ui import render
 from ui.callbacks import LobbyCb, StopCb

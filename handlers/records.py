@@ -36,7 +36,7 @@ from handlers.common import (
     query_chat,
     reply,
 )
-from service.live import MAX_RECORD_BYTES
+from service.live.records import MAX_RECORD_BYTES
 from service.views import ErrorCode, Result, Status
 from ui import records
 from ui.callbacks import HistoryCb, HoldCb, LeaveCb, RecordCb

@@ -14,7 +14,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
 from handlers.common import App, alert, display_name, in_group, pressed_in_group, query_chat, reply
-from service.live import VARIANT_NAMES
+from service.live.rulebook import VARIANT_NAMES
 from ui import records
 from ui.callbacks import StatsCb, TopCb
 from ui.variants import parse_variant, variant_name

@@ -29,7 +29,7 @@ beside the points; ``player_boards``, ``history``, ``bot_stats``) and ``records`
 ``open_solo(..., variant=)``, ``change_variant`` in a lobby, ``update_chat(variant=)`` for
 a chat's default; :func:`variant_infos` says what each game reads (:class:`VariantInfo`).
 
-Computer players (issue 6, :mod:`service.bots`): ``add_bot``/``remove_bot`` in a lobby,
+Computer players (issue 6, :mod:`service.live.seats`): ``add_bot``/``remove_bot`` in a lobby,
 ``open_solo`` for a match in a private chat, ``bot_move`` (called by ``fire_due`` when a
 bot's turn, ``bot_move_delay`` seconds long, falls due). A bot seat has a negative user id
 and its strength in ``PlayerRef.bot`` / ``SeatView.bot`` / ``PlayerResult.bot``.

@@ -14,7 +14,7 @@ the tools and the tests) call the rooms directly, each an attribute of :class:`G
   the check of a press;
 - ``leaving`` (:mod:`service.leaving`) — a person's seat handed to a computer player in a
   running match (/leave, or the group's choice when their turns time out);
-- ``thinkers`` (:mod:`service.bots`) — the worker processes computer players think in;
+- ``thinkers`` (:mod:`service.thinkers`) — the worker processes computer players think in;
 - ``deadlines`` (:mod:`service.deadlines`) — the sweeper of lobby and turn deadlines;
 - ``people`` (:mod:`service.people`) — users and chats, cached;
 - ``stats`` (:mod:`service.stats`) — boards per variant with the skill rating, personal
@@ -36,7 +36,6 @@ from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
 
-from service.bots import DEFAULT_HARD_SAMPLES, Thinkers
 from service.deadlines import Deadlines
 from service.leaving import Leaving
 from service.lobbies import DEFAULT_LOBBY_TTL, Lobbies
@@ -46,6 +45,7 @@ from service.play import DEFAULT_BOT_MOVE_DELAY, Play
 from service.records import Records
 from service.stats import Statistics
 from service.store import MatchStore
+from service.thinkers import DEFAULT_HARD_SAMPLES, Thinkers
 from service.views import EndReason, Result
 from storage import Database, open_database
 from storage import repository as repo

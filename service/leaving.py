@@ -22,8 +22,9 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
-from service import bots
-from service.live import LiveMatch, result_of
+from service.live.match import LiveMatch
+from service.live.seats import is_bot, new_bot_seat
+from service.live.viewing import result_of
 from service.play import Play
 from service.store import MatchStore, answers, refuse
 from service.views import EndReason, ErrorCode, HandedSeat, Result, Status
@@ -58,7 +59,7 @@ class Leaving:
             seat = live.seat_of(user_id)
             if seat is None or user_id <= 0:
                 refuse(ErrorCode.NOT_IN_GAME, "not a player of this match", live)
-            if not any(not bots.is_bot(s) for i, s in enumerate(live.row.seats) if i != seat):
+            if not any(not is_bot(s) for i, s in enumerate(live.row.seats) if i != seat):
                 return await self.close_locked(live, EndReason.STOPPED)
             return await self._hand(live, seat, "left")
 
@@ -105,7 +106,7 @@ class Leaving:
         """Commit the seat's change to a computer player (the caller holds the lock)."""
         now = self.clock()
         person = live.row.seats[seat]
-        bot = bots.new_bot_seat(live.row.seats, SUBSTITUTE)
+        bot = new_bot_seat(live.row.seats, SUBSTITUTE)
         bot["left"] = {"user_id": int(person["user_id"]), "name": str(person["name"]),
                        "outs": live.outs[seat], "fish": live.fish[seat],
                        "round": live.round_no,

@@ -10,16 +10,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from service import bots, once
-from service.live import (
-    OPEN,
-    LiveMatch,
-    full_rules,
-    result_of,
-    rules_players,
-    switch_variant,
-    variant_infos,
-)
+from service import once
+from service.live.match import LiveMatch
+from service.live.rulebook import full_rules, rules_players, switch_variant, variant_infos
+from service.live.seats import DEFAULT_STRENGTH, STRENGTHS, is_bot, new_bot_seat
+from service.live.viewing import OPEN, result_of
 from service.people import People, ensure_user
 from service.store import MatchStore, Refused, answers, db_values, refusal, refuse
 from service.views import EndReason, ErrorCode, Result, Status
@@ -77,7 +72,7 @@ class Lobbies:
 
         ``rules``: options on top of the chat's defaults (RULES.md §1); ``variant``: play
         that game of RULES.md §2 instead of the chat's (the chat's options it reads are kept,
-        :func:`service.live.switch_variant`); ``players`` seats several players at once,
+        :func:`service.live.rulebook.switch_variant`); ``players`` seats several players at once,
         opener included. Errors: ``already_open`` (the topic has an open lobby or match; the
         result carries it), ``bad_rules`` (also for an unknown variant).
         """
@@ -188,7 +183,7 @@ class Lobbies:
                 refuse(ErrorCode.NOT_IN_GAME, "not in this lobby", live)
             now = self.clock()
             seats = [s for s in live.row.seats if s["user_id"] != user_id]
-            humans = [s for s in seats if not bots.is_bot(s)]
+            humans = [s for s in seats if not is_bot(s)]
             values: dict[str, Any] = {"seats": seats}
             if not humans:
                 values.update(status=Status.STOPPED, end_reason=EndReason.STOPPED,
@@ -199,21 +194,21 @@ class Lobbies:
 
     @answers
     async def add_bot(self, match_id: int, user_id: int,
-                      strength: str = bots.DEFAULT_STRENGTH, *, force: bool = False) -> Result:
+                      strength: str = DEFAULT_STRENGTH, *, force: bool = False) -> Result:
         """Seat a computer player of ``strength`` (``easy``, ``normal``, ``hard``) in the next
         free seat of a lobby (RULES.md §1.1) and extend the lobby's deadline; it gets the
-        first free persona (:mod:`service.bots`).  Who may: a person seated in the lobby, or
+        first free persona (:mod:`service.live.seats`).  Who may: a person seated in the lobby, or
         anyone with ``force`` (a chat admin, checked by the caller). Errors: ``not_found``,
         ``wrong_status``, ``not_in_game``, ``lobby_full``, ``bad_strength``, ``stale``."""
-        if strength not in bots.STRENGTHS:
+        if strength not in STRENGTHS:
             refuse(ErrorCode.BAD_STRENGTH,
-                   f"strength must be one of {', '.join(bots.STRENGTHS)}")
+                   f"strength must be one of {', '.join(STRENGTHS)}")
         async with self.store.opening(match_id, status=Status.LOBBY,
                                       closed="the lobby is closed") as live:
             self._may_seat_bots(live, user_id, force, "add")
             self._has_room(live)
             now = self.clock()
-            values = {"seats": [*live.row.seats, bots.new_bot_seat(live.row.seats, strength)],
+            values = {"seats": [*live.row.seats, new_bot_seat(live.row.seats, strength)],
                       "deadline_at": now + self.lobby_ttl}
             return result_of(await self._write(live, now, values))
 
@@ -227,7 +222,7 @@ class Lobbies:
         async with self.store.opening(match_id, status=Status.LOBBY,
                                       closed="the lobby is closed") as live:
             self._may_seat_bots(live, user_id, force, "remove")
-            found = [i for i, x in enumerate(live.row.seats) if bots.is_bot(x)
+            found = [i for i, x in enumerate(live.row.seats) if is_bot(x)
                      and (bot_id is None or int(x["user_id"]) == bot_id)]
             if not found:
                 refuse(ErrorCode.NOT_IN_GAME, "no such computer player", live)
@@ -239,7 +234,7 @@ class Lobbies:
                              force: bool = False) -> Result:
         """Play another game of RULES.md §2 in this lobby: its rules become ``variant``'s,
         keeping the options chosen for the lobby that ``variant`` reads and dropping the
-        others (:func:`service.live.switch_variant`; the engine's ``Rules`` validate them).
+        others (:func:`service.live.rulebook.switch_variant`; the engine's ``Rules`` validate them).
         The seats stay; the lobby's deadline is extended.  Who may: its creator, or anyone
         with ``force`` (a chat admin, checked by the caller).  Errors: ``not_found``,
         ``wrong_status``, ``not_creator``, ``bad_rules`` (an unknown variant),
@@ -382,12 +377,12 @@ class Lobbies:
         if len(strengths) != bots_count or not 1 <= bots_count <= 3:
             return refusal(ErrorCode.NOT_ENOUGH_PLAYERS,
                            "a solo match has 1 to 3 computer players")
-        if any(x not in bots.STRENGTHS for x in strengths):
+        if any(x not in STRENGTHS for x in strengths):
             return refusal(ErrorCode.BAD_STRENGTH,
-                           f"strength must be one of {', '.join(bots.STRENGTHS)}")
+                           f"strength must be one of {', '.join(STRENGTHS)}")
         seats: list[dict[str, Any]] = [{"user_id": int(user_id), "name": str(name)}]
         for x in strengths:
-            seats.append(bots.new_bot_seat(seats, x))
+            seats.append(new_bot_seat(seats, x))
         return await self._open(user_id, None, user_id, seats, rules, None, variant,
                                 deal=True)
 

@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from service.live import full_rules, rules_overrides, switch_variant
+from service.live.rulebook import full_rules, rules_overrides, switch_variant
 from service.views import ChatInfo, ChatResult, ErrorCode, UserInfo
 from storage import Database
 from storage import repository as repo
@@ -157,7 +157,7 @@ class People:
 
     async def game_rules(self, chat_id: int, variant: str) -> dict[str, Any]:
         """Every rule option of a lobby of ``variant`` opened in this chat now: the chat's
-        chosen options that game keeps (:func:`service.live.switch_variant`) over its
+        chosen options that game keeps (:func:`service.live.rulebook.switch_variant`) over its
         defaults (RULES.md §2).  Raises ``ValueError`` for an unknown variant."""
         info = await self.chat_info(chat_id)
         return full_rules(switch_variant(info.rules, variant))
@@ -180,7 +180,7 @@ class People:
         (validated as RULES.md §1 says, ``bad_rules`` otherwise; only the options that differ
         from the defaults are stored); ``variant`` switches the chat's game (RULES.md §2): the
         chat's chosen options that game reads are kept, the others dropped
-        (:func:`service.live.switch_variant`; ``bad_rules`` for an unknown game), and
+        (:func:`service.live.rulebook.switch_variant`; ``bad_rules`` for an unknown game), and
         ``rules`` may not be given with it; ``options`` are merged into the chat's other
         settings (a key set to None is removed). ``clear_topic`` forgets the forum topic. New
         lobbies use these rules; running matches keep theirs."""

@@ -13,10 +13,11 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from service import bots
-from service.bots import Thinkers
-from service.live import BadMove, LiveMatch, Step, result_of
+from service.live.match import BadMove, LiveMatch, Step
+from service.live.seats import is_bot, strength_of
+from service.live.viewing import result_of
 from service.store import MatchStore, answers, refuse
+from service.thinkers import Thinkers
 from service.views import EndReason, ErrorCode, MoveOption, Result, Status
 from storage import repository as repo
 
@@ -52,7 +53,7 @@ class Play:
         computer player (then it moves), ``rules.turn_timeout`` for a person (then the host
         moves for them, RULES.md §1.17)."""
         seat = live.to_act
-        if seat is not None and bots.is_bot(live.row.seats[seat]):
+        if seat is not None and is_bot(live.row.seats[seat]):
             return now + self.bot_move_delay
         return now + float(live.rules.turn_timeout)
 
@@ -61,7 +62,7 @@ class Play:
         asleep for longer than ``bot_move_delay``)."""
         seat = live.to_act
         if seat is not None and live.status == Status.PLAYING \
-                and bots.is_bot(live.row.seats[seat]):
+                and is_bot(live.row.seats[seat]):
             self.wake.set()
 
     # ------------------------------------------------------------------ the moves
@@ -133,8 +134,8 @@ class Play:
         if seat is None or live.row.hold is not None or not live.timeout_ends(seat):
             return False
         seats = live.row.seats
-        return not bots.is_bot(seats[seat]) and any(
-            not bots.is_bot(s) for i, s in enumerate(seats) if i != seat)
+        return not is_bot(seats[seat]) and any(
+            not is_bot(s) for i, s in enumerate(seats) if i != seat)
 
     @answers
     async def host_move(self, match_id: int, expected_version: int | None = None) -> Result:
@@ -168,7 +169,7 @@ class Play:
     async def bot_move(self, match_id: int, expected_version: int | None = None) -> Result:
         """The computer player to act makes its move (the sweeper calls this when the bot's
         deadline falls due). Its decision sees only what its seat may know
-        (``LiveMatch.observation``), runs in :class:`~service.bots.Thinkers` off the event
+        (``LiveMatch.observation``), runs in :class:`~service.thinkers.Thinkers` off the event
         loop, and goes through the same path as a person's :meth:`act`: checked by the
         engine, logged as ``{"tile", "end", "bot"}``, committed with the version check, the
         next deadline armed. A failing decision falls back to the host's move (RULES.md
@@ -179,11 +180,11 @@ class Play:
                                       version=expected_version) as live:
             seat = live.to_act
             holder = live.row.seats[seat]
-            if not bots.is_bot(holder):
+            if not is_bot(holder):
                 refuse(ErrorCode.NOT_YOUR_TURN, "a person is to act", live)
             if not live.humans():
                 return await self.close_locked(live, EndReason.STOPPED)
-            strength = bots.strength_of(holder)
+            strength = strength_of(holder)
             seed = f"{live.row.seed}:{live.seq}:{seat}"
             try:
                 move = await self.thinkers.decide(live.observation(seat), strength, seed)
@@ -200,7 +201,7 @@ class Play:
         live = await self.store.live(match_id, version)
         if live is None or live.to_act is None:
             return False
-        return bots.is_bot(live.row.seats[live.to_act])
+        return is_bot(live.row.seats[live.to_act])
 
     async def commit(self, live: LiveMatch, step: Step, user_id: int | None) -> Result:
         """Commit ``step`` (made on ``live``, whose lock the caller holds) as :meth:`act`

@@ -3,7 +3,7 @@ user sends.
 
 A record is the JSON of ``docs/ENGINE_API.md`` ("Game records") that ``python -m engine
 replay`` reads, built by the engine from the match's seed and action log
-(:func:`service.live.record_of`); it holds every deal, so it is given out only once the
+(:func:`service.live.records.record_of`); it holds every deal, so it is given out only once the
 match has ended.  Beside the keys the replay reads it carries ``"match"``: the match's id and
 when it finished, so a record sent back can be compared with what the bot stored.
 """
@@ -17,7 +17,8 @@ from concurrent.futures import Executor
 from dataclasses import replace
 from typing import Any
 
-from service.live import check_record, is_record_of, record_of, seat_name
+from service.live.records import check_record, is_record_of, record_of
+from service.live.seats import seat_name
 from service.views import ErrorCode, RecordCheck, RecordFile, Status
 from storage import Database
 from storage import repository as repo
@@ -101,7 +102,7 @@ class Records:
         return rows[0].match_id if rows else None
 
     async def check(self, data: bytes) -> RecordCheck:
-        """Replay a record a user sent (:func:`service.live.check_record`); when it names a
+        """Replay a record a user sent (:func:`service.live.records.check_record`); when it names a
         finished match of this bot, also whether it is that match (``RecordCheck.stored``):
         the same rules, deals and decisions as the bot's own record of it (tiles in either
         order), and so the same goats and rating points of every rated player (RULES.md

@@ -32,7 +32,8 @@ from typing import Any, NoReturn
 from sqlalchemy.exc import IntegrityError
 
 from service import once
-from service.live import OPEN, LiveMatch, result_of
+from service.live.match import LiveMatch
+from service.live.viewing import OPEN, result_of
 from service.views import EndReason, ErrorCode, Result, Status
 from storage import Database
 from storage import repository as repo
@@ -86,7 +87,7 @@ def db_values(values: Mapping[str, Any]) -> dict[str, Any]:
 class MatchStore:
     """Open matches over one :class:`storage.Database`: read, cached, locked, written with the
     version check.  A match is rebuilt from its seed and action log through the engine
-    (:class:`~service.live.LiveMatch`) on a cache miss."""
+    (:class:`~service.live.match.LiveMatch`) on a cache miss."""
 
     def __init__(self, db: Database) -> None:
         self.db = db

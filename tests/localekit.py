@@ -19,8 +19,8 @@ from functools import cache
 from fluent.syntax import FluentParser, ast
 from fluent.syntax.visitor import Visitor
 
-from service.bots import STRENGTHS
-from service.live import variant_infos
+from service.live.rulebook import variant_infos
+from service.live.seats import STRENGTHS
 from ui.i18n import LOCALES_DIR, SUPPORTED_LOCALES
 
 __all__ = ["ARGUMENTS", "foreign_words", "vocabulary"]

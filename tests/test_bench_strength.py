@@ -72,7 +72,7 @@ def test_the_references_against_easy_run_on_request_only(capsys):
 
 def test_hard_can_decide_as_the_bot_does_with_its_deal_cap(monkeypatch):
     """``--hard-samples`` reaches every hard decision of a line-up as ``samples`` beside the
-    work budget (the bot's way, ``service.live.decide``); without it there is no cap."""
+    work budget (the bot's way, ``service.live.thinking.decide``); without it there is no cap."""
     from bench import strength
 
     seen: list[tuple[str, dict]] = []

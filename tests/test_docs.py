@@ -104,7 +104,7 @@ def test_the_readmes_command_table_is_the_bots_menus():
 
 
 def test_the_readmes_games_are_the_bots_games():
-    from service.live import variant_infos
+    from service.live.rulebook import variant_infos
 
     table = _section(README.read_text("utf-8"), "The games")
     assert re.findall(r"^\| `(\w+)` \|", table, re.M) == list(variant_infos())

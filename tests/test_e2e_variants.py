@@ -31,7 +31,7 @@ import pytest_asyncio
 
 import engine
 from service.game import GameService
-from service.live import option_of
+from service.live.moves import option_of
 from storage import open_database
 from storage import repository as repo
 from tests.e2e.botproc import FAST_RATES

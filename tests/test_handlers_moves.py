@@ -18,7 +18,7 @@ import re
 import pytest
 
 import engine
-from service.live import option_of
+from service.live.moves import option_of
 from service.views import MoveOption
 from tests.botkit import Harness, Person, Sent
 from tests.servicekit import engine_state

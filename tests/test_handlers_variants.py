@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from handlers.games import unknown_variant_text
-from service.live import variant_infos
+from service.live.rulebook import variant_infos
 from service.views import Status
 from tests.botkit import Harness, Person, Sent
 from ui.callbacks import LobbyCb, SettingsCb, SoloCb, StopCb, VariantCb, parse_callback

@@ -15,7 +15,7 @@ from dataclasses import replace
 import pytest
 from PIL import Image
 
-from service.live import variant_infos
+from service.live.rulebook import variant_infos
 from service.views import Status
 from tests.emulator.html import parse_html, strip_text, utf16_len
 from tests.variantkit import play_every_game

@@ -11,8 +11,8 @@ import random
 
 import pytest
 
-from service.bots import is_bot
 from service.game import GameService
+from service.live.seats import is_bot
 from service.views import ErrorCode, Status
 from storage import repository as repo
 from tests import storagekit as kit
@@ -197,12 +197,12 @@ async def test_a_bot_deadline_survives_a_restart(store_url, clock):
 
 async def test_a_failing_decision_falls_back_to_the_host_move(svc, clock, monkeypatch):
     import engine
-    import service.bots
+    import service.thinkers
 
     def broken(*args, **kwargs):
         raise RuntimeError("no idea")
 
-    monkeypatch.setattr(service.bots, "decide", broken)
+    monkeypatch.setattr(service.thinkers, "decide", broken)
     res = await svc.lobbies.open_solo(42, "Masha", bots_count=1, strength="normal")
     rng = random.Random(5)
     while res.table.to_act_user_id == 42:
@@ -280,7 +280,7 @@ async def test_computer_players_think_in_worker_processes_by_a_count_of_samples(
     import pickle
     from concurrent.futures import ProcessPoolExecutor
 
-    from service.live import decide
+    from service.live.thinking import decide
 
     svc = await GameService.open(tmp_path / "pool.sqlite3", clock=clock, bot_move_delay=DELAY,
                                  hard_samples=40, bot_workers=1)
@@ -316,7 +316,7 @@ async def test_computer_players_think_in_worker_processes_by_a_count_of_samples(
 def test_the_worker_pool_is_sized_to_the_machine():
     import os
 
-    from service.bots import Thinkers, default_workers
+    from service.thinkers import Thinkers, default_workers
 
     assert default_workers() == max(1, os.cpu_count() or 1)
     assert Thinkers().workers == default_workers() and Thinkers(workers=3).workers == 3
@@ -334,7 +334,7 @@ def test_worker_processes_end_with_the_bot_even_when_it_is_killed(tmp_path):
 
     code = (
         "import asyncio, os, signal\n"
-        "from service.bots import Thinkers\n"
+        "from service.thinkers import Thinkers\n"
         "async def main():\n"
         "    t = Thinkers(workers=2)\n"
         "    loop = asyncio.get_running_loop()\n"

@@ -11,7 +11,7 @@ import pytest
 
 import engine
 from service.game import GameService
-from service.live import full_rules, switch_variant, variant_infos
+from service.live.rulebook import full_rules, switch_variant, variant_infos
 from service.views import ErrorCode, Status
 from storage import repository as repo
 from tests.servicekit import FakeClock

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 import engine
 from engine import Move, Placement, Tile
-from service.live import option_of
+from service.live.moves import option_of
 from service.views import MoveOption, PlacementOption
 from tests.test_variant_sea_goat import BOTH, after_round, laid, match, position
 from tests.test_variant_sea_goat import dealt as sea_dealt
@@ -204,7 +204,7 @@ def test_sea_goat_two_tile_turns_after_the_extraordinary_lead():
 
 def _first(variant: str, want, players: int = 4, *, live: bool = False):
     """The first state of random matches of ``variant`` whose legal moves satisfy ``want``;
-    with ``live`` the service's :class:`~service.live.LiveMatch` at that state."""
+    with ``live`` the service's :class:`~service.live.match.LiveMatch` at that state."""
     for seed in range(300):
         played: list = []
         for state in random_states(variant, seed, players, played=played):
@@ -214,7 +214,7 @@ def _first(variant: str, want, players: int = 4, *, live: bool = False):
 
 
 def _live(variant: str, players: int, seed: int, played: list):
-    from service.live import LiveMatch
+    from service.live.match import LiveMatch
     from storage.repository import MatchRow
 
     row = MatchRow(id=1, chat_id=-100, thread_id=None, status="playing", end_reason=None,

@@ -562,7 +562,7 @@ def _played_cross(moves):
     from engine.layout import Layout
     from engine.moves import END_CODE
     from engine.tiles import TILE_ID
-    from service.live import layout_view
+    from service.live.moves import layout_view
 
     lay = Layout(cross=True)
     (a, b), _ = moves[0]

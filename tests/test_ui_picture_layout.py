@@ -298,7 +298,7 @@ def test_every_table_of_played_rounds_is_laid_out_whole(variant):
     import random
 
     from engine import Rules, apply, legal_moves, new_match
-    from service.live import layout_view
+    from service.live.moves import layout_view
 
     small = 0
     states = 0

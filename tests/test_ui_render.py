@@ -1,7 +1,7 @@
 """ui.render: texts from the service's views of real engine matches -- hidden information,
 length, words, escaping -- and from hand-built views (the cross of RULES.md §2.0.2).
 
-The views come from the service's view builder (:class:`service.live.LiveMatch`) stepped
+The views come from the service's view builder (:class:`service.live.match.LiveMatch`) stepped
 through whole matches; what the texts may show is checked against the engine's own state."""
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from dataclasses import replace
 import pytest
 
 import engine
-from service.live import LiveMatch, result_of
+from service.live.match import LiveMatch
+from service.live.viewing import result_of
 from service.views import (
     ActionNote,
     EndReason,

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import pytest
 
-from service.live import variant_infos
+from service.live.rulebook import variant_infos
 from service.views import (
     ActionNote,
     EndReason,

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from handlers.games import parse_solo, solo_counts
-from service.live import variant_infos
+from service.live.rulebook import variant_infos
 from tools.transcript import transcript
 from ui import keyboards as kb
 from ui.callbacks import MAX_CALLBACK_BYTES, SoloCb, VariantCb, parse_callback

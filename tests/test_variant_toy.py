@@ -21,7 +21,7 @@ from engine.rules import VARIANTS, Option
 from engine.table import Table
 from engine.variant import Mark, MatchResult, RoundEnd, Variant, register
 from service.game import GameService
-from service.live import variant_infos
+from service.live.rulebook import variant_infos
 from service.views import Status
 from tests.servicekit import FakeClock, engine_state, start_match
 from ui import render

@@ -7,7 +7,7 @@ import random
 from pathlib import Path
 
 from service.game import GameService
-from service.live import variant_infos
+from service.live.rulebook import variant_infos
 from service.views import MoveOption, Result, Status
 from tests.servicekit import FakeClock
 

@@ -22,7 +22,7 @@ import tempfile
 from pathlib import Path
 
 from service.game import GameService
-from service.live import variant_infos
+from service.live.rulebook import variant_infos
 from service.views import Result, Status, TableView
 from ui import render
 from ui.i18n import get_translator

@@ -30,7 +30,7 @@ from typing import Annotated, Any, Literal
 from aiogram.filters.callback_data import CallbackData
 from pydantic import Field, field_validator, model_validator
 
-from service.live import TILE_CODES
+from service.live.moves import TILE_CODES
 from service.views import PlacementOption
 
 __all__ = [

@@ -241,7 +241,7 @@ def solo_keyboard(locale: str, variant: str, bots: int, strength: str, counts: S
     """The set-up of a match against computer players in private: the games (two per row),
     the numbers of opponents ``counts`` the chosen game allows, the strengths, and "Play"
     (``SoloCb``; ✓ on the current choice)."""
-    from service.bots import STRENGTHS
+    from service.live.seats import STRENGTHS
 
     from .variants import variant_name, variants
 

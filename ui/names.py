@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
-from service.bots import PERSONAS, bot_name
+from service.live.seats import PERSONAS, bot_name
 
 from .i18n import Translator, get_translator
 

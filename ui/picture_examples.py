@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from service.live import variant_infos
+from service.live.rulebook import variant_infos
 from service.views import (
     ActionNote,
     EndView,

@@ -27,7 +27,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from service.live import variant_infos
+from service.live.rulebook import variant_infos
 from service.views import (
     ActionNote,
     HandView,

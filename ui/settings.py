@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from service.live import variant_infos
+from service.live.rulebook import variant_infos
 from service.views import ChatInfo
 
 from .i18n import SUPPORTED_LOCALES, Translator

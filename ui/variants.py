@@ -4,7 +4,7 @@
 ``/newgame морской`` in a group, ``/newgame 2 телефон hard`` in private: :func:`parse_variant`
 reads a game from the words players type, in any of the bot's languages, whatever the chat's
 language is.  What a game is and what it reads comes from the service
-(:func:`service.live.variant_infos`); its name in the reader's language from the locales
+(:func:`service.live.rulebook.variant_infos`); its name in the reader's language from the locales
 (``variant-name``).  Nothing here knows a rule.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from service.live import variant_infos
+from service.live.rulebook import variant_infos
 from service.views import VariantInfo
 
 from .i18n import Translator

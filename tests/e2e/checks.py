@@ -3,7 +3,7 @@
 :func:`load_replay` reads a match's row and action log from the bot's SQLite file and replays
 it through ``engine`` (seed + decisions reproduce a match exactly), keeping every intermediate
 state; beside it, the service's own views of every version, rebuilt from the same row and log
-(:class:`service.live.LiveMatch`), whose numbers are held against the engine's.  The checkers
+(:class:`service.live.match.LiveMatch`), whose numbers are held against the engine's.  The checkers
 then read the chats as people saw them — every text each message ever had
 (``ChatMessage.history``) and every keyboard it carried — and raise ``AssertionError`` naming
 the message when:
@@ -42,7 +42,7 @@ from sqlalchemy import create_engine, text
 
 import engine
 from engine.records import parse_decision
-from service.live import LiveMatch
+from service.live.match import LiveMatch
 from service.views import MatchEnd, RoundSummary, TableView
 from storage import repository as repo
 from tests.e2e.players import button_move, move_buttons

@@ -40,7 +40,7 @@ PRELOAD = ("bot", "handlers.app", "handlers.cluster", "handlers.webapp", "servic
            "aiogram.webhook.aiohttp_server", "aiohttp.web", "aiosqlite", "psycopg",
            "sqlalchemy.dialects.sqlite.aiosqlite", "sqlalchemy.dialects.postgresql.psycopg",
            "alembic.command", "alembic.config", "alembic.runtime.migration",
-           "ui.picture", "ui.table_photo", "service.bots")
+           "ui.picture", "ui.table_photo", "service.thinkers")
 
 
 class ForkedProcess:

@@ -1,19 +1,10 @@
-"""Computer players in seats (issue 6): who they are, and where their decisions are made.
+"""Where computer players think (issue 6): a pool of worker processes, so that a ``hard``
+search never holds the event loop's interpreter lock against the other matches.
 
-A bot holds a seat like a human, with a negative user id (Telegram ids are positive; the
-publisher sends no private messages to ids <= 0) and the key ``"bot"`` in the seat's JSON:
-``{"user_id": -1, "name": "Бот Фёдор 🤖", "bot": "normal"}``. Views carry the strength in
-``PlayerRef.bot`` / ``SeatView.bot`` / ``PlayerResult.bot`` (None for a human).  The seat is
-read by :func:`service.live.is_bot` and :func:`service.live.strength_of`, which the match in
-memory needs for its views; this module names them too, and imports :mod:`service.live`, never
-the other way round.
-
-The decision itself is :func:`service.live.decide` (``engine.ai``): the seat's observation only
-(its hand, the chain, the counts, the public history of the round), never another hand or the
-bazar order.  :class:`Thinkers` runs decisions in worker processes, so that a ``hard`` search
-never holds the event loop's interpreter lock against the other matches, and bounds ``hard``
-by a number of sampled deals rather than by wall time, so that it plays as well on a busy
-machine as on an idle one.
+The decision itself is :func:`service.live.thinking.decide` (``engine.ai``), made from the
+seat's observation only (its hand, the chain, the counts, the public history of the round),
+never another hand or the bazar's order.  ``hard`` is bounded by a number of sampled deals
+rather than by wall time, so that it plays as well on a busy machine as on an idle one.
 """
 
 from __future__ import annotations
@@ -24,24 +15,12 @@ import multiprocessing
 import os
 import threading
 import time
-from collections.abc import Iterable, Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
-from service.live import DEFAULT_STRENGTH, STRENGTHS, decide, is_bot, strength_of
+from service.live.thinking import decide
 
-__all__ = [
-    "STRENGTHS",
-    "DEFAULT_STRENGTH",
-    "DEFAULT_HARD_SAMPLES",
-    "PERSONAS",
-    "Thinkers",
-    "is_bot",
-    "strength_of",
-    "new_bot_seat",
-    "bot_name",
-    "default_workers",
-]
+__all__ = ["DEFAULT_HARD_SAMPLES", "Thinkers", "default_workers"]
 
 #: Sampled deals the ``hard`` strength plays per decision.  Measured on the project's 2-core
 #: machine: with the former time budget of 1 s a decision took 0.41 s of CPU on average
@@ -50,30 +29,6 @@ __all__ = [
 #: The engine's work budget (``engine.ai.DEFAULT_WORK``) stops a decision earlier in the games
 #: whose playouts are dearer (a cross, move hooks), so that none takes much over a second.
 DEFAULT_HARD_SAMPLES = 1500
-#: Bot names, in the order they sit down; bot ``k`` (0-based) has user id ``-(k + 1)``.
-PERSONAS = ("Фёдор", "Зина", "Степан", "Маруся", "Кузьма", "Глаша")
-
-
-def bot_name(persona: str) -> str:
-    """The name a computer player of ``persona`` (one of :data:`PERSONAS`) sits under, as
-    stored in its seat: «Бот <persona> 🤖».  The interface shows it in the reader's language
-    (``ui.names``)."""
-    return f"Бот {persona} 🤖"
-
-
-def new_bot_seat(taken: Iterable[Mapping[str, Any]], strength: str) -> dict[str, Any]:
-    """The seat JSON of a new bot for a table whose seats are ``taken``: the first persona
-    whose id is free, named «Бот <name> 🤖». Raises ``ValueError`` for an unknown strength
-    or when every persona is seated (never with 4 seats)."""
-    if strength not in STRENGTHS:
-        raise ValueError(f"unknown strength {strength!r}: use one of {', '.join(STRENGTHS)}")
-    used = {int(s["user_id"]) for s in taken}
-    for k, name in enumerate(PERSONAS):
-        uid = -(k + 1)
-        if uid not in used:
-            return {"user_id": uid, "name": bot_name(name), "bot": strength}
-    raise ValueError("no free bot persona")
-
 
 def default_workers() -> int:
     """Worker processes for computer players: one per CPU, at least one."""
