@@ -9,7 +9,7 @@ Cases (``ui.picture_examples``): a short chain (5 tiles, two players), a chain o
 hands revealed). Each is rendered ``--rounds`` times with warm sprite caches and the tiles
 laid anew, as the bot renders one state after another; a picture is the whole of
 :func:`ui.picture.render_table_png` (draw + PNG encoding). Also printed: the first picture
-of a fresh process (every sprite drawn), a :class:`ui.picture.PictureCache` hit, and the
+of a fresh process (every sprite drawn), a :class:`delivery.pictures.PictureCache` hit, and the
 targets: p99 ≤ 10 ms and ≤ 100 KB per picture.
 """
 
@@ -84,7 +84,9 @@ def bench_case(table, summary, rounds: int, tr) -> dict:
 
 
 def cache_hit_us(tr) -> float:
-    cache = picture.PictureCache()
+    from delivery.pictures import PictureCache
+
+    cache = PictureCache()
     table, _ = cases()["full cross"]
     cache.table_png(table, locale="ru", tr=tr)
     n = 10_000

@@ -14,7 +14,7 @@ nothing is asked before.  So the rights are asked only where they decide somethi
   service refuses it for want of that right is Telegram asked whether the presser is an
   admin, who may then do it anyway (``force``).
 
-One answer per chat and user is remembered for :data:`ADMIN_TTL` seconds (:class:`Admins`), so
+One answer per chat and user is remembered for a minute (:class:`delivery.admins.Admins`), so
 a burst of an admin's presses costs one ``getChatMember`` call.  Where the bot is an
 administrator of the group, Telegram also sends it ``chat_member`` updates (only then, and
 only when ``allowed_updates`` names them: the dispatcher asks for every update type a router
@@ -27,75 +27,22 @@ answers.  In a private chat nobody is an admin and nothing is asked.
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiogram import BaseMiddleware, Bot
-from aiogram.enums import ChatMemberStatus, ChatType
+from aiogram.enums import ChatType
 from aiogram.filters import BaseFilter
 from aiogram.types import Chat, TelegramObject, User
 
+from delivery.admins import Admins
 from service.views import ErrorCode, Result
 
-__all__ = ["ADMIN_TTL", "IS_ADMIN", "AdminCheck", "AdminMiddleware", "Admins", "or_as_admin"]
+__all__ = ["IS_ADMIN", "AdminCheck", "AdminMiddleware", "or_as_admin"]
 
 log = logging.getLogger(__name__)
 
-#: Seconds an answer of Telegram about a member's rights is trusted (a member demoted meanwhile
-#: keeps an admin's rights in the bot at most this long where the bot gets no member updates).
-ADMIN_TTL = 60.0
-#: Remembered answers before the memory starts afresh.
-_REMEMBERED = 50_000
-_ADMIN_STATUSES = frozenset({ChatMemberStatus.CREATOR, ChatMemberStatus.ADMINISTRATOR})
 _GROUPS = frozenset({ChatType.GROUP, ChatType.SUPERGROUP})
-
-
-class Admins:
-    """Remembered answers to "does this user administer this group": ``(chat id, user id)``
-    → True or False, each for ``ttl`` seconds of ``clock`` (monotonic seconds)."""
-
-    def __init__(self, ttl: float = ADMIN_TTL,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self.ttl = float(ttl)
-        self.clock = clock
-        self._known: dict[tuple[int, int], tuple[float, bool]] = {}
-
-    def known(self, chat_id: int, user_id: int) -> bool | None:
-        """The remembered answer, or None when there is none (or it is older than ``ttl``)."""
-        hit = self._known.get((chat_id, user_id))
-        if hit is None or hit[0] <= self.clock():
-            return None
-        return hit[1]
-
-    async def ask(self, bot: Bot, chat_id: int, user_id: int) -> bool:
-        """Whether ``user_id`` is the group's creator or one of its administrators: the
-        remembered answer, else ``getChatMember`` (remembered).  False when Telegram cannot
-        tell (network trouble, a chat the bot cannot see; that is not remembered)."""
-        admin = self.known(chat_id, user_id)
-        if admin is not None:
-            return admin
-        try:
-            member = await bot.get_chat_member(chat_id, user_id)
-        except Exception:  # not an admin this time; asked again next time
-            log.warning("get_chat_member(%s, %s) failed", chat_id, user_id, exc_info=True)
-            return False
-        return self.note(chat_id, user_id, member.status)
-
-    def note(self, chat_id: int, user_id: int, status: str) -> bool:
-        """Remember what Telegram said of a member: its ``status`` (``creator``,
-        ``administrator``, ``member``, ``left``…) from ``getChatMember`` or a ``chat_member``
-        update.  Returns whether that is an admin."""
-        if len(self._known) >= _REMEMBERED:
-            self._known.clear()
-        admin = status in _ADMIN_STATUSES
-        self._known[(chat_id, user_id)] = (self.clock() + self.ttl, admin)
-        return admin
-
-    def forget(self, chat_id: int) -> None:
-        """Drop every remembered answer of a group (the bot's own status there changed)."""
-        for key in [k for k in self._known if k[0] == chat_id]:
-            del self._known[key]
 
 
 class AdminCheck:

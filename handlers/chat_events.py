@@ -17,7 +17,7 @@ from aiogram import F, Router
 from aiogram.enums import ChatMemberStatus, ChatType
 from aiogram.types import ChatMemberUpdated, Message
 
-from handlers.common import App
+from delivery.app import App
 from ui.keyboards import dm_keyboard
 
 log = logging.getLogger(__name__)
@@ -70,9 +70,9 @@ _ABSENT = (ChatMemberStatus.LEFT, ChatMemberStatus.KICKED)
 async def _greet(app: App, chat_id: int) -> None:
     """The bot was just added to a group: a short how-to-start in the group's language,
     with the button that opens the private chat (promotions and demotions say nothing)."""
-    locale = await app.publisher.chat_locale(chat_id)
-    app.publisher.outbox.send(chat_id, app.tr.t(locale, "greet-group"),
-                              reply_markup=dm_keyboard(locale, app.publisher.link(), tr=app.tr))
+    locale = await app.languages.of_chat(chat_id)
+    app.say(chat_id, app.tr.t(locale, "greet-group"),
+                              reply_markup=dm_keyboard(locale, app.link(), tr=app.tr))
 
 
 async def on_member(update: ChatMemberUpdated, app: App) -> None:

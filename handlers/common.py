@@ -1,16 +1,16 @@
-"""What every router needs: the shared objects, the chat-type filters, the locale middleware,
-replies through the outbox and alerts (who administers a group: :mod:`handlers.admins`).
+"""What every router needs: the chat-type filters, the locale middleware, replies and alerts
+(the shared objects are :class:`delivery.app.App`; who administers a group:
+:mod:`handlers.admins`).
 
-Handlers stay thin: they parse the update, call the service, and hand the result to the
-publisher.  Nothing here computes a rule.  Whether a chat is a group is read from its type
-(``chat.type``), never from the sign of its id.
+Handlers stay thin: they parse the update, call the service, and hand the result to the app's
+verbs (``app.publish``, ``app.reply``).  Nothing here computes a rule.  Whether a chat is a
+group is read from its type (``chat.type``), never from the sign of its id.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from aiogram import BaseMiddleware, F
@@ -18,12 +18,8 @@ from aiogram.enums import ChatType
 from aiogram.exceptions import TelegramAPIError
 from aiogram.types import CallbackQuery, Chat, Message, ReplyParameters, TelegramObject, User
 
-from handlers.admins import Admins
-from service.game import GameService
-from service.views import ErrorCode, Result, Status
-from ui.i18n import Translator, choose_locale
-from ui.outbox import ref_id
-from ui.publish import Publisher
+from delivery.app import App
+from service.views import Result, Status
 
 log = logging.getLogger(__name__)
 
@@ -34,93 +30,6 @@ IN_GROUPS = F.chat.type.in_(GROUP_TYPES)
 IN_PRIVATE = F.chat.type == ChatType.PRIVATE
 #: The same of a button press: the chat of the message under which the button was pressed.
 PRESSED_IN_GROUPS = F.message.chat.type.in_(GROUP_TYPES)
-
-#: Which text answers which service error (issue 4: every bad press gets a clear answer).
-ERROR_KEYS: dict[ErrorCode, str] = {
-    ErrorCode.NOT_FOUND: "err-no-game",
-    ErrorCode.ALREADY_OPEN: "err-game-exists",
-    ErrorCode.WRONG_STATUS: "err-lobby-closed",
-    ErrorCode.ALREADY_JOINED: "err-already-joined",
-    ErrorCode.LOBBY_FULL: "err-game-full",
-    ErrorCode.NOT_ENOUGH_PLAYERS: "err-need-players",
-    ErrorCode.NOT_CREATOR: "err-only-creator-or-admin",
-    ErrorCode.NOT_IN_GAME: "err-not-in-game",
-    ErrorCode.NOT_YOUR_TURN: "err-not-your-turn",
-    ErrorCode.STALE: "err-stale-button",
-    ErrorCode.BAD_MOVE: "err-stale-button",
-    ErrorCode.BAD_RULES: "err-unexpected",
-    ErrorCode.CHAT_INACTIVE: "err-no-game",
-    ErrorCode.BAD_STRENGTH: "err-bad-strength",
-    ErrorCode.TOO_MANY_PLAYERS: "err-game-full",
-}
-
-
-@dataclass
-class App:
-    """The objects handlers share (put into the dispatcher as ``app``).
-
-    ``telegram_lang`` remembers the language code Telegram reports for each user seen;
-    ``admins``, who administers which group (:class:`handlers.admins.Admins`).
-    ``rules_url``, where the rule book can be read (the ``RULES_URL`` setting), or None.
-    ``cluster``, this worker's :class:`service.cluster.Cluster` when it is one of several
-    (a webhook over PostgreSQL), else None.
-    """
-
-    service: GameService
-    publisher: Publisher
-    tr: Translator
-    bot_username: str
-    default_locale: str
-    turn_timeout: int = 60
-    rules_url: str | None = None
-    telegram_lang: dict[int, str] = field(default_factory=dict)
-    admins: Admins = field(default_factory=Admins)
-    cluster: Any = None
-    #: The open Mini App pages (:class:`ui.webapp_hub.Pages`), None without a Mini App.
-    pages: Any = None
-
-    async def remember(self, user: User | None) -> None:
-        """Note a user's Telegram language (used when they chose none with /lang): in memory,
-        and in the database when it is new to this process and differs from the stored one,
-        so a restart keeps it.  A failed write is logged and changes nothing else."""
-        if user is not None:
-            await self.remember_code(user.id, user.language_code or "", user.first_name or "")
-
-    async def remember_code(self, user_id: int, code: str, first_name: str = "") -> None:
-        """:meth:`remember` for a user id and a ``language_code`` (the Mini App's caller)."""
-        if not code or self.telegram_lang.get(user_id) == code:
-            return
-        self.telegram_lang[user_id] = code
-        try:
-            await self.service.people.remember_telegram_language(user_id, code, first_name)
-        except Exception:
-            log.exception("storing the Telegram language of user %s failed", user_id)
-
-    async def locale_for(self, chat: Chat | None, user: User | None) -> str:
-        """Groups speak the chat's language; private chats (and updates without a chat) the
-        user's (issue 4)."""
-        if in_group(chat):
-            return await self.publisher.chat_locale(chat.id)
-        if user is None:
-            return self.default_locale
-        info = await self.service.people.get_user(user.id)
-        return choose_locale(is_group=False, user_locale=info.language if info else None,
-                             telegram_code=user.language_code, default=self.default_locale)
-
-    def error_text(self, locale: str, result: Result) -> str:
-        """The localized answer to a refused operation (too few players: the count the
-        lobby's game needs, RULES.md §1.1, §1.14, §2; a closed match: that it is closed,
-        not the lobby's text)."""
-        lobby = result.lobby
-        if result.error == ErrorCode.NOT_ENOUGH_PLAYERS and lobby is not None and \
-                lobby.min_players == lobby.max_players:  # teams, sport domino, Генерал
-            return self.tr.plain(locale, "err-need-players-range", min=lobby.min_players,
-                                 max=lobby.max_players, need="exact")
-        if result.error == ErrorCode.WRONG_STATUS and result.table is not None \
-                and result.status not in (Status.LOBBY, Status.PLAYING):
-            # a dealt match that closed, not a lobby (issue 20 item 2)
-            return self.tr.plain(locale, "err-match-closed")
-        return self.tr.plain(locale, ERROR_KEYS.get(result.error, "err-unexpected"))
 
 
 class LocaleMiddleware(BaseMiddleware):
@@ -198,13 +107,9 @@ def query_chat(query: CallbackQuery) -> int:
 
 def reply(app: App, message: Message, text: str, **kwargs: Any) -> None:
     """Answer ``message`` in its chat (in its forum topic, quoting it), through the outbox, so
-    that the chat's rate limits count the answer too; ``kwargs`` as ``send_message``'s."""
-    thread = thread_of(message)
-    if thread:
-        kwargs.setdefault("message_thread_id", thread)
-    kwargs.setdefault("reply_parameters", ReplyParameters(
-        message_id=message.message_id, allow_sending_without_reply=True))
-    app.publisher.outbox.send(message.chat.id, text, **kwargs)
+    that the chat's rate limits count the answer too (:meth:`delivery.app.App.reply`);
+    ``kwargs`` as ``send_message``'s."""
+    app.reply(message, text, **kwargs)
 
 
 async def point_to_open(app: App, message: Message, locale: str, found: Result) -> None:
@@ -212,15 +117,13 @@ async def point_to_open(app: App, message: Message, locale: str, found: Result) 
     say which — a lobby to join, a group's running match, or the private chat's match
     against computer players, with /hand and /stopgame — quoting its message (the lobby, the
     table, or the player's hand message) when its id is known."""
-    books = await app.publisher.messages(found.match_id)
+    books = await app.messages(found.match_id)
     if found.status == Status.LOBBY:
-        key, target = "err-lobby-exists", books.lobby
+        key, target = "err-lobby-exists", books.id_of("lobby")
     elif in_group(message.chat):
-        key, target = "err-match-exists", books.table
+        key, target = "err-match-exists", books.id_of("table")
     else:
-        hand = books.hands.get(message.from_user.id)
-        key, target = "err-match-exists-here", hand.message if hand else None
-    target = ref_id(target)
+        key, target = "err-match-exists-here", books.id_of("hand", message.from_user.id)
     kwargs: dict[str, Any] = {}
     if target is not None:
         kwargs["reply_parameters"] = ReplyParameters(message_id=target,
@@ -230,7 +133,7 @@ async def point_to_open(app: App, message: Message, locale: str, found: Result) 
 
 def answer(app: App, message: Message, text: str, **kwargs: Any) -> None:
     """Write ``text`` in ``message``'s chat (no quote), through the outbox."""
-    app.publisher.outbox.send(message.chat.id, text, **kwargs)
+    app.say(message.chat.id, text, **kwargs)
 
 
 async def acknowledge(query: CallbackQuery) -> None:

@@ -11,7 +11,8 @@ import logging
 from aiogram import Router
 from aiogram.types import CallbackQuery, ErrorEvent
 
-from handlers.common import App, alert
+from delivery.app import App
+from handlers.common import alert
 from service.once import AlreadyApplied
 
 log = logging.getLogger(__name__)
@@ -39,7 +40,7 @@ async def on_error(event: ErrorEvent, app: App) -> bool:
         elif update.message is not None:
             m = update.message
             locale = await app.locale_for(m.chat, m.from_user)
-            app.publisher.outbox.send(m.chat.id, app.tr.t(locale, "err-unexpected"))
+            app.say(m.chat.id, app.tr.t(locale, "err-unexpected"))
     except Exception:  # the apology itself failed: already logged above
         log.warning("could not apologise for update %s", update.update_id, exc_info=True)
     return True

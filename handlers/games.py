@@ -17,15 +17,9 @@ from aiogram import F, Router
 from aiogram.enums import ChatType
 from aiogram.types import CallbackQuery, Message
 
+from delivery.app import App
 from handlers.admins import AdminCheck
-from handlers.common import (
-    App,
-    SameChatGuard,
-    alert,
-    display_name,
-    query_chat,
-    register,
-)
+from handlers.common import SameChatGuard, alert, display_name, query_chat, register
 from service.live.seats import STRENGTHS
 from service.views import ErrorCode, Result, Status, VariantInfo
 from ui.callbacks import SoloCb, VariantCb
@@ -105,7 +99,7 @@ def _solo_text(app: App, locale: str, variant: str, bots: int, strength: str) ->
 def send_solo_setup(app: App, message: Message, locale: str, variant: str) -> None:
     """The set-up message of a match against computer players, ``variant`` chosen."""
     counts = solo_counts(_infos()[variant]) or (1,)
-    app.publisher.outbox.send(
+    app.say(
         message.chat.id, _solo_text(app, locale, variant, counts[0], "normal"),
         reply_markup=solo_keyboard(locale, variant, counts[0], "normal", counts, tr=app.tr))
 
@@ -142,13 +136,11 @@ async def on_solo(query: CallbackQuery, callback_data: SoloCb, app: App, locale:
         counts, key=lambda n: abs(n - callback_data.bots))
     choice = SoloChoice(info.name, bots, callback_data.strength, True)
     chat_id, message_id = query.message.chat.id, query.message.message_id
-    outbox = app.publisher.outbox
     if not callback_data.go:
         await query.answer()
-        outbox.edit_text(chat_id, message_id,
-                         _solo_text(app, locale, info.name, bots, choice.strength),
-                         reply_markup=solo_keyboard(locale, info.name, bots, choice.strength,
-                                                    counts, tr=app.tr))
+        app.edit(chat_id, message_id, _solo_text(app, locale, info.name, bots, choice.strength),
+                 reply_markup=solo_keyboard(locale, info.name, bots, choice.strength, counts,
+                                            tr=app.tr))
         return
     user = query.from_user
     await register(app, user, dm_open=True)
@@ -161,10 +153,10 @@ async def on_solo(query: CallbackQuery, callback_data: SoloCb, app: App, locale:
         await alert(query, app.error_text(locale, res))
         return
     await query.answer()
-    outbox.edit_text(chat_id, message_id, app.tr.t(
+    app.edit(chat_id, message_id, app.tr.t(
         locale, "solo-started", game=variant_name(app.tr, locale, info.name)),
         reply_markup=None)
-    await app.publisher.publish(res)
+    await app.publish(res)
 
 
 # -- the lobby's game --------------------------------------------------------------------------
@@ -188,7 +180,7 @@ async def _lobby_of(query: CallbackQuery, app: App, is_admin: AdminCheck, locale
 
 def _lobby_buttons(app: App, query: CallbackQuery, locale: str, res: Result) -> None:
     lobby = res.lobby
-    app.publisher.outbox.edit_markup(
+    app.edit_markup(
         query_chat(query), query.message.message_id,
         lobby_keyboard(locale, lobby.match_id, allow_bots=True,
                        has_bots=any(p.bot for p in lobby.players), tr=app.tr))
@@ -202,7 +194,7 @@ async def on_variant_menu(query: CallbackQuery, callback_data: VariantCb, app: A
         return
     res, _ = found
     await query.answer(app.tr.plain(locale, "notice-variant-choose"))
-    app.publisher.outbox.edit_markup(
+    app.edit_markup(
         query_chat(query), query.message.message_id,
         variant_keyboard(locale, res.match_id, str(res.lobby.rules["variant"]), tr=app.tr))
 
@@ -244,7 +236,7 @@ async def on_variant_pick(query: CallbackQuery, callback_data: VariantCb, app: A
             await alert(query, app.error_text(locale, changed))
         return
     await query.answer(app.tr.plain(locale, "notice-variant-changed", game=game))
-    await app.publisher.publish(changed)
+    await app.publish(changed)
 
 
 def create_router() -> Router:

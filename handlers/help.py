@@ -6,7 +6,8 @@ from aiogram import Router
 from aiogram.filters import Command
 from aiogram.types import Message
 
-from handlers.common import App, in_group, reply
+from delivery.app import App
+from handlers.common import in_group, reply
 from ui import render
 
 

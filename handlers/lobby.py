@@ -16,10 +16,10 @@ from aiogram import F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, Message
 
+from delivery.app import App
 from handlers.admins import AdminCheck, or_as_admin
 from handlers.common import (
     IN_GROUPS,
-    App,
     SameChatGuard,
     alert,
     display_name,
@@ -45,7 +45,7 @@ async def _dm_open(app: App, user_id: int) -> bool:
 
 def _dm_hint(message: Message, app: App, locale: str, match_id: int) -> None:
     """Tell a seated player whose DM is closed how to open it (one tap)."""
-    url = app.publisher.link(f"j{match_id}")
+    url = app.link(f"j{match_id}")
     reply(app, message, app.tr.t(locale, "notice-dm-link",
                                  name=display_name(message.from_user), url=url))
 
@@ -65,7 +65,7 @@ async def _reply_or_publish(message: Message, app: App, locale: str, res: Result
     if not res.ok:
         reply(app, message, app.error_text(locale, res))
         return
-    await app.publisher.publish(res)
+    await app.publish(res)
 
 
 async def _press_or_publish(query: CallbackQuery, app: App, locale: str, res: Result,
@@ -77,7 +77,7 @@ async def _press_or_publish(query: CallbackQuery, app: App, locale: str, res: Re
         await alert(query, app.tr.plain(locale, key) if key else app.error_text(locale, res))
         return
     await query.answer()
-    await app.publisher.publish(res)
+    await app.publish(res)
 
 
 async def _start(app: App, is_admin: AdminCheck, match_id: int, user_id: int) -> Result:
@@ -135,7 +135,7 @@ async def cmd_newgame(message: Message, command: CommandObject, app: App,
     if not res.ok:
         reply(app, message, app.error_text(locale, res))
         return
-    await app.publisher.publish(res)
+    await app.publish(res)
     if not await _dm_open(app, user.id):
         _dm_hint(message, app, locale, res.match_id)
 
@@ -173,7 +173,7 @@ async def cmd_leave(message: Message, app: App, locale: str) -> None:
         reply(app, message, app.tr.t(locale, "err-not-joined")
               if res.error == ErrorCode.NOT_IN_GAME else app.error_text(locale, res))
         return
-    await app.publisher.publish(res)
+    await app.publish(res)
 
 
 async def cmd_addbot(message: Message, command: CommandObject, app: App,
@@ -234,14 +234,14 @@ async def on_stop_confirmed(query: CallbackQuery, callback_data: StopCb, app: Ap
         return
     await query.answer()
     if query.message:
-        app.publisher.outbox.edit_markup(chat_id, query.message.message_id, None)
-    await app.publisher.publish(res)
+        app.edit_markup(chat_id, query.message.message_id, None)
+    await app.publish(res)
 
 
 async def on_stop_kept(query: CallbackQuery, app: App, locale: str) -> None:
     await query.answer(app.tr.plain(locale, "match-stop-kept"))
     if query.message:
-        app.publisher.outbox.edit_text(query_chat(query), query.message.message_id,
+        app.edit(query_chat(query), query.message.message_id,
                                        app.tr.t(locale, "match-stop-kept"), reply_markup=None)
 
 
@@ -254,7 +254,7 @@ async def on_join(query: CallbackQuery, callback_data: LobbyCb, app: App,
     await register(app, user)
     if not await _dm_open(app, user.id):
         # one tap opens the DM; /start there completes the join
-        await query.answer(url=app.publisher.link(f"j{callback_data.lobby}"))
+        await query.answer(url=app.link(f"j{callback_data.lobby}"))
         return
     await _press_or_publish(query, app, locale, await app.service.lobbies.join(
         callback_data.lobby, user.id, display_name(user)))
@@ -298,8 +298,8 @@ async def on_rematch(query: CallbackQuery, callback_data: LobbyCb, app: App,
         return
     await query.answer()
     if query.message:
-        app.publisher.outbox.edit_markup(query_chat(query), query.message.message_id, None)
-    await app.publisher.publish(res)
+        app.edit_markup(query_chat(query), query.message.message_id, None)
+    await app.publish(res)
 
 
 def create_router() -> Router:

@@ -24,7 +24,8 @@ from aiogram import Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
-from handlers.common import App, acknowledge, alert, answer, reply, thread_of
+from delivery.app import App
+from handlers.common import acknowledge, alert, answer, reply, thread_of
 from service.views import ErrorCode, MoveOption, Result, Status
 from ui import compose, render
 from ui.callbacks import MoveCb, PlayCb, parse_callback
@@ -44,7 +45,7 @@ async def _act(query: CallbackQuery, app: App, locale: str, game: int,
         await _refused(query, app, locale, res)
         return
     await acknowledge(query)  # never in the way of publishing the move already committed
-    await app.publisher.publish(res)
+    await app.publish(res)
     if query.message is not None:
         await app.publisher.accepted(res, query.from_user.id, query.message.chat.id,
                                      query.message.message_id)
@@ -55,7 +56,7 @@ async def _refused(query: CallbackQuery, app: App, locale: str, res: Result,
     """The alert answering a refused press (``key``: its text, else the refusal's own); an
     old keyboard (stale, not this player's turn, a closed match) is taken away, so that only
     the live one remains, and a message showing an older keyboard than the books say is
-    shown anew (:meth:`ui.publish.Publisher.refused`)."""
+    shown anew (:meth:`delivery.publisher.Publisher.refused`)."""
     await alert(query, app.tr.plain(locale, key) if key else app.error_text(locale, res))
     if res.error in (ErrorCode.STALE, ErrorCode.NOT_YOUR_TURN, ErrorCode.WRONG_STATUS,
                      ErrorCode.BAD_MOVE) and query.message:
@@ -124,7 +125,7 @@ async def cmd_hand(message: Message, app: App, locale: str) -> None:
         answer(app, message, app.tr.t(locale, "err-no-hand"))
         return
     await app.service.people.set_dm_open(user.id, True)
-    app.publisher.forbidden.discard(user.id)
+    app.dm_opened(user.id)
     await app.publisher.resend_hand(res, user.id)
 
 

@@ -17,15 +17,8 @@ from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import Message
 
-from handlers.common import (
-    IN_PRIVATE,
-    App,
-    answer,
-    display_name,
-    point_to_open,
-    register,
-    reply,
-)
+from delivery.app import App
+from handlers.common import IN_PRIVATE, answer, display_name, point_to_open, register, reply
 from handlers.games import (
     open_solo,
     parse_solo,
@@ -49,12 +42,12 @@ async def cmd_start(message: Message, command: CommandObject, app: App, bot: Bot
                     locale: str) -> None:
     user = message.from_user
     await register(app, user, dm_open=True)
-    app.publisher.forbidden.discard(user.id)
+    app.dm_opened(user.id)
     m = _PAYLOAD.match((command.args or "").strip())
     if m and m.group(1) == "j":
         res = await app.service.lobbies.join(int(m.group(2)), user.id, display_name(user))
         if res.ok:
-            await app.publisher.publish(res)
+            await app.publish(res)
             info = await app.service.people.chat_info(res.lobby.chat_id)
             answer(app, message, app.tr.t(locale, "start-joined", chat=info.title or "—"))
             return
@@ -109,7 +102,7 @@ async def cmd_newgame_solo(message: Message, command: CommandObject, app: App,
     if not res.ok:
         reply(app, message, app.error_text(locale, res))
         return
-    await app.publisher.publish(res)
+    await app.publish(res)
 
 
 async def cmd_stopgame_private(message: Message, app: App, locale: str) -> None:

@@ -24,10 +24,10 @@ from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import BufferedInputFile, CallbackQuery, Message, User
 
+from delivery.app import App
 from handlers.admins import AdminCheck, or_as_admin
 from handlers.common import (
     IN_PRIVATE,
-    App,
     SameChatGuard,
     alert,
     answer,
@@ -85,7 +85,7 @@ async def on_history_page(query: CallbackQuery, callback_data: HistoryCb, app: A
                                   locale, callback_data.page)
     await query.answer()
     if query.message:
-        app.publisher.outbox.edit_text(chat_id, query.message.message_id, text,
+        app.edit(chat_id, query.message.message_id, text,
                                        reply_markup=markup)
 
 
@@ -128,8 +128,8 @@ async def send_record(app: App, user: User, match_id: int, chat_id: int | None, 
     known = await app.service.people.get_user(user.id)
     if known is None or not known.dm_open:
         return "err-record-dm", True
-    locale = await app.publisher.user_locale(user.id)
-    sent = app.publisher.outbox.send_document(
+    locale = await app.languages.of_user(user.id)
+    sent = app.send_document(
         user.id, BufferedInputFile(rec.data, filename=rec.filename),
         caption=records.record_caption(locale, rec, tr=app.tr))
     try:
@@ -137,7 +137,7 @@ async def send_record(app: App, user: User, match_id: int, chat_id: int | None, 
     except TimeoutError:  # still queued behind the chat's limit: it goes out
         return "rec-sent", False
     if done is None:
-        return "err-record-dm", user.id in app.publisher.forbidden
+        return "err-record-dm", app.reach.blocked(user.id)
     return "rec-sent", False
 
 
@@ -161,7 +161,7 @@ async def cmd_record(message: Message, command: CommandObject, app: App, bot: Bo
     key, closed = await send_record(app, user, match_id, chat_id)
     if closed:
         reply(app, message, app.tr.t(locale, "notice-dm-link", name=user.full_name[:64],
-                                     url=app.publisher.link(grant_payload(bot.token, user.id,
+                                     url=app.link(grant_payload(bot.token, user.id,
                                                                           match_id))))
     elif group or key != "rec-sent":
         reply(app, message, app.tr.t(locale, key, id=match_id))
@@ -174,7 +174,7 @@ async def on_record(query: CallbackQuery, callback_data: RecordCb, app: App, bot
     match_id = callback_data.match
     key, closed = await send_record(app, query.from_user, match_id, query_chat(query))
     if closed:
-        await query.answer(url=app.publisher.link(grant_payload(bot.token, query.from_user.id,
+        await query.answer(url=app.link(grant_payload(bot.token, query.from_user.id,
                                                                 match_id)))
     elif key == "rec-sent":
         await query.answer(app.tr.plain(locale, key, id=match_id))
@@ -290,19 +290,19 @@ async def on_leave(query: CallbackQuery, callback_data: LeaveCb, app: App,
     if callback_data.action == "no":
         await query.answer(app.tr.plain(locale, "leave-kept"))
         if mid is not None:
-            app.publisher.outbox.edit_text(chat_id, mid, app.tr.t(locale, "leave-kept"),
+            app.edit(chat_id, mid, app.tr.t(locale, "leave-kept"),
                                            reply_markup=None)
         return
     res = await app.service.leaving.leave(callback_data.match, query.from_user.id)
     if not res.ok:
         await alert(query, app.error_text(locale, res))
         if mid is not None:
-            app.publisher.outbox.edit_markup(chat_id, mid, None)
+            app.edit_markup(chat_id, mid, None)
         return
     await query.answer()
     if mid is not None:
-        app.publisher.outbox.edit_markup(chat_id, mid, None)
-    await app.publisher.publish(res)
+        app.edit_markup(chat_id, mid, None)
+    await app.publish(res)
 
 
 async def on_hold(query: CallbackQuery, callback_data: HoldCb, app: App,
@@ -318,7 +318,7 @@ async def on_hold(query: CallbackQuery, callback_data: HoldCb, app: App,
         await alert(query, app.tr.plain(locale, key) if key else app.error_text(locale, res))
         return
     await query.answer()
-    await app.publisher.publish(res)
+    await app.publish(res)
 
 
 def create_router() -> Router:

@@ -18,16 +18,9 @@ from aiogram.enums import ChatType
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
+from delivery.app import App
 from handlers.admins import IS_ADMIN
-from handlers.common import (
-    IN_GROUPS,
-    PRESSED_IN_GROUPS,
-    App,
-    alert,
-    query_chat,
-    reply,
-    thread_of,
-)
+from handlers.common import IN_GROUPS, PRESSED_IN_GROUPS, alert, query_chat, reply, thread_of
 from handlers.games import unknown_variant_text
 from ui import render
 from ui.callbacks import LangCb, SettingsCb
@@ -85,7 +78,7 @@ async def on_only_admins(query: CallbackQuery, app: App, locale: str) -> None:
 async def _show_menu(query: CallbackQuery, app: App, locale: str, *, menu: bool) -> None:
     chat_id = query_chat(query)
     info = await app.service.people.chat_info(chat_id)
-    app.publisher.outbox.edit_text(
+    app.edit(
         chat_id, query.message.message_id,
         render.render_settings(locale, info.full_rules, tr=app.tr),
         reply_markup=settings_keyboard(locale, info, tr=app.tr) if menu else None)
@@ -114,7 +107,7 @@ async def on_setting_open(query: CallbackQuery, callback_data: SettingsCb, app: 
         await alert(query, app.tr.plain(locale, "err-stale-button"))
         return
     await query.answer()
-    app.publisher.outbox.edit_text(
+    app.edit(
         chat_id, query.message.message_id,
         render.render_settings(locale, info.full_rules, choosing=app.tr.plain(locale, spec.label),
                                tr=app.tr),
@@ -169,7 +162,7 @@ async def on_own_lang(query: CallbackQuery, callback_data: LangCb, app: App) -> 
 async def _lang_changed(query: CallbackQuery, app: App, code: str) -> None:
     await query.answer()
     if query.message:
-        app.publisher.outbox.edit_text(query_chat(query), query.message.message_id,
+        app.edit(query_chat(query), query.message.message_id,
                                        app.tr.t(code, "lang-changed"), reply_markup=None)
 
 

@@ -13,7 +13,8 @@ from aiogram import Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
-from handlers.common import App, alert, display_name, in_group, pressed_in_group, query_chat, reply
+from delivery.app import App
+from handlers.common import alert, display_name, in_group, pressed_in_group, query_chat, reply
 from service.live.rulebook import VARIANT_NAMES
 from ui import records
 from ui.callbacks import StatsCb, TopCb
@@ -78,7 +79,7 @@ async def on_top(query: CallbackQuery, callback_data: TopCb, app: App, locale: s
                                 callback_data.variant, callback_data.everywhere)
     await query.answer()
     if query.message:
-        app.publisher.outbox.edit_text(chat_id, query.message.message_id, text,
+        app.edit(chat_id, query.message.message_id, text,
                                        reply_markup=markup)
 
 
@@ -137,7 +138,7 @@ async def on_stats(query: CallbackQuery, callback_data: StatsCb, app: App,
                                 locale, callback_data.variant)
     await query.answer()
     if query.message:
-        app.publisher.outbox.edit_text(chat_id, query.message.message_id, text,
+        app.edit(chat_id, query.message.message_id, text,
                                        reply_markup=markup)
 
 

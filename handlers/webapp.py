@@ -1,6 +1,6 @@
 """The Mini App's HTTP side (issue 21): the page, its state, its moves and its stream.
 
-An aiohttp application served in the bot's process (:func:`create_webapp`; ``handlers.app``
+An aiohttp application served in the bot's process (:func:`create_webapp`; ``handlers.run``
 mounts it at ``/webapp/``, on the webhook's server or on a runner of its own in polling mode).
 It is as thin as the routers: who calls is proven here, the move goes to the same service
 call as a button press, and the result to the same publisher.
@@ -26,7 +26,7 @@ stream's newer states are read from the database every quarter second (:func:`fo
 besides those this worker's publisher pushes.
 
 Every call but the stream proves its caller with Telegram's signed ``initData`` in the
-``Authorization: tma <initData>`` header (``ui.webapp_auth.verify_init_data``: the bot
+``Authorization: tma <initData>`` header (``delivery.initdata.verify_init_data``: the bot
 token's signature and a maximum age, ``WEBAPP_MAX_AGE``); the stream, which a browser's
 ``EventSource`` opens without headers, with the short-lived token the state call minted.
 The match comes from the signed ``start_param`` (``m<id>``, the group's direct link);
@@ -47,16 +47,16 @@ from typing import Any
 
 from aiohttp import web
 
-from handlers.common import App
-from service.views import ErrorCode, MoveOption, PlacementOption, Result
-from ui.webapp_auth import (
+from delivery.app import App
+from delivery.initdata import (
     InitDataError,
     WebAppCaller,
     check_stream_token,
     mint_stream_token,
     verify_init_data,
 )
-from ui.webapp_hub import Pages
+from delivery.pages import Pages
+from service.views import ErrorCode, MoveOption, PlacementOption, Result
 
 log = logging.getLogger(__name__)
 
@@ -118,8 +118,8 @@ def _match_of(caller: WebAppCaller, given: Any) -> tuple[int, bool]:
 
 async def _locale(app: App, caller: WebAppCaller) -> str:
     """The caller's language as in the private chat: their /lang choice, else Telegram's."""
-    await app.remember_code(caller.user_id, caller.language_code)
-    return await app.publisher.user_locale(caller.user_id)
+    await app.languages.remember_code(caller.user_id, caller.language_code)
+    return await app.languages.of_user(caller.user_id)
 
 
 async def _view(request: web.Request, caller: WebAppCaller, given: Any
@@ -171,11 +171,25 @@ def _placements(body: dict[str, Any]) -> MoveOption | None:
     return MoveOption(first.tile, first.end, first.closed, first.along, tuple(more))
 
 
+def _refused(app: App, pages: Pages, locale: str, user_id: int, signed: bool,
+             res: Result) -> web.Response:
+    """The answer to a move the service refused, with the state the refusal carries: 404
+    for no started match, 403 for a caller who named the match themselves (an unsigned
+    ``m``) and plays no seat in it, else 409 with the same words as a button's alert."""
+    if res.table is None:
+        raise web.HTTPNotFound(text='{"error": "not_found"}', content_type="application/json")
+    if not signed and res.hand_for(user_id) is None:
+        raise web.HTTPForbidden(text='{"error": "not_in_game"}', content_type="application/json")
+    return _json({"ok": False, "error": str(res.error), "reason": app.error_text(locale, res),
+                  "state": pages.state_for(res, user_id, locale)}, status=409)
+
+
 async def action(request: web.Request) -> web.Response:
-    """``POST api/action``: a move, through ``Play.act`` as a button press. 200 ``{"ok":
-    true, "state"}``; 409 ``{"ok": false, "error", "reason", "state"}`` for a refusal
-    (nothing changed); 400 for a malformed body.  On a worker of a cluster the move goes
-    the way of an update, to the owner of the match's chat (:func:`_via_owner`)."""
+    """``POST api/action``: a move, through ``Play.act`` as a button press, which reads the
+    match once. 200 ``{"ok": true, "state"}``; 409 ``{"ok": false, "error", "reason",
+    "state"}`` for a refusal (nothing changed; 404 and 403 as for the state); 400 for a
+    malformed body.  On a worker of a cluster the move goes the way of an update, to the
+    owner of the match's chat (:func:`_via_owner`)."""
     app = request.app[APP_KEY]
     caller = _caller(request)
     try:
@@ -184,7 +198,7 @@ async def action(request: web.Request) -> web.Response:
         body = None
     if not isinstance(body, dict):
         raise web.HTTPBadRequest(text='{"error": "bad_body"}', content_type="application/json")
-    match_id, _res = await _view(request, caller, body.get("m"))
+    match_id, signed = _match_of(caller, body.get("m"))
     locale = await _locale(app, caller)
     pages = request.app[PAGES_KEY]
     version = body.get("version")
@@ -195,14 +209,11 @@ async def action(request: web.Request) -> web.Response:
                      status=400)
     if app.cluster is not None:
         return await _via_owner(app, pages, locale, caller.user_id, match_id, version, move,
-                                _res)
+                                signed)
     res = await app.service.play.act(match_id, caller.user_id, move, None, version)
     if not res.ok:
-        shown = res if res.table is not None else _res
-        return _json({"ok": False, "error": str(res.error),
-                      "reason": app.error_text(locale, res),
-                      "state": pages.state_for(shown, caller.user_id, locale)}, status=409)
-    await app.publisher.publish(res)
+        return _refused(app, pages, locale, caller.user_id, signed, res)
+    await app.publish(res)
     return _json({"ok": True, "state": pages.state_for(res, caller.user_id, locale)})
 
 
@@ -222,35 +233,34 @@ def action_id(user_id: int, match_id: int, version: int, placements: list[dict[s
 
 
 async def _via_owner(app: App, pages: Pages, locale: str, user_id: int, match_id: int,
-                     version: int, move: MoveOption, seen: Result) -> web.Response:
+                     version: int, move: MoveOption, signed: bool) -> web.Response:
     """A move from a page on a worker of a cluster: stored in the inbox, routed to the
     match's chat (:meth:`service.cluster.Cluster.submit`), made by that chat's owner
     (:func:`perform`, in order with the chat's updates, its change committed with its done
-    mark), and answered here from its outcome with the state the database has now.  503
-    ``{"ok": false, "error": "busy"}`` when no owner made it within the lease and 5 s (the
-    page may send it again: it is stored once)."""
+    mark), and answered here from its outcome with the state the database has now (the one
+    read of the match here).  503 ``{"ok": false, "error": "busy"}`` when no owner made it
+    within the lease and 5 s (the page may send it again: it is stored once)."""
     cluster = app.cluster
+    chat_id = await cluster.match_chat(match_id)
+    if chat_id is None:
+        raise web.HTTPNotFound(text='{"error": "not_found"}', content_type="application/json")
     placements = _placement_dicts(move)
     key = action_id(user_id, match_id, version, placements)
-    chat_id = await cluster.match_chat(match_id)
     payload = {"update_id": key, WEBAPP_ACTION: {
         "m": match_id, "user": user_id, "version": version, "placements": placements}}
     outcome = await cluster.submit(key, int(chat_id), payload, timeout=cluster.lease + 5.0)
     now = await app.service.store.view(match_id, fresh=True)
-    shown = now if now.ok and now.table is not None else seen
-    state = pages.state_for(shown, user_id, locale)
     if outcome is None:
+        state = pages.state_for(now, user_id, locale) if now.table is not None else None
         return _json({"ok": False, "error": "busy", "state": state,
                       "reason": app.error_text(locale, Result(False, None))}, status=503)
     if outcome.get("ok", True):
-        return _json({"ok": True, "state": state})
+        return _json({"ok": True, "state": pages.state_for(now, user_id, locale)})
     try:
         error = ErrorCode(outcome.get("error"))
     except ValueError:
         error = None
-    refused = replace(shown, ok=False, error=error)
-    return _json({"ok": False, "error": str(error), "state": state,
-                  "reason": app.error_text(locale, refused)}, status=409)
+    return _refused(app, pages, locale, user_id, signed, replace(now, ok=False, error=error))
 
 
 async def perform(app: App, action: dict[str, Any]) -> dict[str, Any]:
@@ -265,7 +275,7 @@ async def perform(app: App, action: dict[str, Any]) -> dict[str, Any]:
                                      int(action["version"]))
     if not res.ok:
         return {"ok": False, "error": str(res.error)}
-    await app.publisher.publish(res)
+    await app.publish(res)
     return {"ok": True}
 
 
@@ -313,7 +323,7 @@ async def stream(request: web.Request) -> web.StreamResponse:
         since = int(since_text)
     except ValueError:
         since = -1
-    locale = await app.publisher.user_locale(user_id)
+    locale = await app.languages.of_user(user_id)
     pages = request.app[PAGES_KEY]
     response = web.StreamResponse(headers={"Content-Type": "text/event-stream",
                                            "Cache-Control": "no-store",

@@ -40,6 +40,7 @@ import random
 import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import create_engine, text
@@ -49,7 +50,7 @@ from service import once
 from storage import Database
 from storage import cluster as cl
 
-__all__ = ["Cluster", "FencedOut", "new_worker_id", "worker_url"]
+__all__ = ["Cluster", "FencedOut", "WorkerOptions", "new_worker_id", "worker_url"]
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +81,19 @@ def worker_url(url: str, worker_id: int) -> str:
                                ).render_as_string(hide_password=False)
 
 
+@dataclass(frozen=True, slots=True)
+class WorkerOptions:
+    """How a worker of a cluster is set up: its id (None: a random one), its chats' lease
+    [seconds], and Telegram's limits all workers keep together (a private chat's burst and
+    interval [seconds], the bot's requests a second)."""
+
+    worker_id: int | None = None
+    lease: float = 5.0
+    private_burst: int = 3
+    chat_interval: float = 1.0
+    global_per_second: int = 30
+
+
 class FencedOut(RuntimeError):
     """Raised by :meth:`Cluster.check` (when ``exit`` is None) once the leases are lost."""
 
@@ -91,13 +105,22 @@ class Cluster:
     lease lasts without a heartbeat (a frozen worker's chats move after it); ``tick``:
     seconds between two looks at the inbox when idle; ``take``: most chats taken per tick
     (so that workers share new chats); ``clock``: Unix seconds; ``exit``: called with
-    :data:`FENCED_EXIT` when fenced out (``os._exit``; None raises :class:`FencedOut`).
+    :data:`FENCED_EXIT` when fenced out (``os._exit``; None raises :class:`FencedOut`);
+    ``private_burst``, ``chat_interval`` and ``global_per_second``: Telegram's limits that
+    all workers keep together (:meth:`shared`).
+
+    It is the outbox's coordination (``delivery.outbox.Coordination``): :meth:`check`,
+    :meth:`shared` and :meth:`claim`.
     """
 
     def __init__(self, db: Database, *, worker_id: int | None = None, lease: float = 5.0,
                  tick: float = 0.05, take: int = 4, clock: Callable[[], float] = time.time,
-                 exit: Callable[[int], Any] | None = os._exit) -> None:
+                 exit: Callable[[int], Any] | None = os._exit, private_burst: int = 3,
+                 chat_interval: float = 1.0, global_per_second: int = 30) -> None:
         self.db = db
+        self.private_burst = private_burst
+        self.chat_interval = chat_interval
+        self.global_per_second = global_per_second
         self.worker_id = worker_id or new_worker_id()
         self.lease = lease
         self.tick = tick
@@ -205,6 +228,11 @@ class Cluster:
     async def match_chat(self, match_id: int) -> int | None:
         """The chat match ``match_id`` is played in (None if unknown)."""
         return await self.db.read(cl.match_chat, match_id)
+
+    def busy(self) -> bool:
+        """Whether an update of a chat is being processed here now, or a chat taken over is
+        being shown (tests wait for this worker to fall idle)."""
+        return any(not t.done() for t in (*self._tasks.values(), *self._healing.values()))
 
     def due(self, conn: Any, now: float, limit: int = 100) -> list[Any]:
         """The due deadlines of this worker's chats (a ``repository.due_matches`` for the
@@ -352,26 +380,27 @@ class Cluster:
 
     # -- shared limits -----------------------------------------------------------------------
 
-    def limiter(self, *, private_burst: int, chat_interval: float,
-                global_per_second: int) -> Callable[[int], Awaitable[float]]:
-        """The outbox's shared limit (:class:`ui.outbox.Outbox` ``shared``): before a request
-        to ``chat_id``, take a token of the private chat's bucket (``private_burst``, one per
-        ``chat_interval``; groups are counted by their owner alone) and of the bot's global
-        one (``global_per_second``), in the database, so that all workers together keep
-        Telegram's limits.  The returned coroutine gives 0.0 when the request may go, else
-        the seconds to wait."""
-        rate = 1.0 / chat_interval if chat_interval > 0 else 1e9
+    async def shared(self, chat_id: int) -> float:
+        """The outbox's shared limit: before a request to ``chat_id``, take a token of the
+        private chat's bucket (``private_burst``, one per ``chat_interval``; groups are
+        counted by their owner alone) and of the bot's global one (``global_per_second``),
+        in the database, so that all workers together keep Telegram's limits.  0.0 when the
+        request may go, else the seconds to wait."""
+        rate = 1.0 / self.chat_interval if self.chat_interval > 0 else 1e9
 
-        async def take(chat_id: int) -> float:
-            def both(conn: Any, now: float) -> float:
-                if chat_id > 0:
-                    wait = cl.take_token(conn, chat_id, now, capacity=private_burst,
-                                         per_second=rate)
-                    if wait > 0:
-                        return wait
-                return cl.take_token(conn, cl.GLOBAL_BUCKET, now,
-                                     capacity=global_per_second, per_second=global_per_second)
+        def both(conn: Any, now: float) -> float:
+            if chat_id > 0:
+                wait = cl.take_token(conn, chat_id, now, capacity=self.private_burst,
+                                     per_second=rate)
+                if wait > 0:
+                    return wait
+            return cl.take_token(conn, cl.GLOBAL_BUCKET, now,
+                                 capacity=self.global_per_second,
+                                 per_second=self.global_per_second)
 
-            return await self.db.write(both, self.clock())
+        return await self.db.write(both, self.clock())
 
-        return take
+    def claim(self) -> Callable[[], Awaitable[bool]] | None:
+        """The outbox's claim of a message queued now: :func:`service.once.sending` (the
+        update being processed is marked done right before the message is sent)."""
+        return once.sending()

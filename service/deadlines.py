@@ -27,12 +27,13 @@ class Deadlines:
     """The sweeper over ``db``, firing through the ``lobbies`` and ``play`` rooms."""
 
     def __init__(self, db: Database, lobbies: Lobbies, play: Play, *,
-                 clock: Callable[[], float]) -> None:
+                 clock: Callable[[], float],
+                 due: Callable[..., list[repo.MatchRow]] | None = None) -> None:
         self.db = db
         #: The query of what is due, ``due(conn, now, limit) -> [MatchRow]``: every open
         #: match's (``repository.due_matches``), or in a cluster only the chats this worker
         #: owns (:meth:`service.cluster.Cluster.due`).
-        self.due: Callable[..., list[repo.MatchRow]] = repo.due_matches
+        self.due: Callable[..., list[repo.MatchRow]] = due or repo.due_matches
         self.lobbies = lobbies
         self.play = play
         self.clock = clock

@@ -36,6 +36,7 @@ from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
 
+from service.cluster import Cluster, WorkerOptions, new_worker_id, worker_url
 from service.deadlines import Deadlines
 from service.leaving import Leaving
 from service.lobbies import DEFAULT_LOBBY_TTL, Lobbies
@@ -62,7 +63,9 @@ class GameService:
     ``hard_samples``: sampled deals per ``hard`` decision; ``bot_executor``: where computer
     players decide (default: ``bot_workers`` worker processes, one per CPU, started at the
     first decision); ``chat_options``: the chat options (``ChatInfo.options``) of chats that
-    did not set them.  Create with :meth:`open` (migrates the database) or from a ready
+    did not set them; ``due``: the query of the deadlines this process fires (default every
+    open match's; a worker of a cluster: its own chats', ``service.cluster.Cluster.due``).
+    Create with :meth:`open` (migrates the database) or from a ready
     :class:`~storage.Database`; call :meth:`close` at shutdown.
 
     The rooms are its attributes (``store``, ``lobbies``, ``play``, ``leaving``,
@@ -83,9 +86,12 @@ class GameService:
         bot_executor: Executor | None = None,
         bot_workers: int | None = None,
         chat_options: Mapping[str, Any] | None = None,
+        due: Callable[..., list[Any]] | None = None,
     ) -> None:
         self.db = db
         self.clock = clock
+        #: This worker's membership of a cluster (:meth:`open` with ``worker``), else None.
+        self.cluster: Cluster | None = None
         self.store = MatchStore(db)
         self.people = People(db, clock, chat_options)
         self.thinkers = Thinkers(executor=bot_executor, workers=bot_workers,
@@ -99,17 +105,31 @@ class GameService:
                                armed=self.play.armed)
         self.leaving = Leaving(self.store, self.play, clock=clock,
                                close_locked=self.lobbies.close_locked)
-        self.deadlines = Deadlines(db, self.lobbies, self.play, clock=clock)
+        self.deadlines = Deadlines(db, self.lobbies, self.play, clock=clock, due=due)
         self.stats = Statistics(db)
         self.records = Records(db)
         self.messages = MessageIds(db, clock)
         self.sends = SendLog(db)
 
     @classmethod
-    async def open(cls, path_or_url: str | Path, **kwargs: Any) -> GameService:
+    async def open(cls, path_or_url: str | Path, *, worker: WorkerOptions | None = None,
+                   **kwargs: Any) -> GameService:
         """Open (create, migrate to the newest schema) the database and return a service.
+        ``worker``: this process is a worker of a cluster over PostgreSQL (docs/SCALE_OUT.md):
+        its database sessions carry its name, and :attr:`cluster` is its membership, whose
+        chats' deadlines alone it fires; None (a single process) makes no cluster at all.
         ``kwargs`` go to :class:`GameService`."""
-        return cls(await open_database(path_or_url), **kwargs)
+        if worker is None:
+            return cls(await open_database(path_or_url), **kwargs)
+        worker_id = worker.worker_id or new_worker_id()
+        db = await open_database(worker_url(str(path_or_url), worker_id))
+        member = Cluster(db, worker_id=worker_id, lease=worker.lease,
+                         private_burst=worker.private_burst,
+                         chat_interval=worker.chat_interval,
+                         global_per_second=worker.global_per_second)
+        service = cls(db, due=member.due, **kwargs)
+        service.cluster = member
+        return service
 
     async def close(self) -> None:
         """Stop the computer players' workers and release the database connections."""

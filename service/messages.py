@@ -1,7 +1,7 @@
 """Message ids and group sends: what the UI layer keeps of the messages it sent.
 
 :class:`MessageIds` stores, per match, the JSON object of message ids the publisher owns
-(``matches.messages``; the publisher gives it its shape, see ``ui.bookkeeping``).
+(``matches.messages``; the publisher gives it its shape, see ``delivery.books``).
 :class:`SendLog` remembers the bot's sends to each group over the last minute, so that a
 restarted outbox goes on counting Telegram's 20 messages a minute per group where the last
 process stopped.

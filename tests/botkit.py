@@ -279,7 +279,8 @@ class Harness:
     def __init__(self, tmp: Path, default_locale: str = "ru", turn_timeout: int = 60,
                  table_view: str = "picture", settings: dict | None = None):
         self.tmp = tmp
-        self.extra_settings = dict(settings or {})  # more of bot.Settings (e.g. WEBAPP_URL)
+        # more of delivery.settings.Settings (e.g. WEBAPP_URL)
+        self.extra_settings = dict(settings or {})
         self.tg = FakeTelegram()
         self.default_locale = default_locale
         self.turn_timeout = turn_timeout
@@ -288,8 +289,8 @@ class Harness:
         self._cb_ids = itertools.count(1)
 
     async def __aenter__(self) -> Harness:
-        import bot as bot_module
-        from handlers.app import build
+        import delivery.settings as bot_module
+        from handlers.run import build
 
         self.settings = bot_module.Settings(
             bot_token="42:TEST", database_path=self.tmp / "kozel.sqlite3",
@@ -297,18 +298,19 @@ class Harness:
             table_view=self.table_view, picture_workers=0, _env_file=None,
             **self.extra_settings)
         self.bot = Bot("42:TEST", session=FakeSession(self.tg))
-        self.dp, self.app, self.outbox = await build(
+        self.dp, self.app = await build(
             self.settings, self.bot, chat_interval=0.0, group_per_minute=10**9,
             global_per_second=10**9,
             service_overrides={"bot_executor": InlineExecutor(), "hard_samples": 2})
         return self
 
+    @property
+    def outbox(self):
+        """The app's outbox (the tests look at what it holds)."""
+        return self.app.outbox
+
     async def __aexit__(self, *exc) -> None:
-        await self.outbox.drain()
-        await self.app.publisher.settled()
-        await self.outbox.close()
-        self.app.publisher.close()
-        await self.app.service.close()
+        await self.app.close()
 
     async def feed(self, update: Update) -> None:
         """Hand ``update`` to the dispatcher; return once everything it sent went out and

@@ -7,7 +7,7 @@ update done leaves nothing for the next owner to run again (run again, the comma
 seat a second computer player: the version check cannot tell a repeated command from a new
 one); one that dies inside the change leaves the update pending, and the next owner runs it
 once.  A worker frozen while its chat moved cannot apply an update the new owner has
-claimed.  Each worker is the real :func:`handlers.app.build` over the real routers and a
+claimed.  Each worker is the real :func:`handlers.run.build` over the real routers and a
 mocked Bot API; the dying is a ``BaseException`` raised at that step, which nothing of the
 worker catches, as nothing of a killed process runs."""
 
@@ -21,9 +21,9 @@ from aiogram import Bot
 from aiogram.types import CallbackQuery, Chat, Message, MessageEntity, Update
 from sqlalchemy import insert, text, update
 
-import bot as bot_module
-from handlers.app import build
+import delivery.settings as bot_module
 from handlers.cluster import feeder
+from handlers.run import build
 from handlers.webapp import WEBAPP_ACTION, action_id
 from service import once
 from service.cluster import Cluster
@@ -55,22 +55,25 @@ class Worker:
         settings = bot_module.Settings(bot_token="42:TEST", table_view="text",
                                        picture_workers=0, _env_file=None, **where)
         self.bot = Bot("42:TEST", session=FakeSession(self.tg))
-        self.dp, self.app, self.outbox = await build(
+        self.dp, self.app = await build(
             settings, self.bot, chat_interval=0.0, group_per_minute=10**9,
             global_per_second=10**9,
             service_overrides={"bot_executor": InlineExecutor(), "hard_samples": 2})
         self.db = self.app.service.db
         self.cluster = Cluster(self.db, exit=None, lease=3600.0)
+        # the outbox of a worker marks a reply's update done before the reply (only that of
+        # the cluster's coordination: these workers share no limits)
+        self.app.outbox.cluster = OnlyClaims()
         return self
 
     async def __aexit__(self, *exc) -> None:
-        await self.outbox.drain()
+        await self.app.outbox.drain()
         await self.app.publisher.settled()
         try:
-            await self.outbox.close()
+            await self.app.outbox.close()
         except Died:  # its outbox died with it: nothing of it runs any more
             pass
-        self.app.publisher.close()
+        self.app.publisher.pictures.close()
         await self.app.service.close()
 
     async def own(self, chat_id: int) -> None:
@@ -93,8 +96,22 @@ class Worker:
     async def process(self, rows: list[cl.InboxRow]) -> None:
         for row in rows:
             await self.cluster.process(row, feeder(self.dp, self.bot))
-        await self.outbox.drain()
+        await self.app.outbox.drain()
         await self.app.publisher.settled()
+
+
+class OnlyClaims:
+    """The outbox's coordination of a worker whose limits are its own: it only claims
+    (:func:`service.once.sending`)."""
+
+    def check(self) -> None:
+        pass
+
+    async def shared(self, chat_id: int) -> float:
+        return 0.0
+
+    def claim(self):
+        return once.sending()
 
 
 def _command(update_id: int, person: Person, chat_id: int, words: str) -> dict:
@@ -218,7 +235,7 @@ async def test_a_reply_whose_worker_died_before_the_mark_is_sent_once(store_url,
             m.setattr(cl, "inbox_done", die)  # the step after the handler
             with pytest.raises(Died):
                 await first.process(rows)
-            await first.outbox.drain()  # the request its outbox made before the death
+            await first.app.outbox.drain()  # the request its outbox made before the death
         words = _help_words(first)
         assert _replies(tg, GROUP, words) == 1
         await second.own(GROUP)
@@ -250,7 +267,7 @@ async def test_a_reply_whose_worker_died_between_its_mark_and_its_request_is_not
             m.setattr(cl, "inbox_done", die)
             with pytest.raises(Died):
                 await first.process(rows)
-            await first.outbox.drain()
+            await first.app.outbox.drain()
         assert made == [GROUP]  # the answer's request was being made
         await second.own(GROUP)
         assert await second.claim() == []
@@ -329,7 +346,7 @@ async def test_a_mini_app_move_waits_behind_the_chat_s_telegram_updates_that_cam
         res = await svc.lobbies.start(res.match_id, OLYA.id)
         assert res.ok, res
         await w.app.publisher.publish(res)
-        await w.outbox.drain()
+        await w.app.outbox.drain()
         await w.app.publisher.settled()
         mover = next(p for p in (OLYA, PETYA) if p.id == res.table.to_act_user_id)
         hand = next(m for m in reversed(tg.chat(mover.id)) if m.move_buttons())

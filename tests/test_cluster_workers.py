@@ -4,7 +4,7 @@ chat with the same press give one accepted move, one stale answer and one table 
 Mini App move sent to a worker that does not own the chat is made by the owner, once, and
 that worker's streams follow it; a killed worker's chats are taken at once, a frozen one's
 after its lease; the shared token buckets never grant more than they hold.  Every worker is
-a real :func:`handlers.app.build` over the real routers and a mocked Bot API
+a real :func:`handlers.run.build` over the real routers and a mocked Bot API
 (:mod:`tests.botkit`) shared by the workers, as Telegram is."""
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 from sqlalchemy import insert, text
 
-import bot as bot_module
-from handlers.app import build
+import delivery.settings as bot_module
 from handlers.cluster import feeder, route_of
+from handlers.run import build
 from handlers.webapp import create_webapp
 from service.cluster import Cluster, FencedOut
 from service.views import ErrorCode, Result
@@ -59,7 +59,7 @@ class Worker:
             table_view="text", picture_workers=0, worker_lease=self.lease,
             rate_chat_interval=0.0, rate_global_per_second=10**6, _env_file=None, **pages)
         self.bot = Bot("42:TEST", session=FakeSession(self.tg))
-        self.dp, self.app, self.outbox = await build(
+        self.dp, self.app = await build(
             self.settings, self.bot, cluster=True, chat_interval=0.0,
             group_per_minute=10**9, global_per_second=10**9,
             service_overrides={"bot_executor": InlineExecutor(), "hard_samples": 2})
@@ -74,11 +74,11 @@ class Worker:
     async def __aexit__(self, *exc) -> None:
         self.stop.set()
         await asyncio.gather(self.task, return_exceptions=True)
-        await self.outbox.drain()
+        await self.app.outbox.drain()
         await self.app.publisher.settled()
         await self.cluster.stop()
-        await self.outbox.close()
-        self.app.publisher.close()
+        await self.app.outbox.close()
+        self.app.publisher.pictures.close()
         await self.app.service.close()
 
     async def post(self, update: Update) -> bool:
@@ -88,15 +88,18 @@ class Worker:
                                           await route_of(payload, self.cluster), payload)
 
     async def settle(self) -> None:
-        await self.outbox.drain()
+        await self.app.outbox.drain()
         await self.app.publisher.settled()
 
 
 async def _idle(db: Database, *workers: Worker, timeout: float = 20.0) -> None:
-    """Wait until the inbox has nothing pending and every worker has sent what it queued."""
+    """Wait until the inbox has nothing pending, no worker is still processing an update
+    (an update is marked done with its game change, before its handler answers the press),
+    and every worker has sent what it queued."""
     end = time.monotonic() + timeout
     while await db.read(lambda c: c.execute(
-            text("SELECT count(*) FROM inbox WHERE done_at IS NULL")).scalar()):
+            text("SELECT count(*) FROM inbox WHERE done_at IS NULL")).scalar()) or any(
+            w.cluster.busy() for w in workers):
         assert time.monotonic() < end, "the inbox was not drained"
         await asyncio.sleep(0.02)
     for w in workers:

@@ -145,7 +145,7 @@ def test_no_bot_text_names_a_file_outside_the_repository():
 
 
 def test_the_rules_url_setting_is_an_address_or_nothing():
-    import bot as bot_module
+    import delivery.settings as bot_module
 
     def settings(**kw):
         return bot_module.Settings(bot_token="42:TEST", _env_file=None, **kw)

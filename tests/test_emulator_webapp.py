@@ -11,7 +11,7 @@ import pytest
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
-from ui.webapp_auth import InitDataError, verify_init_data
+from delivery.initdata import InitDataError, verify_init_data
 
 pytest_plugins = ("tests.emulator.fixtures",)
 

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 
 import pytest
 from aiogram.types import Chat, ChatMemberBanned, ChatMemberMember, ChatMemberUpdated, Message
 
 import engine
+from delivery.books import Books
+from delivery.publisher import Publisher
 from tests.botkit import BOT, Harness, Person
 from tests.servicekit import engine_state
-from ui.publish import Publisher
 
 GROUP = -100777
 OLYA, PETYA, MASHA, SERG = (Person(21, "Оля"), Person(22, "Петя"), Person(23, "Маша"),
@@ -553,11 +555,12 @@ async def _play_until_unpublished(h: Harness, match_id: int, rng: random.Random,
 
 
 def restarted(h: Harness) -> Publisher:
-    """A new publisher over the same service and outbox, as after a restart of the bot: it
-    knows only the message ids stored with the matches."""
+    """A new publisher with new books over the same service and outbox, as after a restart
+    of the bot: it knows only the message ids stored with the matches."""
     old = h.app.publisher
-    h.app.publisher = Publisher(old.service, old.outbox, old.tr, bot_username=old.bot_username,
-                                default_locale=old.default_locale)
+    books = Books(h.app.service.messages)
+    h.app.books = books
+    h.app.publisher = Publisher(old.service, replace(old.post, books=books), old.pictures)
     return h.app.publisher
 
 

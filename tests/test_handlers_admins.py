@@ -19,7 +19,7 @@ from aiogram.types import (
     User,
 )
 
-from handlers.admins import ADMIN_TTL
+from delivery.admins import ADMIN_TTL
 from tests.botkit import BOT, Harness, Person
 from ui.callbacks import LobbyCb, SettingsCb, VariantCb
 

@@ -654,9 +654,9 @@ async def test_a_players_telegram_language_survives_a_restart(tmp_path):
         await seated(h, (OLYA, anna))
         assert english in h.tg.chat(anna.id)[-1].text
     async with _restarted(h, tmp_path) as h2:
-        assert h2.app.telegram_lang == {}  # nothing of the killed process's memory
-        assert await h2.app.publisher.user_locale(anna.id) == "en"
-        assert await h2.app.publisher.user_locale(OLYA.id) == "ru"
+        assert h2.app.languages.telegram == {}  # nothing of the killed process's memory
+        assert await h2.app.languages.of_user(anna.id) == "en"
+        assert await h2.app.languages.of_user(OLYA.id) == "ru"
         await _heal(h2)
         hands = [m for m in h2.tg.chat(anna.id) if english in m.text or russian in m.text]
         assert hands and all(english in m.text for m in hands), [m.text for m in hands]

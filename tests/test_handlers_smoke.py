@@ -45,7 +45,7 @@ async def test_response_models_of_called_methods_stay_cached():
     from aiogram.methods import AnswerCallbackQuery
     from aiogram.methods.base import Response
 
-    from handlers.app import _RESPONSE_TYPES, pin_response_types
+    from delivery.telegram import _RESPONSE_TYPES, pin_response_types
 
     async def make_request(bot, method):
         return "answered"

@@ -15,6 +15,7 @@ from dataclasses import replace
 import pytest
 from PIL import Image
 
+from delivery.pictures import TablePictures
 from service.live.rulebook import variant_infos
 from service.views import Status
 from tests.emulator.html import parse_html, strip_text, utf16_len
@@ -23,7 +24,6 @@ from ui import render
 from ui.caption import MAX_CAPTION, render_caption
 from ui.i18n import SUPPORTED_LOCALES, Translator
 from ui.picture import CARD_H, CARD_W, FELT, HEIGHT, MAX_PNG_BYTES, WIDTH, render_table_image
-from ui.table_photo import TablePictures
 
 TR = Translator(strict=True)
 LONG = ["Оля «<b>»", "Петя &amp; " + "Ж" * 60, "🐐" * 40, "Олександра-Вікторія Іваненко"]
@@ -62,7 +62,7 @@ def shown_length(caption: str) -> int:
 
 @pytest.mark.parametrize("variant", list(variant_infos()))
 def test_every_group_view_of_a_real_match_draws_and_fits(matches, variant):
-    """Each result's group table as the publisher draws it (:class:`ui.table_photo.
+    """Each result's group table as the publisher draws it (:class:`delivery.pictures.
     TablePictures`): a PNG of 1200 × 960 within ``MAX_PNG_BYTES``, different after each move
     of a round; the closed table's picture differs from the running one."""
     results = matches[variant]

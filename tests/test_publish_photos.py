@@ -13,9 +13,10 @@ from typing import Any
 import pytest
 
 import engine
+from delivery import pictures as table_photo
 from tests.botkit import Harness, Sent
 from tests.test_handlers import GROUP, OLYA, PETYA, books, current, restarted, seated
-from ui import render, table_photo
+from ui import render
 from ui.callbacks import SettingsCb
 from ui.caption import render_caption
 from ui.picture import render_table_png

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-import bot
+import delivery.settings as bot
 from storage import database_url
 
 

@@ -1,4 +1,4 @@
-"""Where the group's table pictures are drawn (ui/table_photo.py, issue 14): in a process of
+"""Where the group's table pictures are drawn (delivery/pictures.py, issue 14): in a process of
 their own by default (the bot's interpreter lock stays with the event loop), or in a thread;
 the same bytes either way, each state drawn once, and a drawing process that dies is
 replaced for the next picture."""
@@ -15,10 +15,10 @@ from dataclasses import replace
 import pytest
 from PIL import Image
 
+from delivery.pictures import TablePictures
 from ui.i18n import Translator
 from ui.picture import render_table_png
 from ui.picture_examples import EXAMPLES
-from ui.table_photo import TablePictures
 
 TR = Translator(strict=True)
 

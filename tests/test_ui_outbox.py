@@ -1,4 +1,4 @@
-"""ui.outbox: ordering, coalescing, rate limits on a fake clock, 429, not-modified, 403."""
+"""delivery.outbox: ordering, coalescing, rate limits on a fake clock, 429, not-modified, 403."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from aiogram.exceptions import (
 )
 from aiogram.methods import SendMessage
 
-from ui.outbox import Outbox, is_group_chat
+from delivery.outbox import Outbox, is_group_chat
 
 GROUP = -100123
 USER = 42
@@ -104,6 +104,19 @@ def bot(clock):
 
 def make(bot, clock, **kw):
     return Outbox(bot, clock=clock, sleep=clock.sleep, **kw)
+
+
+class Claims:
+    """A cluster's coordination that only claims (``claim``): no fence, no shared limits."""
+
+    def __init__(self, claim):
+        self.claim = claim
+
+    def check(self):
+        pass
+
+    async def shared(self, chat_id):
+        return 0.0
 
 
 def any_call(method):
@@ -400,7 +413,7 @@ def test_group_chat_ids_are_negative():
 async def test_direct_requests_wait_out_flood_control_but_outbox_requests_do_not(bot, clock):
     """A handler's own reply that meets 429 is retried after retry_after; a request of the
     outbox is not (the outbox waits itself, letting edits merge meanwhile)."""
-    from ui.outbox import RetryAfterMiddleware
+    from delivery.outbox import RetryAfterMiddleware
 
     tries = []
 
@@ -574,7 +587,7 @@ async def test_a_claimed_request_is_made_only_after_its_mark_and_dropped_when_re
         order.append(f"{method} {kwargs.get('text')}")
         return await real(method, kwargs)
     bot._do = do
-    box = make(bot, clock, claim=claim)
+    box = make(bot, clock, cluster=Claims(claim))
     pending.append("a")
     first = box.send(GROUP, "a")
     pending.append("b")

@@ -1,4 +1,4 @@
-"""ui.outbox photos (issue 14): sendPhoto and editMessageMedia go through the same queues,
+"""delivery.outbox photos (issue 14): sendPhoto and editMessageMedia go through the same queues,
 coalescing and limits as texts; a picture given as a function is drawn only when its request
 is made, so coalesced edits never draw; a failed photo calls ``on_failed``."""
 

@@ -33,7 +33,6 @@ from ui.picture import (
     MAX_PNG_BYTES,
     WIDTH,
     ZONE,
-    PictureCache,
     display_text,
     render_table_image,
     render_table_png,
@@ -402,6 +401,8 @@ def test_the_end_of_a_match_marks_the_goat():
 
 
 def test_pictures_are_cached_per_match_and_version():
+    from delivery.pictures import PictureCache
+
     cache = PictureCache(maxsize=2)
     t1 = table(version=1)
     first = cache.table_png(t1, locale="ru", tr=TR)

@@ -8,7 +8,7 @@ from urllib.parse import parse_qsl, urlencode
 
 import pytest
 
-from ui.webapp_auth import (
+from delivery.initdata import (
     InitDataError,
     check_stream_token,
     mint_stream_token,

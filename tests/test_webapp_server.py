@@ -15,10 +15,10 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
+from delivery.initdata import sign_init_data
 from handlers.webapp import create_webapp
 from service.views import ErrorCode, Result
 from tests.botkit import Harness, Person
-from ui.webapp_auth import sign_init_data
 
 GROUP = -100777
 PEOPLE = (Person(41, "Оля"), Person(42, "Петя", "en"), Person(43, "Маша", "uk"))
@@ -313,7 +313,7 @@ async def test_without_the_settings_there_is_no_button_and_with_them_both_kinds(
 def test_a_malformed_webapp_url_is_refused(value):
     import pydantic
 
-    import bot as bot_module
+    import delivery.settings as bot_module
 
     with pytest.raises(pydantic.ValidationError):
         bot_module.Settings(bot_token=TOKEN, webapp_url=value, _env_file=None)
@@ -322,7 +322,7 @@ def test_a_malformed_webapp_url_is_refused(value):
 async def test_in_polling_mode_the_page_has_a_server_of_its_own(tmp_path):
     import aiohttp
 
-    from handlers.app import _run_pages
+    from handlers.run import _run_pages
     from tests.pagekit import free_port
 
     port = free_port()

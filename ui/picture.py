@@ -34,9 +34,9 @@ the machine has it and put in visual order letter by letter where it has not
 Speed: everything is drawn into a palette ("P") image with one fixed palette per
 :class:`Theme`, from sprites rendered once and cached (tiles per size, orientation, face and
 highlight; labels; panels), so a picture is a few dozen rectangle copies and one PNG encoding
-of about a megabyte of palette indices. :class:`PictureCache` keeps the PNG per
-(match, version) so an unchanged state is never drawn twice. ``bench/picture_bench.py`` times
-it.
+of about a megabyte of palette indices. The bot keeps each PNG per (match, version)
+(``delivery.pictures.PictureCache``), so an unchanged state is never drawn twice.
+``bench/picture_bench.py`` times it.
 
 ``python -m ui.picture --examples DIR`` writes the README's example pictures, each also
 scaled to :data:`PHONE_WIDTH` pixels wide as a phone shows it (``NAME-400.png``).
@@ -72,7 +72,6 @@ __all__ = [
     "PHONE_WIDTH",
     "THEMES",
     "WIDTH",
-    "PictureCache",
     "Theme",
     "display_text",
     "encode_png",
@@ -944,62 +943,6 @@ def render_table_png(table: TableView, *, locale: str, tr: Translator | None = N
     """
     return encode_png(render_table_image(table, locale=locale, tr=tr, summary=summary,
                                          theme=theme))
-
-
-class PictureCache:
-    """Table pictures per (match, version, locale, theme, closing round), newest kept.
-
-    A match's version changes with every change of its state (``TableView.version``), so a
-    picture for one version never goes stale: :meth:`table_png` draws each state once, and
-    asking again (a re-send after a failed upload, a restart's re-render, a second chat
-    language) costs a dictionary look-up. ``maxsize`` pictures are kept [entries]; at about
-    30 KB each the default holds about 8 MB. Thread-safe.
-    """
-
-    def __init__(self, maxsize: int = 256) -> None:
-        self.maxsize = maxsize
-        self._items: OrderedDict[tuple, bytes] = OrderedDict()
-        self._lock = threading.Lock()
-        self.hits = 0
-        self.misses = 0
-
-    @staticmethod
-    def key(table: TableView, locale: str, summary: RoundSummary | None, theme: Theme
-            ) -> tuple:
-        """The cache key of a picture."""
-        return (table.match_id, table.version, locale, theme.name,
-                summary.round_no if summary is not None else None)
-
-    def table_png(self, table: TableView, *, locale: str, tr: Translator | None = None,
-                  summary: RoundSummary | None = None, theme: Theme = FELT) -> bytes:
-        """:func:`render_table_png`, drawn once per key."""
-        key = self.key(table, locale, summary, theme)
-        hit = self.get(key)
-        if hit is not None:
-            return hit
-        png = render_table_png(table, locale=locale, tr=tr, summary=summary, theme=theme)
-        self.put(key, png)
-        return png
-
-    def get(self, key: tuple) -> bytes | None:
-        """The picture cached under ``key`` (:meth:`key`), or None."""
-        with self._lock:
-            hit = self._items.get(key)
-            if hit is not None:
-                self._items.move_to_end(key)
-                self.hits += 1
-            return hit
-
-    def put(self, key: tuple, png: bytes) -> None:
-        """Keep ``png`` under ``key``, the oldest pictures going beyond ``maxsize``."""
-        with self._lock:
-            self.misses += 1
-            self._items[key] = png
-            while len(self._items) > self.maxsize:
-                self._items.popitem(last=False)
-
-    def __len__(self) -> int:
-        return len(self._items)
 
 
 def _main(argv: Sequence[str] | None = None) -> int:

@@ -33,8 +33,8 @@ FAST_RATES: dict[str, str] = {
     "RATE_GLOBAL_PER_SECOND": "100000",
 }
 
-#: Every setting of ``bot.Settings`` that is given a value, so a developer's ``.env`` cannot
-#: change a test (environment variables take precedence over the ``.env`` file).
+#: Every setting of ``delivery.settings.Settings`` that is given a value, so a developer's
+#: ``.env`` cannot change a test (environment variables take precedence over the ``.env`` file).
 _DEFAULTS: dict[str, str] = {
     "DEFAULT_LOCALE": "ru",
     "LOG_LEVEL": "WARNING",

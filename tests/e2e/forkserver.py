@@ -36,11 +36,11 @@ REPO = Path(__file__).resolve().parents[2]
 
 #: What the server imports before it forks: everything ``bot.py`` imports on its way to
 #: polling, a webhook or a worker of a cluster, so a child imports (almost) nothing.
-PRELOAD = ("bot", "handlers.app", "handlers.cluster", "handlers.webapp", "service.cluster",
+PRELOAD = ("bot", "handlers.run", "handlers.cluster", "handlers.webapp", "service.cluster",
            "aiogram.webhook.aiohttp_server", "aiohttp.web", "aiosqlite", "psycopg",
            "sqlalchemy.dialects.sqlite.aiosqlite", "sqlalchemy.dialects.postgresql.psycopg",
            "alembic.command", "alembic.config", "alembic.runtime.migration",
-           "ui.picture", "ui.table_photo", "service.thinkers")
+           "ui.picture", "delivery.pictures", "service.thinkers")
 
 
 class ForkedProcess:

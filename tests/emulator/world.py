@@ -391,7 +391,7 @@ class World:
         says.  ``{"init_data": query string}``."""
         import json
 
-        from ui.webapp_auth import sign_init_data
+        from delivery.initdata import sign_init_data
 
         user = self._user(user_id)
         fields = {"user": json.dumps({k: v for k, v in user.api().items() if v is not None},

@@ -6,11 +6,8 @@ Issue 4 ("The table in the group", "Timeouts, absence, failures"):
 - edits of the same message coalesce: an edit that finds an earlier edit of that message still
   waiting in the queue replaces its content (and takes its place), so only the latest text is
   sent and the latest state is always shown in the end;
-- in a group chat (negative chat id), at most ``group_per_minute`` (20) requests per 60 s and
-  one per ``chat_interval`` (1 s); in a private chat, a token bucket: a burst of
-  ``private_burst`` (3) requests, refilled at one per ``chat_interval``, so a player's two or
-  three messages of one move arrive at once and the long-run rate stays one a second; and
-  ``global_per_second`` (30) over all chats -- sliding windows on an injectable clock;
+- Telegram's limits (:mod:`delivery.limits`): a group's 20 requests a minute and one a
+  second, a private chat's burst of three then one a second, 30 a second in all;
 - the group windows survive a restart: with a ``send_log`` (``record(chat_id, at)`` and
   ``recent()``, Unix seconds; :class:`service.messages.SendLog`) every group request is
   recorded before it is made, and :meth:`Outbox.restore` starts each group's window with the
@@ -24,9 +21,11 @@ Issue 4 ("The table in the group", "Timeouts, absence, failures"):
   coalesce never draw the pictures nobody would see.  A photo request that fails (Telegram
   refuses it, the network gives up, the picture cannot be drawn) calls its ``on_failed``, so
   the caller can show the text instead;
-- a worker of a cluster passes ``claim`` (``service.once.sending``): a request answering an
-  update that changed no game is made only after that update is marked done, and is dropped
-  when another try of the update answered it (a reply is sent at most once);
+- a worker of a cluster passes its ``cluster`` (:class:`Coordination`): before every request
+  its ``check`` fences a worker that may have lost its chats, its ``shared`` limits keep all
+  workers together within Telegram's limits, and a request answering an update that changed
+  no game is made only after that update is marked done (``claim``), and is dropped when
+  another try of the update answered it (a reply is sent at most once);
 - ``TelegramForbiddenError`` (403: the user never opened the DM or blocked the bot) is
   reported to ``on_forbidden(chat_id, error)`` so the service can mark the DM closed; other
   failures go to ``on_error(chat_id, kind, error)``;
@@ -35,7 +34,7 @@ Issue 4 ("The table in the group", "Timeouts, absence, failures"):
   send to the old id; an edit or delete of the old group's messages cannot be done there and
   resolves to None (the migration handler shows the table anew in the supergroup).
 
-Handlers send their replies through the outbox too (``handlers.common.reply``), so a group's
+Handlers send their replies through the outbox too (``delivery.app.App.reply``), so a group's
 count holds every message the bot writes there.  Only the answers to button presses
 (``answerCallbackQuery``, no chat message) go directly; :class:`RetryAfterMiddleware` on the
 bot's session waits out flood control for any direct request, so it is delayed, not lost.
@@ -59,7 +58,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from aiogram.client.session.middlewares.base import BaseRequestMiddleware
 from aiogram.exceptions import (
@@ -72,14 +71,12 @@ from aiogram.exceptions import (
 )
 from aiogram.types import BufferedInputFile, InputMediaPhoto
 
-__all__ = ["MessageRef", "Outbox", "PhotoSource", "RetryAfterMiddleware", "is_group_chat",
-           "ref_id"]
+from delivery.limits import Limits, is_group_chat
+
+__all__ = ["Coordination", "MessageRef", "Outbox", "PhotoSource", "RetryAfterMiddleware",
+           "is_group_chat", "ref_id"]
 
 log = logging.getLogger(__name__)
-
-#: Seconds by which a restored group send counts later than it was recorded: the record is
-#: made before the request, which reached Telegram within that time (or failed).
-RESTORE_SLACK = 1.0
 
 #: True while an outbox worker makes a request: the outbox waits out 429 itself.
 _IN_OUTBOX: ContextVar[bool] = ContextVar("kozel_in_outbox", default=False)
@@ -92,17 +89,25 @@ _EDITS = ("edit_text", "edit_markup", "edit_media")
 _GONE = ("message to delete not found", "message can't be deleted")
 
 
-def is_group_chat(chat_id: int) -> bool:
-    """Groups, supergroups and channels have negative ids; private chats positive."""
-    return chat_id < 0
-
-
 #: A message: its id, or the future of the send that makes it (resolving to the ``Message``).
 MessageRef = int | asyncio.Future
 
 #: A photo to upload: its bytes, or a function (plain or async) that returns them, called
 #: when the request is made (and again if the request is retried).
 PhotoSource = bytes | Callable[[], "bytes | Awaitable[bytes]"]
+
+
+class Coordination(Protocol):
+    """What a worker of a cluster asks of its outbox (:class:`service.cluster.Cluster`):
+    ``check()`` before every request (raises or exits when this worker may no longer send:
+    its chats may have another owner); ``await shared(chat_id)`` the limits shared with the
+    other workers (0.0: go, else the seconds to wait); ``claim()`` when a request is queued
+    (in the queuing task): None, or a coroutine function awaited right before the request,
+    whose False drops it (:func:`service.once.sending`)."""
+
+    def check(self) -> None: ...
+    async def shared(self, chat_id: int) -> float: ...
+    def claim(self) -> Callable[[], Awaitable[bool]] | None: ...
 
 
 def ref_id(ref: MessageRef | None) -> int | None:
@@ -142,10 +147,12 @@ class _Op:
 class _Chat:
     ops: deque[_Op] = field(default_factory=deque)
     task: asyncio.Task | None = None
-    last: float | None = None
-    window: deque[float] = field(default_factory=deque)
-    blocked_until: float = 0.0
-    tokens: float | None = None  # a private chat's bucket; None: full
+
+
+#: What a request came to: its result, and whether it failed (its ``on_failed`` is due).
+_Outcome = tuple[Any, bool]
+#: A request to make again (429, a network error, a migrated group's send): no outcome yet.
+_AGAIN = object()
 
 
 class Outbox:
@@ -156,8 +163,9 @@ class Outbox:
     photos, ``send_photo`` and ``edit_message_media``) taking the Bot API's keyword
     arguments.  ``clock()`` returns seconds (monotonic); ``sleep(seconds)`` is
     awaited to wait; ``wall()`` returns Unix seconds (for ``send_log``) -- all injectable for
-    tests.  ``on_forbidden`` / ``on_error`` may be plain functions or coroutines; their
-    exceptions are logged and swallowed.
+    tests.  The limits are :class:`delivery.limits.Limits`'s.  ``on_forbidden`` /
+    ``on_error`` may be plain functions or coroutines; their exceptions are logged and
+    swallowed.  ``cluster``: a worker of a cluster's :class:`Coordination`, None alone.
     """
 
     def __init__(
@@ -176,36 +184,22 @@ class Outbox:
         on_error: Callable[[int, str, Exception], Any] | None = None,
         max_attempts: int = 5,
         parse_mode: str | None = "HTML",
-        shared: Callable[[int], Awaitable[float]] | None = None,
-        gate: Callable[[], Any] | None = None,
-        claim: Callable[[], Callable[[], Awaitable[bool]] | None] | None = None,
+        cluster: Coordination | None = None,
     ) -> None:
         self.bot = bot
         self.clock = clock
         self.sleep = sleep
-        self.group_per_minute = group_per_minute
-        self.chat_interval = chat_interval
-        self.private_burst = max(1, int(private_burst))
-        self.global_per_second = global_per_second
+        self.limits = Limits(clock=clock, group_per_minute=group_per_minute,
+                             chat_interval=chat_interval, private_burst=private_burst,
+                             global_per_second=global_per_second)
         self.send_log = send_log
         self.wall = wall
         self.on_forbidden = on_forbidden
         self.on_error = on_error
         self.max_attempts = max_attempts
         self.parse_mode = parse_mode
-        #: Limits shared with other workers: ``await shared(chat_id)`` before a request
-        #: gives 0.0 (go) or the seconds to wait (service.cluster.Cluster.limiter).
-        self.shared = shared
-        #: Called before every request; raises or exits when this worker may no longer send
-        #: (service.cluster.Cluster.check: its chats may have another owner).
-        self.gate = gate
-        #: Called when a request is queued (in the queuing task): None, or a coroutine
-        #: function awaited right before the request is made, whose False drops it
-        #: (service.once.sending: the update it answers is marked done first, so a worker
-        #: that dies after the request does not leave it to be answered again).
-        self.claim = claim
+        self.cluster = cluster
         self._chats: dict[int, _Chat] = {}
-        self._global: deque[float] = deque()
         self._closed = False
         #: Groups upgraded to supergroups: old chat id → new chat id.
         self.migrated: dict[int, int] = {}
@@ -293,21 +287,10 @@ class Outbox:
             return 0
         recent = await self.send_log.recent()
         if chat_id is not None:
-            if chat_id in self._chats:
+            if chat_id in self._chats or self.limits.knows(chat_id):
                 return 0
             recent = {chat_id: recent[chat_id]} if chat_id in recent else {}
-        now, wall = self.clock(), self.wall()
-        count = 0
-        for chat_id, times in recent.items():  # noqa: B020 - the filtered map
-            chat = self._chats.setdefault(chat_id, _Chat())
-            # a recorded time is a request's start; Telegram got it up to RESTORE_SLACK later
-            merged = sorted([now - (wall - t) + RESTORE_SLACK for t in times]
-                            + list(chat.window))
-            chat.window = deque(merged)
-            if merged:
-                chat.last = max(chat.last or merged[-1], merged[-1])
-            count += len(times)
-        return count
+        return self.limits.restore(recent, self.wall())
 
     async def drain(self) -> None:
         """Wait until every queue is empty (e.g. before shutdown or in tests)."""
@@ -340,8 +323,8 @@ class Outbox:
         if self._closed:
             future.set_result(None)
             return future
-        if self.claim is not None:
-            op.mark = self.claim()
+        if self.cluster is not None:
+            op.mark = self.cluster.claim()
         if op.chat_id in self.migrated:
             if op.kind not in _SENDS:  # the old group's messages cannot be changed any more
                 future.set_result(None)
@@ -372,54 +355,6 @@ class Outbox:
                 return None
         return None
 
-    # -- rate limits -----------------------------------------------------------------------------
-
-    def _tokens(self, chat: _Chat, now: float) -> float:
-        """A private chat's bucket now: ``private_burst`` when full, refilled at one token
-        per ``chat_interval`` since its last request."""
-        if chat.tokens is None or chat.last is None or self.chat_interval <= 0:
-            return float(self.private_burst)
-        refill = (now - chat.last) / self.chat_interval
-        return min(float(self.private_burst), chat.tokens + refill)
-
-    def _wait_time(self, chat_id: int, chat: _Chat) -> float:
-        now = self.clock()
-        wait = chat.blocked_until - now
-        if is_group_chat(chat_id):
-            if chat.last is not None:
-                wait = max(wait, chat.last + self.chat_interval - now)
-            while chat.window and chat.window[0] <= now - 60.0:
-                chat.window.popleft()
-            if len(chat.window) >= self.group_per_minute:
-                wait = max(wait, chat.window[0] + 60.0 - now)
-        else:
-            tokens = self._tokens(chat, now)
-            if tokens < 1.0:
-                wait = max(wait, (1.0 - tokens) * self.chat_interval)
-        while self._global and self._global[0] <= now - 1.0:
-            self._global.popleft()
-        if len(self._global) >= self.global_per_second:
-            wait = max(wait, self._global[0] + 1.0 - now)
-        return wait
-
-    def _record(self, chat_id: int, chat: _Chat) -> None:
-        now = self.clock()
-        if is_group_chat(chat_id):
-            chat.window.append(now)
-        else:
-            chat.tokens = self._tokens(chat, now) - 1.0
-        chat.last = now
-        self._global.append(now)
-
-    def _answered(self, chat_id: int, chat: _Chat) -> None:
-        """A request came back: Telegram received it at some moment before now, so it counts
-        from now on (a limit counted from the request's start could let the 21st request of a
-        minute reach Telegram a few milliseconds too early)."""
-        now = self.clock()
-        chat.last = now
-        if is_group_chat(chat_id) and chat.window:
-            chat.window[-1] = now
-
     async def _log_send(self, chat_id: int) -> None:
         """Record a group request in ``send_log`` before it is made (a failure to record is
         logged; the request goes out all the same)."""
@@ -432,83 +367,61 @@ class Outbox:
 
     # -- the worker ------------------------------------------------------------------------------
 
+    async def _waited(self, chat_id: int) -> bool:
+        """Wait for the chat's limits (this worker's, then the cluster's shared ones); True
+        when the waiting is over and the request may be made now, False when it waited (the
+        worker looks again)."""
+        wait = self.limits.wait(chat_id)
+        if wait > 0:
+            await self.sleep(wait)
+            return False
+        if self.cluster is not None:
+            self.cluster.check()
+            wait = await self.cluster.shared(chat_id)
+            if wait > 0:
+                await self.sleep(wait)
+                return False
+        return True
+
+    async def _ready(self, chat: _Chat, op: _Op) -> bool:
+        """Whether the request at the head of the queue is still to be made: the message it
+        edits was sent, and its update's mark (a cluster's reply) holds.  Else it is gone
+        from the queue and resolved to None."""
+        if not await self._resolve_target(op):
+            chat.ops.popleft()
+            if op.on_failed is not None:  # a photo for a message that never came
+                await self._notify(op.on_failed)
+            self._resolve(op, None)  # the message it edits was never sent
+            return False
+        if op.mark is not None:
+            mark, op.mark = op.mark, None
+            if not await mark():  # its update was answered by another try
+                chat.ops.popleft()
+                self._resolve(op, None)
+                return False
+        return True
+
     async def _worker(self, chat_id: int, chat: _Chat) -> None:
         while chat.ops:
             op = chat.ops[0]
-            wait = self._wait_time(chat_id, chat)
-            if wait > 0:
-                await self.sleep(wait)
+            if not await self._waited(chat_id) or not await self._ready(chat, op):
                 continue
-            if self.gate is not None:
-                self.gate()
-            if self.shared is not None:
-                wait = await self.shared(chat_id)
-                if wait > 0:
-                    await self.sleep(wait)
-                    continue
-            if not await self._resolve_target(op):
-                chat.ops.popleft()
-                if op.on_failed is not None:  # a photo for a message that never came
-                    await self._notify(op.on_failed)
-                self._resolve(op, None)  # the message it edits was never sent
-                continue
-            if op.mark is not None:
-                mark, op.mark = op.mark, None
-                if not await mark():  # its update was answered by another try
-                    chat.ops.popleft()
-                    self._resolve(op, None)
-                    continue
-            self._record(chat_id, chat)
+            self.limits.record(chat_id)
             op.started = True
             op.attempts += 1
-            failed = False
             await self._log_send(chat_id)
             try:
                 try:
-                    result = await self._call(op)
+                    outcome = (await self._call(op), False)
                 finally:
-                    self._answered(chat_id, chat)
-            except TelegramRetryAfter as exc:
-                op.started = False
-                op.attempts -= 1  # flood control is waited out, never counted as a failure
-                chat.blocked_until = self.clock() + max(float(exc.retry_after), 0.0)
-                log.warning("chat %s: flood control, retry in %ss", chat_id, exc.retry_after)
-                continue
-            except TelegramBadRequest as exc:
-                text = str(exc.message).lower()
-                gone = op.kind == "delete" and any(g in text for g in _GONE)
-                if _NOT_MODIFIED in text or gone:
-                    result = True
-                else:
-                    await self._report_error(chat_id, op.kind, exc)
-                    result, failed = None, True
-            except TelegramForbiddenError as exc:
-                await self._notify(self.on_forbidden, chat_id, exc)
-                result = None
-            except TelegramMigrateToChat as exc:
-                new_id = exc.migrate_to_chat_id
-                self.migrated[chat_id] = new_id
-                log.info("chat %s was upgraded to %s: %s goes there", chat_id, new_id,
-                         op.kind if op.kind in _SENDS else "nothing of its old messages")
-                if op.kind in _SENDS:
-                    chat.ops.popleft()
-                    self._redirect(op, new_id)
-                    continue
-                result = None
-            except (TelegramNetworkError, TelegramServerError) as exc:
-                if op.attempts < self.max_attempts:
-                    op.started = False
-                    chat.blocked_until = self.clock() + min(2.0 ** op.attempts, 30.0)
-                    log.warning("chat %s: %s, retrying", chat_id, exc)
-                    continue
-                await self._report_error(chat_id, op.kind, exc)
-                result, failed = None, True
+                    self.limits.answered(chat_id)
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:  # a bug or an unexpected API answer: never kill the queue
-                log.exception("chat %s: %s failed", chat_id, op.kind)
-                await self._report_error(chat_id, op.kind, exc)
-                result, failed = None, True
+            except Exception as exc:
+                outcome = await self._failed(chat_id, chat, op, exc)
+            if outcome is _AGAIN:
+                continue
+            result, failed = outcome
             chat.ops.popleft()
             if failed and op.on_failed is not None:
                 await self._notify(op.on_failed)
@@ -516,6 +429,47 @@ class Outbox:
             if isinstance(sent_id, int):
                 self.newest[op.chat_id] = max(self.newest.get(op.chat_id, 0), sent_id)
             self._resolve(op, result)
+
+    async def _failed(self, chat_id: int, chat: _Chat, op: _Op, exc: Exception
+                      ) -> _Outcome | object:
+        """What a request that raised ``exc`` came to, or :data:`_AGAIN` to make it again:
+        429 is waited out (never counted as a failure), a network or server error retried a
+        few times, "not modified" and a message already gone count as done, a 403 goes to
+        ``on_forbidden``, and a group upgraded to a supergroup takes its sends there."""
+        if isinstance(exc, TelegramRetryAfter):
+            op.started = False
+            op.attempts -= 1
+            self.limits.block(chat_id, exc.retry_after)
+            log.warning("chat %s: flood control, retry in %ss", chat_id, exc.retry_after)
+            return _AGAIN
+        if isinstance(exc, TelegramBadRequest):
+            text = str(exc.message).lower()
+            gone = op.kind == "delete" and any(g in text for g in _GONE)
+            if _NOT_MODIFIED in text or gone:
+                return True, False
+        elif isinstance(exc, TelegramForbiddenError):
+            await self._notify(self.on_forbidden, chat_id, exc)
+            return None, False
+        elif isinstance(exc, TelegramMigrateToChat):
+            new_id = exc.migrate_to_chat_id
+            self.migrated[chat_id] = new_id
+            log.info("chat %s was upgraded to %s: %s goes there", chat_id, new_id,
+                     op.kind if op.kind in _SENDS else "nothing of its old messages")
+            if op.kind not in _SENDS:
+                return None, False
+            chat.ops.popleft()
+            self._redirect(op, new_id)
+            return _AGAIN
+        elif isinstance(exc, TelegramNetworkError | TelegramServerError):
+            if op.attempts < self.max_attempts:
+                op.started = False
+                self.limits.block(chat_id, min(2.0 ** op.attempts, 30.0))
+                log.warning("chat %s: %s, retrying", chat_id, exc)
+                return _AGAIN
+        else:  # a bug or an unexpected API answer: never kill the queue
+            log.exception("chat %s: %s failed", chat_id, op.kind, exc_info=exc)
+        await self._report_error(chat_id, op.kind, exc)
+        return None, True
 
     @staticmethod
     async def _resolve_target(op: _Op) -> bool:

@@ -25,9 +25,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from service.views import Result
-
-from .i18n import Translator
-from .webapp_view import page_state
+from ui.i18n import Translator
+from ui.webapp_view import page_state
 
 __all__ = ["Page", "Pages"]
 

@@ -5,7 +5,7 @@ state, with the drawing caches warm from the start (issue 14).
 much longer the first time each tile, label and panel is drawn.  :class:`TablePictures` runs
 it off the event loop — in a process of its own (``PICTURE_WORKERS``, the bot's default), or
 in a thread — so the event loop goes on answering presses meanwhile, and keeps each picture
-in a :class:`ui.picture.PictureCache` per (match, version, locale, closing round): a picture
+in a :class:`PictureCache` per (match, version, locale, closing round): a picture
 is drawn once however often it is asked for (a retried upload, a restart's re-render).
 :meth:`TablePictures.warm` draws the example tables of :mod:`ui.picture_examples` in every
 locale at start-up, where the pictures are drawn, so the first match of the day does not pay
@@ -24,6 +24,7 @@ import multiprocessing
 import os
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -31,13 +32,68 @@ from functools import partial
 from typing import Any
 
 from service.views import RoundSummary, TableView
+from ui.i18n import SUPPORTED_LOCALES, Translator, get_translator
+from ui.picture import FELT, Theme, render_table_png
 
-from .i18n import SUPPORTED_LOCALES, Translator, get_translator
-from .picture import FELT, PictureCache, Theme, render_table_png
-
-__all__ = ["TablePictures"]
+__all__ = ["PictureCache", "TablePictures"]
 
 log = logging.getLogger(__name__)
+
+
+class PictureCache:
+    """Table pictures per (match, version, locale, theme, closing round), newest kept.
+
+    A match's version changes with every change of its state (``TableView.version``), so a
+    picture for one version never goes stale: :meth:`table_png` draws each state once, and
+    asking again (a re-send after a failed upload, a restart's re-render, a second chat
+    language) costs a dictionary look-up. ``maxsize`` pictures are kept [entries]; at about
+    30 KB each the default holds about 8 MB. Thread-safe.
+    """
+
+    def __init__(self, maxsize: int = 256) -> None:
+        self.maxsize = maxsize
+        self._items: OrderedDict[tuple, bytes] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    @staticmethod
+    def key(table: TableView, locale: str, summary: RoundSummary | None, theme: Theme
+            ) -> tuple:
+        """The cache key of a picture."""
+        return (table.match_id, table.version, locale, theme.name,
+                summary.round_no if summary is not None else None)
+
+    def table_png(self, table: TableView, *, locale: str, tr: Translator | None = None,
+                  summary: RoundSummary | None = None, theme: Theme = FELT) -> bytes:
+        """:func:`render_table_png`, drawn once per key."""
+        key = self.key(table, locale, summary, theme)
+        hit = self.get(key)
+        if hit is not None:
+            return hit
+        png = render_table_png(table, locale=locale, tr=tr, summary=summary, theme=theme)
+        self.put(key, png)
+        return png
+
+    def get(self, key: tuple) -> bytes | None:
+        """The picture cached under ``key`` (:meth:`key`), or None."""
+        with self._lock:
+            hit = self._items.get(key)
+            if hit is not None:
+                self._items.move_to_end(key)
+                self.hits += 1
+            return hit
+
+    def put(self, key: tuple, png: bytes) -> None:
+        """Keep ``png`` under ``key``, the oldest pictures going beyond ``maxsize``."""
+        with self._lock:
+            self.misses += 1
+            self._items[key] = png
+            while len(self._items) > self.maxsize:
+                self._items.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._items)
 
 
 def _draw(table: TableView, locale: str, summary: RoundSummary | None, theme: Theme,
@@ -50,7 +106,7 @@ def _draw(table: TableView, locale: str, summary: RoundSummary | None, theme: Th
 def _warm_draw(locales: Sequence[str], theme: Theme, tr: Translator | None = None) -> None:
     """Draw the example tables of :mod:`ui.picture_examples` in ``locales``, so the sprites,
     labels and fonts of the process that draws are ready."""
-    from .picture_examples import EXAMPLES
+    from ui.picture_examples import EXAMPLES
 
     for locale in locales:
         for table, summary in EXAMPLES.values():
@@ -74,7 +130,7 @@ class TablePictures:
     """PNG pictures of group tables, drawn off the event loop and cached.
 
     ``tr``: the translator (default :func:`ui.i18n.get_translator`); ``cache``: a
-    :class:`~ui.picture.PictureCache` (default one of 256 pictures, about 8 MB), looked up
+    :class:`PictureCache` (default one of 256 pictures, about 8 MB), looked up
     in the bot's process; ``workers``: the pictures are drawn in that many processes of
     their own (created at the first picture; they draw with the default translator), or,
     with 0, in one thread of the bot's process; ``executor``: where to draw instead (any
@@ -143,7 +199,7 @@ class TablePictures:
 
     def source(self, table: TableView, locale: str) -> Callable[[], Awaitable[bytes]]:
         """A function that draws :meth:`png` when called: the photo source of an outbox
-        request (:data:`ui.outbox.PhotoSource`), so a picture whose request is coalesced
+        request (:data:`delivery.outbox.PhotoSource`), so a picture whose request is coalesced
         away is never drawn."""
         return partial(self.png, table, locale)
 

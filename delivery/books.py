@@ -1,9 +1,11 @@
-"""What the publisher knows of the messages it sent for one match, typed.
+"""The message-id books: what was sent for each match, typed, kept and stored.
 
-The publisher keeps a :class:`MatchMessages` per match in memory, the truth while the bot
-runs, and stores it with the match (``service.messages.MessageIds.save``) so that a restarted bot
-edits the same messages.  A message still waiting in the outbox is held as the future of its
-send (:data:`ui.outbox.MessageRef`); only message ids that are known are stored.
+:class:`Books` keeps a :class:`MatchMessages` per match in memory, the truth while the bot
+runs, and stores it with the match (``service.messages.MessageIds.save``) so that a restarted
+bot edits the same messages: now, and again as each send in flight is done.  A message still
+waiting in the outbox is held as the future of its send (:data:`delivery.outbox.MessageRef`);
+only message ids that are known are stored.  One lock per match (:meth:`Books.lock`) keeps
+the publishing of one match's results in order.
 
 The stored JSON object (``matches.messages``)::
 
@@ -20,12 +22,16 @@ The stored JSON object (``matches.messages``)::
 from __future__ import annotations
 
 import asyncio
+import logging
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from .outbox import MessageRef, ref_id
+from delivery.outbox import MessageRef, ref_id
 
-__all__ = ["HandMessage", "MatchMessages"]
+__all__ = ["Books", "HandMessage", "MatchMessages"]
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(slots=True)
@@ -197,6 +203,14 @@ class MatchMessages:
         refs += list(self.retired.get(user_id, ()))
         return any(isinstance(r, asyncio.Future) and not r.done() for r in refs)
 
+    def id_of(self, which: str, user_id: int | None = None) -> int | None:
+        """The id of the match's ``"lobby"``, ``"table"`` or ``user_id``'s ``"hand"`` message,
+        None while it is not known (never sent, or still being sent)."""
+        if which == "hand":
+            hand = self.hands.get(user_id)
+            return ref_id(hand.message) if hand is not None else None
+        return ref_id(self.lobby if which == "lobby" else self.table)
+
     def known_ids(self, user_id: int) -> set[int]:
         """The ids of the messages in ``user_id``'s private chat these books know."""
         refs = [h.message for u, h in self.hands.items() if u == user_id]
@@ -259,3 +273,162 @@ def _settled(ref: MessageRef | None) -> tuple[MessageRef | None, int | None]:
 
 def _int(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+class Stored(Protocol):
+    """Where the books are stored (:class:`service.messages.MessageIds`)."""
+
+    async def load(self, match_id: int) -> dict[str, Any] | None: ...
+    async def save(self, match_id: int, books: dict[str, Any]) -> bool: ...
+
+
+class Books:
+    """The books of every match this process shows, over ``stored``.
+
+    - :meth:`of` a match: its :class:`MatchMessages`, read from the database the first time;
+    - :meth:`changed` after any change of them: they are stored now, and again as each of
+      their sends in flight is done (one slow send, the group's picture or a group send
+      waiting for its minute, never holds back the others' ids), one write of a match's books
+      at a time, each taken as the books are when its turn comes, so a write never lands
+      after a newer one (issue 20 item 15);
+    - :meth:`lock` a match while its messages change; :meth:`shown` / :meth:`show` the newest
+      version shown, so an older result shows only its one-shots;
+    - :meth:`close` a match that ended: its books are dropped once stored, and with them what
+      ``on_forget`` callers keep of it.
+    """
+
+    def __init__(self, stored: Stored) -> None:
+        self._stored = stored
+        self._books: dict[int, MatchMessages] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._shown: dict[int, int] = {}
+        self._saving: dict[int, asyncio.Task] = {}
+        #: Per match being saved: set when its books change, so the saving task stores
+        #: what is known then instead of waiting for every send in flight to finish.
+        self._wake: dict[int, asyncio.Event] = {}
+        #: Per match: one write of its books at a time.
+        self._writing: dict[int, asyncio.Lock] = {}
+        self._dirty: set[int] = set()
+        self._closed: set[int] = set()
+        self._tasks: set[asyncio.Task] = set()
+        #: Called with a match id when its books are dropped (others' state of that match).
+        self.on_forget: list[Callable[[int], None]] = []
+
+    async def of(self, match_id: int) -> MatchMessages:
+        """What was sent for a match (read from the database the first time)."""
+        books = self._books.get(match_id)
+        if books is None:
+            books = MatchMessages.from_json(await self._stored.load(match_id))
+            books = self._books.setdefault(match_id, books)
+        return books
+
+    def held(self, match_id: int) -> MatchMessages | None:
+        """A match's books if they are in memory, else None."""
+        return self._books.get(match_id)
+
+    def lock(self, match_id: int) -> asyncio.Lock:
+        """The lock under which a match's messages change."""
+        lock = self._locks.get(match_id)
+        if lock is None:
+            lock = self._locks[match_id] = asyncio.Lock()
+        return lock
+
+    def shown(self, match_id: int) -> int:
+        """The newest version of a match shown (-1: none yet)."""
+        return self._shown.get(match_id, -1)
+
+    def show(self, match_id: int, version: int) -> None:
+        """``version`` of the match is the one its messages show now."""
+        self._shown[match_id] = version
+
+    def close(self, match_id: int) -> None:
+        """The match ended: its books go once stored."""
+        self._closed.add(match_id)
+
+    def changed(self, match_id: int) -> None:
+        """Store the match's books: now, and again as each send in flight is done."""
+        self._dirty.add(match_id)
+        wake = self._wake.get(match_id)
+        if wake is not None:
+            wake.set()
+        if match_id not in self._saving:
+            self._saving[match_id] = self.spawn(self._save(match_id))
+
+    async def _save(self, match_id: int) -> None:
+        """Store the books of ``match_id`` as its sends in flight are done, and whenever they
+        change meanwhile, until nothing is in flight.  The id of each send is stored as it
+        comes, its ``sending`` record gone in the same write, so the stored books never
+        claim a send unaccounted for that is not (issue 20 item 15)."""
+        wake = self._wake.setdefault(match_id, asyncio.Event())
+        first = True
+        try:
+            while match_id in self._dirty:
+                books = self._books.get(match_id)
+                if books is None:
+                    return
+                wake.clear()
+                books.settle()
+                pending = books.pending()
+                if not pending:
+                    self._dirty.discard(match_id)
+                # a change whose sends were just asked for is stored once one of them is
+                # done (their ``sending`` records went with the sends); but first the
+                # intent, if any: which messages are to be closed, before the sends that
+                # replace them are done (a SIGKILL meanwhile: the restart closes them).
+                # A write that failed is logged; the next one stores what it missed.
+                if not (first and pending and not books.retired):
+                    await self.store(match_id, books)
+                first = False
+                if pending:
+                    changed = asyncio.ensure_future(wake.wait())
+                    try:
+                        await asyncio.wait([*pending, changed],
+                                           return_when=asyncio.FIRST_COMPLETED)
+                    finally:
+                        changed.cancel()
+        finally:
+            self._saving.pop(match_id, None)
+            self._wake.pop(match_id, None)
+            if match_id in self._closed and match_id not in self._dirty:
+                self._forget(match_id)
+
+    def _forget(self, match_id: int) -> None:
+        self._books.pop(match_id, None)
+        self._closed.discard(match_id)
+        self._shown.pop(match_id, None)
+        self._locks.pop(match_id, None)
+        self._writing.pop(match_id, None)
+        for forget in self.on_forget:
+            forget(match_id)
+
+    async def store(self, match_id: int, books: MatchMessages) -> bool:
+        """Store the books as they are when no other write of this match's books is under
+        way (so the stored books are never older than the last write asked for); False,
+        and logged, if that failed (a send waiting for it goes ahead)."""
+        async with self._writing.setdefault(match_id, asyncio.Lock()):
+            try:
+                await self._stored.save(match_id, books.to_json())
+            except Exception:
+                log.exception("storing the message ids of match %s failed", match_id)
+                return False
+        return True
+
+    def known_ids(self, user_id: int, books: MatchMessages) -> set[int]:
+        """The ids of the messages in ``user_id``'s private chat that the books of every
+        match in memory know, ``books`` included."""
+        known = set(books.known_ids(user_id))
+        for other in self._books.values():
+            known |= other.known_ids(user_id)
+        return known
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task:
+        """Run ``coro`` as a task that :meth:`settled` waits for."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def settled(self) -> None:
+        """Wait until every message id in flight is stored (tests, shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)

@@ -1,0 +1,359 @@
+"""Each player's hand message in their private chat (issue 4, "Your hand, in private"; issue
+13; issue 20 items 6 and 15).
+
+One hand message per player holds the keyboard of their turn: the buttons are exactly their
+legal moves.  A new turn comes as a new message (Telegram notifies only on new messages) and
+the one it replaces is closed; when the mover is to act again (everyone else knocked, or they
+lead the next round, RULES.md §1.6) their pressed message is edited to the new turn in place.
+While it is not their turn the message shows the hand, edited only when the hand changed or a
+round began, so no notification comes while it is not their turn.
+
+A SIGKILL can fall between a request and its bookkeeping, so the books record the intent
+first: a hand message a newer one replaces is stored as still to close
+(``MatchMessages.retired``) before the replacing send is made; a new message with a keyboard
+is recorded as being sent (``MatchMessages.sending``: the newest id known in that chat) before
+the send; an edit that puts a keyboard on a known message is ``unsure`` until it is made.  The
+start-up (``Publisher.heal``) closes and redoes what these say.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from delivery.books import HandMessage, MatchMessages
+from delivery.outbox import ref_id
+from delivery.post import Post
+from service.views import ErrorCode, Result, SeatView, Status, TableView
+from ui import compose, records, render
+from ui.keyboards import compose_keyboard, hand_keyboard, webapp_button
+from ui.names import localize_name, localized
+
+__all__ = ["STRAY_PROBE", "HandMessages"]
+
+#: How many message ids after the last one it knew a restart looks at in a private chat where
+#: the killed process was sending a keyboard whose id it never stored.
+STRAY_PROBE = 3
+
+
+class HandMessages:
+    """The hand messages of every match, through ``post``.  ``dm_closed(table, seat)`` and
+    ``dm_reached(table, user_id)`` tell the group that a player's private chat refused a
+    hand, or took one again (:class:`delivery.group.GroupMessages`); ``view(match_id)`` reads
+    a match's newest views (``MatchStore.view``)."""
+
+    def __init__(self, post: Post, *,
+                 dm_closed: Callable[[TableView, SeatView], Awaitable[None]],
+                 dm_reached: Callable[[TableView, int], Awaitable[None]],
+                 view: Callable[[int], Awaitable[Result]]) -> None:
+        self.post = post
+        self.dm_closed = dm_closed
+        self.dm_reached = dm_reached
+        self.view = view
+
+    # -- every seat's message after a change -----------------------------------------------
+
+    async def show(self, result: Result, books: MatchMessages, redo: bool = False) -> None:
+        """Make every person's hand message show ``result``: a new message with the keyboard
+        on their turn (the old one closed), else the hand edited in place where it changed;
+        ``redo`` (a restart): every message the books know shows the state again."""
+        table = result.table
+        events = result.events
+        touched = {e.get("seat") for e in events if e["kind"] in ("drew", "knocked",
+                                                                   "host_moved")}
+        # seats that placed a tile of this change by their own press (not the host, §1.17)
+        pressed = {e["seat"] for e in events if e["kind"] in ("led", "played")} - {
+            e["seat"] for e in events if e["kind"] == "host_moved"}
+        # however the match closed (played out, stopped, the bot removed), every seat's hand
+        # message says so (issue 20 item 3)
+        finished = result.status in (Status.FINISHED, Status.STOPPED)
+        for seat, hand in zip(table.seats, result.hands, strict=True):
+            if seat.user_id > 0:  # computer players have no private chat
+                await self._seat(books, table, seat, hand, redo=redo, finished=finished,
+                                 pressed=seat.seat in pressed, touched=seat.seat in touched)
+
+    async def _seat(self, books: MatchMessages, table: TableView, seat: SeatView, hand: Any,
+                    *, redo: bool, finished: bool, pressed: bool, touched: bool) -> None:
+        """One seat's hand message after a change (see :meth:`show`)."""
+        post = self.post
+        uid, version, round_no = seat.user_id, table.version, table.round_no
+        old = books.hands.get(uid)
+        locale = await post.languages.of_user(uid)
+        text = compose.hand_text(locale, localized(hand, locale, post.tr),
+                                 localized(table, locale, post.tr), tr=post.tr)
+        idle = None if finished else post.links.idle_markup(table.match_id, locale, post.tr)
+        for message in list(books.retired.get(uid, ())) if redo else ():
+            # a restart: closing it was cut short
+            self._retire(books, table.match_id, uid, message, locale)
+        if hand.your_turn:
+            markup = self.keyboard(table.match_id, version, hand.legal, uid, locale)
+            if old and old.version == version and old.live:
+                if redo and old.unsure:
+                    # a restart: the books say it holds this keyboard, but a SIGKILL came
+                    # before the edit that puts it there was known to be made
+                    # (:meth:`_put_keyboard`); it is made now (an edit to what it shows
+                    # already counts as done)
+                    self._put_keyboard(books, table.match_id, uid, old, text, markup)
+                # else it already holds the keyboard for this version (maybe a move half
+                # built in it, which a restart keeps)
+                return
+            if old and old.live and pressed:
+                # the player is looking at the message they just pressed: their next turn
+                # (everyone else knocked, or they lead the new round, §1.6) goes there
+                hand_message = HandMessage(old.message, version, round_no, True)
+                books.hands[uid] = hand_message
+                self._put_keyboard(books, table.match_id, uid, hand_message, text, markup)
+                return
+            if old and old.live:  # the new message below takes the turn (issue 20 item 6)
+                self._retire(books, table.match_id, uid, old.message, locale)
+            self._send(books, table, seat, text, markup, version, live=True)
+        elif old and (old.live or redo):
+            post.outbox.edit_text(uid, old.message, text, reply_markup=idle)
+            books.hands[uid] = HandMessage(old.message, version, round_no, False)
+        elif not old:
+            self._send(books, table, seat, text, idle, version, live=False)
+        elif old.round_no != round_no or touched or finished:
+            # a new round's hand replaces the last one in place: no notification while
+            # it is not this player's turn
+            post.outbox.edit_text(uid, old.message, text, reply_markup=idle)
+            books.hands[uid] = HandMessage(old.message, version, round_no, False)
+
+    def keyboard(self, match_id: int, version: int, legal: Any, user_id: int,
+                 locale: str) -> Any:
+        """A hand's move buttons (:func:`ui.keyboards.hand_keyboard`) with the button that
+        leaves the match under them (issue 15), and the Mini App's beside it (issue 21)."""
+        tr = self.post.tr
+        markup = hand_keyboard(match_id, version, legal, locale=locale, tr=tr)
+        markup.inline_keyboard.append(records.leave_button(locale, match_id, user_id, tr=tr))
+        page = self.post.links.page(match_id)
+        if page:  # beside today's buttons, which stay (issue 21)
+            markup.inline_keyboard[-1].append(webapp_button(locale, page=page, tr=tr))
+        return markup
+
+    def _send(self, books: MatchMessages, table: TableView, seat: SeatView, text: str,
+              markup: Any, version: int, *, live: bool) -> None:
+        """A new hand message; if the player's private chat turns out closed (403), the group
+        is told.
+
+        One with the turn's keyboard (``live``) is recorded before it is sent: the books,
+        with the newest message id known in that chat (``MatchMessages.sending``: what any
+        match's books hold there, or what the outbox sent there since it started), are
+        stored first, and the send waits for that.  A SIGKILL between the send and the
+        storing of its id thus leaves a trace, and the restart closes whatever came after
+        that id (:meth:`close_strays`), so no keyboard the books never learnt of stays live
+        beside the new one (issue 20 item 15)."""
+        post = self.post
+        uid = seat.user_id
+        after = None
+        newest = post.outbox.newest.get(uid, 0)  # what this process sent there
+        floor = max(post.books.known_ids(uid, books) | {newest})
+        if live and floor > 0:  # (with no id known in that chat, nothing marks where to look)
+            books.sending[uid] = floor
+            after = post.books.spawn(post.books.store(table.match_id, books))
+        sent = post.outbox.send(uid, text, reply_markup=markup, after=after)
+        books.hands[uid] = HandMessage(sent, version, table.round_no, live)
+
+        def done(future: asyncio.Future) -> None:
+            if future.cancelled():
+                return
+            if future.result() is None:
+                post.books.spawn(self.dm_closed(table, seat))
+            elif seat.user_id in books.dm_notices or seat.user_id in books.dm_notice_msgs:
+                post.books.spawn(self.dm_reached(table, seat.user_id))
+
+        sent.add_done_callback(done)
+
+    def _put_keyboard(self, books: MatchMessages, match_id: int, user_id: int,
+                      hand: HandMessage, text: str, markup: Any) -> None:
+        """Edit the known hand message ``hand`` to ``text`` with the turn's keyboard
+        ``markup``; until the edit is made the books hold it as ``unsure``, so a restart after
+        a SIGKILL makes it again instead of trusting a keyboard that may not be there."""
+        hand.unsure = True
+        edit = self.post.outbox.edit_text(user_id, hand.message, text, reply_markup=markup)
+
+        def done(future: asyncio.Future) -> None:
+            if future.cancelled() or future.result() is None:
+                return  # not made: the next start makes it
+            if books.hands.get(user_id) is hand:
+                hand.unsure = False
+                self.post.books.changed(match_id)
+
+        edit.add_done_callback(done)
+
+    def _moved_on(self, chat_id: int, message: Any, locale: str) -> asyncio.Future:
+        """An old hand message whose keyboard another message took over: it no longer says
+        «▶️ Ваш ход!» without buttons, but points to the newer one (issue 20 item 6)."""
+        return self.post.outbox.edit_text(chat_id, message,
+                                          self.post.tr.t(locale, "hand-moved-on"),
+                                          reply_markup=None)
+
+    def _retire(self, books: MatchMessages, match_id: int, user_id: int, message: Any,
+                locale: str) -> None:
+        """Close the hand message ``message`` of ``user_id`` that a newer one replaces
+        (:meth:`_moved_on`).  Until that edit is made the books keep it among the messages
+        still to close (``MatchMessages.retired``, stored with the match before anything is
+        sent), so a restart after a SIGKILL closes it instead of leaving a second live
+        keyboard (issue 20 item 15)."""
+        waiting = books.retired.setdefault(user_id, [])
+        if not any(m is message or ref_id(m) == ref_id(message) is not None
+                   for m in waiting):
+            waiting.append(message)
+        edit = self._moved_on(user_id, message, locale)
+
+        def done(future: asyncio.Future) -> None:
+            if future.cancelled():
+                return  # shutting down: the next start closes it
+            left = [m for m in books.retired.get(user_id, ()) if m is not message
+                    and (ref_id(m) is None or ref_id(m) != ref_id(message))]
+            if left:
+                books.retired[user_id] = left
+            else:
+                books.retired.pop(user_id, None)
+            self.post.books.changed(match_id)
+
+        edit.add_done_callback(done)
+
+    def retire_live(self, books: MatchMessages, match_id: int, user_id: int, locale: str
+                    ) -> None:
+        """The player's hand message is to be sent anew (/hand, a Start after a 403): the one
+        the books hold is forgotten, and closed if it held a keyboard."""
+        old = books.hands.pop(user_id, None)
+        if old is not None and old.live:
+            self._retire(books, match_id, user_id, old.message, locale)
+
+    async def handed(self, result: Result, books: MatchMessages) -> None:
+        """A person's seat went to a computer player (issue 15): their hand message loses its
+        keyboard and says they left (or that the group handed their seat over)."""
+        handed = result.handed
+        old = books.hands.pop(handed.user_id, None)
+        if old is None:
+            return
+        key = "leave-done-afk" if handed.why == "afk" else "leave-done"
+        locale = await self.post.languages.of_user(handed.user_id)
+        bot = localize_name(handed.bot, locale, self.post.tr)
+        self.post.outbox.edit_text(handed.user_id, old.message, self.post.tr.t(
+            locale, key, bot=render.clean_name(bot)), reply_markup=None)
+
+    def close_strays(self, books: MatchMessages, user_id: int, floor: int) -> None:
+        """A restart: a hand message with a keyboard was being sent to ``user_id`` when the
+        last process died, after message ``floor`` of that chat, and its id was never
+        stored.  The first :data:`STRAY_PROBE` ids after ``floor`` that no match's books
+        know lose their keyboards (a person's own message, or an id not used yet, refuses
+        the edit, and nothing changes), before anything new is sent there."""
+        known = self.post.books.known_ids(user_id, books)
+        for mid in range(floor + 1, floor + 1 + STRAY_PROBE):
+            if mid not in known:
+                self.post.outbox.edit_markup(user_id, mid, None)
+
+    # -- presses on a hand message ---------------------------------------------------------
+
+    async def refused(self, result: Result, user_id: int, chat_id: int,
+                      message_id: int, pressed_version: int | None = None, *,
+                      had_keyboard: bool = True) -> None:
+        """A press on ``message_id`` was refused as outdated, out of turn or on a closed match:
+        unless that message holds the player's live keyboard, close it, so only the live one
+        remains (a closed match keeps none); if it is the one the books hold and it shows a
+        keyboard of an older version (``pressed_version``, as Telegram sent it with the
+        press), it shows the state anew: its last edit was lost to a SIGKILL, and it would
+        answer «outdated» for ever.  A message that showed no keyboard (a forged press) is
+        left as it is."""
+        post = self.post
+        hand = result.hand_for(user_id)
+        if hand is None or chat_id != user_id:  # a hand message lives in its owner's chat
+            return
+        if result.status != Status.PLAYING:  # a closed match keeps no keyboard
+            post.outbox.edit_markup(chat_id, message_id, None)
+            return
+        async with post.books.lock(result.match_id):
+            books = await post.books.of(result.match_id)
+            live = books.hands.get(user_id)
+            locale = await post.languages.of_user(user_id)
+            if not (live and ref_id(live.message) == message_id):
+                if had_keyboard:
+                    # a keyboard the books do not know (a send whose id a SIGKILL kept from
+                    # being stored): closed now that it shows itself (issue 20 item 15)
+                    self._close_unknown(result, user_id, chat_id, message_id, locale)
+            elif result.table is not None and result.error == ErrorCode.STALE \
+                    and pressed_version is not None and pressed_version < result.table.version:
+                # the books' own message showed an older keyboard than they say (an edit a
+                # SIGKILL cut short): show it as it is now
+                table = result.table
+                text = compose.hand_text(locale, hand, table, tr=post.tr)
+                markup = (self.keyboard(table.match_id, table.version, hand.legal, user_id,
+                                        locale) if hand.your_turn else None)
+                post.outbox.edit_text(chat_id, live.message, text, reply_markup=markup)
+                books.hands[user_id] = HandMessage(live.message, table.version, table.round_no,
+                                                   hand.your_turn)
+                post.books.changed(result.match_id)
+
+    def _close_unknown(self, result: Result, user_id: int, chat_id: int, message_id: int,
+                       locale: str) -> None:
+        """Close a pressed hand message that is not the one the books hold: it points to the
+        newer one on the player's turn, else it shows the hand as it is, without buttons."""
+        hand, table = result.hand_for(user_id), result.table
+        if hand is None or table is None or hand.your_turn:
+            self._moved_on(chat_id, message_id, locale)
+        else:
+            self.post.outbox.edit_text(chat_id, message_id,
+                                       compose.hand_text(locale, hand, table, tr=self.post.tr),
+                                       reply_markup=None)
+
+    async def accepted(self, result: Result, user_id: int, chat_id: int,
+                       message_id: int) -> None:
+        """A move pressed on ``message_id`` was accepted and published: if that message is
+        not the hand message the books hold (an orphan of a restart), it is closed, so one
+        keyboard stays live (issue 20 item 15)."""
+        if result.match_id is None or result.hand_for(user_id) is None or chat_id != user_id:
+            return
+        post = self.post
+        async with post.books.lock(result.match_id):
+            books = await post.books.of(result.match_id)
+            live = books.hands.get(user_id)
+            if live is None or ref_id(live.message) in (None, message_id):
+                return
+            newest = await self.view(result.match_id)
+            self._close_unknown(newest if newest.ok else result, user_id, chat_id,
+                                message_id, await post.languages.of_user(user_id))
+
+    async def show_move(self, result: Result, user_id: int, chat_id: int, message_id: int,
+                        chosen: Sequence[Any] | None) -> bool:
+        """A press that builds a move of several placements (issue 13, "Composing a move"):
+        the pressed hand message ``message_id`` of ``user_id`` shows ``result``'s hand with
+        the move built so far, ``chosen`` (:func:`ui.compose.hand_text`,
+        :func:`ui.keyboards.compose_keyboard`), or the move buttons again when ``chosen`` is
+        None.  The caller has checked that ``chosen`` is part of a legal move of the seat to
+        act.  Changes nothing when it is not the user's turn in ``result`` or a newer state
+        was already shown (the game moved on while the press was answered); True when the
+        edit was queued.  An edit of the message already queued coalesces with it, and one
+        that would change nothing counts as done (the outbox).  If another message holds the
+        turn's keyboard (the hand was sent again: /hand, /start, a restart), the pressed one
+        takes over and the other loses its keyboard, so one keyboard stays live."""
+        post, tr = self.post, self.post.tr
+        hand = result.hand_for(user_id)
+        table = result.table
+        if table is None or hand is None or not hand.your_turn:
+            return False
+        async with post.books.lock(result.match_id):
+            if post.books.shown(result.match_id) > (result.version or 0):
+                return False
+            books = await post.books.of(result.match_id)
+            old = books.hands.get(user_id)
+            ref: Any = message_id
+            locale = await post.languages.of_user(user_id)
+            if old is not None and ref_id(old.message) == message_id:
+                ref = old.message
+            elif old is not None and old.live:
+                self._retire(books, result.match_id, user_id, old.message, locale)
+            books.hands[user_id] = HandMessage(ref, table.version, table.round_no, True)
+            post.books.changed(result.match_id)
+            text = compose.hand_text(locale, localized(hand, locale, tr),
+                                     localized(table, locale, tr), chosen=chosen, tr=tr)
+            if chosen is None:
+                markup = self.keyboard(table.match_id, table.version, hand.legal, user_id,
+                                       locale)
+            else:
+                markup = compose_keyboard(table.match_id, table.version, hand.legal, chosen,
+                                          locale=locale, tr=tr)
+            post.outbox.edit_text(chat_id, ref, text, reply_markup=markup)
+        return True
