@@ -45,7 +45,7 @@ from .tiles import HIGH, LOW, PIPS, TILE_ID, TILES, Tile, ids_of, tiles_of
 
 __all__ = [
     "Variant", "Race", "Classic", "VARIANTS", "register", "variant_of", "MatchResult", "RoundEnd",
-    "Mark", "LEAD_ORDER", "lead_order",
+    "Mark", "Flag", "LEAD_ORDER", "lead_order",
 ]
 
 #: Deals tried before giving up on RULES.md §1.3 (never reached in practice: about 1 deal in
@@ -120,6 +120,23 @@ class Mark(NamedTuple):
     leaves: bool = False
 
 
+class Flag(NamedTuple):
+    """Something a variant says of a round beside its marks (RULES.md §2), declared in
+    :attr:`Variant.flags`: ``name`` (its texts are the locale's ``flag-<name>`` and
+    ``pic-flag-<name>`` keys), ``during`` True when it is shown while the round is played
+    (:meth:`Variant.round_flags`), ``at_end`` True when a scored round's summary says it
+    (:meth:`Variant.end_flags`), ``names_losers`` True when its words name the round's
+    losers in place of the summary's usual line of them (Генерал's general, §2.9 rule 3).
+    A flag holds a short word (its value), which its texts may select on: the sea goat's
+    fast lead is ``six``, ``zero`` or ``extra`` (§2.1 rules 6–7); a flag with nothing to
+    select holds ``on``."""
+
+    name: str
+    during: bool = True
+    at_end: bool = False
+    names_losers: bool = False
+
+
 class Variant:
     """Classic Kozel (RULES.md §1) and the base of every variant (RULES.md §2).
 
@@ -163,6 +180,8 @@ class Variant:
     #: What the variant counts and shows beside points (:class:`Mark`), kept in its own
     #: value (:attr:`engine.match.MatchState.own`); none in classic.
     marks: ClassVar[tuple[Mark, ...]] = ()
+    #: What the variant says of a round beside its marks (:class:`Flag`); none in classic.
+    flags: ClassVar[tuple[Flag, ...]] = ()
     #: ``"points"``: the match is played for points (open scores, a limit, a race);
     #: ``"marks"``: only its :attr:`marks` decide it, no points are recorded (Семёрка §2.8,
     #: Генерал §2.9).
@@ -259,6 +278,20 @@ class Variant:
                 raise ValueError(f"start.{name} must list {n} non-negative integers")
             out[name] = counts
         return state.own._replace(**out)
+
+    def round_flags(self, rs: Any) -> tuple[tuple[str, str], ...]:
+        """``(name, value)`` of every :class:`Flag` shown ``during`` the round ``rs`` (an
+        :class:`engine.table.RoundState`) that holds now; none in classic."""
+        return ()
+
+    def end_flags(self, scored: Any) -> tuple[tuple[str, str], ...]:
+        """``(name, value)`` of every :class:`Flag` shown ``at_end`` that holds for the round
+        the :class:`engine.events.RoundScored` event ``scored`` recorded: by default each
+        such flag whose name is a key of the event's ``extra`` with a true value (the value
+        written as a word, ``on`` for ``True``)."""
+        extra = scored.extra or {}
+        return tuple((f.name, "on" if extra[f.name] is True else str(extra[f.name]))
+                     for f in self.flags if f.at_end and extra.get(f.name))
 
     def report(self, state: Any) -> dict[str, Any]:
         """What a replay's summary says of the match at its top besides the result

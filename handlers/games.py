@@ -23,6 +23,7 @@ from handlers.common import SameChatGuard, alert, display_name, query_chat, regi
 from service.live.seats import STRENGTHS
 from service.views import ErrorCode, Result, Status, VariantInfo
 from ui.callbacks import SoloCb, VariantCb
+from ui.i18n import Translator
 from ui.keyboards import lobby_keyboard, solo_keyboard, variant_keyboard
 from ui.variants import parse_variant, variant_name, variants
 
@@ -61,10 +62,12 @@ class SoloChoice:
     count_given: bool
 
 
-def parse_solo(words: list[str], default_variant: str = "classic") -> SoloChoice | None:
+def parse_solo(words: list[str], tr: Translator, default_variant: str = "classic"
+               ) -> SoloChoice | None:
     """Read ``/newgame [1-3] [game] [easy|normal|hard]`` in any order (the game's name may be
-    several words, ``морской козёл``); None when a word is neither.  A count outside 1–3 is
-    kept as given, for :func:`solo_refusal` to answer with the counts the game seats."""
+    several words, ``морской козёл``, in any locale of ``tr``); None when a word is
+    neither.  A count outside 1–3 is kept as given, for :func:`solo_refusal` to answer with
+    the counts the game seats."""
     bots, strength, rest = None, "normal", []
     for word in words:
         low = word.lower()
@@ -76,7 +79,7 @@ def parse_solo(words: list[str], default_variant: str = "classic") -> SoloChoice
             rest.append(word)
     variant = default_variant
     if rest:
-        variant = parse_variant(rest)
+        variant = parse_variant(rest, tr)
         if variant is None:
             return None
     info = _infos()[variant]

@@ -113,7 +113,7 @@ async def cmd_newgame(message: Message, command: CommandObject, app: App,
     user = message.from_user
     variant = None
     if (command.args or "").strip():
-        variant = parse_variant(command.args)
+        variant = parse_variant(command.args, app.tr)
         if variant is None:
             words = command.args.lower().split()
             solo = any(w.isdigit() or w in STRENGTHS for w in words)

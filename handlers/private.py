@@ -86,7 +86,7 @@ async def cmd_newgame_solo(message: Message, command: CommandObject, app: App,
     if not words:
         send_solo_setup(app, message, locale, str(default))
         return
-    choice = parse_solo(words, str(default))
+    choice = parse_solo(words, app.tr, str(default))
     if choice is None:
         reply(app, message, app.tr.t(locale, "err-bad-solo") + "\n"
               + unknown_variant_text(app, locale))

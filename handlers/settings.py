@@ -37,7 +37,7 @@ async def cmd_rules(message: Message, command: CommandObject, app: App, locale: 
     with ``RULES_URL`` set, a link to the rule book and the game's section in it."""
     private = message.chat.type == ChatType.PRIVATE
     if command.args:
-        variant = parse_variant(command.args)
+        variant = parse_variant(command.args, app.tr)
         if variant is None:
             reply(app, message, unknown_variant_text(app, locale))
             return

@@ -61,7 +61,8 @@ async def cmd_top(message: Message, command: CommandObject, app: App, locale: st
     words = (command.args or "").strip().lower().split()
     everywhere = any(w in EVERYWHERE for w in words)
     games = [w for w in words if w not in EVERYWHERE]
-    variant = parse_variant(games) if games else (await _chat_game(app, message.chat.id))[0]
+    variant = (parse_variant(games, app.tr) if games
+               else (await _chat_game(app, message.chat.id))[0])
     if variant is None:
         reply(app, message, _bad_game(app, locale))
         return
@@ -117,7 +118,7 @@ async def cmd_stats(message: Message, command: CommandObject, app: App, locale: 
             and not message.reply_to_message.from_user.is_bot:
         target = message.reply_to_message.from_user
     arg = (command.args or "").strip()
-    variant = parse_variant(arg) if arg else None
+    variant = parse_variant(arg, app.tr) if arg else None
     if arg and variant is None:
         reply(app, message, _bad_game(app, locale))
         return

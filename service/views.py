@@ -208,6 +208,18 @@ class MarkTally:
 
 
 @dataclass(frozen=True, slots=True)
+class FlagView:
+    """Something a game says of a round beside its marks, as its variant declares it
+    (RULES.md §2; :class:`FlagInfo`): ``name`` (its texts are the locale's ``flag-<name>``
+    and ``pic-flag-<name>`` keys) and ``value``, a short word those texts may select on
+    (the sea goat's fast lead: ``six``, ``zero`` or ``extra``, §2.1 rules 6–7; ``on`` where
+    there is nothing to select)."""
+
+    name: str
+    value: str = "on"
+
+
+@dataclass(frozen=True, slots=True)
 class SeatView:
     """One seat as the group sees it: never the tiles, only how many (RULES.md §1.8).
 
@@ -336,9 +348,9 @@ class RoundSummary:
     scored on the count during the round (§2.0.6); ``losers`` the sides that lost the round
     (Морской козёл's recorder, Семёрка's stick holders, Генерал's losing team); ``marks``
     the counts of what the game counts beside points after the round (:class:`MarkTally`)
-    and ``left`` the seats that left the match with it (§2.8 rule 8); ``general`` (§2.9
-    rule 3); ``fast`` the round's fast lead
-    (``"6-6"``, ``"0-0"`` or ``"extra"``, §2.1 rules 6–7); ``layout`` the table as the round
+    and ``left`` the seats that left the match with it (§2.8 rule 8); ``flags`` what the game
+    says of the round at its end (:class:`FlagView`: the sea goat's fast lead, §2.1 rules
+    6–7; Генерал's general, §2.9 rule 3); ``layout`` the table as the round
     ended (for the closed table); ``reset`` the sides whose open score the round set back to 0
     (the [6|6] finish of §2.1 rule 8); ``specials`` the special rules that fired at the
     round's end as ``(rule, seat)`` (ЧЧВ's ``out_0-0``, ``out_6-6``, ``held_0-0``,
@@ -361,8 +373,7 @@ class RoundSummary:
     losers: tuple[int, ...] = ()
     marks: tuple[MarkTally, ...] = ()
     left: tuple[int, ...] = ()
-    general: bool = False
-    fast: str | None = None
+    flags: tuple[FlagView, ...] = ()
     layout: LayoutView | None = None
     seat_values: tuple[int, ...] = ()
     reset: tuple[int, ...] = ()
@@ -392,9 +403,9 @@ class TableView:
     (:class:`LayoutView`: line or cross, closed ends, the count; ``chain``/``ends`` above are
     its line and its left/right numbers); ``deals`` the number of rounds the match lasts where
     the game fixes it (sport domino's deals, §2.7; ``round_no`` is the deal), else None;
-    ``turn_seconds`` the time per turn (§1.17); ``fast`` the round's fast lead (§2.1 rules
-    6–7); ``two_tiles`` while every turn places two tiles after the extraordinary lead (§2.1
-    rule 7); ``summary`` the round's summary once it is scored
+    ``turn_seconds`` the time per turn (§1.17); ``flags`` what the game says of the round
+    while it is played (:class:`FlagView`: the sea goat's fast lead and its two tiles a turn,
+    §2.1 rules 6–7); ``summary`` the round's summary once it is scored
     (the closed table); ``rules`` every rule option of the match (``engine.Rules.to_json()``,
     for /rules and what the game is played for); ``creator_id`` who opened the match (may
     stop it, as a chat admin may).
@@ -425,8 +436,7 @@ class TableView:
     layout: LayoutView = field(default_factory=LayoutView)
     deals: int | None = None
     turn_seconds: int | None = None
-    fast: str | None = None
-    two_tiles: bool = False
+    flags: tuple[FlagView, ...] = ()
     summary: RoundSummary | None = None
     rules: Mapping[str, Any] = field(default_factory=dict)
     creator_id: int | None = None
@@ -835,6 +845,19 @@ class MarkInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class FlagInfo:
+    """Something a game says of a round beside its marks, as its variant declares it
+    (RULES.md §2; ``engine.variant.Flag``): ``name``; ``during`` shown while the round is
+    played; ``at_end`` said by the round's summary; ``names_losers`` its words name the
+    round's losers in place of the summary's usual line of them."""
+
+    name: str
+    during: bool = True
+    at_end: bool = False
+    names_losers: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class VariantInfo:
     """A game of the Kozel family as the bot offers it (RULES.md §1, §2.1–§2.9).
 
@@ -846,7 +869,8 @@ class VariantInfo:
     whose value it forces (a setting of theirs is not offered); ``goat_word`` the locale's word
     for its loser (``goat``, ``sea_goat``, ``donkey``); ``own_options`` the options of
     ``options`` that only this game reads, as it declares them (:class:`OptionInfo`);
-    ``marks`` what it counts beside points (:class:`MarkInfo`); ``scoring`` ``"points"``
+    ``marks`` what it counts beside points (:class:`MarkInfo`); ``flags`` what it says of a
+    round beside them (:class:`FlagInfo`); ``scoring`` ``"points"``
     where the match is played for points, ``"marks"`` where only its marks decide it
     (Семёрка §2.8, Генерал §2.9); ``counts_hands`` False where the hand values at a round's
     end are only shown (Генерал, §2.9 rule 4)."""
@@ -862,6 +886,7 @@ class VariantInfo:
     goat_word: str
     own_options: Mapping[str, OptionInfo] = field(default_factory=dict)
     marks: tuple[MarkInfo, ...] = ()
+    flags: tuple[FlagInfo, ...] = ()
     scoring: str = "points"
     counts_hands: bool = True
 

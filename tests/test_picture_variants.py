@@ -153,7 +153,7 @@ def _tiles(text: str) -> list[tuple[str, str]]:
 
 def _rule_tiles(locale: str, caption: str) -> set[tuple[int, int]]:
     """Tiles named by the rules' words (the fast leads of the sea goat), not by a hand."""
-    rules = {TR.t(locale, "table-fast", fast=f) for f in ("six", "zero", "extra")}
-    rules.add(TR.t(locale, "table-two-tiles"))
+    rules = {TR.t(locale, "flag-fast", value=f) for f in ("six", "zero", "extra")}
+    rules.add(TR.t(locale, "flag-two_tiles"))
     return {(min(int(a), int(b)), max(int(a), int(b)))
             for line in caption.split("\n") if line in rules for a, b in _tiles(line)}

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from service.views import ActionNote, MatchEnd, PlayerResult, RoundSummary
+from service.views import ActionNote, FlagView, MatchEnd, PlayerResult, RoundSummary
 from tests.emulator.html import parse_html, strip_text, utf16_len
 from ui import render
 from ui.caption import CAPTION_LOG_LINES, MAX_CAPTION, caption_length, render_caption
@@ -146,13 +146,13 @@ def test_what_is_left_out_goes_in_order():
 def test_a_fast_lead_says_what_it_stakes(fast):
     """RULES.md §2.1 rules 6–7: the picture marks a fast lead; the caption says what the
     round's loser will record, as the text table does."""
-    table = dataclasses.replace(middle_round(), variant="sea_goat", fast=fast,
-                                two_tiles=fast == "extra")
-    caption = render_caption("ru", table, tr=TR)
     key = {"6-6": "six", "0-0": "zero", "extra": "extra"}[fast]
-    assert TR.t("ru", "table-fast", fast=key) in caption
-    assert (TR.t("ru", "table-two-tiles") in caption) == (fast == "extra")
-    assert TR.t("ru", "table-fast", fast=key) not in render_caption("ru", middle_round(), tr=TR)
+    flags = (FlagView("fast", key),) + ((FlagView("two_tiles"),) if fast == "extra" else ())
+    table = dataclasses.replace(middle_round(), variant="sea_goat", flags=flags)
+    caption = render_caption("ru", table, tr=TR)
+    assert TR.t("ru", "flag-fast", value=key) in caption
+    assert (TR.t("ru", "flag-two_tiles") in caption) == (fast == "extra")
+    assert TR.t("ru", "flag-fast", value=key) not in render_caption("ru", middle_round(), tr=TR)
 
 
 @pytest.mark.parametrize("locale", sorted(SUPPORTED_LOCALES))

@@ -142,8 +142,8 @@ def test_formatted_texts_are_remembered_but_not_fallbacks(tmp_path, monkeypatch)
 
 def test_a_games_own_key_comes_before_the_generic_one_and_tests_may_add_texts(tmp_path):
     """A game's texts are keys named after it (``<key>-<variant>``) with the generic key as
-    the fallback (docs/ENGINE_API.md, "Adding a variant"); a Fluent text added to a locale
-    joins it, and may not redefine a key."""
+    the fallback (docs/ENGINE_API.md, "Adding a variant"); a Fluent text given to a
+    translator (``extra``) joins its locale, and may not redefine a key."""
     d = _write(tmp_path, {"ru/a.ftl": "mark-table = { $count }\nmark-table-seven = палки\n",
                           "en/a.ftl": "mark-table = { $count }\n"})
     tr = Translator(d, locales=("ru", "en"), strict=True)
@@ -151,10 +151,11 @@ def test_a_games_own_key_comes_before_the_generic_one_and_tests_may_add_texts(tm
     assert tr.pick("en", "mark-table-seven", "mark-table") == "mark-table-seven"  # ru's
     assert tr.pick("ru", "mark-table-toy", "mark-table") == "mark-table"
     assert tr.t("ru", "mark-table", count=2) == "2"
-    tr.add("ru", "mark-table-toy = шишки: { $count }\n")
+    tr = Translator(d, locales=("ru", "en"), strict=True,
+                    extra={"ru": "mark-table-toy = шишки: { $count }\n"})
     assert tr.pick("ru", "mark-table-toy", "mark-table") == "mark-table-toy"
     assert tr.t("ru", "mark-table-toy", count=1) == "шишки: 1"
     with pytest.raises(ValueError, match="defined twice"):
-        tr.add("ru", "mark-table = again\n")
+        Translator(d, locales=("ru", "en"), extra={"ru": "mark-table = again\n"})
     with pytest.raises(ValueError, match="syntax error"):
-        tr.add("en", "mark-oops = { $\n")
+        Translator(d, locales=("ru", "en"), extra={"en": "mark-oops = { $\n"})

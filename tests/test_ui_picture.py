@@ -248,8 +248,8 @@ def test_every_variant_name_and_mark_has_a_text(locale):
         TR.plain(locale, "pic-variant", variant=variant)
     base = render_table_png(table(players=4, to_act=0, variant="seven"), locale=locale, tr=TR)
     marks = [
-        dict(marks={"sticks": [1, 0, 2, 0]}), dict(left=[1]), dict(fast="6-6"),
-        dict(two_tiles=True), dict(pot=25), dict(deals=8),
+        dict(marks={"sticks": [1, 0, 2, 0]}), dict(left=[1]), dict(flags={"fast": "six"}),
+        dict(flags={"two_tiles": "on"}), dict(pot=25), dict(deals=8),
         dict(variant="general", teams=True, marks={"losses": [1, 0]}),
         dict(notes=(ActionNote("played", 0, 1, tile="4-5", end="right", points=15,
                                total=15),),
@@ -434,7 +434,7 @@ def test_the_font_draws_every_letter_of_the_pictures_texts(locale):
     for key in keys:
         text = TR.plain(locale, key, round=3, deals=8, variant="classic", count=4, reserve=1,
                         points=12, score="12 (+3)", team=1, seat=2, name="Оля",
-                        mark="палки", fast="extra")
+                        mark="палки", value="extra")
         assert display_text(text) == text, (key, text)
         assert display_text(text, bold=True) == text, (key, text)
 

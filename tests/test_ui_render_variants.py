@@ -16,6 +16,7 @@ from service.views import (
     ActionNote,
     EndReason,
     EndView,
+    FlagView,
     LaidTile,
     LayoutView,
     MarkTally,
@@ -48,8 +49,8 @@ def rule_lines(locale: str) -> set[str]:
     """Lines whose tiles are the rules' words, not anybody's tiles (the fast leads, the
     extraordinary lead's gap): they may name [0|0], [6|6] and [0|6] whatever lies on the
     table."""
-    out = {TR.t(locale, "table-two-tiles")}
-    out |= {TR.t(locale, "table-fast", fast=f) for f in ("six", "zero", "extra")}
+    out = {TR.t(locale, "flag-two_tiles")}
+    out |= {TR.t(locale, "flag-fast", value=f) for f in ("six", "zero", "extra")}
     out |= {TR.t(locale, "table-ends-gap", left=a, right=b) for a in range(7) for b in range(7)}
     return out
 
@@ -198,15 +199,16 @@ def test_the_extraordinary_lead_shows_its_gap_and_two_tiles_a_turn():
                         ends=(EndView("left", 0), EndView("right", 6), EndView("gap", None)))
     notes = (ActionNote("dealt", 0, 2), ActionNote("led", 0, 2, tile="0-0", end="left",
                                                      tiles=(("6-6", "right", False, False),)))
-    table = _table(layout=layout, fast="extra", two_tiles=True, notes=notes)
+    table = _table(layout=layout, flags=(FlagView("fast", "extra"), FlagView("two_tiles")),
+                   notes=notes)
     text = render.render_table("ru", table, tr=TR)
     assert "Цепь: [0|0] ⋯ [6|6]" in text
     assert "Концы: <b>0</b> и <b>6</b>, в промежуток — только [0|6]" in text
-    assert TR.t("ru", "table-fast", fast="extra") in text and "станет внеочередным козлом" in text
-    assert TR.t("ru", "table-two-tiles") in text
+    assert TR.t("ru", "flag-fast", value="extra") in text and "станет внеочередным козлом" in text
+    assert TR.t("ru", "flag-two_tiles") in text
     assert "Оля: заход [0|0] и [6|6]" in text
     assert "⚡ Быстрый заход [0|0]: проигравший запишет 75" in render.render_table(
-        "ru", replace(table, fast="0-0", two_tiles=False), tr=TR)
+        "ru", replace(table, flags=(FlagView("fast", "zero"),)), tr=TR)
     en = render.render_table("en", table, tr=TR)
     assert "only [0|6] fits the gap" in en and "Two tiles a turn" in en
 
@@ -284,10 +286,12 @@ def test_sea_goat_round_ends():
     text = render.render_round_summary("ru", tie, NAMES, [0, 1, 2], tr=TR)
     assert "Поровну у Петя, Маша — никто не записывает, очки в яйца." in text
     assert "🥚 В яйцах: 38 очков." in text
-    reset = _summary(reset=(0,), recorded=(0, 100, 0), scores=(0, 100, 30), fast="6-6")
+    reset = _summary(reset=(0,), recorded=(0, 100, 0), scores=(0, 100, 30),
+                     flags=(FlagView("fast", "six"),))
     text = render.render_round_summary("en", reset, NAMES, [0, 1, 2], tr=TR)
     assert "🔄 Оля: the score goes back → <b>0</b>" in text and "Fast lead of [6|6]" in text
-    void = _summary(end="void", by=2, recorded=(0, 0, 0), losers=(), fast="0-0")
+    void = _summary(end="void", by=2, recorded=(0, 0, 0), losers=(),
+                    flags=(FlagView("fast", "zero"),))
     text = render.render_round_summary("ru", void, NAMES, [0, 1, 2], tr=TR)
     assert "пересдача: Маша снова заходит тем же" in text and "Запись" not in text
 
@@ -318,7 +322,7 @@ def test_chcv_specials_and_general():
                        hands=((), ("0-1",), ("2-2",), ("3-3",)), seat_values=(0, 1, 4, 6),
                        recorded=(0, 0), scores=(0, 0), remembered=(0, 0), hand_values=(4, 7),
                        losers=(1,), marks=(MarkTally("losses", "side", (0, 2), 2),),
-                       general=True)
+                       flags=(FlagView("general"),))
     text = render.render_round_summary("uk", general, names, [0, 1, 0, 1], tr=TR)
     assert "🎖 Генерал! Команда <b>Петя + Коля</b> програє партію одразу." in text
     assert "Петя: [0|1]" in text and "очк" not in text  # Генерал counts no points

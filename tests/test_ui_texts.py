@@ -12,7 +12,7 @@ import pytest
 
 import engine
 from service.game import GameService
-from service.views import LobbyView, PlayerRef, Status
+from service.views import FlagView, LobbyView, PlayerRef, Status
 from tests.localekit import foreign_words
 from tests.servicekit import FakeClock
 from tests.test_ui_picture import LAYOUTS, table
@@ -67,7 +67,8 @@ def test_the_picture_names_the_sea_goats_extraordinary_lead_as_the_caption_does(
     for fast, ru in (("extra", "Внеочередной заход"), ("6-6", "Быстрый заход [6|6]"),
                      ("0-0", "Быстрый заход [0|0]")):
         view = dataclasses.replace(table(LAYOUTS["line short"]), variant="sea_goat",
-                                   fast=fast)
+                                   flags=(FlagView("fast", {"6-6": "six", "0-0": "zero",
+                                                            "extra": "extra"}[fast]),))
         assert ru in picture_labels(render_table_png(view, locale="ru", tr=TR))
         notices = "\n".join(render.table_notices(TR, "ru", view))
         assert ru.split(" [")[0] in notices

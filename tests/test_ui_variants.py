@@ -16,30 +16,36 @@ from tools.transcript import transcript
 from ui import keyboards as kb
 from ui.callbacks import MAX_CALLBACK_BYTES, SoloCb, VariantCb, parse_callback
 from ui.i18n import SUPPORTED_LOCALES, Translator
-from ui.variants import ALIASES, normalize, parse_variant
+from ui.variants import names_of, normalize, parse_variant
 
 TR = Translator(strict=True)
 PLAYING = Path(__file__).resolve().parents[1] / "docs" / "PLAYING.md"
 
 
-def test_every_game_is_named_by_its_id_and_its_aliases_and_nothing_else():
+def test_every_game_is_named_by_its_id_and_its_names_in_every_locale_and_nothing_else():
+    """A game's names come from its texts: ``variant-name`` and ``variant-aliases-<game>``
+    in every locale (issue 31), whatever the chat's language."""
     for name in variant_infos():
-        assert parse_variant(name) == name
-        assert parse_variant(name.upper()) == name
-        for alias in ALIASES.get(name, ()):
-            assert parse_variant(alias) == name, alias
-            assert parse_variant(alias.upper().replace(" ", "_")) == name, alias
-        for locale in SUPPORTED_LOCALES:  # the names the bot itself shows
-            assert parse_variant(TR.plain(locale, "variant-name", variant=name)) == name
-    assert parse_variant(["Морской", "Козёл"]) == "sea_goat"
-    assert parse_variant("«Осёл»") == "donkey" and parse_variant("Сiмка") is None
+        assert parse_variant(name, TR) == name
+        assert parse_variant(name.upper(), TR) == name
+        for locale in SUPPORTED_LOCALES:
+            aliases = TR.plain(locale, f"variant-aliases-{name}").split(",")
+            assert aliases and all(a.strip() for a in aliases)
+            for alias in aliases:
+                assert parse_variant(alias, TR) == name, alias
+                assert parse_variant(alias.strip().upper().replace(" ", "_"), TR) == name
+            # the names the bot itself shows
+            assert parse_variant(TR.plain(locale, "variant-name", variant=name), TR) == name
+    assert parse_variant(["Морской", "Козёл"], TR) == "sea_goat"
+    assert parse_variant("«Осёл»", TR) == "donkey" and parse_variant("Сiмка", TR) is None
+    assert parse_variant("sea", TR) == "sea_goat" and parse_variant("будиночки", TR) == "telephone"
     for word in ("", "poker", "козёл морской", "7", "sea goat goat"):
-        assert parse_variant(word) is None
+        assert parse_variant(word, TR) is None
     assert normalize("  Морской__Козёл -  ") == "морской козел"
     games: dict[str, set[str]] = {}
     for name in variant_infos():
-        for word in (name, *ALIASES.get(name, ())):
-            games.setdefault(normalize(word), set()).add(name)
+        for word in names_of(TR, name):
+            games.setdefault(word, set()).add(name)
     assert [w for w, names in games.items() if len(names) > 1] == []  # one game a word
 
 
@@ -52,14 +58,14 @@ def test_every_game_is_named_by_its_id_and_its_aliases_and_nothing_else():
     ("1 генерал", ("general", 1, "normal", True)),  # refused later with the count it needs
 ])
 def test_private_newgame_words(words, expected):
-    choice = parse_solo(words.split())
+    choice = parse_solo(words.split(), TR)
     assert (choice.variant, choice.bots, choice.strength, choice.count_given) == expected
 
 
 def test_private_newgame_words_that_name_nothing():
-    assert parse_solo(["2", "chess"]) is None
+    assert parse_solo(["2", "chess"], TR) is None
     # a count outside 1..3 is read as a count, so that the answer says what the game seats
-    assert parse_solo(["4"]).bots == 4 and parse_solo(["0", "телефон"]).bots == 0
+    assert parse_solo(["4"], TR).bots == 4 and parse_solo(["0", "телефон"], TR).bots == 0
     assert solo_counts(variant_infos()["sport"]) == (3,)
     assert solo_counts(variant_infos()["seven"]) == (1, 2, 3)
 

@@ -133,9 +133,7 @@ def toy():
 
 @pytest.fixture
 def tr():
-    out = Translator(strict=True)
-    for locale, text in TEXTS.items():
-        out.add(locale, text)
+    out = Translator(strict=True, extra=TEXTS)
     return out
 
 

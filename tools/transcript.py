@@ -43,7 +43,7 @@ def _wanted(table: TableView, want: str) -> bool:
     if want == "multi":
         return any(n.tiles for n in notes if n.kind in ("led", "played"))
     if want == "fast":
-        return table.fast is not None
+        return any(f.name == "fast" for f in table.flags)
     if want == "points":
         return sum(1 for n in notes if n.points) >= 2
     return True

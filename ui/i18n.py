@@ -149,8 +149,14 @@ class Translator:
     logged and the key itself (or the partially formatted text) is returned, so a missing
     string never crashes a handler.
 
+    ``extra`` adds Fluent texts to locales (``{locale: text}``: a game's own texts that are
+    not in ``locales/``, e.g. a game that exists only in a test); they may not redefine a
+    key.
+
     Raises ``FileNotFoundError`` when a locale has no ``.ftl`` file and ``ValueError`` when a
-    file has a syntax error, so a broken locale fails at start-up rather than mid-game.
+    file (or an ``extra`` text) has a syntax error or redefines a key, so a broken locale
+    fails at start-up rather than mid-game.  A translator never changes once made; it
+    remembers formatted texts (a memo of a pure function).
     """
 
     def __init__(
@@ -160,6 +166,7 @@ class Translator:
         default: str = DEFAULT_LOCALE,
         locales: Iterable[str] = SUPPORTED_LOCALES,
         strict: bool = False,
+        extra: Mapping[str, str] | None = None,
     ) -> None:
         self.locales_dir = Path(locales_dir)
         self.locales: tuple[str, ...] = tuple(locales)
@@ -171,6 +178,8 @@ class Translator:
         self._bundles: dict[str, FluentBundle] = {}
         for code in self.locales:
             self._bundles[code] = self._load(code)
+        for code, text in (extra or {}).items():
+            _add_resource(self._bundles[code], text, f"{code} (extra)")
 
     def _load(self, code: str) -> FluentBundle:
         files = sorted((self.locales_dir / code).glob("*.ftl"))
@@ -180,13 +189,6 @@ class Translator:
         for path in files:
             _add_resource(bundle, path.read_text(encoding="utf-8"), str(path))
         return bundle
-
-    def add(self, locale: str, text: str) -> None:
-        """Add the messages of a Fluent text to ``locale`` (a game's own texts that are not in
-        ``locales/``, e.g. in tests).  Raises ``ValueError`` for a syntax error or a key the
-        locale already defines."""
-        _add_resource(self._bundles[locale], text, locale)
-        self._memo.clear()
 
     def pick(self, locale: str | None, *keys: str) -> str:
         """The first of ``keys`` that ``locale`` or the default locale defines, else the last

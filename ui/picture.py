@@ -60,7 +60,7 @@ from service.views import LayoutView, RoundSummary, SeatView, TableView
 
 from .i18n import Translator, get_translator
 from .picture_layout import Box, EndMark, plan_table
-from .render import _FAST, _points, clean_name, format_score
+from .render import _info, _points, clean_name, flag_text, format_score
 
 __all__ = [
     "COMPLEX_TEXT",
@@ -844,15 +844,14 @@ def _header(c: _Canvas, table: TableView, tr: Translator, locale: str,
                "limit": "pic-limit"}.get(summary.end)
         if key:
             lines.append((tr.plain(locale, key, name=who), th.accent))
-        if summary.general:
-            lines.append((tr.plain(locale, "pic-general"), th.accent))
+        # (a flag shown while the round was played is the caption's at its end)
+        game = _info(table.variant)
+        ended = {f.name for f in game.flags if not f.during} if game else set()
+        flags = [f for f in summary.flags if f.name in ended]
     else:
-        if table.fast:
-            # the caption's words (``table-fast``): a fast lead, or the extraordinary one
-            lines.append((tr.plain(locale, "pic-fast", fast=_FAST.get(table.fast, "six")),
-                          th.accent))
-        if table.two_tiles:
-            lines.append((tr.plain(locale, "pic-two-tiles"), th.accent))
+        flags = list(table.flags)  # the caption says what each stakes (``flag-…``)
+    lines += [(flag_text(tr, locale, table.variant, f, picture=True), th.accent)
+              for f in flags]
     for i, (text, fg) in enumerate(lines[:2]):
         c.text(text, cx, top + 104 + 34 * i, size=26, bold=True, fg=fg, bg=th.felt,
                anchor="c", max_width=room, sizes=(22, 20))

@@ -15,6 +15,7 @@ from service.live.rulebook import variant_infos
 from service.views import (
     ActionNote,
     EndView,
+    FlagView,
     LaidTile,
     LayoutView,
     MarkView,
@@ -52,13 +53,14 @@ def make_table(names: Sequence[str], tiles: Sequence[int], layout: LayoutView, *
                version: int = 1, match_id: int = 1, bots: Sequence[int] = (),
                marks: Mapping[str, Sequence[int]] | None = None, left: Sequence[int] = (),
                notes: Sequence[ActionNote] = (),
-               deals: int | None = None, fast: str | None = None,
-               two_tiles: bool = False) -> TableView:
+               deals: int | None = None,
+               flags: Mapping[str, str] | None = None) -> TableView:
     """A :class:`TableView` of a running round from plain values: ``names`` and ``tiles``
     (hand sizes) per seat, scores per side (players, or two teams with ``teams``), ``marks``
     the counts of what the game counts beside points by the mark's name, per seat or per
     side as the game declares the mark (``VariantInfo.marks``; per seat if it declares
-    none)."""
+    none), ``flags`` what the game says of the round by the flag's name and value
+    (``VariantInfo.flags``: ``{"fast": "six"}``)."""
     n = len(names)
     sides = 2 if teams else n
     info = variant_infos().get(variant)
@@ -90,7 +92,8 @@ def make_table(names: Sequence[str], tiles: Sequence[int], layout: LayoutView, *
         drawable=drawable, reserve=reserve, seats=seats, scores=scores, remembered=remembered,
         pot=pot, to_act=to_act, to_act_user_id=seats[to_act].user_id if to_act is not None
         else None, deadline_at=None, match_limit=101, notes=tuple(notes), final=None,
-        variant=variant, layout=layout, deals=deals, fast=fast, two_tiles=two_tiles)
+        variant=variant, layout=layout, deals=deals,
+        flags=tuple(FlagView(k, v) for k, v in (flags or {}).items()))
 
 
 def middle_round() -> TableView:

@@ -30,6 +30,7 @@ from typing import Any
 from service.live.rulebook import variant_infos
 from service.views import (
     ActionNote,
+    FlagView,
     HandView,
     LaidTile,
     LayoutView,
@@ -461,10 +462,6 @@ def _marks_line(tr: Translator, locale: str, variant: str | None, key: str,
     return tr.t(locale, "table-marked", line=Markup(line), marks=Markup(", ".join(words)))
 
 
-#: The fast leads of RULES.md §2.1 rules 6–7 as the locales select them.
-_FAST = {"6-6": "six", "0-0": "zero", "extra": "extra"}
-
-
 def _title(tr: Translator, locale: str, table: TableView) -> str:
     """The table's first line: the round (classic), the game and its round, or the deal k
     of N in sport domino (RULES.md §2.7)."""
@@ -488,16 +485,24 @@ def _goal(tr: Translator, locale: str, variant: str, rules: Mapping[str, Any]) -
                race="yes" if info and info.race else "no", **numbers)
 
 
+def flag_text(tr: Translator, locale: str, variant: str, flag: FlagView, *,
+              names: str = "", picture: bool = False) -> str:
+    """The words of one of a game's flags (RULES.md §2: what its variant says of a round,
+    e.g. the sea goat's fast lead, §2.1 rules 6–7): ``flag-<variant>-<name>`` where the
+    locale has the game's own, else ``flag-<name>`` (``pic-flag-…`` for the picture, plain
+    text), with the flag's ``value`` to select on and ``names`` (the round's losers, for a
+    flag that names them)."""
+    prefix = "pic-flag" if picture else "flag"
+    key = tr.pick(locale, f"{prefix}-{variant}-{flag.name}", f"{prefix}-{flag.name}")
+    say = tr.plain if picture else tr.t
+    return say(locale, key, value=flag.value, names=names)
+
+
 def table_notices(tr: Translator, locale: str, table: TableView) -> list[str]:
     """What the round stakes beyond its layout, under the table's title in the text table
-    and in the picture's caption alike: a fast or extraordinary lead and its two tiles a
-    turn (RULES.md §2.1 rules 6–7)."""
-    lines = []
-    if table.fast:
-        lines.append(tr.t(locale, "table-fast", fast=_FAST.get(table.fast, "six")))
-    if table.two_tiles:
-        lines.append(tr.t(locale, "table-two-tiles"))
-    return lines
+    and in the picture's caption alike: the game's flags of the round (the sea goat's fast
+    or extraordinary lead and its two tiles a turn, RULES.md §2.1 rules 6–7)."""
+    return [flag_text(tr, locale, table.variant, f) for f in table.flags]
 
 
 def _seat_lines(tr: Translator, locale: str, table: TableView) -> list[str]:
@@ -792,14 +797,16 @@ def render_round_summary(locale: str, summary: RoundSummary, names: Sequence[str
     else:
         lines = [tr.t(locale, "round-title", round=summary.round_no)]
     lines.append(_end_line(tr, locale, summary, names))
-    if summary.fast:
-        lines.append(tr.t(locale, "table-fast", fast=_FAST.get(summary.fast, "six")))
+    naming = {f.name for f in info.flags if f.names_losers} if info else set()
+    losers = " + ".join(labels[s] for s in summary.losers if s < len(labels))
+    lines += [flag_text(tr, locale, variant, f) for f in summary.flags
+              if f.name not in naming]
     if specials:
         lines += [tr.t(locale, "log-special", name=_name(names, seat), rule=rule)
                   for rule, seat in summary.specials]
-    if summary.general and summary.losers:
-        lines.append(tr.t(locale, "round-general",
-                          names=" + ".join(labels[s] for s in summary.losers)))
+    named = [f for f in summary.flags if f.name in naming]
+    if named and summary.losers:
+        lines += [flag_text(tr, locale, variant, f, names=losers) for f in named]
     lines += ["", tr.t(locale, "round-hands-title")]
     valued = info is None or info.counts_hands  # some games only show the hands
     for seat, hand in enumerate(summary.hands):
@@ -817,7 +824,7 @@ def render_round_summary(locale: str, summary: RoundSummary, names: Sequence[str
                             for side, p in enumerate(summary.play_points) if p)
         if scored:
             lines += ["", tr.t(locale, "round-play-points", points=Markup(scored))]
-    if summary.losers and summary.end != "void" and not summary.general:
+    if summary.losers and summary.end != "void" and not named:
         losers = [labels[s] for s in summary.losers if s < len(labels)]
         lines += ["", tr.t(locale, "round-losers", variant=variant,
                            count=_players_of(sides, summary.losers), names=", ".join(losers))]

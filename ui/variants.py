@@ -1,11 +1,14 @@
-"""The games of the Kozel family as players name them: ids, names and aliases (RULES.md §1,
+"""The games of the Kozel family as players name them: ids, names and other names (RULES.md §1,
 §2.1–§2.9).
 
 ``/newgame морской`` in a group, ``/newgame 2 телефон hard`` in private: :func:`parse_variant`
 reads a game from the words players type, in any of the bot's languages, whatever the chat's
 language is.  What a game is and what it reads comes from the service
-(:func:`service.live.rulebook.variant_infos`); its name in the reader's language from the locales
-(``variant-name``).  Nothing here knows a rule.
+(:func:`service.live.rulebook.variant_infos`); every word that names it from the locales: its
+name (``variant-name-<variant>``, or the ``variant-name`` selector) and its other names
+(``variant-aliases-<variant>``, comma-separated) in every locale, so a new game is found by
+its names as soon as its texts exist.  Nothing here knows a rule, and nothing is kept between
+calls.
 """
 
 from __future__ import annotations
@@ -18,27 +21,7 @@ from service.views import VariantInfo
 
 from .i18n import Translator
 
-__all__ = ["ALIASES", "parse_variant", "variant_name", "variants", "normalize"]
-
-#: Words that name each game (besides its id), in Russian, Ukrainian and English: the names
-#: of RULES.md §2 and of the seeds' pages, written as :func:`normalize` leaves them.
-ALIASES: dict[str, tuple[str, ...]] = {
-    "classic": ("kozel", "goat", "classic kozel", "козел", "классика", "классический",
-                "классический козел", "класика", "класичний", "класичний козел", "коза"),
-    "sea_goat": ("sea", "seagoat", "sea goat", "морской", "морской козёл", "морський",
-                 "морський козел"),
-    "donkey": ("osel", "осел", "ослик", "закрывашки", "віслюк", "закривашки"),
-    "chcv": ("chchv", "chechev", "ччв", "чечевэ", "чечеве", "человек человеку волк",
-             "ллв", "людина людині вовк"),
-    "telephone": ("phone", "телефон", "домики", "будиночки"),
-    "muggins": ("маггинс", "магинс", "маггінс", "магінс", "маґінс"),
-    "traditional": ("trad", "traditional domino", "традиционное", "традиционное домино",
-                    "традиционный", "традиційне", "традиційне доміно"),
-    "sport": ("sports", "sport domino", "спорт", "спортивное", "спортивное домино",
-              "спортивне", "спортивне доміно"),
-    "seven": ("sevens", "semerka", "семёрка", "сімка"),
-    "general": ("генерал",),
-}
+__all__ = ["names_of", "normalize", "parse_variant", "variant_name", "variants"]
 
 _SPACES = re.compile(r"[\s_\-]+")
 _QUOTES = re.compile(r"[«»\"'“”„’]")
@@ -51,25 +34,28 @@ def normalize(words: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
-def _index() -> dict[str, str]:
-    index: dict[str, str] = {}
-    for name in variant_infos():
-        for word in (name, *ALIASES.get(name, ())):
-            index[normalize(word)] = name
-    return index
+def names_of(tr: Translator, variant: str) -> tuple[str, ...]:
+    """Every word that names ``variant`` (normalized, :func:`normalize`): its id, and in every
+    locale of ``tr`` its name and its other names (``variant-aliases-<variant>``)."""
+    words = [variant]
+    for locale in tr.locales:
+        words.append(variant_name(tr, locale, variant))
+        if tr.has(locale, f"variant-aliases-{variant}"):
+            words += tr.plain(locale, f"variant-aliases-{variant}").split(",")
+    return tuple(dict.fromkeys(normalize(w) for w in words if w.strip()))
 
 
-_INDEX: dict[str, str] = {}
-
-
-def parse_variant(words: str | Iterable[str]) -> str | None:
+def parse_variant(words: str | Iterable[str], tr: Translator) -> str | None:
     """The game named by ``words`` (a string or the words of a command), or None when they
-    name none: its id (``sea_goat``), or a name or alias in ru, uk or en (``морской``,
-    ``осёл``, ``ччв``, ``Sport``), in any case, ``ё``/``е`` alike."""
-    if not _INDEX:
-        _INDEX.update(_index())
-    text = words if isinstance(words, str) else " ".join(words)
-    return _INDEX.get(normalize(text))
+    name none: its id (``sea_goat``), or a name or another name in any locale of ``tr``
+    (``морской``, ``осёл``, ``ччв``, ``Sport``), in any case, ``ё``/``е`` alike."""
+    text = normalize(words if isinstance(words, str) else " ".join(words))
+    if not text:
+        return None
+    for name in variant_infos():
+        if text in names_of(tr, name):
+            return name
+    return None
 
 
 def variants() -> tuple[VariantInfo, ...]:

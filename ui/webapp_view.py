@@ -29,7 +29,7 @@ from service.views import HandView, LayoutView, MoveOption, Result, TableView
 from .compose import first_matters
 from .i18n import Translator
 from .picture_layout import plan_table
-from .render import action_log, render_match_end, render_round_summary, side_names
+from .render import action_log, flag_text, render_match_end, render_round_summary, side_names
 
 __all__ = ["ZONE", "LABEL_KEYS", "plain", "layout_state", "table_state", "hand_state",
            "page_state", "labels"]
@@ -125,6 +125,7 @@ def table_state(result: Result, locale: str, tr: Translator) -> dict[str, Any]:
         "deals": table.deals,
         "teams": teams,
         "layout": layout_state(table.layout),
+        "flags": [plain(flag_text(tr, locale, table.variant, f)) for f in table.flags],
         "drawable": table.drawable,
         "reserve": table.reserve,
         "pot": table.pot,

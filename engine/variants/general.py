@@ -44,7 +44,7 @@ from typing import Any, NamedTuple
 from ..rules import CLASSIC_DEFAULTS, Option
 from ..table import Table
 from ..tiles import TILE_ID, Tile
-from ..variant import Mark, MatchResult, RoundEnd, Variant, register
+from ..variant import Flag, Mark, MatchResult, RoundEnd, Variant, register
 
 __all__ = ["General", "GeneralMatch"]
 
@@ -78,6 +78,8 @@ class General(Variant):
     fixed = {"teams": True}
     #: RULES.md §2.9 rule 4: lost rounds per team, ``losses`` of them make the goat.
     marks = (Mark("losses", per="side", limit="losses"),)
+    #: A round lost to a general (rule 3): its summary says so, naming the team that lost.
+    flags = (Flag("general", during=False, at_end=True, names_losers=True),)
     scoring = "marks"
     counts_hands = False
 

@@ -72,7 +72,7 @@ from ..rules import Option
 from ..scoring import goats_of, rating
 from ..table import Table, holder_of_first, misdeal_reason, shuffled_deal
 from ..tiles import PIPS, TILE_ID, TILES, Tile, ids_of
-from ..variant import LEAD_ORDER, MAX_DEALS, MatchResult, RoundEnd, Variant, register
+from ..variant import LEAD_ORDER, MAX_DEALS, Flag, MatchResult, RoundEnd, Variant, register
 
 __all__ = ["SeaGoat", "SeaMatch", "FLAT", "FAST_ALLOWED"]
 
@@ -94,6 +94,8 @@ def _kept_tiles(fast: str) -> str:
 
 #: The flat round points of a fast round's loser (RULES.md §2.1 rules 6–7) [points].
 FLAT = {"6-6": 50, "0-0": 75, "extra": 125}
+#: The fast leads as the flag ``fast`` words them (:class:`engine.variant.Flag`).
+FAST_WORDS = {"6-6": "six", "0-0": "zero", "extra": "extra"}
 #: Round points of the loser when the winner went out with [6|6] (RULES.md §2.1 rule 8).
 SIX_OUT = 100
 #: ``Table.memo`` of a round led per §1.6 in which [6|6] and [0|0] may lead (rule 6).
@@ -165,6 +167,10 @@ class SeaGoat(Variant):
     players = (2, 4)
     one_tile = False
     goat_word = "sea_goat"
+    #: What a round says beside the scores: its fast lead (rules 6–7: ``six``, ``zero``,
+    #: ``extra``), while it is played and in its summary, and the two tiles a turn after the
+    #: extraordinary lead (rule 7).
+    flags = (Flag("fast", during=True, at_end=True), Flag("two_tiles"))
     options = {
         "match_limit": 125,
         "open_threshold": 25,
@@ -222,6 +228,21 @@ class SeaGoat(Variant):
             seat, tid = holder_of_first(hands, LEAD_ORDER)
             return seat, tid, None
         return prev.last, -1, None
+
+    def round_flags(self, rs: Any) -> tuple[tuple[str, str], ...]:
+        """The round's fast lead (rules 6–7) and, after the extraordinary lead, its two tiles
+        a turn (rule 7)."""
+        out = []
+        if rs.fast:
+            out.append(("fast", FAST_WORDS[rs.fast]))
+        if rs.phase == 2:
+            out.append(("two_tiles", "on"))
+        return tuple(out)
+
+    def end_flags(self, scored: Any) -> tuple[tuple[str, str], ...]:
+        """The scored round's fast lead, if it had one (rules 6–7)."""
+        fast = (scored.extra or {}).get("fast")
+        return (("fast", FAST_WORDS[fast]),) if fast else ()
 
     def new_table(self, state: Any, hands: tuple[int, ...], bazar: tuple[int, ...],
                   round_no: int, events: list | None = None) -> Table:

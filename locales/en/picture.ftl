@@ -30,17 +30,17 @@ pic-left = Out of the match
 pic-team = Team { $team }
 pic-seat = Player { $seat }
 pic-waiting = Waiting for the lead
-pic-fast = { $fast ->
+pic-flag-fast = { $value ->
     [extra] Extraordinary lead
     [zero] Fast lead of [0|0]
    *[six] Fast lead of [6|6]
 }
-pic-two-tiles = Two tiles a turn
+pic-flag-two_tiles = Two tiles a turn
 pic-out = { $name } went out
 pic-fish = Fish! Fisher: { $name }
 pic-void = Dealt again: a fish does not count
 pic-limit = { $name } reached the limit
-pic-general = General!
+pic-flag-general = General!
 pic-hand-empty = empty
 pic-play-points = Play points: +{ $points }
 pic-goat = goat

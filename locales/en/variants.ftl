@@ -15,6 +15,18 @@ variant-name = { $variant ->
    *[classic] Kozel
 }
 
+## Other names of a game (/newgame, /rules and /top take them in any of the bot's languages).
+variant-aliases-classic = kozel, goat, classic, classic kozel
+variant-aliases-sea_goat = sea, seagoat, sea goat
+variant-aliases-donkey = osel, donkey
+variant-aliases-chcv = chchv, chechev
+variant-aliases-telephone = phone, telephone
+variant-aliases-muggins = muggins
+variant-aliases-traditional = trad, traditional, traditional domino
+variant-aliases-sport = sports, sport domino
+variant-aliases-seven = sevens, semerka
+variant-aliases-general = general
+
 ## The rules in short: how the game differs from classic Kozel.
 variant-about = { $variant ->
     [sea_goat] Only the round's loser records — whoever holds the most; nobody else writes anything. A score opens at 25 points; less is lost. Two doubles may go at once, one on each end. A lone [0|0] in hand is 25 points, [6|6] 50. A fast lead of [6|6] or [0|0] (when every opponent's score is open): the loser records 50 or 75, and a fish in that round is dealt again. The extraordinary lead of [0|0] and [6|6] together: from then on everyone plays two tiles, and the loser is the extraordinary goat. Going out with [6|6]: the loser records 100 and the finisher's score goes back to 0; going out with [0|0] makes the loser the snotty goat at once (with [0|0] and [6|6], the admiral).
@@ -135,12 +147,12 @@ table-goal = { $variant ->
        *[no] 🎯 To { $limit }: whoever reaches it is the goat.
     }
 }
-table-fast = { $fast ->
+flag-fast = { $value ->
     [extra] ⚡ Extraordinary lead of [0|0] and [6|6]: the loser records 125 and is the extraordinary goat.
     [zero] ⚡ Fast lead of [0|0]: the loser records 75; a fish is dealt again.
    *[six] ⚡ Fast lead of [6|6]: the loser records 50; a fish is dealt again.
 }
-table-two-tiles = ✌️ Two tiles a turn: on both ends, or [0|6] into the gap and one on an end.
+flag-two_tiles = ✌️ Two tiles a turn: on both ends, or [0|6] into the gap and one on an end.
 table-spinner = ✳ Spinner: { $tile }
 table-arm = { $arm ->
     [left] ← Left
@@ -224,7 +236,7 @@ round-mark-team = Team { $team } ({ $names }): { $count }{ $limit ->
    *[other] {" "}of { $limit }
 }
 round-left = 🚪 Out of the match: <b>{ $names }</b>
-round-general = 🎖 General! Team <b>{ $names }</b> loses the match at once.
+flag-general = 🎖 General! Team <b>{ $names }</b> loses the match at once.
 round-scores-title = <b>Score:</b>
 round-hand-tiles = { $name }: { $tiles }
 

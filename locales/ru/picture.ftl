@@ -30,17 +30,17 @@ pic-left = Вне игры
 pic-team = Команда { $team }
 pic-seat = Игрок { $seat }
 pic-waiting = Ждём заход
-pic-fast = { $fast ->
+pic-flag-fast = { $value ->
     [extra] Внеочередной заход
     [zero] Быстрый заход [0|0]
    *[six] Быстрый заход [6|6]
 }
-pic-two-tiles = По две кости за ход
+pic-flag-two_tiles = По две кости за ход
 pic-out = Выход: { $name }
 pic-fish = Рыба! Рыбак: { $name }
 pic-void = Пересдача: рыба не считается
 pic-limit = { $name }: предел набран
-pic-general = Генерал!
+pic-flag-general = Генерал!
 pic-hand-empty = пусто
 pic-play-points = За ходы: +{ $points }
 pic-goat = козёл

@@ -30,17 +30,17 @@ pic-left = Поза грою
 pic-team = Команда { $team }
 pic-seat = Гравець { $seat }
 pic-waiting = Чекаємо на перший хід
-pic-fast = { $fast ->
+pic-flag-fast = { $value ->
     [extra] Позачерговий перший хід
     [zero] Швидкий перший хід [0|0]
    *[six] Швидкий перший хід [6|6]
 }
-pic-two-tiles = По дві кістки за хід
+pic-flag-two_tiles = По дві кістки за хід
 pic-out = Вихід: { $name }
 pic-fish = Риба! Рибак: { $name }
 pic-void = Перероздача: риба не рахується
 pic-limit = { $name }: межу набрано
-pic-general = Генерал!
+pic-flag-general = Генерал!
 pic-hand-empty = порожньо
 pic-play-points = За ходи: +{ $points }
 pic-goat = козел

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import engine
-from service.views import MarkInfo, OptionInfo, VariantInfo
+from service.views import FlagInfo, MarkInfo, OptionInfo, VariantInfo
 
 __all__ = ["VARIANT_NAMES", "full_rules", "rules_overrides", "rules_players",
            "switch_variant", "variant_infos"]
@@ -62,6 +62,8 @@ def variant_infos() -> dict[str, VariantInfo]:
                 own_options={k: OptionInfo(o.default, o.allowed, o.choices, o.unit)
                              for k, o in v.own_options.items()},
                 marks=tuple(MarkInfo(m.name, m.per, m.limit, m.leaves) for m in v.marks),
+                flags=tuple(FlagInfo(f.name, f.during, f.at_end, f.names_losers)
+                            for f in v.flags),
                 scoring=v.scoring, counts_hands=bool(v.counts_hands))
     return _INFOS
 

@@ -21,6 +21,7 @@ from service.views import (
     ActionNote,
     EndReason,
     ErrorCode,
+    FlagView,
     HandedSeat,
     HandView,
     HoldView,
@@ -120,7 +121,7 @@ def round_summary(live: Match, ev: Any, closed: Any, before: tuple[int, ...] = (
         play_points=tuple(ev.play_points) if any(ev.play_points) else (),
         losers=tuple(ev.losers), marks=mark_tallies(rules, closed),
         left=tuple(s for s in closed.round.seats if s not in playing),
-        general=bool(extra.get("general")), fast=extra.get("fast"),
+        flags=tuple(FlagView(n, v) for n, v in rules.spec.end_flags(ev)),
         layout=layout_view(lay, closed.round.count),
         seat_values=tuple(rules.spec.hand_value(mask, rules)
                           for mask in closed.round.hands),
@@ -236,7 +237,8 @@ def table_view(live: Match, st: Any, notes: tuple[ActionNote, ...],
         variant=rules.variant, layout=layout_view(lay, rs.count),
         deals=rules.spec.fixed_rounds(rules),
         turn_seconds=int(rules.turn_timeout),
-        fast=rs.fast, two_tiles=rs.phase == 2, summary=summary, rules=live.rules_json,
+        flags=tuple(FlagView(n, v) for n, v in rules.spec.round_flags(rs)),
+        summary=summary, rules=live.rules_json,
         creator_id=r.creator_id,
     )
 

@@ -258,6 +258,10 @@
     $("count").replaceChildren(labels.count + " ", bold(String(t.layout.count)));
     $("bazar").replaceChildren(labels.bazar + " ", bold(String(t.drawable)),
       t.reserve ? " (+" + t.reserve + " " + labels.reserve + ")" : "");
+    $("flags").hidden = !t.flags.length;
+    $("flags").replaceChildren(...t.flags.map((text) => {
+      const p = document.createElement("p"); p.textContent = text; return p;
+    }));
     renderSeats(t);
     drawTable(t.layout);
     $("log-title").textContent = labels["last-moves"];
