@@ -25,6 +25,7 @@ from service.views import ErrorCode, Result, Status, VariantInfo
 from ui.callbacks import SoloCb, VariantCb
 from ui.i18n import Translator
 from ui.keyboards import lobby_keyboard, solo_keyboard, variant_keyboard
+from ui.render import variant_text
 from ui.variants import parse_variant, variant_name, variants
 
 __all__ = ["SoloChoice", "create_router", "parse_solo", "solo_counts", "unknown_variant_text"]
@@ -95,7 +96,7 @@ def _solo_text(app: App, locale: str, variant: str, bots: int, strength: str) ->
         tr.t(locale, "solo-choice", game=variant_name(tr, locale, variant),
              bots=tr.plain(locale, "opt-bots", value=bots),
              strength=tr.plain(locale, "opt-strength", value=strength)),
-        "", tr.t(locale, "variant-about", variant=variant), "",
+        "", variant_text(tr, locale, variant, "variant-about"), "",
         tr.t(locale, "solo-hint")])
 
 

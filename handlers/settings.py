@@ -1,6 +1,6 @@
 """Chat settings and languages: /settings, /rules, /lang and their buttons.
 
-Issue 4, "Settings, languages": chat admins edit the settings of :data:`ui.settings.SETTINGS`
+Issue 4, "Settings, languages": chat admins edit the settings of :func:`ui.settings.settings`
 (the game of RULES.md §2, the rule options that game reads and the chat's language) with
 inline buttons; changes apply from the next match.  Switching the game keeps the chat's
 options the new game reads and drops the others (the service does it); /rules tells the

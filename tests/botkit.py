@@ -277,7 +277,8 @@ class Harness:
     """The real dispatcher and routers over a temporary database and :class:`FakeTelegram`."""
 
     def __init__(self, tmp: Path, default_locale: str = "ru", turn_timeout: int = 60,
-                 table_view: str = "picture", settings: dict | None = None):
+                 table_view: str = "picture", settings: dict | None = None,
+                 translator=None):
         self.tmp = tmp
         # more of delivery.settings.Settings (e.g. WEBAPP_URL)
         self.extra_settings = dict(settings or {})
@@ -285,6 +286,7 @@ class Harness:
         self.default_locale = default_locale
         self.turn_timeout = turn_timeout
         self.table_view = table_view  # TABLE_VIEW: the group's table as a picture or text
+        self.translator = translator  # a game's own texts (a game that exists only in a test)
         self._update_ids = itertools.count(1)
         self._cb_ids = itertools.count(1)
 
@@ -301,7 +303,8 @@ class Harness:
         self.dp, self.app = await build(
             self.settings, self.bot, chat_interval=0.0, group_per_minute=10**9,
             global_per_second=10**9,
-            service_overrides={"bot_executor": InlineExecutor(), "hard_samples": 2})
+            service_overrides={"bot_executor": InlineExecutor(), "hard_samples": 2},
+            translator=self.translator)
         return self
 
     @property

@@ -41,9 +41,9 @@ from ui.callbacks import (
     tile_id,
     unpack_placements,
 )
-from ui.settings import SETTINGS
+from ui.settings import settings
 
-SETTINGS_KEYS = tuple(s.key for s in SETTINGS) + SETTINGS_MENU
+SETTINGS_KEYS = tuple(s.key for s in settings()) + SETTINGS_MENU
 
 ids = st.integers(min_value=0, max_value=2**63 - 1)
 variants = st.from_regex(r"[a-z_]{1,16}", fullmatch=True)

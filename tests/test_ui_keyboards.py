@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 import engine
@@ -15,7 +16,7 @@ from ui.callbacks import LangCb, LobbyCb, MoveCb, SettingsCb, StopCb, VariantCb,
 from ui.commands import GROUP_COMMANDS, PRIVATE_COMMANDS, bot_commands
 from ui.i18n import SUPPORTED_LOCALES, Translator
 from ui.render import render_settings
-from ui.settings import SETTINGS, SettingsPatch, setting
+from ui.settings import SettingsPatch, setting, settings
 
 TR = Translator(strict=True)
 
@@ -33,7 +34,7 @@ def decoded_moves(markup):
     return out
 
 
-@settings(max_examples=40, deadline=None)
+@hypothesis_settings(max_examples=40, deadline=None)
 @given(st.integers(0, 10_000), st.integers(2, 4), st.integers(0, 60))
 def test_hand_keyboard_buttons_are_exactly_the_legal_moves(seed, players, steps):
     state, _ = engine.new_match(engine.Rules(), players, seed)
@@ -114,7 +115,7 @@ def test_every_setting_choice_reads_back_and_makes_valid_rules():
     """One spec per setting: each choice patches valid rules (RULES.md §1, under a game that
     reads the option, §2) and reads back as itself; /rules has a line for every rule
     setting."""
-    for spec in SETTINGS:
+    for spec in settings():
         for value in spec.choices:
             patch = spec.parse(value)
             if spec.key == "lang":
@@ -159,7 +160,7 @@ def test_settings_menu_shows_current_values_and_choices_mark_one():
     assert "Язык: Українська" in texts
     assert "Партия до: 101" in texts
     cbs = [parse_callback(b.callback_data) for b in buttons(markup)]
-    assert [c.key for c in cbs] == [*(spec.key for spec in SETTINGS
+    assert [c.key for c in cbs] == [*(spec.key for spec in settings()
                                       if spec.offered(chat.full_rules)), "done"]
     assert all(isinstance(c, SettingsCb) and c.value == "" for c in cbs)
     assert "Язык: —" in [b.text for b in buttons(kb.settings_keyboard("ru", _chat(), tr=TR))]

@@ -1,16 +1,20 @@
 """A game that exists only in this test — «Шишки» (``toy_bumps``): classic Kozel's play
 (RULES.md §1.2–§1.10) with no points; after every round the players with the most pips in hand
-(§1.11) get a bump, and ``bump_limit`` bumps make the goat.  It has its own counter with a
-limit, its own event and no points, like Семёрка (§2.8), and it is played through the service
-and drawn as text, caption and picture with nothing in the product knowing it: its module is
-this file, its registry line the ``register`` below, its texts the Fluent resource added to the
-translator here (issue 19, "Declared marks").
+(§1.11) get a bump, and ``bump_limit`` bumps make the goat; a round led with a double is
+«bumpy», which the table says while it is played, as the sea goat's fast lead (§2.1 rule 6).
+It has its own counter with a limit, its own event, its own flag, its own names in three
+languages and no points, like Семёрка (§2.8), and it is opened by its name with /newgame
+through the bot's routers, played through the service, and drawn as text, caption, picture
+and the Mini App's page with nothing in the product knowing it: its module is this file, its
+registry line the ``register`` below, its texts the Fluent texts given to the translator here
+(issue 19, "Declared marks"; issue 31, "Variant words declared").
 """
 
 from __future__ import annotations
 
 import io
 import random
+from dataclasses import replace
 from typing import Any, NamedTuple
 
 import pytest
@@ -19,17 +23,21 @@ from PIL import Image
 from engine.events import Note
 from engine.rules import VARIANTS, Option
 from engine.table import Table
-from engine.variant import Mark, MatchResult, RoundEnd, Variant, register
+from engine.variant import Flag, Mark, MatchResult, RoundEnd, Variant, register
 from service.game import GameService
 from service.live.rulebook import variant_infos
 from service.views import Status
+from tests.botkit import Harness, Person
 from tests.servicekit import FakeClock, engine_state, start_match
 from ui import render
 from ui.caption import MAX_CAPTION, caption_length, render_caption
 from ui.i18n import SUPPORTED_LOCALES, Translator
-from ui.picture import HEIGHT, WIDTH, render_table_png
+from ui.picture import HEIGHT, WIDTH, picture_labels, render_table_png
+from ui.webapp_view import page_state
 
 NAME = "toy_bumps"
+GROUP = -100777
+OLYA = Person(501, "Оля")
 
 
 class Bumps(NamedTuple):
@@ -62,7 +70,17 @@ class Toy(Variant):
         "bump_limit": Option(2, (1, 9), choices=("1", "2", "3")),
     }
     marks = (Mark("bumps", per="seat", limit="bump_limit"),)
+    flags = (Flag("bumpy"),)
     scoring = "marks"
+
+    def round_flags(self, rs: Any) -> tuple[tuple[str, str], ...]:
+        """A round led with a double is bumpy while it is played."""
+        lay = rs.layout
+        if lay.line and lay.lead_at >= 0:
+            a, b, _how = lay.line[lay.lead_at]
+            if a == b:
+                return (("bumpy", "double"),)
+        return ()
 
     def start(self, rules: Any, players: int) -> dict[str, Any]:
         out = super().start(rules, players)
@@ -97,24 +115,48 @@ class Toy(Variant):
 TEXTS = {
     "ru": """
 variant-name-toy_bumps = Шишки
+variant-aliases-toy_bumps = шишечки, игра в шишки
+variant-about-toy_bumps = Как козёл, но без очков: у кого больше всех на руке — шишка.
+flag-bumpy = { $value ->
+   *[double] 🌰🌰 Заход дублем: раунд с шишками.
+}
+pic-flag-bumpy = Раунд с шишками
 table-goal-toy_bumps = 🎯 У кого больше всех на руке — шишка; { $bump_limit } шишки — козёл.
 mark-table-toy_bumps = шишки: { $count } из { $limit }
 mark-round-title-toy_bumps = <b>Шишки:</b>
 log-bumped = 🌰 { $name } получает шишку ({ $bumps }).
+settings-bump-limit = Шишек до козла
+rules-bump-limit = 🌰 Шишек до козла: { $count }
 """,
     "uk": """
 variant-name-toy_bumps = Шишки
+variant-aliases-toy_bumps = шишечки, гра в шишки
+variant-about-toy_bumps = Як козел, але без очок: у кого на руці найбільше — шишка.
+flag-bumpy = { $value ->
+   *[double] 🌰🌰 Перший хід дублем: раунд із шишками.
+}
+pic-flag-bumpy = Раунд із шишками
 table-goal-toy_bumps = 🎯 У кого на руці найбільше — шишка; { $bump_limit } шишки — козел.
 mark-table-toy_bumps = шишки: { $count } з { $limit }
 mark-round-title-toy_bumps = <b>Шишки:</b>
 log-bumped = 🌰 { $name } отримує шишку ({ $bumps }).
+settings-bump-limit = Шишок до козла
+rules-bump-limit = 🌰 Шишок до козла: { $count }
 """,
     "en": """
 variant-name-toy_bumps = Bumps
+variant-aliases-toy_bumps = bumpy, game of bumps
+variant-about-toy_bumps = Like Kozel with no points: the most pips in hand get a bump.
+flag-bumpy = { $value ->
+   *[double] 🌰🌰 Led with a double: a bumpy round.
+}
+pic-flag-bumpy = A bumpy round
 table-goal-toy_bumps = 🎯 The most pips in hand get a bump; { $bump_limit } bumps make the goat.
 mark-table-toy_bumps = bumps: { $count } of { $limit }
 mark-round-title-toy_bumps = <b>Bumps:</b>
 log-bumped = 🌰 { $name } gets a bump ({ $bumps }).
+settings-bump-limit = Bumps to the goat
+rules-bump-limit = 🌰 Bumps to the goat: { $count }
 """,
 }
 
@@ -159,13 +201,39 @@ def test_the_toy_declares_its_option_and_mark_and_the_service_offers_them(toy):
         Rules(bump_limit=2)
 
 
-async def test_a_whole_match_of_the_toy_through_the_service_drawn_three_ways(toy, tr, svc):
+def _led_with_a_double(table) -> bool:
+    lay = table.layout
+    return bool(lay.line) and lay.lead is not None and \
+        lay.line[lay.lead].a == lay.line[lay.lead].b
+
+
+def _flag_drawn(tr, res, table) -> bool:
+    """Whether the toy's flag is in every drawing of ``table`` — the text, the caption, the
+    picture and the page — in every locale (and asserts it is in all or in none)."""
+    seen = set()
+    for locale in SUPPORTED_LOCALES:
+        words = tr.t(locale, "flag-bumpy", value="double")
+        page = page_state(replace(res, table=table), table.seats[0].user_id, locale, tr,
+                          now=0.0)
+        png = render_table_png(table, locale=locale, tr=tr)
+        seen |= {words in render.render_table(locale, table, tr=tr),
+                 words in render_caption(locale, table, tr=tr),
+                 tr.plain(locale, "pic-flag-bumpy") in picture_labels(png),
+                 tr.plain(locale, "flag-bumpy", value="double") in page["table"]["flags"]}
+    assert len(seen) == 1, seen
+    return seen.pop()
+
+
+async def test_a_whole_match_of_the_toy_through_the_service_drawn_four_ways(toy, tr, svc):
     """The toy is played to its end through the service; every table and closed table along
-    the way is drawn as text, caption and picture in every locale, and says the bumps."""
+    the way is drawn as text, caption, picture and page in every locale, and says the bumps;
+    a round led with a double says it is bumpy (the toy's flag) everywhere while it is
+    played, and no other round does."""
     rng = random.Random(4)
     res = await start_match(svc, -500, 3, rules={"variant": NAME})
     assert res.table.variant == NAME and res.table.rules["bump_limit"] == 2
     seen_closed = 0
+    bumpy = plain = 0
     before = [0, 0, 0]
     while res.status == Status.PLAYING:
         hand = next(h for h in res.hands if h.your_turn)
@@ -173,6 +241,11 @@ async def test_a_whole_match_of_the_toy_through_the_service_drawn_three_ways(toy
         res = await svc.play.act(res.match_id, hand.user_id, move.tile, move.end, res.version)
         assert res.ok, (res.error, res.detail)
         table = res.table
+        if table.summary is None and table.layout.line:
+            flagged = _flag_drawn(tr, res, table)
+            assert flagged == _led_with_a_double(table)
+            assert [f.name for f in table.flags] == (["bumpy"] if flagged else [])
+            bumpy, plain = bumpy + flagged, plain + (not flagged)
         bumps = [m.count for s in table.seats for m in s.marks]
         assert len(bumps) == 3 and all(m.limit == 2 for s in table.seats for m in s.marks)
         text = render.render_table("ru", table, tr=tr)
@@ -197,6 +270,7 @@ async def test_a_whole_match_of_the_toy_through_the_service_drawn_three_ways(toy
                 int(seat in summary.losers) for seat in range(3)]  # a bump per loser
         before = bumps
     assert res.status == Status.FINISHED and seen_closed >= 1
+    assert bumpy and plain  # both kinds of round were drawn
     state = await engine_state(svc, res.match_id)
     final = res.final
     goats = [p for p in final.players if p.goat]
@@ -231,3 +305,22 @@ def test_the_picture_draws_the_toys_bumps_and_name(toy, tr):
         classic = replace(plain, variant="classic")
         assert render_table_png(plain, locale=locale, tr=tr) != render_table_png(
             classic, locale=locale, tr=tr)
+
+
+@pytest.mark.parametrize("words", ["Шишки", "шишечки", "гра в шишки", "game of bumps",
+                                   "toy_bumps"])
+async def test_newgame_finds_the_toy_by_its_own_names_in_any_language(toy, tr, tmp_path,
+                                                                     words):
+    """/newgame takes a game's name or another name in any of the bot's languages from the
+    game's own texts (``variant-name-…``, ``variant-aliases-…``): the lobby is the toy's,
+    in the group's language, with the toy's own name."""
+    async with Harness(tmp_path, translator=tr) as h:
+        await h.say(OLYA, GROUP, f"/newgame {words}")
+        found = await h.app.service.store.find_open(GROUP, None)
+        assert found is not None and found.lobby.rules["variant"] == NAME
+        lobby = (await h.app.messages(found.match_id)).id_of("lobby")
+        assert "Шишки" in h.tg.messages[(GROUP, lobby)].text
+        await h.say(OLYA, GROUP, "/rules шишечки")
+        rules = h.tg.last(GROUP).text
+        assert "Правила: Шишки" in rules and "без очков: у кого больше всех" in rules
+        assert "🌰 Шишек до козла: 2" in rules

@@ -81,7 +81,7 @@ Id = Annotated[int, Field(ge=0, le=_MAX_ID)]
 LOBBY_ACTIONS = ("join", "leave", "start", "cancel", "addbot", "rmbot", "rematch")
 LobbyAction = Literal["join", "leave", "start", "cancel", "addbot", "rmbot", "rematch"]
 
-#: Settings menu keys besides the settings of :data:`ui.settings.SETTINGS`: ``menu`` goes back
+#: Settings menu keys besides the settings of :func:`ui.settings.settings`: ``menu`` goes back
 #: to the main menu, ``done`` closes it.
 SETTINGS_MENU = ("menu", "done")
 
@@ -248,7 +248,7 @@ class LobbyCb(_Strict, CallbackData, prefix=f"l{VERSIONS['l']}"):
 class SettingsCb(_Strict, CallbackData, prefix=f"s{VERSIONS['s']}"):
     """A settings menu button (issue 4, "Settings, languages").
 
-    ``key`` is a setting's key (:data:`ui.settings.SETTINGS`) or one of
+    ``key`` is a setting's key (:func:`ui.settings.settings`) or one of
     :data:`SETTINGS_MENU`; ``value`` is ``""`` to open that setting's choices, else the
     chosen value as its ``Setting.choices`` spell it (lower-case letters, digits and ``_``,
     at most 16).  A key or value no setting offers parses, and the handler answers it as

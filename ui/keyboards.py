@@ -28,7 +28,7 @@ from .callbacks import (
     tile_id,
 )
 from .i18n import DEFAULT_LOCALE, SUPPORTED_LOCALES, Translator, get_translator
-from .settings import SETTINGS, Setting
+from .settings import Setting, settings
 
 __all__ = [
     "MOVE_ROW",
@@ -362,11 +362,11 @@ def lang_keyboard(current: str | None = None, *, tr: Translator | None = None
 def settings_keyboard(locale: str, chat: ChatInfo, *, tr: Translator | None = None
                       ) -> InlineKeyboardMarkup:
     """The /settings main menu: one button per setting the chat's game offers
-    (:data:`ui.settings.SETTINGS`, :meth:`~ui.settings.Setting.offered`), "Label: current
+    (:func:`ui.settings.settings`, :meth:`~ui.settings.Setting.offered`), "Label: current
     value", opening that setting's choices; then "done"."""
     tr = _tr(tr)
     rows = []
-    for spec in SETTINGS:
+    for spec in settings():
         if not spec.offered(chat.full_rules):
             continue
         value = spec.read(chat)

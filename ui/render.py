@@ -45,6 +45,7 @@ from .names import localized
 from .variants import variant_name, variants
 
 __all__ = [
+    "variant_text",
     "MAX_TEXT",
     "NAME_LIMIT",
     "LOG_LINES",
@@ -338,15 +339,15 @@ def _need(lo: int, hi: int) -> dict[str, Any]:
 
 def render_rules(locale: str, rules: Mapping[str, Any], *, tr: Translator | None = None) -> str:
     """The rule options as lines, one per setting whose option the game reads
-    (:data:`ui.settings.SETTINGS`: teams RULES.md §1.14, the limit §1.15 or the race's
+    (:func:`ui.settings.settings`: teams RULES.md §1.14, the limit §1.15 or the race's
     §2.0.7, the options a game declares, fish scoring §1.13, fish without a
     double §1.10 b, the reserve §1.4, several doubles §2.4, the [0|0]+[6|6] hand §2.1, the
     turn time §1.17).  ``rules``: every option by its RULES.md name (``ChatInfo.full_rules``,
     ``LobbyView.rules``, ``TableView.rules``)."""
-    from .settings import SETTINGS
+    from .settings import settings
 
     tr = _tr(tr)
-    return "\n".join(s.describe(tr, locale, rules) for s in SETTINGS if s.described(rules))
+    return "\n".join(s.describe(tr, locale, rules) for s in settings() if s.described(rules))
 
 
 def render_game_rules(locale: str, rules: Mapping[str, Any], *, playing: bool = False,
@@ -366,7 +367,7 @@ def render_game_rules(locale: str, rules: Mapping[str, Any], *, playing: bool = 
     games = ", ".join(f"{variant_name(tr, locale, v.name)} ({v.name})" for v in variants())
     lines = [
         tr.t(locale, "rules-title", game=variant_name(tr, locale, variant)),
-        _vt(tr, locale, variant, "variant-about"), "",
+        variant_text(tr, locale, variant, "variant-about"), "",
         render_rules(locale, rules, tr=tr), "",
         tr.t(locale, f"rules-here-{where}", id=variant),
         tr.t(locale, "rules-games", games=games)]
@@ -437,7 +438,7 @@ def _points(variant: str | None) -> bool:
     return info is None or info.scoring == "points"
 
 
-def _vt(tr: Translator, locale: str, variant: str | None, key: str, /, **args: Any) -> str:
+def variant_text(tr: Translator, locale: str, variant: str | None, key: str, /, **args: Any) -> str:
     """The text ``key`` as the game words it: ``<key>-<variant>`` where the locale has one
     (a game's own words, ``locales/*/variants.ftl``), else ``key`` itself (HTML)."""
     return tr.t(locale, tr.pick(locale, f"{key}-{variant}", key), variant=variant, **args)
@@ -450,7 +451,8 @@ def _mark_text(tr: Translator, locale: str, variant: str | None, key: str, mark:
     text (``<key>-<variant>``) or the generic one, with ``mark``, ``count`` and ``limit``
     (0 without one)."""
     count = mark.count if count is None else count
-    return _vt(tr, locale, variant, key, mark=mark.name, count=count, limit=mark.limit or 0)
+    return variant_text(tr, locale, variant, key, mark=mark.name, count=count,
+                        limit=mark.limit or 0)
 
 
 def _marks_line(tr: Translator, locale: str, variant: str | None, key: str,
@@ -469,7 +471,7 @@ def _title(tr: Translator, locale: str, table: TableView) -> str:
     if table.deals:
         return tr.t(locale, "table-title-deal", game=game, round=table.round_no,
                     deals=table.deals)
-    return _vt(tr, locale, table.variant, "table-title", game=game, round=table.round_no)
+    return variant_text(tr, locale, table.variant, "table-title", game=game, round=table.round_no)
 
 
 def _goal(tr: Translator, locale: str, variant: str, rules: Mapping[str, Any]) -> str | None:
@@ -481,7 +483,7 @@ def _goal(tr: Translator, locale: str, variant: str, rules: Mapping[str, Any]) -
     info = _info(variant)
     numbers = {k: v for k, v in rules.items() if type(v) is int}
     numbers.update(limit=rules.get("match_limit", 0), threshold=rules.get("open_threshold", 0))
-    return _vt(tr, locale, variant, "table-goal",
+    return variant_text(tr, locale, variant, "table-goal",
                race="yes" if info and info.race else "no", **numbers)
 
 

@@ -5,7 +5,7 @@ how the current value is read from a chat's settings, what choosing a value chan
 value and the option itself are written in the reader's language, and its line in /rules.
 The /settings keyboard (:func:`ui.keyboards.settings_keyboard`), the settings handler
 (``handlers.settings``) and /rules (:func:`ui.render.render_rules`) all read
-:data:`SETTINGS`, so a new setting is one entry here (and its texts in ``locales/``).
+:func:`settings`, so a new setting is one entry here (and its texts in ``locales/``).
 
 Rule options are the names of RULES.md §1–§2 (``ChatInfo.full_rules``); the language is a
 chat setting of its own; other chat settings go to ``ChatInfo.options`` through
@@ -27,7 +27,7 @@ from service.views import ChatInfo
 from .i18n import SUPPORTED_LOCALES, Translator
 from .variants import variant_name
 
-__all__ = ["DEFAULT_TABLE_VIEW", "SETTINGS", "TABLE_VIEWS", "Setting", "SettingsPatch",
+__all__ = ["DEFAULT_TABLE_VIEW", "settings", "TABLE_VIEWS", "Setting", "SettingsPatch",
            "setting", "table_view"]
 
 #: How a group is shown its table (issue 14): ``picture``, the table drawn as a photo
@@ -198,72 +198,77 @@ def _own_settings() -> tuple[Setting, ...]:
     return tuple(seen.values())
 
 
-SETTINGS: tuple[Setting, ...] = (
-    Setting(  # RULES.md §2: the game itself
-        key="variant", label="settings-variant", choices=tuple(variant_infos()),
-        read=lambda chat: str(chat.full_rules.get("variant", "classic")),
-        patch=lambda v: SettingsPatch(variant=v),
-        value_label=variant_name, width=2),
-    # RULES.md §1.14
-    _yes_no("teams", "settings-teams", "rules-teams", opt="opt-teams", choices=("0", "1"),
+def settings() -> tuple[Setting, ...]:
+    """Every setting a chat's admins may choose, in menu order: the game, the rules of §1
+    it reads, the options only a game reads (as the games registered now declare them, so
+    a game registered later is offered too), then what is not a rule.  Made anew each call
+    (nothing is kept)."""
+    return (
+        Setting(  # RULES.md §2: the game itself
+            key="variant", label="settings-variant", choices=tuple(variant_infos()),
+            read=lambda chat: str(chat.full_rules.get("variant", "classic")),
+            patch=lambda v: SettingsPatch(variant=v),
+            value_label=variant_name, width=2),
+        # RULES.md §1.14
+        _yes_no("teams", "settings-teams", "rules-teams", opt="opt-teams", choices=("0", "1"),
+                width=2),
+        Setting(  # RULES.md §1.15, §2.0.7
+            key="match_limit", label="settings-match-limit", choices=GOAT_LIMITS,
+            read=lambda chat: str(chat.full_rules["match_limit"]),
+            patch=_rule("match_limit", int),
+            value_label=lambda tr, loc, v: v,
+            describe=lambda tr, loc, r: tr.t(loc, "rules-limit", limit=r["match_limit"],
+                                             race=_yes(_race(r)), variant=r.get("variant")),
+            option="match_limit", choices_of=_limits),
+        # the options only a game reads, as its variant declares them (RULES.md §2)
+        *_own_settings(),
+        Setting(  # RULES.md §1.13
+            key="fish_scoring", label="settings-fish-scoring",
+            choices=("all_to_max", "each_own", "own_to_max"),
+            read=lambda chat: str(chat.full_rules["fish_scoring"]),
+            patch=_rule("fish_scoring"),
+            value_label=lambda tr, loc, v: tr.plain(loc, "opt-fish-scoring", value=v),
+            describe=lambda tr, loc, r: tr.t(loc, "rules-fish-scoring", mode=r["fish_scoring"]),
+            width=1, option="fish_scoring"),
+        # RULES.md §1.10 (b), §2.0.5 (b)
+        _yes_no("fish_without_double", "settings-fish-without-double", "rules-fish-without-double"),
+        Setting(  # RULES.md §1.4
+            key="bazar_reserve", label="settings-bazar-reserve", choices=("0", "1", "2"),
+            read=lambda chat: str(chat.full_rules["bazar_reserve"]),
+            patch=_rule("bazar_reserve", int),
+            value_label=lambda tr, loc, v: tr.plain(loc, "opt-bazar-reserve", value=int(v)),
+            describe=lambda tr, loc, r: tr.t(loc, "rules-reserve", reserve=r["bazar_reserve"]),
+            option="bazar_reserve"),
+        Setting(  # RULES.md §1.17
+            key="turn_timeout", label="settings-turn-timeout",
+            choices=("30", "60", "90", "120", "300"),
+            read=lambda chat: str(chat.full_rules["turn_timeout"]),
+            patch=_rule("turn_timeout", int),
+            value_label=lambda tr, loc, v: tr.plain(loc, "opt-seconds", value=int(v)),
+            describe=lambda tr, loc, r: tr.t(loc, "rules-timeout", count=r["turn_timeout"]),
+            option="turn_timeout"),
+        Setting(  # issue 15, "Fair boards": the chat's board counts matches with computer players
+            key="bot_matches", label="settings-bot-matches", choices=("0", "1"),
+            read=lambda chat: _flag(bool(chat.options.get("bot_matches"))),
+            patch=lambda v: SettingsPatch(options={"bot_matches": v == "1"}),
+            value_label=lambda tr, loc, v: tr.plain(loc, "opt-bot-matches",
+                                                    value="yes" if v == "1" else "no"),
             width=2),
-    Setting(  # RULES.md §1.15, §2.0.7
-        key="match_limit", label="settings-match-limit", choices=GOAT_LIMITS,
-        read=lambda chat: str(chat.full_rules["match_limit"]),
-        patch=_rule("match_limit", int),
-        value_label=lambda tr, loc, v: v,
-        describe=lambda tr, loc, r: tr.t(loc, "rules-limit", limit=r["match_limit"],
-                                         race=_yes(_race(r)), variant=r.get("variant")),
-        option="match_limit", choices_of=_limits),
-    # the options only a game reads, as its variant declares them (RULES.md §2)
-    *_own_settings(),
-    Setting(  # RULES.md §1.13
-        key="fish_scoring", label="settings-fish-scoring",
-        choices=("all_to_max", "each_own", "own_to_max"),
-        read=lambda chat: str(chat.full_rules["fish_scoring"]),
-        patch=_rule("fish_scoring"),
-        value_label=lambda tr, loc, v: tr.plain(loc, "opt-fish-scoring", value=v),
-        describe=lambda tr, loc, r: tr.t(loc, "rules-fish-scoring", mode=r["fish_scoring"]),
-        width=1, option="fish_scoring"),
-    # RULES.md §1.10 (b), §2.0.5 (b)
-    _yes_no("fish_without_double", "settings-fish-without-double", "rules-fish-without-double"),
-    Setting(  # RULES.md §1.4
-        key="bazar_reserve", label="settings-bazar-reserve", choices=("0", "1", "2"),
-        read=lambda chat: str(chat.full_rules["bazar_reserve"]),
-        patch=_rule("bazar_reserve", int),
-        value_label=lambda tr, loc, v: tr.plain(loc, "opt-bazar-reserve", value=int(v)),
-        describe=lambda tr, loc, r: tr.t(loc, "rules-reserve", reserve=r["bazar_reserve"]),
-        option="bazar_reserve"),
-    Setting(  # RULES.md §1.17
-        key="turn_timeout", label="settings-turn-timeout",
-        choices=("30", "60", "90", "120", "300"),
-        read=lambda chat: str(chat.full_rules["turn_timeout"]),
-        patch=_rule("turn_timeout", int),
-        value_label=lambda tr, loc, v: tr.plain(loc, "opt-seconds", value=int(v)),
-        describe=lambda tr, loc, r: tr.t(loc, "rules-timeout", count=r["turn_timeout"]),
-        option="turn_timeout"),
-    Setting(  # issue 15, "Fair boards": the chat's board counts matches with computer players
-        key="bot_matches", label="settings-bot-matches", choices=("0", "1"),
-        read=lambda chat: _flag(bool(chat.options.get("bot_matches"))),
-        patch=lambda v: SettingsPatch(options={"bot_matches": v == "1"}),
-        value_label=lambda tr, loc, v: tr.plain(loc, "opt-bot-matches",
-                                                value="yes" if v == "1" else "no"),
-        width=2),
-    Setting(  # the chat's language
-        key="lang", label="settings-language", choices=SUPPORTED_LOCALES,
-        read=lambda chat: chat.language or "",
-        patch=lambda v: SettingsPatch(language=v),
-        value_label=lambda tr, loc, v: tr.plain(v if v in SUPPORTED_LOCALES else loc,
-                                                "lang-name", code=v)),
-    Setting(  # the group's table as a picture or as text (issue 14); not a rule
-        key="table", label="settings-table", choices=TABLE_VIEWS, read=table_view,
-        patch=lambda v: SettingsPatch(options={"table": v}),
-        value_label=lambda tr, loc, v: tr.plain(loc, "opt-table", value=v), width=2),
-)
-
-_BY_KEY = {s.key: s for s in SETTINGS}
-
+        Setting(  # the chat's language
+            key="lang", label="settings-language", choices=SUPPORTED_LOCALES,
+            read=lambda chat: chat.language or "",
+            patch=lambda v: SettingsPatch(language=v),
+            value_label=lambda tr, loc, v: tr.plain(v if v in SUPPORTED_LOCALES else loc,
+                                                    "lang-name", code=v)),
+        Setting(  # the group's table as a picture or as text (issue 14); not a rule
+            key="table", label="settings-table", choices=TABLE_VIEWS, read=table_view,
+            patch=lambda v: SettingsPatch(options={"table": v}),
+            value_label=lambda tr, loc, v: tr.plain(loc, "opt-table", value=v), width=2),
+    )
 
 def setting(key: str) -> Setting:
     """The setting named ``key``; ``KeyError`` for none (a forged or outdated button)."""
-    return _BY_KEY[key]
+    for spec in settings():
+        if spec.key == key:
+            return spec
+    raise KeyError(key)
