@@ -598,7 +598,3 @@ class Classic(Variant):
 
     name = "classic"
     section = "§1"
-
-
-# The variants of RULES.md §2, one module each (engine/variants/__init__.py lists them).
-from . import variants as _variants  # noqa: E402, F401

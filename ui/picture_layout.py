@@ -182,129 +182,147 @@ def _lay_arm(arm: _Arm, unit: int, gap: int, zone: Box, out: list[Placed],
     and the next row starts beside the step's outer half. A double laid across stays across
     everywhere, on a vertical arm and at a corner too (RULES.md §2.0): a row that ends with
     one turns at the double's end instead of beside a half."""
-    h, length = unit, 2 * unit
-    margin = max(0, gap - 2)  # tiles a gap apart touch; closer than that they would overlap
-    taken = [p.box for p in out] + [m.box for m in marks]
-    x, y = arm.start
-    direction = arm.first
-    mode = "first"  # the straight run out of the centre; then "row" and "step"
-    row_dir = arm.first if arm.row is None else arm.row
-    prev: tuple[Box, bool] | None = None  # the last tile laid by this arm, across?
-    count = 0  # tiles laid in the current run, row or step
+    return _ArmLayer(arm, unit, gap, zone, out, marks).run()
 
-    def shape(px: float, py: float, d: tuple[int, int], size_along: float,
-              size_across: float) -> Box:
-        dx, dy = d
-        if dx:
-            x0, x1 = sorted((px, px + dx * size_along))
-            y0, y1 = py - size_across / 2, py + size_across / 2
-        else:
-            y0, y1 = sorted((py, py + dy * size_along))
-            x0, x1 = px - size_across / 2, px + size_across / 2
-        return (round(x0), round(y0), round(x1), round(y1))
 
-    def room(b: Box, in_rows: bool) -> bool:
-        z = arm.rows if in_rows else zone
+def _shape(px: float, py: float, d: tuple[int, int], size_along: float,
+           size_across: float) -> Box:
+    """The box of a tile that starts at ``(px, py)`` and travels ``d``, ``size_along`` long
+    and ``size_across`` wide [pixels]."""
+    dx, dy = d
+    if dx:
+        x0, x1 = sorted((px, px + dx * size_along))
+        y0, y1 = py - size_across / 2, py + size_across / 2
+    else:
+        y0, y1 = sorted((py, py + dy * size_along))
+        x0, x1 = px - size_across / 2, px + size_across / 2
+    return (round(x0), round(y0), round(x1), round(y1))
+
+
+class _ArmLayer:
+    """The laying of one arm (:func:`_lay_arm`), made and dropped within that call: where the
+    next tile goes (``x``, ``y`` travelling ``direction``), the run it is in (``mode``:
+    ``first``, ``row`` or ``step``), the rows' direction, the last tile laid (``prev``: its
+    box, and whether it lies across) and the tiles laid in the current run (``count``)."""
+
+    def __init__(self, arm: _Arm, unit: int, gap: int, zone: Box, out: list[Placed],
+                 marks: Sequence[EndMark]) -> None:
+        self.arm, self.gap, self.zone, self.out = arm, gap, zone, out
+        self.h, self.length = unit, 2 * unit
+        self.margin = max(0, gap - 2)  # tiles a gap apart touch; closer they would overlap
+        self.taken = [p.box for p in out] + [m.box for m in marks]
+        self.x, self.y = arm.start
+        self.direction = arm.first
+        self.mode = "first"  # the straight run out of the centre; then "row" and "step"
+        self.row_dir = arm.first if arm.row is None else arm.row
+        self.prev: tuple[Box, bool] | None = None
+        self.count = 0
+
+    def run(self) -> EndMark | None:
+        """Lay every tile of the arm, then its end's mark (returned)."""
+        for item in self.arm.tiles:
+            self.lay(item)
+        saved = (self.x, self.y, self.direction)
+        try:
+            return self.lay(None)
+        except _Overflow:
+            return self.mark_anywhere(*saved)
+
+    def room(self, b: Box, in_rows: bool) -> bool:
+        """Whether ``b`` lies inside the arm's rows (``in_rows``) or the zone, and off every
+        tile laid."""
+        z, zone = (self.arm.rows if in_rows else self.zone), self.zone
         if not (z[0] <= b[0] and z[1] <= b[1] and b[2] <= z[2] and b[3] <= z[3]):
             return False
         if not (zone[0] <= b[0] and zone[1] <= b[1] and b[2] <= zone[2] and b[3] <= zone[3]):
             return False
-        return not _overlaps(b, taken, margin)
+        return not _overlaps(b, self.taken, self.margin)
 
-    def turn_point(d: tuple[int, int]) -> tuple[float, float]:
+    def turn_point(self, d: tuple[int, int]) -> tuple[float, float]:
         """Where a tile travelling ``d`` starts beside the last tile (its outer half, or the
         end of a double across)."""
-        assert prev is not None
-        b, across = prev
+        assert self.prev is not None
+        b, across = self.prev
+        h = self.h
         cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
         if not across:  # the outer half's centre: half a unit out from the tile's centre
-            cx += direction[0] * h / 2
-            cy += direction[1] * h / 2
-        reach = (h if across else h / 2) + gap
+            cx += self.direction[0] * h / 2
+            cy += self.direction[1] * h / 2
+        reach = (h if across else h / 2) + self.gap
         return cx + d[0] * reach, cy + d[1] * reach
 
-    def lay(item: tuple[int, int, bool, str, tuple[str, int] | None] | None
+    def _start(self, d: tuple[int, int], mode: str, size: float, wide: float
+               ) -> tuple[Box, tuple[int, int]]:
+        """Turn: a new run (``mode``) travelling ``d`` beside the last tile; its first box."""
+        self.x, self.y = self.turn_point(d)
+        self.direction, self.mode, self.count = d, mode, 0
+        b = _shape(self.x, self.y, d, size, wide)
+        if not self.room(b, mode == "row"):
+            raise _Overflow
+        return b, d
+
+    def _box(self, size: float, wide: float) -> tuple[Box, tuple[int, int]]:
+        """The box of the next tile, ``size`` long and ``wide`` across, and the direction it
+        travels: on in the current run, else turning (into the first row, a step, or after
+        the step the next row back); raises _Overflow when it has no room."""
+        prev = self.prev
+        forced = self.mode == "step" and self.count > 0 and prev is not None and not prev[1]
+        if self.mode == "step" and self.count == 1 and prev is not None and prev[1]:
+            # a double across as the step: the next row may start at its end, if it has room
+            back = (-self.row_dir[0], -self.row_dir[1])
+            bx, by = self.turn_point(back)
+            if self.room(_shape(bx, by, back, size, wide), True):
+                forced = True
+        if forced:
+            # The step is one tile in line: the next row runs back beside its outer half.
+            self.row_dir = (-self.row_dir[0], -self.row_dir[1])
+            return self._start(self.row_dir, "row", size, wide)
+        b = _shape(self.x, self.y, self.direction, size, wide)
+        if self.room(b, self.mode == "row"):
+            return b, self.direction
+        # Turn: from the first run into the first row (vertical arms) or a step.
+        if prev is None or self.mode == "step":
+            raise _Overflow
+        if self.mode == "first" and self.arm.row is not None:
+            return self._start(self.arm.row, "row", size, wide)
+        return self._start(self.arm.step, "step", size, wide)
+
+    def lay(self, item: tuple[int, int, bool, str, tuple[str, int] | None] | None
             ) -> EndMark | None:
         """Lay one tile (or the mark: returns it) after the last; raises _Overflow."""
-        nonlocal x, y, direction, mode, row_dir, prev, count
         across_tile = item is not None and item[2]
-        size = h if item is None else h if across_tile else length
-        wide = length if across_tile else h
-        forced = mode == "step" and count > 0 and prev is not None and not prev[1]
-        if mode == "step" and count == 1 and prev is not None and prev[1]:
-            # a double across as the step: the next row may start at its end, if it has room
-            back = (-row_dir[0], -row_dir[1])
-            bx, by = turn_point(back)
-            if room(shape(bx, by, back, size, wide), True):
-                forced = True
-        if not forced:
-            b = shape(x, y, direction, size, wide)
-            if room(b, mode == "row"):
-                placed_dir = direction
-            else:
-                # Turn: from the first run into the first row (vertical arms) or a step.
-                if prev is None or mode == "step":
-                    raise _Overflow
-                if mode == "first" and arm.row is not None:
-                    new_dir, new_mode = arm.row, "row"
-                else:
-                    new_dir, new_mode = arm.step, "step"
-                x, y = turn_point(new_dir)
-                direction, mode, count = new_dir, new_mode, 0
-                b = shape(x, y, direction, size, wide)
-                if not room(b, mode == "row"):
-                    raise _Overflow
-                placed_dir = direction
-        else:
-            # The step is one tile in line: the next row runs back beside its outer half.
-            row_dir = (-row_dir[0], -row_dir[1])
-            x, y = turn_point(row_dir)
-            direction, mode, count = row_dir, "row", 0
-            b = shape(x, y, direction, size, wide)
-            if not room(b, True):
-                raise _Overflow
-            placed_dir = direction
+        size = self.h if item is None or across_tile else self.length
+        wide = self.length if across_tile else self.h
+        b, placed_dir = self._box(size, wide)
         if item is None:
-            return _mark(arm, b)
+            return _mark(self.arm, b)
         inner, outer, _, face, pos = item
         horizontal = placed_dir[0] != 0
         sign = placed_dir[0] if horizontal else placed_dir[1]
-        out.append(_placed(b, inner, outer, sign, horizontal, across_tile, face, pos))
-        taken.append(b)
-        prev = (b, across_tile)
-        x += placed_dir[0] * (size + gap)
-        y += placed_dir[1] * (size + gap)
-        count += 1
+        self.out.append(_placed(b, inner, outer, sign, horizontal, across_tile, face, pos))
+        self.taken.append(b)
+        self.prev = (b, across_tile)
+        self.x += placed_dir[0] * (size + self.gap)
+        self.y += placed_dir[1] * (size + self.gap)
+        self.count += 1
         return None
 
-    def mark_anywhere(sx: float, sy: float, sd: tuple[int, int]) -> EndMark | None:
+    def mark_anywhere(self, sx: float, sy: float, sd: tuple[int, int]) -> EndMark:
         """The end's mark where the laying rules leave it no room: straight on from the last
         tile (``sx``, ``sy`` travelling ``sd``), or beside its outer half on either side —
         where a next tile could still go."""
-        nonlocal direction
-        direction = sd
+        self.direction = sd
         spots = [(sx, sy, sd)]
-        if prev is not None:
+        if self.prev is not None:
             for d in ((sd[1], sd[0]), (-sd[1], -sd[0])):
-                spots.append((*turn_point(d), d))
+                spots.append((*self.turn_point(d), d))
         # in the arm's own rows first, so that the mark keeps out of the other arms' way
-        for in_rows in ((True, False) if mode != "first" else (False,)):
+        for in_rows in ((True, False) if self.mode != "first" else (False,)):
             for px, py, d in spots:
-                b = shape(px, py, d, h, h)
-                if room(b, in_rows):
-                    return _mark(arm, b)
+                b = _shape(px, py, d, self.h, self.h)
+                if self.room(b, in_rows):
+                    return _mark(self.arm, b)
         raise _Overflow
-
-    items = list(arm.tiles) + [None]  # None: the end mark's slot
-    for item in items:
-        if item is None:
-            saved = (x, y, direction)
-            try:
-                return lay(item)
-            except _Overflow:
-                return mark_anywhere(*saved)
-        lay(item)
-    return None  # pragma: no cover - the loop always returns at the mark's slot
 
 
 def _placed(b: Box, inner: int, outer: int, sign: int, horizontal: bool, across: bool,
@@ -483,64 +501,22 @@ def _plan_table(layout: LayoutView, zone: Box, units: Sequence[int] = UNITS,
         raise ValueError(f"spinner {layout.spinner} is outside the line")
     if layout.gap is not None and not 0 <= layout.gap <= len(layout.line):
         raise ValueError(f"gap {layout.gap} is outside the line")
-    def gap_of(unit: int) -> int:
-        return gap if gap is not None else max(2, unit // 10)
-
-    rows = ((unit, _one_row(layout, zone, unit, gap_of(unit))) for unit in units)
+    rows = ((unit, _one_row(layout, zone, unit, _gap(gap, unit))) for unit in units)
     row = next(((u, r) for u, r in rows if r is not None), None)
     if row is not None and row[0] >= min(ROW_UNIT, units[0]):
         return row[1]  # a straight row of tiles large enough to read
-    # The largest unit whose arms fit: a larger unit fits less, so search by halves (then
-    # look one step up, where a turn falling differently may still fit).
-    def largest(shift: tuple[float, float], below: int | None = None
-                ) -> tuple[int, TablePlan] | None:
-        """The largest unit (index into ``units``, and the plan) that fits with the centre
-        moved by ``shift``, among the units larger than ``units[below]``."""
-        def grown(i: int) -> TablePlan | None:
-            try:
-                return _from_centre(layout, zone, units[i], gap_of(units[i]), shift)
-            except _Overflow:
-                return None
-
-        lo, hi = 0, len(units) - 1 if below is None else below - 1
-        found: tuple[int, TablePlan] | None = None
-        while lo <= hi:
-            mid = (lo + hi) // 2
-            plan = grown(mid)
-            if plan is not None:
-                found, hi = (mid, plan), mid - 1
-            else:
-                lo = mid + 1
-        if found is not None:  # where a turn or a mark falls differently, a larger unit
-            top = found[0]     # may fit after one that did not: look a few steps up
-            for i in range(top - 1, max(-1, top - 4), -1):
-                plan = grown(i)
-                if plan is not None:
-                    found = (i, plan)
-        return found
-
-    best = largest((0.0, 0.0))
+    best = _largest(layout, zone, units, gap, (0.0, 0.0))
     if best is None or units[best[0]] < ROW_UNIT:
         # A table whose long arms lie on one side (a line led near one of its ends, a cross
         # with its tiles on one or two arms) fills part of the table and leaves the rest
         # empty: move the centre away from the long arms, so that they have more rows (only
         # where the tiles would otherwise be too small to read, so that a move keeps the
         # other tiles in place as long as they read).
-        n = len(layout.line)
-        if layout.kind == "cross" and layout.spinner is not None:
-            left, right = layout.spinner, n - 1 - layout.spinner
-            up, down = len(layout.up), len(layout.down)
-            # the right arm's rows go down, the left arm's up (and the up and down arms turn
-            # into the top right and bottom left quarters)
-            sx = -1 if right + up >= left + down else 1
-            sy = -1 if right + down >= left + up else 1
-        else:
-            centre = layout.gap if layout.gap is not None else \
-                layout.lead if layout.lead is not None else n // 2
-            sx, sy = (-1, -1) if n - 1 - centre >= centre else (1, 1)
+        sx, sy = _away_from_the_long_arms(layout)
         for fx, fy in ((0, 0.1), (0.1, 0.1), (0, 0.2), (0.2, 0.2), (0.3, 0.1), (0.3, 0.3),
                        (0.2, 0.3)):
-            found = largest((sx * fx, sy * fy), None if best is None else best[0])
+            found = _largest(layout, zone, units, gap, (sx * fx, sy * fy),
+                             None if best is None else best[0])
             if found is not None and (best is None or found[0] < best[0]):
                 best = found
                 if units[best[0]] >= ROW_UNIT:
@@ -549,15 +525,68 @@ def _plan_table(layout: LayoutView, zone: Box, units: Sequence[int] = UNITS,
         return row[1]  # at equal units one straight row wins
     if best is not None:
         return best[1]
-    # Nothing fits: one row at the smallest unit, cut off by the zone (never happens with the
-    # 28 tiles of a set in the picture's zone; kept so that a picture is always drawn).
-    unit = units[-1]
-    g = gap_of(unit)
+    return _cut_row(layout, zone, units[-1], _gap(gap, units[-1]))
+
+
+def _gap(gap: int | None, unit: int) -> int:
+    """The gap between tiles of ``unit`` [pixels]: ``gap`` if given, else a tenth of it."""
+    return gap if gap is not None else max(2, unit // 10)
+
+
+def _largest(layout: LayoutView, zone: Box, units: Sequence[int], gap: int | None,
+             shift: tuple[float, float], below: int | None = None
+             ) -> tuple[int, TablePlan] | None:
+    """The largest unit (index into ``units``, and the plan) whose arms fit with the centre
+    moved by ``shift``, among the units larger than ``units[below]``: a larger unit fits
+    less, so search by halves, then look a few steps up, where a turn or a mark falling
+    differently may still fit."""
+    def grown(i: int) -> TablePlan | None:
+        try:
+            return _from_centre(layout, zone, units[i], _gap(gap, units[i]), shift)
+        except _Overflow:
+            return None
+
+    lo, hi = 0, len(units) - 1 if below is None else below - 1
+    found: tuple[int, TablePlan] | None = None
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        plan = grown(mid)
+        if plan is not None:
+            found, hi = (mid, plan), mid - 1
+        else:
+            lo = mid + 1
+    if found is not None:
+        top = found[0]
+        for i in range(top - 1, max(-1, top - 4), -1):
+            plan = grown(i)
+            if plan is not None:
+                found = (i, plan)
+    return found
+
+
+def _away_from_the_long_arms(layout: LayoutView) -> tuple[int, int]:
+    """Which way to move the centre (a sign per axis) so that the long arms get more room:
+    the right arm's rows go down, the left arm's up (and the up and down arms turn into the
+    top right and bottom left quarters); a line's longer side away from its lead."""
+    n = len(layout.line)
+    if layout.kind == "cross" and layout.spinner is not None:
+        left, right = layout.spinner, n - 1 - layout.spinner
+        up, down = len(layout.up), len(layout.down)
+        return (-1 if right + up >= left + down else 1,
+                -1 if right + down >= left + up else 1)
+    centre = layout.gap if layout.gap is not None else \
+        layout.lead if layout.lead is not None else n // 2
+    return (-1, -1) if n - 1 - centre >= centre else (1, 1)
+
+
+def _cut_row(layout: LayoutView, zone: Box, unit: int, gap: int) -> TablePlan:
+    """Nothing fits: one row at ``unit``, cut off by the zone (never happens with the 28
+    tiles of a set in the picture's zone; kept so that a picture is always drawn)."""
     tiles = []
     x = zone[0]
     cy = (zone[1] + zone[3]) // 2
     for i, t in enumerate(layout.line):
         tiles.append(Placed((x, cy - unit // 2, x + 2 * unit, cy + unit // 2), t.a, t.b, False,
                             _face(t), ("line", i)))
-        x += 2 * unit + g
+        x += 2 * unit + gap
     return TablePlan(unit, tuple(tiles), (), False)
