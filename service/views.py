@@ -768,7 +768,12 @@ class RecordCheck:
     ``suit``) and ``tiles`` the tiles of that decision.  ``stored_match``: the id of the
     match of this bot the record names and whose stored result it equals (``stored`` True)
     or not (False); None when it names none.  ``renamed``: the same match with other names,
-    ``(stored name, the record's name)`` per seat whose name differs."""
+    ``(stored name, the record's name)`` per seat whose name differs.  ``problem``: for a
+    ``format`` error, what is malformed (``engine.records.ReplayError.problem``: ``object``,
+    ``rules``, ``players``, ``player_count``, ``rounds``, ``start``, ``round``,
+    ``decisions``, ``decision``; ``other`` for anything else), with ``problem_args``
+    (``(name, number)`` pairs), so that the reader is told in their language, never in the
+    engine's English ``detail``."""
 
     ok: bool
     error: str | None = None
@@ -792,6 +797,8 @@ class RecordCheck:
     reason: str | None = None
     tiles: tuple[str, ...] = ()
     renamed: tuple[tuple[str, str], ...] = ()
+    problem: str | None = None
+    problem_args: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -350,8 +350,9 @@ def render_record_check(locale: str, check: RecordCheck, *, limit: int,
     round, the decision, whose it is (the player by name) and what is wrong, and the rule it
     breaks by its section and name in the rule book (a link with ``rules_url``, the
     ``RULES_URL`` setting).  A record of a stored match with other names says which.
-    ``limit``: the largest record read [bytes].  Only the technical detail of a file that is
-    no record at all (``format``) is the engine's own words."""
+    ``limit``: the largest record read [bytes].  What is malformed in a file that is no
+    record (``format``) is said in the reader's words (``RecordCheck.problem``), never in
+    the engine's English."""
     tr = _tr(tr)
     check = localized(check, locale, tr)
     names = [clean_name(n) for n in check.names]
@@ -372,8 +373,12 @@ def render_record_check(locale: str, check: RecordCheck, *, limit: int,
                "rounds": "chk-err-rounds", "illegal": "chk-err-illegal"}.get(
                    err or "", "chk-err-format")
         lines = [tr.t(locale, key, **args).rstrip()]
-        if check.detail and key == "chk-err-format":
-            lines.append(tr.t(locale, "chk-detail", detail=check.detail[:300]))
+        if key == "chk-err-format":  # what is malformed, in the reader's words
+            numbers = {"count": 0, "min": 0, "max": 0, **dict(check.problem_args)}
+            lines.append(tr.t(locale, "chk-problem", problem=check.problem or "other",
+                              need="exact" if numbers["min"] == numbers["max"] else "range",
+                              **numbers,
+                              round=check.round_no or 0, decision=check.decision_no or 0))
         return "\n".join(lines)
     seats = list(range(len(names)))
     sides = [s % 2 for s in seats] if check.teams else seats

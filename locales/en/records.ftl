@@ -122,7 +122,21 @@ chk-err-illegal = ❌ Round { $round }, decision { $decision }: { $reason ->
        *[other] : { $tiles }
     }
 }. { $rule }
-chk-detail = Details: <code>{ $detail }</code>
+chk-problem = What is wrong: { $problem ->
+    [object] the file holds no JSON object with a record's fields.
+    [rules] the game's rules in the record cannot be read — an unknown option or a wrong value.
+    [players] there is no list of the players' names.
+    [player_count] the record has { $count } players, and this game is played by { $need ->
+        [exact] exactly { $min }
+       *[range] { $min } to { $max }
+    }.
+    [rounds] there is no list of rounds.
+    [start] the score at the start of the match is written wrongly.
+    [round] round { $round } is not written as a round.
+    [decisions] the moves of round { $round } are not written as a list.
+    [decision] round { $round }, move { $decision } is no move: it needs a tile (or several) and, where it matters, an end.
+   *[other] the record's fields have the wrong kind.
+}
 chk-rule = Rule { $section } “{ rule-name }” of { $book }.
 chk-book = the rule book
 chk-book-link = <a href="{ $url }">the rule book</a>

@@ -125,7 +125,21 @@ chk-err-illegal = ❌ Раунд { $round }, ход { $decision }: { $reason ->
        *[other] : { $tiles }
     }
 }. { $rule }
-chk-detail = Подробно: <code>{ $detail }</code>
+chk-problem = Что не так: { $problem ->
+    [object] в файле не объект JSON с полями записи.
+    [rules] правила игры в записи не читаются — неизвестный параметр или неверное значение.
+    [players] нет списка имён игроков.
+    [player_count] игроков в записи { $count }, а в эту игру играют { $need ->
+        [exact] ровно { $min }
+       *[range] от { $min } до { $max }
+    }.
+    [rounds] нет списка раундов.
+    [start] неверно записан счёт на начало партии.
+    [round] раунд { $round } записан не как раунд.
+    [decisions] ходы раунда { $round } записаны не списком.
+    [decision] раунд { $round }, ход { $decision } — это не ход: нужна кость (или несколько) и, где надо, конец.
+   *[other] поля записи не того вида.
+}
 chk-rule = Правило { $section } «{ rule-name }» в { $book }.
 chk-book = своде правил игры
 chk-book-link = <a href="{ $url }">своде правил</a>

@@ -125,7 +125,21 @@ chk-err-illegal = ❌ Раунд { $round }, хід { $decision }: { $reason ->
        *[other] : { $tiles }
     }
 }. { $rule }
-chk-detail = Докладно: <code>{ $detail }</code>
+chk-problem = Що не так: { $problem ->
+    [object] у файлі не об'єкт JSON із полями запису.
+    [rules] правила гри в записі не читаються — невідомий параметр або неправильне значення.
+    [players] немає списку імен гравців.
+    [player_count] гравців у записі { $count }, а в цю гру грають { $need ->
+        [exact] рівно { $min }
+       *[range] від { $min } до { $max }
+    }.
+    [rounds] немає списку раундів.
+    [start] неправильно записано рахунок на початок партії.
+    [round] раунд { $round } записано не як раунд.
+    [decisions] ходи раунду { $round } записано не списком.
+    [decision] раунд { $round }, хід { $decision } — це не хід: потрібна кістка (або кілька) і, де треба, кінець.
+   *[other] поля запису не того вигляду.
+}
 chk-rule = Правило { $section } «{ rule-name }» у { $book }.
 chk-book = зведенні правил гри
 chk-book-link = <a href="{ $url }">зведенні правил</a>
