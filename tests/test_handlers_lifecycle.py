@@ -291,6 +291,42 @@ async def test_a_second_newgame_points_to_the_open_lobby_or_match(tmp_path):
         assert replied_to(h, GROUP, text) == books.table
 
 
+
+async def test_a_bare_newgame_in_private_during_a_match_points_to_it(tmp_path):
+    """Issue 30 item 12: /newgame with no words in private while a match runs there answers
+    as /newgame 3 does — the open match, quoting its hand message, with /hand and /stopgame —
+    and shows no set-up menu whose ▶️ would only refuse; nothing else changes."""
+    async with Harness(tmp_path) as h:
+        tr = h.app.tr
+        h.tg.dm_open.add(OLYA.id)
+        await h.say(OLYA, OLYA.id, "/newgame 2")
+        solo = await h.app.service.store.find_open(OLYA.id, None)
+        hand = (await h.app.publisher.messages(solo.match_id)).hands[OLYA.id].message
+        before = len(h.tg.chat(OLYA.id))
+        await h.say(OLYA, OLYA.id, "/newgame")
+        text = tr.t("ru", "err-match-exists-here", id=solo.match_id)
+        new = h.tg.chat(OLYA.id)[before:]
+        assert [m.text for m in new] == [text]
+        assert not any(m.buttons() for m in new)  # no ▶️ to refuse
+        assert replied_to(h, OLYA.id, text) == hand
+        assert (await h.app.service.store.find_open(OLYA.id, None)).version == solo.version
+
+
+def test_private_help_names_every_command_of_the_private_menu():
+    """Issue 30 item 12: /help in private lists /stopgame (and every other command of the
+    private menu but /start and /help themselves); the group's lists the group's menu."""
+    from ui.commands import GROUP_COMMANDS, PRIVATE_COMMANDS
+    from ui.i18n import get_translator
+    from ui.render import render_help
+
+    tr = get_translator()
+    for locale in ("ru", "uk", "en"):
+        for group, names in ((False, PRIVATE_COMMANDS), (True, GROUP_COMMANDS)):
+            text = render_help(locale, is_group=group, tr=tr)
+            missing = [n for n in names if n not in ("start", "help")
+                       and f"/{n} " not in text and f"/{n}\n" not in text]
+            assert missing == [], (locale, group, missing)
+
 # -- item 1: one story for a seat handed to a computer player -------------------------------
 
 

@@ -53,6 +53,7 @@ cmd-stats-private = Моя статистика
 ## Computer players (issue 6).
 help-group-bots = /addbot [easy|normal|hard] — посадить за стол компьютерного игрока 🤖 (кнопка «Убрать бота» освобождает место)
 help-private-bots = /newgame [1-3] [игра] [easy|normal|hard] — сыграть здесь против 1–3 компьютерных игроков 🤖 (без слов — выбор кнопками)
+    /stopgame — остановить здесь партию с компьютером (без рейтинга)
 err-bad-strength = Выберите силу: easy, normal или hard.
 err-bad-solo = Так: /newgame [1-3] [игра] [easy|normal|hard] — например, /newgame 3 телефон hard
 cmd-addbot = Посадить компьютерного игрока
