@@ -584,7 +584,8 @@ class Result:
 class LeaderRow:
     """A leaderboard line: rating sum (RULES.md §1.16), finished matches, goats (§1.15);
     ``skill`` the conservative estimate μ − 3σ of the skill rating the board is ordered by
-    (``mu``, ``sigma``: ``storage.skill``), ``wins`` first places."""
+    (``mu``, ``sigma``: ``storage.skill``), ``wins`` first places; ``username`` the
+    person's Telegram @username when known (without the @)."""
 
     place: int
     user_id: int
@@ -596,6 +597,7 @@ class LeaderRow:
     mu: float = 25.0
     sigma: float = 25.0 / 3
     wins: int = 0
+    username: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

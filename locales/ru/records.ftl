@@ -4,15 +4,17 @@
 ## Рейтинг (/top).
 board-title-chat = 🏆 <b>Рейтинг чата</b> — { $variant }
 board-title-global = 🏆 <b>Общий рейтинг</b> — { $variant }
-board-counts-fair = Считаются партии этого чата без компьютерных игроков.
+board-counts-fair = Считаются партии этого чата, начатые одними людьми, — и те, где место ушедшего игрока доиграл компьютерный игрок.
 board-counts-bots = Считаются все партии этого чата, и с компьютерными игроками тоже (так решили админы в /settings).
-board-counts-global = Считаются партии всех чатов без компьютерных игроков.
+board-counts-global = Считаются партии всех чатов, начатые одними людьми, — и те, где место ушедшего игрока доиграл компьютерный игрок.
 board-order = 🎯 — мастерство: растёт с победами, тем больше, чем сильнее соперники; по нему порядок. ⭐ — очки рейтинга; 🐐 — сколько раз в козлах.
 board-line = { $place }. { $name } — 🎯 <b>{ $sign }{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) }</b> · { $matches ->
     [one] { $matches } партия
     [few] { $matches } партии
    *[many] { $matches } партий
 } · ⭐ { $points } · 🐐 { $goats }
+board-name-user = { $name } (@{ $username })
+board-name-id = { $name } (№ …{ $digits })
 board-empty = В этой игре здесь пока никто не доиграл ни одной партии.
 board-empty-global = В этой игре пока никто не доиграл ни одной партии.
 board-pick = Другая игра — кнопками ниже.
@@ -23,7 +25,7 @@ pstats-here = <b>В этом чате</b>{ $place ->
     [0] :
    *[other] , { $place }-е место из { $players }:
 }
-pstats-overall = <b>Во всех чатах</b> (без компьютерных игроков){ $place ->
+pstats-overall = <b>Во всех чатах</b> (партии, начатые одними людьми){ $place ->
     [0] :
    *[other] , { $place }-е место из { $players }:
 }

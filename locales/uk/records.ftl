@@ -4,15 +4,17 @@
 ## Рейтинг (/top).
 board-title-chat = 🏆 <b>Рейтинг чату</b> — { $variant }
 board-title-global = 🏆 <b>Загальний рейтинг</b> — { $variant }
-board-counts-fair = Рахуються партії цього чату без комп'ютерних гравців.
+board-counts-fair = Рахуються партії цього чату, розпочаті самими людьми, — і ті, де місце гравця, що вийшов, догравав комп'ютерний гравець.
 board-counts-bots = Рахуються всі партії цього чату, і з комп'ютерними гравцями теж (так вирішили адміни в /settings).
-board-counts-global = Рахуються партії всіх чатів без комп'ютерних гравців.
+board-counts-global = Рахуються партії всіх чатів, розпочаті самими людьми, — і ті, де місце гравця, що вийшов, догравав комп'ютерний гравець.
 board-order = 🎯 — майстерність: зростає з перемогами, тим більше, чим сильніші суперники; за нею порядок. ⭐ — очки рейтингу; 🐐 — скільки разів у козлах.
 board-line = { $place }. { $name } — 🎯 <b>{ $sign }{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) }</b> · { $matches ->
     [one] { $matches } партія
     [few] { $matches } партії
    *[many] { $matches } партій
 } · ⭐ { $points } · 🐐 { $goats }
+board-name-user = { $name } (@{ $username })
+board-name-id = { $name } (№ …{ $digits })
 board-empty = У цій грі тут ще ніхто не дограв жодної партії.
 board-empty-global = У цій грі ще ніхто не дограв жодної партії.
 board-pick = Інша гра — кнопками нижче.
@@ -23,7 +25,7 @@ pstats-here = <b>У цьому чаті</b>{ $place ->
     [0] :
    *[other] , { $place }-е місце з { $players }:
 }
-pstats-overall = <b>В усіх чатах</b> (без комп'ютерних гравців){ $place ->
+pstats-overall = <b>В усіх чатах</b> (партії, розпочаті самими людьми){ $place ->
     [0] :
    *[other] , { $place }-е місце з { $players }:
 }
