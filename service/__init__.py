@@ -41,6 +41,7 @@ See :mod:`service.views` for the result and view types.
 _WHERE: dict[str, str] = {
     "DEFAULT_HARD_SAMPLES": "service.bots",
     "PERSONAS": "service.bots",
+    "PERSONA_GENDERS": "service.bots",
     "STRENGTHS": "service.bots",
     "bot_name": "service.bots",
     "is_bot": "service.bots",
@@ -84,6 +85,7 @@ __all__ = [
     "DEFAULT_LOBBY_TTL",
     "TILE_CODES",
     "PERSONAS",
+    "PERSONA_GENDERS",
     "STRENGTHS",
     "ActionNote",
     "BotStats",

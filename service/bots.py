@@ -35,6 +35,7 @@ __all__ = [
     "DEFAULT_STRENGTH",
     "DEFAULT_HARD_SAMPLES",
     "PERSONAS",
+    "PERSONA_GENDERS",
     "Thinkers",
     "is_bot",
     "strength_of",
@@ -52,6 +53,9 @@ __all__ = [
 DEFAULT_HARD_SAMPLES = 1500
 #: Bot names, in the order they sit down; bot ``k`` (0-based) has user id ``-(k + 1)``.
 PERSONAS = ("Фёдор", "Зина", "Степан", "Маруся", "Кузьма", "Глаша")
+#: Each persona's grammatical gender, for the texts that need it (a past tense: «доигрывала
+#: Бот Зина 🤖»; the locales' ``$gender`` selectors): ``masculine`` or ``feminine``.
+PERSONA_GENDERS = ("masculine", "feminine", "masculine", "feminine", "masculine", "feminine")
 
 
 def bot_name(persona: str) -> str:

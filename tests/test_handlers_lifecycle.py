@@ -11,6 +11,7 @@ from aiogram.types import Chat, ChatMemberBanned, ChatMemberMember, ChatMemberUp
 
 from service import Status
 from tests.botkit import BOT, Harness, Person
+from ui.names import bot_gender
 
 GROUP = -100555
 OLYA, PETYA, MASHA = Person(31, "Оля"), Person(32, "Петя"), Person(33, "Маша")
@@ -373,7 +374,8 @@ async def test_a_seat_handed_to_a_computer_player_tells_one_story(tmp_path):
         mine = next(ln for ln in lines if label in ln)
         assert mine.startswith(f"{seat.place}.") and str(seat.score) in mine
         assert ("🐐" in mine) == seat.goat
-        note = tr.t("ru", "match-left-note", name=PETYA.first_name, round=when, bot=bot)
+        note = tr.t("ru", "match-left-note", name=PETYA.first_name, round=when, bot=bot,
+                    gender=bot_gender(bot, tr))
         assert note in shown
         # /history tells the same: the same places, the same label, score and goat
         await h.say(OLYA, GROUP, "/history")

@@ -40,7 +40,7 @@ from service.views import (
 )
 
 from .i18n import Markup, Translator, get_translator
-from .names import localized
+from .names import bot_gender, localized
 from .variants import variant_name, variants
 
 __all__ = [
@@ -911,7 +911,8 @@ def render_match_end(locale: str, end: MatchEnd, *, rematch_hint: bool = True,
     for p in end.players:
         if p.left:
             lines.append(tr.t(locale, "match-left-note", name=clean_name(p.left),
-                              round=p.left_round or 1, bot=clean_name(p.name)))
+                              round=p.left_round or 1, bot=clean_name(p.name),
+                              gender=bot_gender(p.name, tr)))
     if rematch_hint:
         lines += ["", tr.t(locale, "match-rematch")]
     return "\n".join(lines)
