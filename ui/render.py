@@ -53,6 +53,8 @@ __all__ = [
     "format_tiles",
     "format_chain",
     "format_score",
+    "keeps_points",
+    "mark_words",
     "side_names",
     "action_log",
     "layout_lines",
@@ -429,11 +431,14 @@ def _names(table: TableView) -> list[str]:
     return [s.name for s in table.seats]
 
 
-def _points(variant: str | None) -> bool:
+def keeps_points(variant: str | None) -> bool:
     """Whether the game keeps points (``VariantInfo.scoring``; a game whose marks alone
     decide the match keeps none, RULES.md §2.8, §2.9)."""
     info = _info(variant)
     return info is None or info.scoring == "points"
+
+
+_points = keeps_points
 
 
 def _vt(tr: Translator, locale: str, variant: str | None, key: str, /, **args: Any) -> str:
@@ -450,6 +455,12 @@ def _mark_text(tr: Translator, locale: str, variant: str | None, key: str, mark:
     (0 without one)."""
     count = mark.count if count is None else count
     return _vt(tr, locale, variant, key, mark=mark.name, count=count, limit=mark.limit or 0)
+
+
+def mark_words(locale: str, variant: str | None, mark: Any, *,
+               tr: Translator | None = None) -> str:
+    """One seat's mark as the text table words it («палки: 1 из 3», HTML)."""
+    return _mark_text(_tr(tr), locale, variant, "mark-table", mark)
 
 
 def _marks_line(tr: Translator, locale: str, variant: str | None, key: str,
