@@ -68,7 +68,8 @@ def test_the_picture_names_the_sea_goats_extraordinary_lead_as_the_caption_does(
                      ("0-0", "Быстрый заход [0|0]")):
         view = dataclasses.replace(table(LAYOUTS["line short"]), variant="sea_goat",
                                    fast=fast)
-        assert ru in picture_labels(render_table_png(view, locale="ru", tr=TR))
+        # a note too long for one line of the centre wraps (issue 30 item 16)
+        assert ru in " ".join(picture_labels(render_table_png(view, locale="ru", tr=TR)))
         notices = "\n".join(render.table_notices(TR, "ru", view))
         assert ru.split(" [")[0] in notices
 
