@@ -12,11 +12,16 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import re
 import time
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlencode
 
 START_PREFIX = "m"  # start_param "m<match id>": Telegram allows [A-Za-z0-9_-]{0,512}
+#: A match id as text: ASCII digits only (``str.isdigit`` also takes «²», which ``int``
+#: refuses), at most 512 of them as the ``start_param`` is; whether such a match can exist
+#: is the caller's question (``handlers.webapp``).
+_DIGITS = re.compile(r"[0-9]{1,512}")
 
 
 class InitDataError(ValueError):
@@ -83,7 +88,7 @@ def verify_init_data(init_data: str, bot_token: str, *, max_age_s: float = 86_40
     try:
         user = json.loads(fields["user"])
         user_id = user["id"]
-    except (KeyError, ValueError, TypeError) as exc:
+    except (KeyError, ValueError, TypeError, RecursionError) as exc:
         raise InitDataError("no user") from exc
     if not isinstance(user_id, int) or isinstance(user_id, bool):
         raise InitDataError("no user")
@@ -91,7 +96,7 @@ def verify_init_data(init_data: str, bot_token: str, *, max_age_s: float = 86_40
     start = fields.get("start_param")
     if start:
         digits = start[len(START_PREFIX):]
-        if not start.startswith(START_PREFIX) or not digits.isdigit():
+        if not start.startswith(START_PREFIX) or not _DIGITS.fullmatch(digits):
             raise InitDataError("bad start_param")
         match_id = int(digits)
     return WebAppCaller(user_id, str(user.get("language_code") or ""), match_id, auth_date)

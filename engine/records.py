@@ -29,7 +29,7 @@ round (RULES.md §2.1 rule 6, §2.9 rule 2) is a round of its own, and so is its
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from . import errors
@@ -60,7 +60,12 @@ class ReplayError(Exception):
     """A record that cannot be replayed: where (round, decision, both 1-based) and why;
     ``rule`` names the rule an illegal decision breaks (e.g. ``"RULES.md §1.7"``); ``seat``
     (0-based) the seat whose decision or hand it is, and ``kind`` the name of the engine's
-    error class for an illegal decision (``"TileNotInHand"``), when known."""
+    error class for an illegal decision (``"TileNotInHand"``), when known.  ``problem`` names
+    what is malformed, for a reader in another language than the message's (``object``,
+    ``rules``, ``players``, ``player_count``, ``rounds``, ``start``, ``round``,
+    ``decisions``, ``decision``, ``deal``), with ``numbers`` (``player_count``: ``count``,
+    ``min``, ``max``); None for an illegal decision and a misdeal, which ``kind`` and
+    ``rule`` say."""
 
     message: str
     round_no: int | None = None
@@ -68,6 +73,8 @@ class ReplayError(Exception):
     rule: str | None = None
     seat: int | None = None
     kind: str | None = None
+    problem: str | None = None
+    numbers: dict[str, int] = field(default_factory=dict)
 
     def __str__(self) -> str:
         where = []
@@ -78,13 +85,13 @@ class ReplayError(Exception):
         return (", ".join(where) + ": " if where else "") + self.message
 
 
-def _tiles(value: Any, what: str) -> list[Tile]:
+def _tiles(value: Any, what: str, problem: str = "deal") -> list[Tile]:
     if not isinstance(value, list):
-        raise ReplayError(f"{what} must be a list of tiles")
+        raise ReplayError(f"{what} must be a list of tiles", problem=problem)
     try:
         return [Tile.parse(t) for t in value]
     except ValueError as e:
-        raise ReplayError(f"{what}: {e}") from None
+        raise ReplayError(f"{what}: {e}", problem=problem) from None
 
 
 def _deal(rnd: dict, state: MatchState) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -94,7 +101,7 @@ def _deal(rnd: dict, state: MatchState) -> tuple[tuple[int, ...], tuple[int, ...
     deal = rnd.get("deal", rnd)
     hands_raw = deal.get("hands") if isinstance(deal, dict) else None
     if not isinstance(hands_raw, list) or len(hands_raw) != players:
-        raise ReplayError(f"deal.hands must list {players} hands")
+        raise ReplayError(f"deal.hands must list {players} hands", problem="deal")
     hands = [_tiles(h, f"hand {i}") for i, h in enumerate(hands_raw)]
     bazar = _tiles(deal.get("bazar", []), "bazar")
     everything = [t for h in hands for t in h] + bazar
@@ -104,9 +111,11 @@ def _deal(rnd: dict, state: MatchState) -> tuple[tuple[int, ...], tuple[int, ...
         want = size if i in playing else 0
         if len(h) != want:
             raise ReplayError(f"hand {i} has {len(h)} tiles, not {want} "
-                              f"(RULES.md {'§1.2' if v.name == 'classic' else v.section})")
+                              f"(RULES.md {'§1.2' if v.name == 'classic' else v.section})",
+                              problem="deal")
     if len(everything) != 28 or len(set(everything)) != 28:
-        raise ReplayError("the deal must hold each of the 28 tiles exactly once (RULES.md §1.2)")
+        raise ReplayError("the deal must hold each of the 28 tiles exactly once (RULES.md §1.2)",
+                          problem="deal")
     masks = tuple(sum(1 << TILE_ID[t] for t in h) for h in hands)
     void = misdeal_reason(masks)
     if void is not None:
@@ -119,12 +128,12 @@ def _deal(rnd: dict, state: MatchState) -> tuple[tuple[int, ...], tuple[int, ...
 
 def _placement(d: Any) -> Placement:
     if not isinstance(d, dict) or "tile" not in d:
-        raise ReplayError("a placement must be an object with a \"tile\"")
+        raise ReplayError("a placement must be an object with a \"tile\"", problem="decision")
     raw = d["tile"]
     try:
         tile = Tile.parse(raw)
     except ValueError as e:
-        raise ReplayError(str(e)) from None
+        raise ReplayError(str(e), problem="decision") from None
     flip = False
     if isinstance(raw, str):
         halves = [c for c in raw if c.isdigit()]
@@ -133,10 +142,11 @@ def _placement(d: Any) -> Placement:
         flip = raw[0] > raw[1]
     end = d.get("end")
     if end is not None and end not in END_NAMES:
-        raise ReplayError(f"\"end\" must be one of {', '.join(END_NAMES)}, not {end!r}")
+        raise ReplayError(f"\"end\" must be one of {', '.join(END_NAMES)}, not {end!r}",
+                          problem="decision")
     for flag in ("closed", "along"):
         if flag in d and not isinstance(d[flag], bool):
-            raise ReplayError(f"\"{flag}\" must be true or false")
+            raise ReplayError(f"\"{flag}\" must be true or false", problem="decision")
     return Placement(tile, end, bool(d.get("closed", False)), bool(d.get("along", False)),
                      flip)
 
@@ -148,17 +158,20 @@ def parse_decision(d: Any) -> tuple[Move, bool]:
     Raises :class:`ReplayError` for a malformed decision.
     """
     if not isinstance(d, dict):
-        raise ReplayError("a decision must be an object with a \"tile\" or \"tiles\"")
+        raise ReplayError("a decision must be an object with a \"tile\" or \"tiles\"",
+                          problem="decision")
     host = d.get("host", False)
     if not isinstance(host, bool):
-        raise ReplayError("\"host\" must be true or false")
+        raise ReplayError("\"host\" must be true or false", problem="decision")
     if "tiles" in d:
         raw = d["tiles"]
         if not isinstance(raw, list) or not raw:
-            raise ReplayError("\"tiles\" must list the placements of the move")
+            raise ReplayError("\"tiles\" must list the placements of the move",
+                              problem="decision")
         return Move.of(_placement(p) for p in raw), host
     if "tile" not in d:
-        raise ReplayError("a decision must be an object with a \"tile\" or \"tiles\"")
+        raise ReplayError("a decision must be an object with a \"tile\" or \"tiles\"",
+                          problem="decision")
     p = _placement(d)
     return Move(p.tile, p.end, closed=p.closed, along=p.along, flip=p.flip), host
 
@@ -167,8 +180,9 @@ def _take(d: Any) -> list[Tile] | None:
     """The tiles of a ``{"take": [...]}`` entry, or None when ``d`` is not one."""
     if isinstance(d, dict) and "take" in d:
         if set(d) - {"take"}:
-            raise ReplayError("a take entry holds only \"take\" (RULES.md §2.8 rule 5)")
-        return _tiles(d["take"], "take")
+            raise ReplayError("a take entry holds only \"take\" (RULES.md §2.8 rule 5)",
+                              problem="decision")
+        return _tiles(d["take"], "take", "decision")
     return None
 
 
@@ -178,7 +192,7 @@ def _side_list(value: Any, n: int, what: str) -> list[int] | None:
     if not isinstance(value, list) or len(value) != n or any(
         type(x) is not int or x < 0 for x in value
     ):
-        raise ReplayError(f"start.{what} must list {n} non-negative integers")
+        raise ReplayError(f"start.{what} must list {n} non-negative integers", problem="start")
     return value
 
 
@@ -216,25 +230,27 @@ def replay(record: dict) -> dict:
     names the rule it breaks).
     """
     if not isinstance(record, dict):
-        raise ReplayError("a record is a JSON object")
+        raise ReplayError("a record is a JSON object", problem="object")
     try:
         rules = Rules.from_json(record.get("rules"))
     except (ValueError, TypeError) as e:
-        raise ReplayError(str(e)) from None
+        raise ReplayError(str(e), problem="rules") from None
     names = record.get("players")
     if not isinstance(names, list) or not names:
-        raise ReplayError("\"players\" must list the player names")
+        raise ReplayError("\"players\" must list the player names", problem="players")
     players = len(names)
     try:
         rules.check_players(players)
     except ValueError as e:
-        raise ReplayError(str(e)) from None
+        lo, hi = rules.spec.players_range(rules)
+        raise ReplayError(str(e), problem="player_count",
+                          numbers={"count": players, "min": lo, "max": hi}) from None
     rounds = record.get("rounds")
     if not isinstance(rounds, list):
-        raise ReplayError("\"rounds\" must be a list")
+        raise ReplayError("\"rounds\" must be a list", problem="rounds")
     start = record.get("start") or {}
     if not isinstance(start, dict):
-        raise ReplayError("\"start\" must be an object")
+        raise ReplayError("\"start\" must be an object", problem="start")
     sides = rules.spec.sides_count(players, rules)
     scores = _side_list(start.get("scores"), sides, "scores")
     remembered = _side_list(start.get("remembered"), sides, "remembered")
@@ -245,18 +261,18 @@ def replay(record: dict) -> dict:
                                           players if mark.per == "seat" else sides, mark.name)
     pot = start.get("pot", 0)
     if type(pot) is not int or pot < 0:
-        raise ReplayError("start.pot must be a non-negative integer")
+        raise ReplayError("start.pot must be a non-negative integer", problem="start")
     try:
         state = start_match(rules, players, None, None, scores, remembered, pot, **marks)
     except ValueError as e:
-        raise ReplayError(str(e)) from None
+        raise ReplayError(str(e), problem="start") from None
 
     out: list[dict] = []
     for r_no, rnd in enumerate(rounds, start=1):
         if state.finished:
             raise ReplayError("the match is already over (RULES.md §1.15)", r_no)
         if not isinstance(rnd, dict):
-            raise ReplayError("a round must be an object", r_no)
+            raise ReplayError("a round must be an object", r_no, problem="round")
         try:
             hands, bazar = _deal(rnd, state)
             state, _ = deal_given(state, hands, bazar, first=r_no == 1)
@@ -267,7 +283,7 @@ def replay(record: dict) -> dict:
             raise ReplayError(str(e), r_no, rule=e.rule) from None
         decisions = rnd.get("decisions", [])
         if not isinstance(decisions, list):
-            raise ReplayError("\"decisions\" must be a list", r_no)
+            raise ReplayError("\"decisions\" must be a list", r_no, problem="decisions")
         scored = None
         d_no = 0
         while d_no < len(decisions):

@@ -20,12 +20,12 @@ from aiogram.types import CallbackQuery, Message
 from delivery.app import App
 from handlers.admins import AdminCheck
 from handlers.common import SameChatGuard, alert, display_name, query_chat, register
-from service.live.seats import STRENGTHS
 from service.views import ErrorCode, Result, Status, VariantInfo
 from ui.callbacks import SoloCb, VariantCb
 from ui.i18n import Translator
 from ui.keyboards import lobby_keyboard, solo_keyboard, variant_keyboard
 from ui.render import variant_text
+from ui.strengths import parse_strength
 from ui.variants import parse_variant, variant_name, variants
 
 __all__ = ["SoloChoice", "create_router", "parse_solo", "solo_counts", "unknown_variant_text"]
@@ -65,17 +65,18 @@ class SoloChoice:
 
 def parse_solo(words: list[str], tr: Translator, default_variant: str = "classic"
                ) -> SoloChoice | None:
-    """Read ``/newgame [1-3] [game] [easy|normal|hard]`` in any order (the game's name may be
-    several words, ``морской козёл``, in any locale of ``tr``); None when a word is
-    neither.  A count outside 1–3 is kept as given, for :func:`solo_refusal` to answer with
-    the counts the game seats."""
+    """Read ``/newgame [1-3] [game] [strength]`` in any order (the game's name may be
+    several words, ``морской козёл``, in any locale of ``tr``; the strength its id or its
+    word in any language, ``hard``, ``сложный``: :func:`ui.strengths.parse_strength`); None
+    when a word is neither.  A count outside 1–3 is kept as given, for :func:`solo_refusal`
+    to answer with the counts the game seats."""
     bots, strength, rest = None, "normal", []
     for word in words:
         low = word.lower()
         if low.isdigit() and len(low) <= 2 and bots is None:
             bots = int(low)  # 0 or 4+ too: the refusal says the counts the game seats
-        elif low in STRENGTHS:
-            strength = low
+        elif parse_strength(low, tr) is not None:
+            strength = parse_strength(low, tr)
         else:
             rest.append(word)
     variant = default_variant
@@ -95,7 +96,7 @@ def _solo_text(app: App, locale: str, variant: str, bots: int, strength: str) ->
         tr.t(locale, "solo-title"),
         tr.t(locale, "solo-choice", game=variant_name(tr, locale, variant),
              bots=tr.plain(locale, "opt-bots", value=bots),
-             strength=tr.plain(locale, "opt-strength", value=strength)),
+             strength=tr.plain(locale, "strength-word", value=strength)),
         "", variant_text(tr, locale, variant, "variant-about"), "",
         tr.t(locale, "solo-hint")])
 

@@ -30,11 +30,11 @@ from handlers.common import (
     thread_of,
 )
 from handlers.games import unknown_variant_text
-from service.live.seats import STRENGTHS
 from service.views import ErrorCode, Result, Status
 from ui import render
 from ui.callbacks import LobbyCb, StopCb
 from ui.keyboards import stop_keyboard
+from ui.strengths import parse_strength
 from ui.variants import parse_variant
 
 
@@ -116,7 +116,7 @@ async def cmd_newgame(message: Message, command: CommandObject, app: App,
         variant = parse_variant(command.args, app.tr)
         if variant is None:
             words = command.args.lower().split()
-            solo = any(w.isdigit() or w in STRENGTHS for w in words)
+            solo = any(w.isdigit() or parse_strength(w, app.tr) for w in words)
             text = unknown_variant_text(app, locale)
             if solo:  # the private command's words: a group seats computer players with /addbot
                 text = app.tr.t(locale, "err-newgame-group-words") + "\n" + text
@@ -178,9 +178,10 @@ async def cmd_leave(message: Message, app: App, locale: str) -> None:
 
 async def cmd_addbot(message: Message, command: CommandObject, app: App,
                      is_admin: AdminCheck, locale: str) -> None:
-    """/addbot [easy|normal|hard]: seat a computer player in this chat's lobby (issue 6)."""
-    strength = (command.args or "normal").strip().lower()
-    if strength not in STRENGTHS:
+    """/addbot [strength]: seat a computer player in this chat's lobby (issue 6); the
+    strength by its id or its word in any language (``hard``, ``сложный``)."""
+    strength = parse_strength((command.args or "normal").strip(), app.tr)
+    if strength is None:
         reply(app, message, app.tr.t(locale, "err-bad-strength"))
         return
     found = await _this_lobby(message, app, locale)

@@ -78,12 +78,18 @@ async def cmd_newgame_solo(message: Message, command: CommandObject, app: App,
     players (issue 6) of that game (RULES.md §2), played with the same table and hand
     messages as in a group; without words, the set-up message with buttons
     (:mod:`handlers.games`).  A count the game does not seat gets an answer that says what
-    it seats."""
+    it seats.  While a match is open here, /newgame with or without words points to it
+    (its hand message, /hand and /stopgame) instead of a set-up whose "Play" would refuse
+    (issue 30 item 12)."""
     user = message.from_user
     await register(app, user, dm_open=True)
     words = (command.args or "").split()
     default = (await app.service.people.chat_info(user.id)).full_rules.get("variant", "classic")
     if not words:
+        found = await app.service.store.find_open(message.chat.id, None)
+        if found.ok and found.match_id is not None:
+            await point_to_open(app, message, locale, found)
+            return
         send_solo_setup(app, message, locale, str(default))
         return
     choice = parse_solo(words, app.tr, str(default))

@@ -41,6 +41,8 @@ import asyncio
 import hashlib
 import json
 import logging
+import re
+import traceback
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -72,6 +74,10 @@ KEEP_ALIVE = 15.0
 #: The key of a Mini App action in an inbox row's payload (a worker of a cluster).
 WEBAPP_ACTION = "webapp_action"
 _ENDS = {None, "left", "right", "up", "down", "gap"}
+#: The ``m`` parameter: a match id in ASCII digits, ``m`` before them allowed.
+_MATCH = re.compile(r"m?([0-9]{1,512})")
+#: The largest id a match may have (the database's signed 64-bit integers).
+MAX_ID = 2**63 - 1
 _FILES = {"": ("index.html", "text/html"), "app.js": ("app.js", "application/javascript"),
           "app.css": ("app.css", "text/css")}
 
@@ -107,13 +113,21 @@ def _caller(request: web.Request) -> WebAppCaller:
 
 def _match_of(caller: WebAppCaller, given: Any) -> tuple[int, bool]:
     """``(match id, signed)``: the signed ``start_param``'s match, else ``given`` (the ``m``
-    parameter, unsigned). Raises ``web.HTTPBadRequest`` when there is neither."""
+    parameter, unsigned: ASCII digits, ``m`` before them allowed). Raises
+    ``web.HTTPBadRequest`` when there is neither, ``web.HTTPNotFound`` for an id no match can
+    have (the database holds signed 64-bit integers)."""
     if caller.match_id is not None:
-        return caller.match_id, True
-    text = str(given if given is not None else "").removeprefix("m")
-    if not text.isdigit():
-        raise web.HTTPBadRequest(text='{"error": "no_match"}', content_type="application/json")
-    return int(text), False
+        match_id, signed = caller.match_id, True
+    else:
+        text = given if isinstance(given, str | int) and not isinstance(given, bool) else ""
+        match = _MATCH.fullmatch(str(text))
+        if match is None:
+            raise web.HTTPBadRequest(text='{"error": "no_match"}',
+                                     content_type="application/json")
+        match_id, signed = int(match.group(1)), False
+    if not 0 < match_id <= MAX_ID:  # no match has it, and the database could not hold it
+        raise web.HTTPNotFound(text='{"error": "not_found"}', content_type="application/json")
+    return match_id, signed
 
 
 async def _locale(app: App, caller: WebAppCaller) -> str:
@@ -194,7 +208,7 @@ async def action(request: web.Request) -> web.Response:
     caller = _caller(request)
     try:
         body = await request.json()
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, not UTF-8, or nested past any use
         body = None
     if not isinstance(body, dict):
         raise web.HTTPBadRequest(text='{"error": "bad_body"}', content_type="application/json")
@@ -346,11 +360,48 @@ async def stream(request: web.Request) -> web.StreamResponse:
     return response
 
 
+def _reason(exc: web.HTTPException) -> str:
+    """What a refusal says (its JSON ``error`` and ``reason``), for the log."""
+    try:
+        body = json.loads(exc.text or "{}")
+    except ValueError:
+        return exc.reason
+    if not isinstance(body, dict):
+        return exc.reason
+    return " ".join(str(body[k]) for k in ("error", "reason") if body.get(k)) or exc.reason
+
+
+@web.middleware
+async def _one_line(request: web.Request, handler) -> web.StreamResponse:
+    """Every request the page's server refuses, or fails on, is answered — 4xx for what the
+    caller sent, 500 for a fault of ours, never a traceback — and leaves one line in the log
+    (issue 30 item 14): aiohttp's access line (method, path, status) at INFO; why a request
+    was refused only at DEBUG, so as not to make it two; a fault of ours one ERROR line with
+    where it happened instead of a traceback.  Never the ``initData`` nor a token."""
+    where = f"{request.method} {request.path}"
+    try:
+        response = await handler(request)
+    except web.HTTPException as exc:
+        if exc.status >= 400:
+            log.debug("webapp %s: %s %s", where, exc.status, _reason(exc))
+        raise
+    except (asyncio.CancelledError, ConnectionResetError):
+        raise
+    except Exception as exc:  # a fault of ours: one line with where it happened
+        frame = traceback.extract_tb(exc.__traceback__)[-1]
+        log.error("webapp %s: 500 %s: %s (%s:%s)", where, type(exc).__name__,
+                  str(exc)[:200], Path(frame.filename).name, frame.lineno)
+        return _json({"error": "server"}, status=500)
+    if response.status >= 400 and not response.prepared:
+        log.debug("webapp %s: %s", where, response.status)
+    return response
+
+
 def create_webapp(app: App, pages: Pages, bot_token: str, *, max_age_s: float = 86_400
                   ) -> web.Application:
     """The Mini App's aiohttp application for the bot's ``app`` (mount it at ``/webapp/``);
     ``pages`` must be among ``app.publisher.listeners`` (``Pages.push``)."""
-    web_app = web.Application()
+    web_app = web.Application(middlewares=[_one_line])
     web_app[APP_KEY] = app
     web_app[PAGES_KEY] = pages
     web_app[TOKEN_KEY] = bot_token

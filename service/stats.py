@@ -63,7 +63,7 @@ class Statistics:
         rows = await self.db.read(lambda c: repo.leaderboard(c, scope, variant, bots,
                                                              limit=limit, offset=offset))
         return tuple(LeaderRow(offset + i + 1, r.user_id, r.name, r.rating, r.matches, r.goats,
-                               r.skill, r.mu, r.sigma, r.wins)
+                               r.skill, r.mu, r.sigma, r.wins, username=r.username)
                      for i, r in enumerate(rows))
 
     async def personal_stats(self, user_id: int, chat_id: int | None = None, *,

@@ -594,7 +594,8 @@ class Result:
 class LeaderRow:
     """A leaderboard line: rating sum (RULES.md §1.16), finished matches, goats (§1.15);
     ``skill`` the conservative estimate μ − 3σ of the skill rating the board is ordered by
-    (``mu``, ``sigma``: ``storage.skill``), ``wins`` first places."""
+    (``mu``, ``sigma``: ``storage.skill``), ``wins`` first places; ``username`` the
+    person's Telegram @username when known (without the @)."""
 
     place: int
     user_id: int
@@ -606,6 +607,7 @@ class LeaderRow:
     mu: float = 25.0
     sigma: float = 25.0 / 3
     wins: int = 0
+    username: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -778,7 +780,12 @@ class RecordCheck:
     ``suit``) and ``tiles`` the tiles of that decision.  ``stored_match``: the id of the
     match of this bot the record names and whose stored result it equals (``stored`` True)
     or not (False); None when it names none.  ``renamed``: the same match with other names,
-    ``(stored name, the record's name)`` per seat whose name differs."""
+    ``(stored name, the record's name)`` per seat whose name differs.  ``problem``: for a
+    ``format`` error, what is malformed (``engine.records.ReplayError.problem``: ``object``,
+    ``rules``, ``players``, ``player_count``, ``rounds``, ``start``, ``round``,
+    ``decisions``, ``decision``; ``other`` for anything else), with ``problem_args``
+    (``(name, number)`` pairs), so that the reader is told in their language, never in the
+    engine's English ``detail``."""
 
     ok: bool
     error: str | None = None
@@ -802,6 +809,8 @@ class RecordCheck:
     reason: str | None = None
     tiles: tuple[str, ...] = ()
     renamed: tuple[tuple[str, str], ...] = ()
+    problem: str | None = None
+    problem_args: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -255,7 +255,8 @@ class BotStatsRow:
 class StatsRow:
     """A ``player_stats`` row, with the player's display name from ``users`` (``name``):
     one person on one board (``scope``, ``variant``, ``with_bots``), the sums of RULES.md
-    §1.15–§1.16 and the skill rating (``mu``, ``sigma``, ``skill`` = μ − 3σ)."""
+    §1.15–§1.16 and the skill rating (``mu``, ``sigma``, ``skill`` = μ − 3σ); ``username``
+    their Telegram @username when known (what tells two of one name apart on a board)."""
 
     scope: int
     variant: str
@@ -272,6 +273,7 @@ class StatsRow:
     sigma: float
     skill: float
     name: str
+    username: str | None = None
 
 
 # ----------------------------------------------------------------------------- chats, users
@@ -735,7 +737,7 @@ def _stats_row(m: Mapping[str, Any]) -> StatsRow:
     name = m["name"] or (f"@{m['username']}" if m["username"] else str(m["user_id"]))
     return StatsRow(
         scope=m["scope"], variant=m["variant"], with_bots=bool(m["with_bots"]),
-        user_id=m["user_id"], name=name,
+        user_id=m["user_id"], name=name, username=m["username"] or None,
         **{k: int(m[k]) for k in _STAT_FIELDS},
         mu=float(m["mu"]), sigma=float(m["sigma"]), skill=float(m["skill"]),
     )

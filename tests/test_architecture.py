@@ -201,7 +201,7 @@ _MUTATORS = frozenset({"append", "appendleft", "add", "update", "setdefault", "p
 _MEMOS = {
     "ui/i18n.py": {"Translator._memo"},  # formatted texts (Fluent formatting is pure)
     "ui/picture.py": {"_glyphs", "_painters", "_Painter._sprites", "_Painter._labels",
-                      "_Canvas.labels"},  # drawn glyph checks, sprites; one picture's labels
+                      "_Canvas.labels", "_Canvas.sizes"},  # glyph checks; one picture's texts
     # the laying of one arm of the table, made and dropped within one call
     "ui/picture_layout.py": {f"_ArmLayer.{a}" for a in (
         "x", "y", "direction", "mode", "row_dir", "prev", "count", "out", "taken")},
@@ -275,8 +275,6 @@ _LONG = {
     "engine/ai.py:observe", "engine/ai.py:beliefs",
     # the replay of a record: one loop over its rounds and decisions, reporting each
     "engine/records.py:replay",
-    # a seat's card in the picture (being redrawn for phones)
-    "ui/picture.py:_draw_seat",
 }
 
 

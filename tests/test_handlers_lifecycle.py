@@ -11,6 +11,7 @@ from aiogram.types import Chat, ChatMemberBanned, ChatMemberMember, ChatMemberUp
 
 from service.views import Status
 from tests.botkit import BOT, Harness, Person
+from ui.names import bot_gender
 
 GROUP = -100555
 OLYA, PETYA, MASHA = Person(31, "Оля"), Person(32, "Петя"), Person(33, "Маша")
@@ -291,6 +292,42 @@ async def test_a_second_newgame_points_to_the_open_lobby_or_match(tmp_path):
         assert replied_to(h, GROUP, text) == books.table
 
 
+
+async def test_a_bare_newgame_in_private_during_a_match_points_to_it(tmp_path):
+    """Issue 30 item 12: /newgame with no words in private while a match runs there answers
+    as /newgame 3 does — the open match, quoting its hand message, with /hand and /stopgame —
+    and shows no set-up menu whose ▶️ would only refuse; nothing else changes."""
+    async with Harness(tmp_path) as h:
+        tr = h.app.tr
+        h.tg.dm_open.add(OLYA.id)
+        await h.say(OLYA, OLYA.id, "/newgame 2")
+        solo = await h.app.service.store.find_open(OLYA.id, None)
+        hand = (await h.app.publisher.messages(solo.match_id)).hands[OLYA.id].message
+        before = len(h.tg.chat(OLYA.id))
+        await h.say(OLYA, OLYA.id, "/newgame")
+        text = tr.t("ru", "err-match-exists-here", id=solo.match_id)
+        new = h.tg.chat(OLYA.id)[before:]
+        assert [m.text for m in new] == [text]
+        assert not any(m.buttons() for m in new)  # no ▶️ to refuse
+        assert replied_to(h, OLYA.id, text) == hand
+        assert (await h.app.service.store.find_open(OLYA.id, None)).version == solo.version
+
+
+def test_private_help_names_every_command_of_the_private_menu():
+    """Issue 30 item 12: /help in private lists /stopgame (and every other command of the
+    private menu but /start and /help themselves); the group's lists the group's menu."""
+    from ui.commands import GROUP_COMMANDS, PRIVATE_COMMANDS
+    from ui.i18n import get_translator
+    from ui.render import render_help
+
+    tr = get_translator()
+    for locale in ("ru", "uk", "en"):
+        for group, names in ((False, PRIVATE_COMMANDS), (True, GROUP_COMMANDS)):
+            text = render_help(locale, is_group=group, tr=tr)
+            missing = [n for n in names if n not in ("start", "help")
+                       and f"/{n} " not in text and f"/{n}\n" not in text]
+            assert missing == [], (locale, group, missing)
+
 # -- item 1: one story for a seat handed to a computer player -------------------------------
 
 
@@ -337,7 +374,8 @@ async def test_a_seat_handed_to_a_computer_player_tells_one_story(tmp_path):
         mine = next(ln for ln in lines if label in ln)
         assert mine.startswith(f"{seat.place}.") and str(seat.score) in mine
         assert ("🐐" in mine) == seat.goat
-        note = tr.t("ru", "match-left-note", name=PETYA.first_name, round=when, bot=bot)
+        note = tr.t("ru", "match-left-note", name=PETYA.first_name, round=when, bot=bot,
+                    gender=bot_gender(bot, tr))
         assert note in shown
         # /history tells the same: the same places, the same label, score and goat
         await h.say(OLYA, GROUP, "/history")

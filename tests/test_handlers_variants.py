@@ -314,7 +314,7 @@ async def test_private_setup_buttons_choose_the_game_the_opponents_and_their_str
         shown = h.tg.messages[(person.id, setup.message_id)]
         labels = [b.text for b in shown.buttons()]
         assert "✓ Морський козел" in labels and "✓ 2 суперники" in labels
-        assert "✓ Сильні" in labels
+        assert "✓ складний" in labels  # the word /newgame takes (issue 30 item 11)
         await h.press(person, shown, data=SoloCb(variant="sea_goat", bots=2, strength="hard",
                                                  go=True).pack())
         found = await h.app.service.store.find_open(person.id, None)

@@ -85,3 +85,43 @@ async def test_a_renamed_player_is_not_the_same_record(svc, locale):  # noqa: F8
     assert same.stored is True and same.renamed == ()
     assert TR.t(locale, "chk-stored-same", id=match_id) in records.render_record_check(
         locale, same, limit=1_000_000, tr=TR)
+
+
+def _malformed(good: dict) -> dict[str, dict | list]:
+    """Records malformed in each way the check names (issue 30 item 9), by what it is."""
+    def edited(change) -> dict:
+        record = json.loads(json.dumps(good))
+        change(record)
+        return record
+
+    return {
+        "object": [good],
+        "rules": edited(lambda r: r["rules"].update(match_limit="many")),
+        "players": edited(lambda r: r.update(players="Оля и Петя")),
+        "player_count": edited(lambda r: r.update(players=r["players"] * 3)),
+        "rounds": edited(lambda r: r.update(rounds="all of them")),
+        "start": edited(lambda r: r.update(start=[0, 0])),
+        "round": edited(lambda r: r["rounds"].insert(0, 7)),
+        "decisions": edited(lambda r: r["rounds"][0].update(decisions="played")),
+        "decision": edited(lambda r: r["rounds"][0]["decisions"].__setitem__(1, {"x": 1})),
+    }
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_malformed_record_is_explained_in_the_readers_words(svc, locale):  # noqa: F811
+    """Issue 30 item 9: what is malformed in a file that is no record is said in the chat's
+    language — no English engine words in a Russian or Ukrainian chat («Подробно: a record
+    is a JSON object») — and says where (the round and the move) when it is a move."""
+    _, good = await _record(svc, 14)
+    told = set()
+    for problem, record in _malformed(good).items():
+        check = await svc.records.check(json.dumps(record).encode())
+        assert not check.ok and check.error == "format", (problem, check)
+        assert check.problem == problem, (problem, check)
+        text = records.render_record_check(locale, check, limit=1_000_000, tr=TR)
+        assert foreign_words(text, locale, allowed=good["players"]) == [], (problem, text)
+        assert check.detail[:20] not in text, (problem, text)
+        if problem == "decision":
+            assert "1" in text and "2" in text
+        told.add(text.splitlines()[-1])
+    assert len(told) == len(_malformed(good))  # each problem in words of its own

@@ -106,7 +106,7 @@ async def test_revision_0005_rates_the_stored_history(tmp_path):
 
 async def test_a_match_with_computer_players_counts_on_the_chats_full_board_only(db):
     def body(conn):
-        repo.upsert_user(conn, 1, now=1.0, first_name="Оля")
+        repo.upsert_user(conn, 1, now=1.0, first_name="Оля", username="olya_k")
         mid = _match(conn, -5, [(1, "Оля"), (-1, "Бот")])
         repo.record_results(conn, [
             _row(mid, 0, 1, -5, score=20, goat=False, rating=8, place=1),
@@ -116,6 +116,7 @@ async def test_a_match_with_computer_players_counts_on_the_chats_full_board_only
         [me] = repo.leaderboard(conn, -5, "classic", True)
         # beating a computer player at the initial rating raises the person's estimate
         assert (me.user_id, me.matches, me.wins, me.name) == (1, 1, 1, "Оля")
+        assert me.username == "olya_k"  # what tells two «Оля» apart (issue 30 item 7)
         assert me.skill > 0
         assert [b.strength for b in repo.bot_stats(conn)] == ["easy"]
 

@@ -649,3 +649,63 @@ def test_a_short_revealed_hand_lies_flat_and_larger():
     right = picture._tiles_row(c, 100, 300, width, seven, FELT.card, unit=30,
                                lying=picture.HAND_LYING)
     assert right - 100 <= width
+
+
+# -- issue 30 item 16: what a phone shows 400 pixels wide can be read -------------------------
+
+
+def _phone_cases():
+    """Tables whose labels are long: a closed sport round of two teams with the points of
+    the moves and a long name, a sea goat's extraordinary lead by two tiles a turn, a void
+    round with the pot, Семёрка's sticks beside a computer player, and the README's own."""
+    from ui.picture_examples import EXAMPLES
+
+    layout = line(CHAIN_27[5:20], lead=7, last=[14])
+    long_name = ["Олександра Петренко-Водкіна", "Богдан", "Віра", "Гліб"]
+    sport = make_table(long_name, [0, 2, 3, 1], layout, round_no=12, to_act=None, teams=True,
+                       scores=[85, 120], variant="sport", deals=16)
+    closed = RoundSummary(round_no=12, end="out", by=0,
+                          hands=((), ("0-1", "3-6"), ("0-2", "5-6", "4-4"), ("1-1",)),
+                          hand_values=(23, 13), recorded=(23, 0), scores=(108, 120),
+                          remembered=(0, 0), pot_won=0, pot=0, layout=layout,
+                          play_points=(20, 0))
+    yield "sport", sport, closed
+    yield "sport running", dataclasses.replace(sport, to_act=1), None
+    sea = make_table(NAMES, [6, 7, 7, 7], line(CHAIN_27[0:1], lead=0, last=[0]), round_no=2,
+                     to_act=1, teams=True, scores=[30, 40], variant="sea_goat",
+                     flags={"fast": "extra", "two_tiles": "on"}, drawable=0, bots=[2, 3])
+    yield "sea", sea, None
+    void = RoundSummary(round_no=15, end="void", by=2, hands=(("0-1",), ("3-6",), ("0-2",),
+                                                                ("1-1",)),
+                        hand_values=(1, 9, 2, 2), recorded=(0, 0, 0, 0),
+                        scores=(10, 20, 30, 40), remembered=(0, 0, 0, 0), pot_won=0, pot=25,
+                        layout=layout)
+    yield "void", make_table(NAMES, [1, 1, 1, 1], layout, round_no=15, to_act=None,
+                             scores=[10, 20, 30, 40], pot=25, drawable=3), void
+    yield "seven", make_table(["Оля", "Бот Фёдор 🤖", "Маша"], [3, 4, 2], layout, round_no=4,
+                              to_act=2, variant="seven", marks={"sticks": [1, 2, 0]},
+                              bots=[1], drawable=5), None
+    for name, (made, summary) in EXAMPLES.items():
+        yield name, made(), summary() if summary else None
+
+
+@pytest.mark.parametrize("locale", SUPPORTED_LOCALES)
+def test_every_label_reads_at_a_phones_400_pixels(locale):
+    """Issue 30 item 16: at 400 pixels wide «went out» read «want out», «За ходи: +20» read
+    «120» and the subtitle was cut («Спортивное домино · ко…»). No label is drawn smaller
+    than MIN_TEXT (10 pixels on the phone; only the numbers in the end discs follow the
+    tiles), and none is cut but inside a player's name; the game's name wraps or gives way
+    instead."""
+    for case, view, summary in _phone_cases():
+        im = render_table_image(view, locale=locale, tr=TR, summary=summary)
+        names = [s.name for s in view.seats]
+        discs = {str(n) for n in range(61)} | {"×"}
+        for shown, size, _ in im.info["label_sizes"]:
+            if shown in discs:
+                continue
+            assert size >= picture.MIN_TEXT, (case, shown, size)
+            if shown.endswith("…"):
+                stem = shown[:-1]
+                assert any(stem.endswith(n[:k]) for n in names for k in range(1, len(n))), \
+                    (case, shown)
+        assert picture.MIN_TEXT * picture.PHONE_WIDTH / WIDTH >= 10

@@ -59,3 +59,46 @@ def test_a_persons_history_names_a_chat_only_by_its_title():
     assert "«Стол &lt;у окна&gt;»" in heads[0]
     assert "«" not in heads[1] and "—»" not in text
     assert heads[2].endswith(TR.t("ru", "hist-where-private"))
+
+
+#: A word each locale's texts use for a player who left (``hist-left``, ``leave-…``).
+LEFT = {"ru": "ушедш", "uk": "вийшов", "en": "left"}
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk", "en"])
+def test_a_fair_board_says_that_a_leavers_seat_finished_by_a_computer_counts(lang):
+    """Issue 30 item 7: the fair boards count matches where a computer player finished the
+    seat of a person who left (``storage.skill``: such a match stays fair), so their header
+    says so instead of «без компьютерных игроков»."""
+    for everywhere in (False, True):
+        text = records.render_board(lang, [], variant="classic", everywhere=everywhere,
+                                    with_bots=False, tr=TR)
+        head = text.splitlines()[1]
+        assert LEFT[lang] in head, head
+        assert head.rstrip(".").lower() not in (
+            "считаются партии этого чата без компьютерных игроков",
+            "считаются партии всех чатов без компьютерных игроков",
+            "рахуються партії цього чату без комп'ютерних гравців",
+            "рахуються партії всіх чатів без комп'ютерних гравців",
+            "counts this chat's matches without computer players",
+            "counts the matches of every chat without computer players"), head
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk", "en"])
+def test_people_of_one_name_on_a_board_are_told_apart(lang):
+    """Issue 30 item 7: three «Маша» on the global board: each gets what tells her apart —
+    her @username, or without one the end of her Telegram id, with as many digits as it
+    takes — and a name nobody shares stays as it is."""
+    rows = [LeaderRow(1, 71_001_234, "Маша", 30, 9, 1, skill=9.0),
+            LeaderRow(2, 5_002, "Оля", 20, 5, 1, skill=6.0),
+            LeaderRow(3, 83_001_234, "маша ", 20, 5, 1, skill=5.0),
+            LeaderRow(4, 90_777, "Маша", 12, 4, 2, skill=3.0, username="masha_k")]
+    text = records.render_board(lang, rows, variant="classic", everywhere=True,
+                                with_bots=False, tr=TR)
+    lines = [line for line in text.splitlines() if line[:2] in ("1.", "2.", "3.", "4.")]
+    names = [line.split(". ", 1)[1].split(" — ")[0] for line in lines]
+    assert names[1] == "Оля"
+    assert "@masha_k" in names[3] and "1234" not in names[3]
+    # …1234 alone would not tell them apart: as many digits as it takes
+    assert names[0].endswith("…1001234)") and names[2].endswith("…3001234)"), names
+    assert len({n.casefold() for n in names}) == 4, names

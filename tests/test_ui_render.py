@@ -221,7 +221,7 @@ def test_action_log_words():
     assert en == ["Оля: [2|5] on the left", "🐟 Fish! The fisher is Петя.", "🏁 Маша went out!"]
     misdeal = render.action_log([ActionNote("misdeal", 1, 3, args=(("reason", "doubles"),))],
                                 names, "ru", tr=TR)
-    assert misdeal == ["Пересдача: у Петя слишком много дублей."]
+    assert misdeal == ["Пересдача: Петя — слишком много дублей."]  # no «у Петя» (issue 30)
 
 
 def test_the_service_notes_of_a_real_round_read_as_the_moves_were_made():

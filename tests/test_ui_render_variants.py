@@ -247,7 +247,7 @@ def test_semerka_log_and_sticks():
     lines = render.action_log(notes, ["Оля", "Петя", "Маша"], "ru", tr=TR)
     assert lines[1] == "➕ Сумма концов 6 — Оля ходит ещё раз"
     assert lines[3] == ("7️⃣ Сумма концов 7 — Петя берёт 2 кости (из них 1 вслепую из руки "
-                        "Оля) и пропускает ход")
+                        "игрока Оля) и пропускает ход")
     assert lines[4] == "Маша берёт 1 из базара — не подошла, ход дальше"
     assert lines[5:] == ["🪵 Петя получает палку.", "🚪 Петя выбывает из партии."]
     seats = tuple(replace(s, marks=(MarkView("sticks", k, 3),), left=k == 3,
@@ -284,7 +284,7 @@ def test_sea_goat_round_ends():
         "ru", lost, NAMES, [0, 1, 2], tr=TR)
     tie = _summary(losers=(1, 2), recorded=(0, 0, 0), pot=38)
     text = render.render_round_summary("ru", tie, NAMES, [0, 1, 2], tr=TR)
-    assert "Поровну у Петя, Маша — никто не записывает, очки в яйца." in text
+    assert "Поровну: Петя, Маша — никто не записывает, очки в яйца." in text
     assert "🥚 В яйцах: 38 очков." in text
     reset = _summary(reset=(0,), recorded=(0, 100, 0), scores=(0, 100, 30),
                      flags=(FlagView("fast", "six"),))

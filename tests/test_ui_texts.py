@@ -69,7 +69,8 @@ def test_the_picture_names_the_sea_goats_extraordinary_lead_as_the_caption_does(
         view = dataclasses.replace(table(LAYOUTS["line short"]), variant="sea_goat",
                                    flags=(FlagView("fast", {"6-6": "six", "0-0": "zero",
                                                             "extra": "extra"}[fast]),))
-        assert ru in picture_labels(render_table_png(view, locale="ru", tr=TR))
+        # a note too long for one line of the centre wraps (issue 30 item 16)
+        assert ru in " ".join(picture_labels(render_table_png(view, locale="ru", tr=TR)))
         notices = "\n".join(render.table_notices(TR, "ru", view))
         assert ru.split(" [")[0] in notices
 
@@ -142,3 +143,88 @@ def test_the_global_board_says_no_here_and_the_history_explains_its_marks(locale
     caption = records.record_caption(locale, RecordFile(3, 1, "classic", 0.0, "k.json", b""),
                                      tr=TR)
     assert "python" not in caption and "/replay" in caption
+
+
+# -- issue 30 item 11: names need no declension, computer players have their gender ----------
+
+
+def _names_after_a_governing_word() -> list[tuple[str, int, str]]:
+    """Lines of the ru and uk locales where a name's placeholder follows a preposition or a
+    word that would have the name declined («у { $name }», «из руки { $maker }»): a name
+    stays as its owner wrote it, so no text may need it in another case."""
+    import re
+
+    from ui.i18n import LOCALES_DIR
+
+    governing = re.compile(
+        r"(?i)(?<![\w-])(у|в|во|з|із|зі|из|от|від|для|к|ко|до|при|про|о|об|без|с|со|над|под"
+        r"|під|перед|між|между|після|после|руки|руці|руке|игроку|гравцю)\s+(<b>)?"
+        r"\{ \$(name|names|maker|bot|left|creator)\b")
+    return [(f"{loc}/{path.name}", n, line.strip())
+            for loc in ("ru", "uk") for path in sorted((LOCALES_DIR / loc).glob("*.ftl"))
+            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+            if governing.search(line)]
+
+
+def test_no_text_needs_a_name_declined():
+    """«у Тарас забагато…», «из руки Петя», «Поровну у Оля, Петя»: every text is phrased so
+    that the name stands as it is."""
+    assert _names_after_a_governing_word() == []
+    misdeal = TR.t("uk", "log-misdeal", name="Тарас", reason="doubles")
+    assert "Тарас" in misdeal and "у Тарас" not in misdeal
+    took = TR.t("ru", "log-draw-two", name="Оля", tiles=2, taken=1, maker="Петя")
+    assert "руки Петя" not in took and "Петя" in took
+
+
+@pytest.mark.parametrize("locale,verbs", [("ru", ("доигрывала", "доигрывал")),
+                                          ("uk", ("догравала", "догравав"))])
+def test_a_computer_player_who_finished_a_seat_has_its_own_gender(locale, verbs):
+    """«Бот Зина 🤖 доигрывала», «Бот Фёдор 🤖 доигрывал»: the match end's note on a seat a
+    person left speaks of the computer player in its gender (``PERSONA_GENDERS``), as the
+    view names it in the reader's language."""
+    from service.views import EndReason, MatchEnd, PlayerResult
+
+    she, he = verbs
+    for bot, verb in (("Бот Зина 🤖", she), ("Бот Фёдор 🤖", he)):
+        end = MatchEnd(EndReason.LIMIT, True, (
+            PlayerResult(0, 1, "Оля", 40, False, 6, 1, 0, False, place=1),
+            PlayerResult(1, -2, bot, 101, True, 0, 0, 0, False, bot="easy", place=2,
+                         side=1, left="Петя", left_round=2)))
+        text = render.render_match_end(locale, localized(end, locale, TR), tr=TR)
+        shown = localize_name(bot, locale, TR)
+        assert f"{verb} {shown}" in text, text
+
+
+@pytest.mark.parametrize("locale", ["ru", "uk"])
+def test_a_seat_the_group_handed_on_names_no_he_for_her(locale):
+    """«…отдала место игроку Бот Зина 🤖: дальше играет он»: the player whose seat the group
+    handed to a computer player reads a text that needs no gender."""
+    text = TR.t(locale, "leave-done-afk", bot=localize_name("Бот Зина 🤖", locale, TR))
+    words = set(text.replace(":", " ").replace(".", " ").split())
+    assert not words & {"он", "она", "він", "вона"}, text
+
+
+@pytest.mark.parametrize("locale", ["ru", "uk", "en"])
+def test_the_strengths_have_one_name_on_the_buttons_and_in_the_commands(locale):
+    """Private set-up buttons said Weak/Normal/Strong where the commands said
+    easy/normal/hard: the buttons now show the very words /newgame and /addbot take in
+    that language, which /help lists."""
+    from handlers.games import parse_solo
+    from service.live.seats import STRENGTHS
+    from ui.keyboards import solo_keyboard
+    from ui.strengths import parse_strength
+
+    markup = solo_keyboard(locale, "classic", 1, "normal", (1, 2, 3), tr=TR)
+    labels = {}
+    for row in markup.inline_keyboard:
+        for b in row:
+            if b.callback_data and ":" in b.callback_data:
+                word = b.text.removeprefix("✓").strip()
+                if parse_strength(word, TR) is not None:
+                    labels[parse_strength(word, TR)] = word
+    assert sorted(labels) == sorted(STRENGTHS), markup
+    helps = render.render_help(locale, is_group=True, tr=TR) + render.render_help(
+        locale, is_group=False, tr=TR)
+    for strength, word in labels.items():
+        assert word in helps, (word, helps)
+        assert parse_solo(["3", word], TR).strength == strength

@@ -104,6 +104,37 @@ async def _all_reach(pages, at_least: int, timeout: float = 5.0) -> None:
                                      timeout=timeout * 1000)
 
 
+async def _seat_cards_are_labelled(page) -> None:
+    """Issue 30 item 15: a seat card says what its number is («счёт 96», as the text table
+    says it), and its tiles' backs are drawn, not a glyph of a font the phone may lack."""
+    cards = await page.evaluate("""() => [...document.querySelectorAll('.seat')].map((s) => ({
+        tiles: Number(s.querySelector('.count').dataset.tiles),
+        backs: s.querySelectorAll('.backs i').length,
+        glyphs: s.querySelector('.backs').textContent,
+        score: (s.querySelector('.score') || {}).textContent || null}))""")
+    from ui.i18n import get_translator
+
+    word = get_translator().plain(await page.evaluate("document.documentElement.lang"),
+                                  "webapp-score")
+    assert cards and all(c["backs"] == min(c["tiles"], 12) and c["glyphs"] == ""
+                         for c in cards), cards
+    assert all(c["score"] and c["score"].split()[0] == word
+               and c["score"].split()[1].lstrip("+").split("(")[0].isdigit()
+               for c in cards), cards
+
+
+async def _uncovered(page, selector: str) -> bool:
+    """Whether the first ``selector`` is what a finger at its middle touches."""
+    return await page.evaluate("""(sel) => {
+        const el = document.querySelector(sel);
+        if (!el) return false;
+        el.scrollIntoView({block: "center"});
+        const r = el.getBoundingClientRect();
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return !!hit && (hit === el || el.contains(hit));
+    }""", selector)
+
+
 async def test_a_whole_match_played_in_pages_with_a_spectator(world):
     from playwright.async_api import TimeoutError as PlaywrightTimeout
 
@@ -116,7 +147,7 @@ async def test_a_whole_match_played_in_pages_with_a_spectator(world):
         page.on("request", lambda r: actions.append(r.url) if "/api/action" in r.url else None)
     moves, shot_mid, deadline = 0, False, time.monotonic() + 40
     while time.monotonic() < deadline:
-        if await spectator.locator("#panel[data-kind=final]:not([hidden])").count():
+        if await spectator.locator("#final:not([hidden])").count():
             break
         moved = False
         for page in players:
@@ -132,6 +163,8 @@ async def test_a_whole_match_played_in_pages_with_a_spectator(world):
                 await _all_reach([p for p in everyone if p is not page], after)
                 moves += 1
                 moved = True
+                if moves == 1:
+                    await _seat_cards_are_labelled(page)
                 if SHOTS and not shot_mid and moves >= 7:
                     await page.screenshot(path=str(Path(SHOTS) / "webapp-line.png"))
                     shot_mid = True
@@ -140,9 +173,14 @@ async def test_a_whole_match_played_in_pages_with_a_spectator(world):
         if not moved:
             await asyncio.sleep(0.05)
     for page in everyone:
-        await page.wait_for_selector("#panel[data-kind=final]:not([hidden])", timeout=5000)
+        await page.wait_for_selector("#final:not([hidden])", timeout=5000)
     assert moves >= 2 and len(actions) >= moves
-    text = await spectator.locator("#panel-text").inner_text()
+    for page in everyone:
+        await _seat_cards_are_labelled(page)
+        # the match's end covers nothing: the seats with the goat and the table stay in view
+        assert await _uncovered(page, "#table-wrap") and await _uncovered(page, ".seat.goat")
+        assert await page.locator("#panel:not([hidden])").count() == 0
+    text = await spectator.locator("#final-text").inner_text()
     assert "🐐" in text or "коз" in text.lower()
     assert await spectator.evaluate("document.body.dataset.role") == "spectator"
     assert "impact:medium" in await players[0].evaluate("window.__haptics")

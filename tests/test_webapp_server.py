@@ -341,3 +341,78 @@ async def test_in_polling_mode_the_page_has_a_server_of_its_own(tmp_path):
             await runner.cleanup()
     async with Harness(tmp_path / "off") as h:
         assert await _run_pages(h.settings, h.app) is None
+
+
+async def test_malformed_requests_get_a_4xx_and_one_log_line(tmp_path, caplog):
+    """Issue 30 item 14: match ids too large for the database (a signed ``start_param`` of
+    forty digits, the same as an unsigned ``m``, in the body too), digits ``int`` refuses
+    («²»), a body nested past Python's recursion limit, a version of forty digits: each is
+    answered 4xx, changes nothing, and leaves exactly one line in the log, no traceback."""
+    import logging
+
+    async with Harness(tmp_path, settings=WEBAPP) as h:
+        match_id = await _started(h)
+        client = await _client(h)
+        before = (await h.app.service.store.view(match_id)).version
+        olya, forty = PEOPLE[0], "9" * 40
+        move = {"m": match_id, "version": before, "placements": [{"tile": "6-6", "end": None}]}
+        try:
+            requests = {
+                "signed start_param": ("GET", "/webapp/api/state",
+                                       init_data(olya, start="m" + forty), None),
+                "unsigned m": ("GET", f"/webapp/api/state?m={forty}", init_data(olya), None),
+                "unsigned m with m": ("GET", f"/webapp/api/state?m=m{forty}",
+                                      init_data(olya), None),
+                "superscript digits": ("GET", "/webapp/api/state?m=%C2%B2", init_data(olya),
+                                       None),
+                "signed superscript": ("GET", "/webapp/api/state",
+                                       init_data(olya, start="m\u00b2"), None),
+                "nested body": ("POST", "/webapp/api/action", init_data(olya),
+                                "[" * 60_000 + "]" * 60_000),
+                "body's m": ("POST", "/webapp/api/action", init_data(olya),
+                             json.dumps({**move, "m": int(forty)})),
+                "body's m as text": ("POST", "/webapp/api/action", init_data(olya),
+                                     json.dumps({**move, "m": forty})),
+                "forty-digit version": ("POST", "/webapp/api/action", init_data(olya),
+                                        json.dumps({**move, "version": int(forty)})),
+                "not UTF-8": ("POST", "/webapp/api/action", init_data(olya), b"\xff\xfe{"),
+            }
+            for name, (method, path, data, body) in requests.items():
+                caplog.clear()
+                with caplog.at_level(logging.INFO):
+                    r = await client.request(method, path, headers=auth(data), data=body)
+                    await r.read()
+                lines = [rec for rec in caplog.records if rec.levelno >= logging.INFO]
+                assert 400 <= r.status < 500, (name, r.status, await r.text())
+                assert len(lines) == 1, (name, [x.getMessage() for x in lines])
+                assert lines[0].exc_info is None and "\n" not in lines[0].getMessage(), name
+            assert (await h.app.service.store.view(match_id)).version == before
+        finally:
+            await client.close()
+
+
+async def test_a_fault_of_the_server_is_one_error_line_not_a_traceback(tmp_path, caplog,
+                                                                       monkeypatch):
+    """Issue 30 item 14: should the server itself fail on a request, the page gets a JSON
+    500 and the log one ERROR line that says where, no traceback."""
+    import logging
+
+    async with Harness(tmp_path, settings=WEBAPP) as h:
+        match_id = await _started(h)
+        client = await _client(h)
+
+        async def broken(*args, **kwargs):
+            raise RuntimeError("the database went away")
+
+        monkeypatch.setattr(h.app.service.store, "view", broken)
+        try:
+            with caplog.at_level(logging.INFO):
+                r = await client.get(f"/webapp/api/state?m={match_id}",
+                                     headers=auth(init_data(PEOPLE[0])))
+                assert r.status == 500 and (await r.json())["error"] == "server"
+            errors = [rec for rec in caplog.records if rec.levelno >= logging.ERROR]
+            assert len(errors) == 1 and errors[0].exc_info is None
+            line = errors[0].getMessage()  # where: the innermost frame, here the stand-in
+            assert "RuntimeError" in line and "test_webapp_server.py:" in line, line
+        finally:
+            await client.close()

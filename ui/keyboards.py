@@ -259,7 +259,7 @@ def solo_keyboard(locale: str, variant: str, bots: int, strength: str, counts: S
         text=_check(tr.plain(locale, "opt-bots", value=n), n == bots),
         callback_data=cb(bots=n)) for n in counts])
     rows.append([InlineKeyboardButton(
-        text=_check(tr.plain(locale, "opt-strength", value=s), s == strength),
+        text=_check(tr.plain(locale, "strength-word", value=s), s == strength),
         callback_data=cb(strength=s)) for s in STRENGTHS])
     rows.append([InlineKeyboardButton(text=tr.plain(locale, "btn-play"),
                                       callback_data=cb(go=True))])

@@ -17,11 +17,11 @@ import re
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
-from service.live.seats import PERSONAS, bot_name
+from service.live.seats import PERSONA_GENDERS, PERSONAS, bot_name
 
-from .i18n import Translator, get_translator
+from .i18n import SUPPORTED_LOCALES, Translator, get_translator
 
-__all__ = ["bot_names", "localize_name", "localized"]
+__all__ = ["bot_gender", "bot_names", "localize_name", "localized"]
 
 T = TypeVar("T")
 
@@ -38,6 +38,21 @@ def bot_names(locale: str, tr: Translator | None = None) -> dict[str, str]:
     tr = tr if tr is not None else get_translator()
     return {bot_name(p): tr.plain(locale, "bot-name", persona=tr.plain(
         locale, f"bot-persona-{k + 1}")) for k, p in enumerate(PERSONAS)}
+
+
+def bot_gender(name: str, tr: Translator | None = None) -> str:
+    """The grammatical gender of the computer player called ``name`` — as stored, or in any
+    locale's words (a view is put in the reader's language before it is rendered) — for a
+    text's ``$gender`` selector: ``feminine`` or ``masculine`` (:data:`service.PERSONA_GENDERS`;
+    ``masculine`` for a name that is no persona's)."""
+    tr = tr if tr is not None else get_translator()
+    for k, persona in enumerate(PERSONAS):
+        names = {bot_name(persona)} | {
+            tr.plain(loc, "bot-name", persona=tr.plain(loc, f"bot-persona-{k + 1}"))
+            for loc in SUPPORTED_LOCALES}
+        if name in names:
+            return PERSONA_GENDERS[k]
+    return "masculine"
 
 
 def localize_name(name: str, locale: str, tr: Translator | None = None) -> str:

@@ -561,7 +561,11 @@ def _painter(theme: Theme) -> _Painter:
 
 FRAME = 14        # the wooden frame [pixels]
 PAD = 12          # felt between the frame and the cards [pixels]
-CARD_W, CARD_H = 410, 160
+CARD_W, CARD_H = 390, 160
+#: The smallest text the picture draws [pixels]: a third of it, 10 pixels, where a phone
+#: shows the picture 400 pixels wide (:data:`PHONE_WIDTH`), still reads («went out», not
+#: «want out»; «+20», not «120»). Only the numbers in the end discs follow the tiles' size.
+MIN_TEXT = 30
 #: How high the revealed tiles of a short hand may lie in a seat's card [pixels]: between the
 #: name and the score.
 HAND_LYING = 50
@@ -597,6 +601,9 @@ class _Canvas:
         self.im = painter.background.copy()
         #: Every text drawn, as drawn (names cut with "…"), in drawing order.
         self.labels: list[str] = []
+        #: ``(text drawn, size, the text it was given)`` of every text drawn, for the tests
+        #: of what a phone can read (``im.info["label_sizes"]``, never in the PNG).
+        self.sizes: list[tuple[str, int, str]] = []
 
     def paste(self, sprite: Image.Image, x: int, y: int) -> None:
         self.im.paste(sprite, (int(x), int(y)))
@@ -618,6 +625,7 @@ class _Canvas:
         if not shown:
             return 0
         self.labels.append(shown)
+        self.sizes.append((shown, size, text))
         sprite, top = self.p.label(shown, size, bold, fg, bg)
         w = sprite.width
         if anchor == "c":
@@ -729,6 +737,8 @@ def _pairs(codes: Iterable[str]) -> list[tuple[int, int]]:
 
 def _draw_seat(c: _Canvas, table: TableView, seat: SeatView, slot: str, tr: Translator,
                locale: str, summary: RoundSummary | None, goats: frozenset[int]) -> None:
+    """One seat's card in its ``slot``: the name with «to play» or «goat», the hand (backs,
+    or revealed at the round's end) and the side's score with what the game counts."""
     th = c.th
     x, y = _SLOTS[slot]
     turn = summary is None and table.to_act == seat.seat and table.final is None
@@ -737,59 +747,68 @@ def _draw_seat(c: _Canvas, table: TableView, seat: SeatView, slot: str, tr: Tran
     c.paste(c.p.panel(CARD_W, CARD_H, 18, th.card, line, width, th.felt, stripe), x, y)
     left = x + (34 if stripe else 22)
     right = x + CARD_W - 20
-    # Row 1: the name, and "to play" / "goat" on the right.
+    _seat_name(c, seat, tr, locale, left, right, y, turn=turn, goat=seat.seat in goats)
+    _seat_hand(c, table, seat, tr, locale, summary, left, right, y + 84)
+    _seat_score(c, table, seat, tr, locale, summary, left, right, y + 134)
+
+
+def _seat_name(c: _Canvas, seat: SeatView, tr: Translator, locale: str, left: int, right: int,
+               y: int, *, turn: bool, goat: bool) -> None:
+    """Row 1 of a seat's card: the name, and «to play» / «goat» on the right."""
+    th = c.th
     tag, tag_fill, tag_fg = None, th.turn, th.turn_text
     if turn:
         tag = tr.plain(locale, "pic-turn")
-    elif seat.seat in goats:
+    elif goat:
         tag, tag_fill, tag_fg = tr.plain(locale, "pic-goat"), th.closed, th.text
     tag_w = 0
     if tag:
-        shown = display_text(tag, bold=True, size=24)
-        tag_w = int(_font(True, 24).getlength(shown)) + 28
-        c.paste(c.p.panel(tag_w, 38, 19, tag_fill, tag_fill, 1, th.card), right - tag_w, y + 14)
-        c.text(shown, right - tag_w / 2, y + 33, size=24, bold=True, fg=tag_fg, bg=tag_fill,
-               anchor="c")
+        shown = display_text(tag, bold=True, size=MIN_TEXT)
+        tag_w = int(_font(True, MIN_TEXT).getlength(shown)) + 26
+        c.paste(c.p.panel(tag_w, 42, 21, tag_fill, tag_fill, 1, th.card), right - tag_w, y + 12)
+        c.text(shown, right - tag_w / 2, y + 33, size=MIN_TEXT, bold=True, fg=tag_fg,
+               bg=tag_fill, anchor="c")
     name = clean_name(seat.name, limit=64)
     if not display_text(name, bold=True):
         name = tr.plain(locale, "pic-seat", seat=seat.seat + 1)
     name_fg = th.dim if seat.left else th.text
     c.text(name, left, y + 33, size=36, bold=True, fg=name_fg, bg=th.card,
-           max_width=right - left - tag_w - (12 if tag_w else 0), sizes=(32, 28))
-    # Row 2: the hand, as backs (how many), or revealed at the round's end.
-    row2 = y + 84
+           max_width=right - left - tag_w - (12 if tag_w else 0), sizes=(32, MIN_TEXT))
+
+
+def _seat_hand(c: _Canvas, table: TableView, seat: SeatView, tr: Translator, locale: str,
+               summary: RoundSummary | None, left: int, right: int, row: int) -> None:
+    """Row 2 of a seat's card: the hand, as backs (how many), or revealed at the round's end
+    with its value (RULES.md §1.11)."""
+    th = c.th
     if seat.left and summary is None:
-        c.text(tr.plain(locale, "pic-left"), left, row2, size=28, fg=th.dim, bg=th.card)
+        c.text(tr.plain(locale, "pic-left"), left, row, size=MIN_TEXT, fg=th.dim, bg=th.card)
     elif summary is not None and seat.seat < len(summary.hands):
         hand = _pairs(summary.hands[seat.seat])
         if hand:
-            end = _tiles_row(c, left, row2, right - left - 90, hand, th.card, unit=30,
+            end = _tiles_row(c, left, row, right - left - 90, hand, th.card, unit=30,
                              lying=HAND_LYING)
             value = (summary.hand_values[seat.side] if seat.side < len(summary.hand_values)
                      else None)
             if value is not None and not table.teams:
-                c.text(f"= {value}", end + 12, row2, size=30, bold=True, fg=th.accent,
+                c.text(f"= {value}", end + 12, row, size=30, bold=True, fg=th.accent,
                        bg=th.card)
         else:
-            c.text(tr.plain(locale, "pic-hand-empty"), left, row2, size=28, fg=th.dim,
+            c.text(tr.plain(locale, "pic-hand-empty"), left, row, size=MIN_TEXT, fg=th.dim,
                    bg=th.card)
     else:
-        end = _tiles_row(c, left, row2, right - left - 60, seat.tiles, th.card, unit=24)
-        c.text(str(seat.tiles), end + 12, row2, size=32, bold=True, fg=th.text, bg=th.card)
-    # Row 3: the side's score, remembered points as +N (RULES.md §1.12), the variant's marks.
-    row3 = y + 134
-    score, remembered = seat.score, seat.remembered
-    if summary is not None and seat.side < len(summary.scores):
-        score = summary.scores[seat.side]
-        remembered = summary.remembered[seat.side] if seat.side < len(summary.remembered) else 0
-    drawn = 0
-    if _points(table.variant):  # a game that counts only its marks shows no score
-        drawn = c.text(tr.plain(locale, "pic-score", score=format_score(score, remembered)),
-                       left, row3, size=32, fg=th.text, bg=th.card)
+        end = _tiles_row(c, left, row, right - left - 60, seat.tiles, th.card, unit=24)
+        c.text(str(seat.tiles), end + 12, row, size=32, bold=True, fg=th.text, bg=th.card)
+
+
+def _seat_extras(table: TableView, seat: SeatView, tr: Translator, locale: str,
+                 summary: RoundSummary | None, th: Theme) -> list[tuple[str, RGB, bool]]:
+    """What goes right of a seat's score, in order of importance: the points the round
+    recorded, what the game counts beside points as the round left it (RULES.md §2), the
+    robot of a computer player; ``(text, colour, bold)``."""
     extras = []
     if summary is not None and seat.side < len(summary.recorded) and summary.recorded[seat.side]:
         extras.append((f"+{summary.recorded[seat.side]}", th.accent, True))
-    # what the game counts beside points (RULES.md §2), as the round left it
     after = {m.name: m for m in summary.marks} if summary is not None else {}
     for mark in seat.marks:
         count = mark.count
@@ -802,22 +821,123 @@ def _draw_seat(c: _Canvas, table: TableView, seat: SeatView, slot: str, tr: Tran
             extras.append((tr.plain(locale, key, mark=mark.name, count=count), th.accent,
                            False))
     if seat.bot:
-        extras.append((tr.plain(locale, "pic-bot"), th.dim, False))
+        extras.append((tr.plain(locale, "pic-bot"), th.dim, True))
+    return extras
+
+
+def _seat_score(c: _Canvas, table: TableView, seat: SeatView, tr: Translator, locale: str,
+                summary: RoundSummary | None, left: int, right: int, row: int) -> None:
+    """Row 3 of a seat's card: the side's score, remembered points as +N (RULES.md §1.12),
+    then as many of :func:`_seat_extras` as fit whole, none cut or smaller than MIN_TEXT."""
+    th = c.th
+    score, remembered = seat.score, seat.remembered
+    if summary is not None and seat.side < len(summary.scores):
+        score = summary.scores[seat.side]
+        remembered = summary.remembered[seat.side] if seat.side < len(summary.remembered) else 0
+    drawn = 0
+    if _points(table.variant):  # a game that counts only its marks shows no score
+        drawn = c.text(tr.plain(locale, "pic-score", score=format_score(score, remembered)),
+                       left, row, size=32, fg=th.text, bg=th.card)
+    room = right - (left + drawn + 14)
+    kept = []
+    for text, fg, bold in _seat_extras(table, seat, tr, locale, summary, th):
+        shown = display_text(text, bold=bold, size=MIN_TEXT)
+        width = _font(bold, MIN_TEXT).getlength(shown) + 14 if shown else 0
+        if shown and width <= room:
+            kept.append((text, fg, bold))
+            room -= width
     pos = right
-    for text, fg, bold in reversed(extras):
-        room = pos - (left + drawn + 14)
-        if room < 40:
+    for text, fg, bold in reversed(kept):
+        pos -= c.text(text, pos, row, size=MIN_TEXT, bold=bold, fg=fg, bg=th.card,
+                      anchor="r") + 14
+
+
+def _wrap(text: str, *, bold: bool, size: int, width: float, lines: int = 2) -> list[str]:
+    """``text`` in at most ``lines`` lines of at most ``width`` pixels at ``size``: broken
+    after « · » where it has one (a game's name and «команды»), else between words; a last
+    line still too long is cut with "…" (only a name is ever long enough)."""
+    font = _font(bold, size)
+    shown = display_text(text, bold=bold, size=size)
+    if font.getlength(shown) <= width:
+        return [shown]
+    if lines <= 1:
+        return [display_text(text, bold=bold, size=size, max_width=width)]
+    parts = shown.split(" · ") if " · " in shown else shown.split(" ")
+    glue = " · " if " · " in shown else " "
+    first = parts[0]
+    for k in range(len(parts) - 1, 0, -1):  # the longest beginning that fits
+        head = glue.join(parts[:k])
+        if font.getlength(head) <= width:
+            first = head
+            rest = glue.join(parts[k:])
             break
-        w = c.text(text, pos, row3, size=26, bold=bold, fg=fg, bg=th.card, anchor="r",
-                   max_width=room)
-        pos -= w + 14
+    else:
+        return [display_text(text, bold=bold, size=size, max_width=width)]
+    return [first, *_wrap(rest, bold=bold, size=size, width=width, lines=lines - 1)]
+
+
+def _lines(entries: Sequence[tuple[str, RGB, bool, int]], room: float, *,
+           whole: bool = False) -> tuple[list[tuple[str, RGB, bool, int]], int]:
+    """The lines of ``entries`` that fit in ``room`` pixels of height (see :func:`_block`),
+    and how many entries they are; ``whole``: an entry that needs two lines and finds room
+    for one stops there instead of being cut to one."""
+    width = _CENTRE_X1 - _CENTRE_X0
+    placed: list[tuple[str, RGB, bool, int]] = []
+    count = 0
+    for text, fg, bold, size in entries:
+        lines = _wrap(text, bold=bold, size=size, width=width)
+        need = (size + 6) * len(lines)
+        if need > room and whole:
+            break
+        if need > room:
+            lines = _wrap(text, bold=bold, size=size, width=width, lines=1)
+            need = size + 6
+            if need > room:
+                break
+        placed += [(line, fg, bold, size) for line in lines]
+        room -= need
+        count += 1
+    return placed, count
+
+
+def _named(tr: Translator, locale: str, key: str, name: str) -> str:
+    """The note ``key`` about ``name`` («Выход: Петя», «Петя went out»), the name cut with
+    "…" as far as it takes for the note to fit in two lines of the centre: a long name is
+    cut, never the note's words."""
+    width = _CENTRE_X1 - _CENTRE_X0
+    for k in range(len(name), 0, -1):
+        shown = name if k == len(name) else name[:k].rstrip() + "…"
+        text = tr.plain(locale, key, name=shown)
+        lines = _wrap(text, bold=True, size=MIN_TEXT, width=width)
+        if not any(line.endswith("…") for line in lines[:-1]) and not (
+                lines[-1].endswith("…") and not text.endswith("…")):
+            return text
+    return tr.plain(locale, key, name=name[:1] + "…")
+
+
+def _block(c: _Canvas, entries: Sequence[tuple[str, RGB, bool, int]], cx: float, top: float,
+           bottom: float, *, from_bottom: bool = False) -> None:
+    """Centred lines between ``top`` and ``bottom``: each entry ``(text, colour, bold,
+    size)`` wrapped to two lines where one is too narrow (:func:`_wrap`), each line
+    ``size + 6`` pixels apart; entries that find no room left are left out, the last ones
+    first (the first are the most important). ``from_bottom``: stacked up from ``bottom``."""
+    placed, _ = _lines(entries, bottom - top)
+    steps = [size + 6 for *_, size in placed]
+    y = bottom - sum(steps) if from_bottom else top
+    for (line, fg, bold, size), step in zip(placed, steps, strict=True):
+        c.text(line, cx, y + step / 2, size=size, bold=bold, fg=fg, bg=c.th.felt, anchor="c")
+        y += step
 
 
 def _header(c: _Canvas, table: TableView, tr: Translator, locale: str,
             summary: RoundSummary | None) -> None:
+    """The centre above the table: the round, the game (and «команды»), what ended the
+    round or what is special about it; below the table, the bazar, the pot, the count and
+    what the round's moves scored.  Nothing smaller than :data:`MIN_TEXT`: a line too long
+    for the centre wraps (the game's name before «· команды»), and what finds no room
+    is left out before the more important lines above it."""
     th = c.th
     cx = (_CENTRE_X0 + _CENTRE_X1) / 2
-    room = _CENTRE_X1 - _CENTRE_X0
     top = FRAME + PAD
     if table.final is not None and summary is None:
         title = tr.plain(locale, "pic-match-over")
@@ -827,57 +947,62 @@ def _header(c: _Canvas, table: TableView, tr: Translator, locale: str,
         title = tr.plain(locale, "pic-round-of", round=table.round_no, deals=table.deals)
     else:
         title = tr.plain(locale, "pic-round", round=table.round_no)
-    c.text(title, cx, top + 24, size=38, bold=True, fg=th.text, bg=th.felt, anchor="c",
-           max_width=room, sizes=(34, 30, 26))
     variant = tr.plain(locale, tr.pick(locale, f"pic-variant-{table.variant}",
                                        f"variant-name-{table.variant}", "pic-variant"),
                        variant=table.variant)
     if table.teams:
         variant += " · " + tr.plain(locale, "pic-teams")
-    c.text(variant, cx, top + 68, size=30, fg=th.dim, bg=th.felt, anchor="c",
-           max_width=room, sizes=(26, 22))
-    lines: list[tuple[str, RGB]] = []
+    notes: list[str] = []
     if summary is not None:
         names = {s.seat: s.name for s in table.seats}
         who = clean_name(names.get(summary.by, "?"))
         key = {"out": "pic-out", "fish": "pic-fish", "void": "pic-void",
                "limit": "pic-limit"}.get(summary.end)
         if key:
-            lines.append((tr.plain(locale, key, name=who), th.accent))
+            notes.append(_named(tr, locale, key, who))
         # (a flag shown while the round was played is the caption's at its end)
         game = _info(table.variant)
         ended = {f.name for f in game.flags if not f.during} if game else set()
         flags = [f for f in summary.flags if f.name in ended]
     else:
         flags = list(table.flags)  # the caption says what each stakes (``flag-…``)
-    lines += [(flag_text(tr, locale, table.variant, f, picture=True), th.accent)
-              for f in flags]
-    for i, (text, fg) in enumerate(lines[:2]):
-        c.text(text, cx, top + 104 + 34 * i, size=26, bold=True, fg=fg, bg=th.felt,
-               anchor="c", max_width=room, sizes=(22, 20))
+    notes += [flag_text(tr, locale, table.variant, f, picture=True) for f in flags]
+    # the game's name reads best under the title, but it is the least news (the chat's game;
+    # the cards' stripes show teams): where it leaves a note no room, it keeps one line, the
+    # game's name alone, and then gives way
+    first = _wrap(variant, bold=False, size=MIN_TEXT, width=_CENTRE_X1 - _CENTRE_X0)[0]
+    rest = [(n, th.accent, True, MIN_TEXT) for n in notes]
+    # the title on one line where a size down to MIN_TEXT allows it, else on two
+    size = next((s for s in (36, 33, MIN_TEXT) if _font(True, s).getlength(
+        display_text(title, bold=True, size=s)) <= _CENTRE_X1 - _CENTRE_X0), 36)
+    title_ = (title, th.text, True, size)
+    options = [[title_, (variant, th.dim, False, MIN_TEXT), *rest],
+               [title_, (first.removesuffix(" ·"), th.dim, False, MIN_TEXT), *rest],
+               [title_, *rest]]
+    heading = next((o for o in options if _lines(o, ZONE[1] - top, whole=True)[1] == len(o)),
+                   options[-1])
+    _block(c, heading, cx, top, ZONE[1])
     # Bottom centre: the bazar, the pot, the count.
-    info: list[tuple[str, RGB, bool]] = []
+    info: list[tuple[str, RGB, bool, int]] = []
     live = summary is None or table.round_no == summary.round_no
     if live and (len(table.seats) < 4 or table.drawable or table.reserve):
         key = "pic-bazar-reserve" if table.reserve else "pic-bazar"
         info.append((tr.plain(locale, key, count=table.drawable, reserve=table.reserve),
-                     th.text, True))
+                     th.text, True, 32))
     pot = summary.pot if summary is not None else table.pot
     if pot:
-        info.append((tr.plain(locale, "pic-pot", points=pot), th.accent, True))
+        info.append((tr.plain(locale, "pic-pot", points=pot), th.accent, True, 32))
     layout = summary.layout if summary is not None and summary.layout else table.layout
     if layout.count is not None:
-        info.append((tr.plain(locale, "pic-count", count=layout.count), th.text, False))
+        info.append((tr.plain(locale, "pic-count", count=layout.count), th.text, True, 32))
         note = table.notes[-1] if table.notes and summary is None else None
         if note is not None and note.points:
-            info.append((tr.plain(locale, "pic-scored", points=note.points), th.accent, True))
+            info.append((tr.plain(locale, "pic-scored", points=note.points), th.accent,
+                         True, 32))
     if summary is not None and any(summary.play_points):
         points = sum(summary.play_points)
-        info.append((tr.plain(locale, "pic-play-points", points=points), th.dim, False))
-    bottom = HEIGHT - FRAME - PAD
-    for i, (text, fg, bold) in enumerate(reversed(info[:4])):
-        c.text(text, cx, bottom - 18 - 38 * i, size=30, bold=bold, fg=fg, bg=th.felt,
-               anchor="c", max_width=room, sizes=(26, 22))
+        info.append((tr.plain(locale, "pic-play-points", points=points), th.text, True, 32))
+    _block(c, info, cx, ZONE[3], HEIGHT - FRAME - PAD, from_bottom=True)
 
 
 def render_table_image(table: TableView, *, locale: str, tr: Translator | None = None,
@@ -895,6 +1020,7 @@ def render_table_image(table: TableView, *, locale: str, tr: Translator | None =
         _draw_seat(c, table, seat, slot, tr, locale, summary, goats)
     _header(c, table, tr, locale, summary)
     c.im.info[LABELS_KEY] = "\n".join(c.labels)
+    c.im.info["label_sizes"] = tuple(c.sizes)
     return c.im
 
 

@@ -118,11 +118,44 @@ def render_board(locale: str, rows: Sequence[LeaderRow], *, variant: str, everyw
         empty = "board-empty-global" if everywhere else "board-empty"  # no «здесь» there
         return "\n".join(head + ["", tr.t(locale, empty)])
     lines = head + [tr.t(locale, "board-order"), ""]
-    for r in rows:
-        lines.append(tr.t(locale, "board-line", place=r.place, name=clean_name(r.name),
+    for r, name in zip(rows, board_names(locale, rows, tr=tr), strict=True):
+        lines.append(tr.t(locale, "board-line", place=r.place, name=name,
                           **_signed(r.skill), matches=r.matches, points=r.rating,
                           goats=r.goats))
     return _fit(lines)
+
+
+#: The fewest digits of a Telegram id that tell two people of one name apart on a board.
+TAG_DIGITS = 4
+
+
+def board_names(locale: str, rows: Sequence[LeaderRow], *,
+                tr: Translator | None = None) -> list[str]:
+    """Each row's name as a board shows it (issue 30 item 7): the name, and where two or more
+    rows bear the same one (case and spacing aside: three «Маша» on the global board) what
+    tells them apart — the @username, else the end of the Telegram id, as many digits as it
+    takes (at least :data:`TAG_DIGITS`), the same on every board and in every chat."""
+    tr = _tr(tr)
+    names = [clean_name(r.name) for r in rows]
+    keys = [" ".join(n.casefold().split()) for n in names]
+    shared = {k for k in keys if keys.count(k) > 1}
+    out = list(names)
+    for key in shared:
+        same = [i for i, k in enumerate(keys) if k == key]
+        bare = [i for i in same if not rows[i].username
+                or names[i].casefold() == "@" + rows[i].username.casefold()]
+        ids = [str(abs(rows[i].user_id)) for i in bare]
+        width = TAG_DIGITS
+        while width < max(map(len, ids), default=0) and len({x[-width:] for x in ids}) < len(ids):
+            width += 1
+        for i in same:
+            if i in bare:
+                out[i] = tr.plain(locale, "board-name-id", name=names[i],
+                                  digits=str(abs(rows[i].user_id))[-width:])
+            else:
+                out[i] = tr.plain(locale, "board-name-user", name=names[i],
+                                  username=rows[i].username)
+    return out
 
 
 def board_keyboard(locale: str, variants: Sequence[str], current: str, everywhere: bool, *,
@@ -350,8 +383,9 @@ def render_record_check(locale: str, check: RecordCheck, *, limit: int,
     round, the decision, whose it is (the player by name) and what is wrong, and the rule it
     breaks by its section and name in the rule book (a link with ``rules_url``, the
     ``RULES_URL`` setting).  A record of a stored match with other names says which.
-    ``limit``: the largest record read [bytes].  Only the technical detail of a file that is
-    no record at all (``format``) is the engine's own words."""
+    ``limit``: the largest record read [bytes].  What is malformed in a file that is no
+    record (``format``) is said in the reader's words (``RecordCheck.problem``), never in
+    the engine's English."""
     tr = _tr(tr)
     check = localized(check, locale, tr)
     names = [clean_name(n) for n in check.names]
@@ -372,8 +406,12 @@ def render_record_check(locale: str, check: RecordCheck, *, limit: int,
                "rounds": "chk-err-rounds", "illegal": "chk-err-illegal"}.get(
                    err or "", "chk-err-format")
         lines = [tr.t(locale, key, **args).rstrip()]
-        if check.detail and key == "chk-err-format":
-            lines.append(tr.t(locale, "chk-detail", detail=check.detail[:300]))
+        if key == "chk-err-format":  # what is malformed, in the reader's words
+            numbers = {"count": 0, "min": 0, "max": 0, **dict(check.problem_args)}
+            lines.append(tr.t(locale, "chk-problem", problem=check.problem or "other",
+                              need="exact" if numbers["min"] == numbers["max"] else "range",
+                              **numbers,
+                              round=check.round_no or 0, decision=check.decision_no or 0))
         return "\n".join(lines)
     seats = list(range(len(names)))
     sides = [s % 2 for s in seats] if check.teams else seats

@@ -41,7 +41,7 @@ from service.views import (
 )
 
 from .i18n import Markup, Translator, get_translator
-from .names import localized
+from .names import bot_gender, localized
 from .variants import variant_name, variants
 
 __all__ = [
@@ -55,6 +55,8 @@ __all__ = [
     "format_tiles",
     "format_chain",
     "format_score",
+    "keeps_points",
+    "mark_words",
     "side_names",
     "action_log",
     "layout_lines",
@@ -431,14 +433,18 @@ def _names(table: TableView) -> list[str]:
     return [s.name for s in table.seats]
 
 
-def _points(variant: str | None) -> bool:
+def keeps_points(variant: str | None) -> bool:
     """Whether the game keeps points (``VariantInfo.scoring``; a game whose marks alone
     decide the match keeps none, RULES.md §2.8, §2.9)."""
     info = _info(variant)
     return info is None or info.scoring == "points"
 
 
-def variant_text(tr: Translator, locale: str, variant: str | None, key: str, /, **args: Any) -> str:
+_points = keeps_points
+
+
+def variant_text(tr: Translator, locale: str, variant: str | None, key: str, /,
+                 **args: Any) -> str:
     """The text ``key`` as the game words it: ``<key>-<variant>`` where the locale has one
     (a game's own words, ``locales/*/variants.ftl``), else ``key`` itself (HTML)."""
     return tr.t(locale, tr.pick(locale, f"{key}-{variant}", key), variant=variant, **args)
@@ -453,6 +459,12 @@ def _mark_text(tr: Translator, locale: str, variant: str | None, key: str, mark:
     count = mark.count if count is None else count
     return variant_text(tr, locale, variant, key, mark=mark.name, count=count,
                         limit=mark.limit or 0)
+
+
+def mark_words(locale: str, variant: str | None, mark: Any, *,
+               tr: Translator | None = None) -> str:
+    """One seat's mark as the text table words it («палки: 1 из 3», HTML)."""
+    return _mark_text(_tr(tr), locale, variant, "mark-table", mark)
 
 
 def _marks_line(tr: Translator, locale: str, variant: str | None, key: str,
@@ -920,7 +932,8 @@ def render_match_end(locale: str, end: MatchEnd, *, rematch_hint: bool = True,
     for p in end.players:
         if p.left:
             lines.append(tr.t(locale, "match-left-note", name=clean_name(p.left),
-                              round=p.left_round or 1, bot=clean_name(p.name)))
+                              round=p.left_round or 1, bot=clean_name(p.name),
+                              gender=bot_gender(p.name, tr)))
     if rematch_hint:
         lines += ["", tr.t(locale, "match-rematch")]
     return "\n".join(lines)

@@ -29,7 +29,16 @@ from service.views import HandView, LayoutView, MoveOption, Result, TableView
 from .compose import first_matters
 from .i18n import Translator
 from .picture_layout import plan_table
-from .render import action_log, flag_text, render_match_end, render_round_summary, side_names
+from .render import (
+    action_log,
+    flag_text,
+    format_score,
+    keeps_points,
+    mark_words,
+    render_match_end,
+    render_round_summary,
+    side_names,
+)
 
 __all__ = ["ZONE", "LABEL_KEYS", "plain", "layout_state", "table_state", "hand_state",
            "page_state", "labels"]
@@ -44,7 +53,8 @@ LABEL_KEYS = ("webapp-title", "webapp-bazar", "webapp-reserve", "webapp-count",
               "webapp-choose-end", "webapp-play", "webapp-cancel", "webapp-round",
               "webapp-last-moves", "webapp-summary", "webapp-match-end", "webapp-close",
               "webapp-tiles", "webapp-offline", "webapp-no-moves", "webapp-closed",
-              "webapp-along", "webapp-seconds", "webapp-you", "webapp-bot", "webapp-left")
+              "webapp-along", "webapp-seconds", "webapp-you", "webapp-bot", "webapp-left",
+              "webapp-score")
 
 _TAG = re.compile(r"<[^>]+>")
 
@@ -133,10 +143,14 @@ def table_state(result: Result, locale: str, tr: Translator) -> dict[str, Any]:
                    "score": s.score, "remembered": s.remembered, "to_act": s.to_act,
                    "bot": s.bot, "left": s.left, "host_moves": s.host_moves,
                    "marks": [{"name": m.name, "count": m.count, "limit": m.limit,
-                              "per": m.per} for m in s.marks]}
+                              "per": m.per,
+                              "text": plain(mark_words(locale, table.variant, m, tr=tr))}
+                             for m in s.marks]}
                   for s in table.seats],
+        "points": keeps_points(table.variant),
         "sides": [{"label": labels_[i] if i < len(labels_) else str(i + 1),
-                   "score": table.scores[i], "remembered": table.remembered[i]}
+                   "score": table.scores[i], "remembered": table.remembered[i],
+                   "shown": format_score(table.scores[i], table.remembered[i])}
                   for i in range(len(table.scores))],
         "match_limit": table.match_limit,
         "to_act": table.to_act,

@@ -83,7 +83,9 @@ match-timeout = ⏱ The match was stopped by timeout: { $name } did not move.
 match-final-title = <b>Final score:</b>
 match-line = { $place }. { $name } — { $score }, rating +{ $gain }
 match-line-goat = { $place }. 🐐 { $name } — { $score }, rating +{ $gain }
-match-left-note = 🚪 From round { $round } on, { $bot } played the seat of { $name }; { $name } gets 0 rating points.
+match-left-note = 🚪 From round { $round } on, { $bot } played the seat of { $name }{ $gender ->
+   *[other] {""}
+}; { $name } gets 0 rating points.
 match-rematch = Another match? Press “Rematch”.
 match-stop-confirm = Stop the match? Nobody gets rating points.
 lobby-stop-confirm = Close the lobby? Nobody has been dealt yet.

@@ -53,6 +53,7 @@ cmd-stats-private = My statistics
 ## Computer players (issue 6).
 help-group-bots = /addbot [easy|normal|hard] — seat a computer player 🤖 (the Remove bot button frees the seat)
 help-private-bots = /newgame [1-3] [game] [easy|normal|hard] — play here against 1–3 computer players 🤖 (with no words: buttons)
+    /stopgame — stop the match against the computer here (not rated)
 err-bad-strength = Choose a strength: easy, normal or hard.
 err-bad-solo = Usage: /newgame [1-3] [game] [easy|normal|hard] — for example /newgame 3 telephone hard
 cmd-addbot = Seat a computer player

@@ -4,14 +4,16 @@
 ## Boards (/top).
 board-title-chat = 🏆 <b>This chat's board</b> — { $variant }
 board-title-global = 🏆 <b>The global board</b> — { $variant }
-board-counts-fair = Counts this chat's matches without computer players.
+board-counts-fair = Counts this chat's matches begun by people only — those where a computer player finished the seat of a player who left included.
 board-counts-bots = Counts every match of this chat, those with computer players too (the admins chose so in /settings).
-board-counts-global = Counts the matches of every chat without computer players.
+board-counts-global = Counts the matches of every chat begun by people only — those where a computer player finished the seat of a player who left included.
 board-order = 🎯 — skill: it grows with wins, the more the stronger the opponents; it sets the order. ⭐ — rating points; 🐐 — times a goat.
 board-line = { $place }. { $name } — 🎯 <b>{ $sign }{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) }</b> · { $matches ->
     [one] { $matches } match
    *[other] { $matches } matches
 } · ⭐ { $points } · 🐐 { $goats }
+board-name-user = { $name } (@{ $username })
+board-name-id = { $name } (id …{ $digits })
 board-empty = Nobody has finished a match of this game here yet.
 board-empty-global = Nobody has finished a match of this game yet.
 board-pick = Another game — use the buttons below.
@@ -22,7 +24,7 @@ pstats-here = <b>In this chat</b>{ $place ->
     [0] :
    *[other] , place { $place } of { $players }:
 }
-pstats-overall = <b>In every chat</b> (without computer players){ $place ->
+pstats-overall = <b>In every chat</b> (matches begun by people only){ $place ->
     [0] :
    *[other] , place { $place } of { $players }:
 }
@@ -122,7 +124,21 @@ chk-err-illegal = ❌ Round { $round }, decision { $decision }: { $reason ->
        *[other] : { $tiles }
     }
 }. { $rule }
-chk-detail = Details: <code>{ $detail }</code>
+chk-problem = What is wrong: { $problem ->
+    [object] the file holds no JSON object with a record's fields.
+    [rules] the game's rules in the record cannot be read — an unknown option or a wrong value.
+    [players] there is no list of the players' names.
+    [player_count] the record has { $count } players, and this game is played by { $need ->
+        [exact] exactly { $min }
+       *[range] { $min } to { $max }
+    }.
+    [rounds] there is no list of rounds.
+    [start] the score at the start of the match is written wrongly.
+    [round] round { $round } is not written as a round.
+    [decisions] the moves of round { $round } are not written as a list.
+    [decision] round { $round }, move { $decision } is no move: it needs a tile (or several) and, where it matters, an end.
+   *[other] the record's fields have the wrong kind.
+}
 chk-rule = Rule { $section } “{ rule-name }” of { $book }.
 chk-book = the rule book
 chk-book-link = <a href="{ $url }">the rule book</a>

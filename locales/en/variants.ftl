@@ -77,10 +77,12 @@ solo-choice = Game: <b>{ $game }</b>
 solo-hint = Choose and press “Play”. Quicker in one command: /newgame 3 sea_goat hard
 solo-started = ▶️ The match has started: { $game }.
 btn-play = ▶️ Play
-opt-strength = { $value ->
-    [easy] Weak
-    [hard] Strong
-   *[normal] Normal
+# The computer players' strength: one word on the buttons, in the texts and in the commands
+# (/addbot hard, /newgame 3 hard; ui/strengths.py reads the words of every language).
+strength-word = { $value ->
+    [easy] easy
+    [hard] hard
+   *[normal] normal
 }
 opt-bots = { $value ->
     [one] { $value } opponent

@@ -21,7 +21,7 @@ table-match-over = Партия окончена.
 
 ## Ходы словами.
 log-dealt = Раздача, заходит { $name }.
-log-misdeal = Пересдача: у { $name } { $reason ->
+log-misdeal = Пересдача: { $name } — { $reason ->
     [doubles] слишком много дублей
    *[suit] слишком много костей одной масти
 }.
@@ -83,7 +83,10 @@ match-timeout = ⏱ Партия прервана по тайм-ауту — { $
 match-final-title = <b>Итоговый счёт:</b>
 match-line = { $place }. { $name } — { $score }, рейтинг +{ $gain }
 match-line-goat = { $place }. 🐐 { $name } — { $score }, рейтинг +{ $gain }
-match-left-note = 🚪 С раунда { $round } место игрока { $name } доигрывал { $bot }; { $name } получает 0 очков рейтинга.
+match-left-note = 🚪 С раунда { $round } место игрока { $name } { $gender ->
+    [feminine] доигрывала
+   *[masculine] доигрывал
+} { $bot }; { $name } получает 0 очков рейтинга.
 match-rematch = Ещё партию? Жмите «Реванш».
 match-stop-confirm = Остановить партию? Рейтинг никому не начислится.
 lobby-stop-confirm = Закрыть набор? Партия ещё не начиналась.

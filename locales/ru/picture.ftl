@@ -35,7 +35,7 @@ pic-flag-fast = { $value ->
     [zero] Быстрый заход [0|0]
    *[six] Быстрый заход [6|6]
 }
-pic-flag-two_tiles = По две кости за ход
+pic-flag-two_tiles = По 2 кости за ход
 pic-out = Выход: { $name }
 pic-fish = Рыба! Рыбак: { $name }
 pic-void = Пересдача: рыба не считается

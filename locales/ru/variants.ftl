@@ -76,14 +76,16 @@ lobby-need = { $need ->
 ## Игра с компьютером в личке (кнопки).
 solo-title = <b>🤖 Игра с компьютером</b>
 solo-choice = Игра: <b>{ $game }</b>
-    Соперники: { $bots } · сила: { $strength }
-solo-hint = Выберите и нажмите «Играть». Быстрее одной командой: /newgame 3 морской hard
+    Соперники: { $bots } · уровень: { $strength }
+solo-hint = Выберите и нажмите «Играть». Быстрее одной командой: /newgame 3 морской сложный
 solo-started = ▶️ Партия началась: { $game }.
 btn-play = ▶️ Играть
-opt-strength = { $value ->
-    [easy] Слабые
-    [hard] Сильные
-   *[normal] Обычные
+# Уровень компьютерных игроков: одно слово на кнопках, в текстах и в командах
+# (/addbot сложный, /newgame 3 сложный; ui/strengths.py понимает слова всех языков).
+strength-word = { $value ->
+    [easy] лёгкий
+    [hard] сложный
+   *[normal] средний
 }
 opt-bots = { $value ->
     [one] { $value } соперник
@@ -126,7 +128,7 @@ rules-losses = { $count ->
 rules-here-match = <i>Так играется партия в этом чате сейчас.</i>
 rules-here-chat = <i>Так играются новые партии этого чата (/settings — изменить).</i>
 rules-here-named = <i>Так сыграет набор этой игры, открытый здесь сейчас: /newgame { $id }.</i>
-rules-here-private = <i>С компьютерными игроками: /newgame [1-3] { $id } [easy|normal|hard]; /rules с названием игры покажет её правила.</i>
+rules-here-private = <i>С компьютерными игроками: /newgame [1-3] { $id } [лёгкий|средний|сложный]; /rules с названием игры покажет её правила.</i>
 rules-games = <b>Все игры:</b> { $games }.
     Начать другую: /newgame и название, например /newgame морской.
 rules-book = 📖 Полные правила: <a href="{ $url }">свод правил</a>, { $section }.
@@ -201,7 +203,7 @@ log-drew-passed = { $name } берёт { $count } из базара — не п�
 log-again = ➕ Сумма концов 6 — { $name } ходит ещё раз
 log-draw-two = 7️⃣ Сумма концов 7 — { $name } берёт { tiles }{ $taken ->
     [0] {""}
-   *[other] {""} (из них { $taken } вслепую из руки { $maker })
+   *[other] {""} (из них { $taken } вслепую из руки игрока { $maker })
 } и пропускает ход
 log-void = 🐟 Рыба — раунд не засчитан, пересдача.
 log-stick = 🪵 { $name } получает палку.
@@ -227,7 +229,7 @@ round-play-points = За ходы: { $points }
 round-losers = { $variant ->
     [sea_goat] { $count ->
         [one] Проигравший раунда: <b>{ $names }</b>
-       *[other] Поровну у { $names } — никто не записывает, очки в яйца.
+       *[other] Поровну: { $names } — никто не записывает, очки в яйца.
     }
     [seven] { $count ->
         [one] 🪵 Палку получает: <b>{ $names }</b>

@@ -21,7 +21,7 @@ table-match-over = Партію закінчено.
 
 ## Ходи словами.
 log-dealt = Роздача, перший хід: { $name }.
-log-misdeal = Перероздача: у { $name } { $reason ->
+log-misdeal = Перероздача: { $name } — { $reason ->
     [doubles] забагато дублів
    *[suit] забагато кісток однієї масті
 }.
@@ -54,7 +54,7 @@ hand-round-over-here = Раунд закінчено — підсумки в ц�
 hand-match-over-here = Партію закінчено — підсумки в цьому чаті.
 hand-match-stopped = ⏹ Партію зупинено, рейтинг не нараховано.
 hand-match-removed = 🚫 Бота прибрали з групи — партію закрито без рейтингу.
-hand-moved-on = ⤵️ Ваш хід і кості — у новому повідомленні нижче.
+hand-moved-on = ⤵️ Ваш хід і кістки — у новому повідомленні нижче.
 
 ## Підсумки раунду.
 round-title = <b>Раунд { $round } закінчено</b>
@@ -83,7 +83,10 @@ match-timeout = ⏱ Партію перервано за тайм-аутом —
 match-final-title = <b>Підсумковий рахунок:</b>
 match-line = { $place }. { $name } — { $score }, рейтинг +{ $gain }
 match-line-goat = { $place }. 🐐 { $name } — { $score }, рейтинг +{ $gain }
-match-left-note = 🚪 З раунду { $round } місце гравця { $name } догравав { $bot }; { $name } отримує 0 очок рейтингу.
+match-left-note = 🚪 З раунду { $round } місце гравця { $name } { $gender ->
+    [feminine] догравала
+   *[masculine] догравав
+} { $bot }; { $name } отримує 0 очок рейтингу.
 match-rematch = Ще партію? Тисніть «Реванш».
 match-stop-confirm = Зупинити партію? Рейтинг нікому не нарахується.
 lobby-stop-confirm = Закрити набір? Партія ще не починалася.

@@ -51,9 +51,10 @@ cmd-top-private = Загальний рейтинг
 cmd-stats-private = Моя статистика
 
 ## Computer players (issue 6).
-help-group-bots = /addbot [easy|normal|hard] — посадити за стіл комп'ютерного гравця 🤖 (кнопка «Прибрати бота» звільняє місце)
-help-private-bots = /newgame [1-3] [гра] [easy|normal|hard] — зіграти тут проти 1–3 комп'ютерних гравців 🤖 (без слів — вибір кнопками)
-err-bad-strength = Оберіть силу: easy, normal або hard.
-err-bad-solo = Так: /newgame [1-3] [гра] [easy|normal|hard] — наприклад, /newgame 3 телефон hard
+help-group-bots = /addbot [легкий|середній|складний] — посадити за стіл комп'ютерного гравця 🤖 (кнопка «Прибрати бота» звільняє місце)
+help-private-bots = /newgame [1-3] [гра] [легкий|середній|складний] — зіграти тут проти 1–3 комп'ютерних гравців 🤖 (без слів — вибір кнопками)
+    /stopgame — зупинити тут партію з комп'ютером (без рейтингу)
+err-bad-strength = Оберіть рівень: легкий, середній або складний.
+err-bad-solo = Так: /newgame [1-3] [гра] [легкий|середній|складний] — наприклад, /newgame 3 телефон складний
 cmd-addbot = Посадити комп'ютерного гравця
 cmd-newgame-private = Зіграти з комп'ютером

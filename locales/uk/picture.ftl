@@ -35,7 +35,7 @@ pic-flag-fast = { $value ->
     [zero] Швидкий перший хід [0|0]
    *[six] Швидкий перший хід [6|6]
 }
-pic-flag-two_tiles = По дві кістки за хід
+pic-flag-two_tiles = По 2 кістки за хід
 pic-out = Вихід: { $name }
 pic-fish = Риба! Рибак: { $name }
 pic-void = Перероздача: риба не рахується

@@ -76,14 +76,16 @@ lobby-need = { $need ->
 ## Гра з комп'ютером в особистих (кнопки).
 solo-title = <b>🤖 Гра з комп'ютером</b>
 solo-choice = Гра: <b>{ $game }</b>
-    Суперники: { $bots } · сила: { $strength }
-solo-hint = Оберіть і натисніть «Грати». Швидше однією командою: /newgame 3 морський hard
+    Суперники: { $bots } · рівень: { $strength }
+solo-hint = Оберіть і натисніть «Грати». Швидше однією командою: /newgame 3 морський складний
 solo-started = ▶️ Партія почалася: { $game }.
 btn-play = ▶️ Грати
-opt-strength = { $value ->
-    [easy] Слабкі
-    [hard] Сильні
-   *[normal] Звичайні
+# Рівень комп'ютерних гравців: одне слово на кнопках, у текстах і в командах
+# (/addbot складний, /newgame 3 складний; ui/strengths.py розуміє слова всіх мов).
+strength-word = { $value ->
+    [easy] легкий
+    [hard] складний
+   *[normal] середній
 }
 opt-bots = { $value ->
     [one] { $value } суперник
@@ -126,7 +128,7 @@ rules-losses = { $count ->
 rules-here-match = <i>Так грається партія в цьому чаті зараз.</i>
 rules-here-chat = <i>Так граються нові партії цього чату (/settings — змінити).</i>
 rules-here-named = <i>Так гратиме набір цієї гри, відкритий тут зараз: /newgame { $id }.</i>
-rules-here-private = <i>З комп’ютерними гравцями: /newgame [1-3] { $id } [easy|normal|hard]; /rules з назвою гри покаже її правила.</i>
+rules-here-private = <i>З комп’ютерними гравцями: /newgame [1-3] { $id } [легкий|середній|складний]; /rules з назвою гри покаже її правила.</i>
 rules-games = <b>Усі ігри:</b> { $games }.
     Почати іншу: /newgame і назва, наприклад /newgame морський.
 rules-book = 📖 Повні правила: <a href="{ $url }">звід правил</a>, { $section }.
@@ -201,7 +203,7 @@ log-drew-passed = { $name } бере { $count } з базару — не під�
 log-again = ➕ Сума кінців 6 — { $name } ходить ще раз
 log-draw-two = 7️⃣ Сума кінців 7 — { $name } бере { tiles }{ $taken ->
     [0] {""}
-   *[other] {""} (з них { $taken } наосліп з руки { $maker })
+   *[other] {""} (з них { $taken } наосліп із руки гравця { $maker })
 } і пропускає хід
 log-void = 🐟 Риба — раунд не зараховано, перероздача.
 log-stick = 🪵 { $name } отримує палицю.
@@ -227,7 +229,7 @@ round-play-points = За ходи: { $points }
 round-losers = { $variant ->
     [sea_goat] { $count ->
         [one] Раунд програно: <b>{ $names }</b>
-       *[other] Порівну в { $names } — ніхто не записує, очки в яйця.
+       *[other] Порівну: { $names } — ніхто не записує, очки в яйця.
     }
     [seven] { $count ->
         [one] 🪵 Палицю отримує: <b>{ $names }</b>

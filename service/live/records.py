@@ -111,7 +111,8 @@ def check_record(data: bytes) -> RecordCheck:
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         return RecordCheck(False, "json", detail=str(exc)[:200])
     if not isinstance(record, dict):
-        return RecordCheck(False, "format", detail="a record is a JSON object")
+        return RecordCheck(False, "format", detail="a record is a JSON object",
+                           problem="object")
     rules = record.get("rules") or {}
     variant = rules.get("variant", "classic") if isinstance(rules, dict) else None
     if isinstance(variant, str) and variant not in engine.VARIANTS:
@@ -128,11 +129,11 @@ def check_record(data: bytes) -> RecordCheck:
         elif exc.decision_no is not None:  # a decision that is no move at all ({"tile": "9-9"})
             kind = "format"
             message = str(exc)  # names its round and decision
-        elif exc.round_no is None:
+        elif exc.round_no is None or exc.problem in ("round", "decisions"):
             kind = "format"
         elif rule == "§1.3":
             kind = "misdeal"
-        elif "deal" in message or "hand" in message:
+        elif exc.problem == "deal" or "deal" in message or "hand" in message:
             kind = "deal"
         else:
             kind = "rounds"
@@ -140,9 +141,11 @@ def check_record(data: bytes) -> RecordCheck:
                            rule=rule, detail=message[:300], names=names,
                            variant=variant if isinstance(variant, str) else "classic",
                            seat=exc.seat if kind in ("illegal", "misdeal") else None,
-                           reason=exc.kind, tiles=_decision_tiles(record, exc))
+                           reason=exc.kind, tiles=_decision_tiles(record, exc),
+                           problem=exc.problem or "other",
+                           problem_args=tuple(exc.numbers.items()))
     except (RecursionError, ValueError, TypeError, AttributeError, KeyError) as exc:
-        return RecordCheck(False, "format", detail=str(exc)[:200])
+        return RecordCheck(False, "format", detail=str(exc)[:200], problem="other")
     full = engine.Rules.from_json(rules)
     return RecordCheck(
         True, names=names, variant=full.variant, teams=bool(full.teams),

@@ -14,8 +14,8 @@ from typing import Any
 
 from engine import ai
 
-__all__ = ["DEFAULT_STRENGTH", "PERSONAS", "STRENGTHS", "bot_name", "is_bot", "new_bot_seat",
-           "seat_name", "strength_of"]
+__all__ = ["DEFAULT_STRENGTH", "PERSONAS", "PERSONA_GENDERS", "STRENGTHS", "bot_name",
+           "is_bot", "new_bot_seat", "seat_name", "strength_of"]
 
 #: The strengths a computer player can have, weakest first (``engine.ai``).
 STRENGTHS: tuple[str, ...] = tuple(ai.STRENGTHS)
@@ -23,6 +23,9 @@ STRENGTHS: tuple[str, ...] = tuple(ai.STRENGTHS)
 DEFAULT_STRENGTH = "normal"
 #: Bot names, in the order they sit down; bot ``k`` (0-based) has user id ``-(k + 1)``.
 PERSONAS = ("Фёдор", "Зина", "Степан", "Маруся", "Кузьма", "Глаша")
+#: Each persona's grammatical gender, for the texts that need it (a past tense: «доигрывала
+#: Бот Зина 🤖»; the locales' ``$gender`` selectors): ``masculine`` or ``feminine``.
+PERSONA_GENDERS = ("masculine", "feminine", "masculine", "feminine", "masculine", "feminine")
 
 
 def is_bot(seat: Mapping[str, Any]) -> bool:

@@ -286,21 +286,23 @@
         + (s.seat === state.seat ? " (" + labels.you + ")" : "");
       const meta = document.createElement("div");
       meta.className = "meta";
-      const backs = document.createElement("span");
+      const backs = document.createElement("span");  // a back per tile, drawn by CSS
       backs.className = "backs";
-      backs.textContent = "▮".repeat(Math.min(s.tiles, 12));
+      backs.setAttribute("aria-hidden", "true");
+      for (let i = 0; i < Math.min(s.tiles, 12); i += 1) backs.appendChild(document.createElement("i"));
       const count = document.createElement("span");
       count.className = "count";
       count.dataset.tiles = String(s.tiles);
-      count.textContent = " " + s.tiles + " " + labels.tiles;
-      const side = t.sides[s.side] || { score: s.score, remembered: s.remembered };
-      const score = document.createElement("span");
-      score.className = "score";
-      score.textContent = " · " + side.score + (side.remembered ? " (+" + side.remembered + ")" : "");
-      meta.append(backs, count, score);
-      for (const m of s.marks) {
-        meta.append(" · " + m.name + " " + m.count + (m.limit ? "/" + m.limit : ""));
+      count.textContent = s.tiles + " " + labels.tiles;
+      meta.append(backs, count);
+      if (t.points) {  // the side's score, labelled as the text table labels it
+        const side = t.sides[s.side];
+        const score = document.createElement("span");
+        score.className = "score";
+        score.append(labels.score + " ", bold(side ? side.shown : String(s.score)));
+        meta.append(" · ", score);
       }
+      for (const m of s.marks) meta.append(" · " + m.text);
       if (s.left) meta.append(" · " + labels.left);
       div.append(name, meta);
       return div;
@@ -373,11 +375,12 @@
   function renderPanel(t) {
     const panel = $("panel");
     $("panel-close").textContent = labels.close;
+    // the match's end is no panel over the table: it stands above the seats, and the final
+    // table (the seats with the goat, the last tiles) stays in view
+    $("final").hidden = !t.final;
     if (t.final) {
-      panel.hidden = false;
-      panel.dataset.kind = "final";
-      $("panel-title").textContent = labels["match-end"];
-      $("panel-text").textContent = t.final.text;
+      $("final-text").textContent = t.final.text;
+      if (panel.dataset.kind === "summary") panel.hidden = true;
       return;
     }
     if (t.summary && seenSummary !== t.summary.round && t.layout.tiles.length < 2) {
