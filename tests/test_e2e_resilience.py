@@ -178,15 +178,15 @@ async def _restarted(table: Table, last: Press, again: bool, bot) -> None:
     process is given it again (``again``, :func:`_unconfirmed`), is handled by it — its
     ``answerCallbackQuery`` call is waited for, not a quiet spell (Telegram may refuse the
     answer as too old after a slow restart: the call is the change, its success is not) —
-    and the restart then shows the match as the database has it
-    (:func:`_one_live_keyboard`)."""
+    and the restart then shows the turn as the database has it (a live keyboard of the
+    stored version, :func:`_newest_live_version`)."""
     if again:
         feed = table.feed
         await feed.wait(lambda: any(
             c["method"].lower() == "answercallbackquery"
             and c["params"].get("callback_query_id") == last.query_id for c in feed.calls),
             timeout=60, what="the restarted process's answer to the press")
-    await _one_live_keyboard(table, bot, timeout=30)
+    await _newest_live_version(table, bot, timeout=30)
 
 
 def _stored_version(bot, match_id: int) -> int:
@@ -199,9 +199,19 @@ def _stored_version(bot, match_id: int) -> int:
 
 
 async def _newest_live_version(table: Table, bot, timeout: float = 20.0) -> int:
-    """One less than the version of the live move keyboard once it is the database's
-    version (:func:`_one_live_keyboard`); ``play`` then presses it."""
-    return (await _one_live_keyboard(table, bot, timeout=timeout)) - 1
+    """One less than the database's version once a move keyboard of that version is live
+    (``play`` then presses it): the turn the restart shows, not the newest keyboard seen
+    once the bot seems quiet.  A keyboard the killed process sent and never recorded may
+    still be live beside it (the bot closes it when it is pressed); whether the restart
+    left exactly one is :func:`_one_live_keyboard`'s question."""
+    async def shown() -> tuple[int] | None:
+        version = _stored_version(bot, table.match_id)
+        live = await _live_keyboards(table)
+        return (version - 1,) if version in {v for v, _, _ in live} else None
+
+    (found,) = await table.client.wait_until(shown, timeout=timeout,
+                                             what="a live keyboard of the stored version")
+    return found
 
 
 async def _live_keyboards(table: Table) -> list[tuple[int, int, int]]:
@@ -227,8 +237,13 @@ async def _one_live_keyboard(table: Table, bot, timeout: float = 10.0) -> int:
         version = _stored_version(bot, table.match_id)
         return version if [v for v, _, _ in live] == [version] else None
 
-    return await table.client.wait_until(settled, timeout=timeout,
-                                         what="one live keyboard, of the stored version")
+    try:
+        return await table.client.wait_until(settled, timeout=timeout,
+                                             what="one live keyboard, of the stored version")
+    except TimeoutError:
+        live = await _live_keyboards(table)
+        raise AssertionError(f"live keyboards {live}, stored version "
+                             f"{_stored_version(bot, table.match_id)}") from None
 
 
 @pytest.mark.parametrize("emulator_settings", [{"flood": {"private_burst": 1}}])
