@@ -42,6 +42,8 @@ async def _delivered(client, kind: str, user: int) -> None:
                   and e.get("user_id") == user]
         return bool(events) and events[-1].get("delivered_t") is not None
     await client.wait_until(done, timeout=10, what=f"{kind} delivered")
+    # no observable change: the handler only notes the status, with no Bot API call, so a
+    # quiet spell after the delivery is all there is to wait for
     await client.wait_idle(quiet=0.3)
 
 

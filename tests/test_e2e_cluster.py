@@ -73,6 +73,29 @@ async def _first_moves_after(url: str, chats: list[int], since: float,
         await asyncio.sleep(0.05)
 
 
+async def _until(check, *, timeout: float = 30.0, what: str):
+    """Poll the database with ``check`` (async) until it returns something truthy."""
+    end = time.monotonic() + timeout
+    while True:
+        value = await check()
+        if value:
+            return value
+        if time.monotonic() > end:
+            raise TimeoutError(f"{what} did not happen within {timeout} s")
+        await asyncio.sleep(0.05)
+
+
+async def _moves_made(url: str, chats: set[int], at_least: int) -> bool:
+    """Whether the match of every one of ``chats`` has ``at_least`` actions (or is over)."""
+    rows = await asyncio.to_thread(_sql, url, """
+        SELECT m.chat_id, m.status, count(a.seq) FROM matches m
+          LEFT JOIN actions a ON a.match_id = m.id
+         WHERE m.chat_id = ANY(:chats) GROUP BY m.id, m.chat_id, m.status""",
+                                   chats=list(chats))
+    done = {int(c) for c, status, n in rows if status != "playing" or int(n) >= at_least}
+    return done >= set(chats)
+
+
 async def _groups_by_owner(url: str, groups: set[int]) -> dict[int, list[int]]:
     """The groups each worker (by id) owns now."""
     rows = await asyncio.to_thread(_sql, url, "SELECT chat_id, owner FROM chat_leases")
@@ -138,17 +161,22 @@ async def test_three_workers_one_killed_one_frozen_every_match_ends_once(emulato
 
         play0 = time.monotonic()
         players = [asyncio.create_task(play(k)) for k in range(len(tables))]
-        await asyncio.sleep(4.0)
         groups = {t.chat_id for t in tables}
+        # the kill falls mid-match: once every group's match has a few moves, not after a
+        # guessed four seconds
+        await _until(lambda: _moves_made(cluster.url, groups, 3), what="three moves a match")
         by_owner = await _groups_by_owner(cluster.url, groups)
         victim_id, orphans_kill = max(by_owner.items(), key=lambda kv: len(kv[1]))
         victim = cluster.workers[victim_id - 1]
         killed_at = time.time()
         victim.kill()
         kill_gap = await _first_moves_after(cluster.url, orphans_kill, killed_at)
-        await asyncio.sleep(0.5)
-        by_owner = await _groups_by_owner(cluster.url, groups)
-        by_owner.pop(victim_id, None)
+
+        async def taken_over() -> dict[int, list[int]] | None:
+            owners = await _groups_by_owner(cluster.url, groups)
+            return owners if victim_id not in owners else None
+
+        by_owner = await _until(taken_over, what="the killed worker's groups taken over")
         frozen_id, orphans_freeze = max(by_owner.items(), key=lambda kv: len(kv[1]))
         frozen = cluster.workers[frozen_id - 1]
         frozen_at = time.time()

@@ -77,10 +77,14 @@ async def locales_bot(tmp_path_factory) -> AsyncIterator[Shared]:
 
 
 async def _ask(client, person: Person, chat_id: int, commands=COMMANDS) -> None:
-    """``person`` sends each command in ``chat_id`` and waits for the bot's answers."""
+    """``person`` sends each command in ``chat_id`` and waits for the bot's answer to it —
+    its first message there after the command (a reply quoting it, or in private the
+    /record's file) — not for a quiet spell."""
     for text in commands:
-        await client.send(person.id, text, chat_id=None if chat_id == person.id else chat_id)
-        await client.wait_idle(quiet=0.2)
+        sent = await client.send(person.id, text,
+                                 chat_id=None if chat_id == person.id else chat_id)
+        await client.wait_message(chat_id, lambda m: m.from_bot, after=sent["message_id"],
+                                  timeout=15)
 
 
 async def _check_records(client, person: Person) -> None:
@@ -126,7 +130,7 @@ def _check(shown: list[tuple[str, str]], locale: str, allowed: tuple[str, ...]) 
 async def _answers(client, presses) -> list[tuple[str, str]]:
     out = []
     for p in presses:
-        answer = (await client.query(p.query_id))["answer"] or {}
+        answer = await client.wait_answer(p.query_id, timeout=10)
         if answer.get("text"):
             out.append((f"answer to {p.data}", answer["text"]))
     return out
@@ -149,7 +153,6 @@ async def test_a_solo_match_speaks_the_players_language(locales_bot, locale):
     await client.send(uid, "/newgame 1 easy")
     log = await table.play(random.Random(uid), timeout=30)
     assert log.ended
-    await client.wait_idle(quiet=0.3)
     await _ask(client, person, uid)
     await _check_records(client, person)
     shown = await _shown(client, await client.messages(uid, include_deleted=True))
@@ -184,7 +187,6 @@ async def test_a_group_match_speaks_the_groups_language(locales_bot, locale):
     await table.start()
     log = await table.play(random.Random(first), timeout=30)
     assert log.ended
-    await client.wait_idle(quiet=0.3)
     await _ask(client, people[0], table.chat_id, GROUP_COMMANDS)
     await _check_records(client, people[0])
     await _ask(client, people[1], people[1].id, ("/history", "/stats"))

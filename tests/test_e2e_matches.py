@@ -54,8 +54,7 @@ async def play_to_the_goat(client: EmulatorClient, bot: BotProcess, players: int
         if fish or not need_fish:
             break
     assert fish or not need_fish, f"no fish in {max_matches} matches"
-    await client.wait_idle(quiet=0.3)
-    assert await table.unanswered_or_alerted(presses) == []
+    assert await table.unanswered_or_alerted(presses) == []  # each answer waited for
     group, dms = await table.chats()
     replays = [load_replay(bot.database, m) for m in match_ids(bot.database, table.chat_id)]
     for rp in replays:
@@ -117,7 +116,6 @@ async def test_a_refused_picture_leaves_the_text_table_and_nothing_is_lost(share
     await table.start()
     log = await table.play(random.Random(14))
     assert log.ended
-    await client.wait_idle(quiet=0.3)
     assert (await client.configure())["fail_photos"] == 0  # the refusal was used
     assert await table.unanswered_or_alerted(log.presses) == []
     group, dms = await table.chats()

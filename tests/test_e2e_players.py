@@ -17,7 +17,7 @@ import random
 
 import pytest
 
-from tests.e2e.checks import check_all, load_replay, match_ids
+from tests.e2e.checks import check_all, load_replay, match_ids, shows_version
 from tests.e2e.players import Table, move_buttons, parse_move_data
 from ui.callbacks import tile_id
 
@@ -31,8 +31,7 @@ async def finish_and_check(shared, table: Table, rng: random.Random, presses: li
     """Play the match to the goat, then check every chat against the replay."""
     log = await table.play(rng)
     assert log.ended
-    client, bot = shared.client, shared.bot
-    await client.wait_idle(quiet=0.3)
+    bot = shared.bot
     assert await table.unanswered_or_alerted(presses + log.presses) == []
     group, dms = await table.chats()
     replays = [load_replay(bot.database, m)
@@ -96,6 +95,27 @@ async def answered(client, press: dict) -> dict:
     return await client.wait_answer(press["query_id"], timeout=10)
 
 
+async def _table_showing(client, table: Table, replay, version: int):
+    """The group's table message once it shows match version ``version``."""
+    async def shown():
+        for m in reversed(await client.messages(table.chat_id)):
+            if m.from_bot and shows_version(replay, m.shown, version):
+                return m
+        return None
+
+    return await client.wait_until(shown, timeout=15, what=f"the table of version {version}")
+
+
+async def _hand_message(client, user_id: int):
+    """The player's hand message (the newest the bot sent them that shows a hand): sent at
+    the deal or with their last turn, it stays theirs while the other player is on turn."""
+    async def found():
+        return next((m for m in reversed(await client.messages(user_id))
+                     if m.from_bot and "Ваши кости" in (m.text or "")), None)
+
+    return await client.wait_until(found, timeout=15, what=f"the hand of {user_id}")
+
+
 async def test_bad_presses_are_refused_and_change_nothing(shared_bot):
     """A bystander, the player out of turn, an old keyboard and forged data: every press gets
     an alert and neither the table nor any keyboard changes; the next real press works."""
@@ -117,13 +137,18 @@ async def test_bad_presses_are_refused_and_change_nothing(shared_bot):
         data = kb.buttons[0]["callback_data"]
         game, ver, tile, end = parse_move_data(data)
         # a tile of the other hand: a well-formed move the mover cannot make
-        state = load_replay(shared_bot.bot.database, game).state_at(ver)
+        replay = load_replay(shared_bot.bot.database, game)
+        state = replay.state_at(ver)
         foreign = tile_id(state.hand(1 - state.to_act)[0])
-        # the keyboard may arrive before the table's edit: look once the bot is quiet
-        await client.wait_idle(quiet=0.2)
-        group_msgs = await client.messages(table.chat_id)
-        table_msg = group_msgs[-1]
-        other_msg = (await client.messages(other))[-1]
+        # the keyboard may arrive before the table's edit and before the last press's edit
+        # of its own message: both are waited for (the table showing this very version,
+        # the pressed message's next edit), not guessed from a quiet spell
+        table_msg = await _table_showing(client, table, replay, ver)
+        if presses:
+            await feed.wait(lambda: feed.edits(presses[-1].keyboard.chat_id,
+                                               presses[-1].keyboard.message_id)
+                            > presses[-1].edits, what="the edit of the last press")
+        other_msg = await _hand_message(client, other)
         bad = [
             (bystander.id, table.chat_id, table_msg.message_id, data, "Вы не играете"),
             (other, other, other_msg.message_id, data, "Сейчас не ваш ход"),
@@ -138,7 +163,6 @@ async def test_bad_presses_are_refused_and_change_nothing(shared_bot):
         if old is not None:  # the keyboard before this one, pressed again
             bad.append((old.chat_id, old.chat_id, old.message_id,
                         old.buttons[0]["callback_data"], ""))
-        await client.wait_idle(quiet=0.2)
         await feed.sync()
         since = feed.seq
         before = await client.message(mover, kb.message_id)
@@ -146,6 +170,7 @@ async def test_bad_presses_are_refused_and_change_nothing(shared_bot):
             answer = await answered(client, await client.press(user, chat, mid, data=forged))
             assert answer["show_alert"] and answer["text"], (forged, answer)
             assert says in answer["text"], (forged, answer)
+        # nothing may follow the answers: a quiet spell is the only proof of an absence
         await client.wait_idle(quiet=0.2)
         await feed.sync()
         changes = [c for c in feed.calls if c["seq"] > since
@@ -155,7 +180,8 @@ async def test_bad_presses_are_refused_and_change_nothing(shared_bot):
                    and "not modified" in c["description"] for c in changes), \
             [(c["method"], c["chat_id"], c["params"].get("message_id"), c["ok"],
               c["description"]) for c in changes]
-        assert (await client.messages(table.chat_id))[-1].edits == table_msg.edits
+        assert (await client.message(table.chat_id, table_msg.message_id)).edits \
+            == table_msg.edits
         after = await client.message(mover, kb.message_id)
         assert after.buttons == before.buttons and after.text == before.text
         assert move_buttons({"inline_keyboard": [[b.raw for b in row]

@@ -83,8 +83,7 @@ async def test_a_player_who_never_moves_loses_the_match_by_timeout(bot, emulator
             waited.append(shown)
             continue  # Petya looks away
         presses.append(await table.press(kb, rng))
-    await emulator_client.wait_idle(quiet=0.3)
-    await feed.sync()
+    await feed.sync()  # the match end was seen: everything before it is in the log
     (replay,) = await replays_of(bot, table)
     result = replay.final.result
     assert result.reason == "timeout" and result.timed_out == 1
@@ -134,7 +133,8 @@ async def test_the_bot_killed_mid_match_carries_on_after_a_restart(bot, emulator
     presses: list = []
     killed: list = []
     for delay in (0.0, 0.01):
-        log = await table.play(rng, max_moves=6, after_version=await _newest_live_version(table))
+        log = await table.play(rng, max_moves=6,
+                               after_version=await _newest_live_version(table, bot))
         if log.ended:
             break
         presses += log.presses
@@ -142,19 +142,19 @@ async def test_the_bot_killed_mid_match_carries_on_after_a_restart(bot, emulator
         if kb is None:
             break
         killed.append(await table.press(kb, rng))
-        await asyncio.sleep(delay)
+        await asyncio.sleep(delay)  # where the kill falls: right at the press, or just after
         bot.kill()
+        again = await _unconfirmed(table, killed[-1])
         await bot.restart()
-        await _restarted(table, killed[-1])
-        await _one_live_keyboard(table)
+        await _restarted(table, killed[-1], again, bot)
+        await _one_live_keyboard(table, bot)
     else:
         log = MatchLog()
     if not log.ended:
-        log = await table.play(rng, after_version=await _newest_live_version(table))
+        log = await table.play(rng, after_version=await _newest_live_version(table, bot))
     assert log.ended
     presses += log.presses
     assert len(killed) == 2, "the match ended before the bot was killed twice"
-    await emulator_client.wait_idle(quiet=0.3)
     # every press after a restart was accepted (a killed press may have gone unanswered)
     assert await table.unanswered_or_alerted(presses) == []
     group, dms = await table.chats()
@@ -164,36 +164,53 @@ async def test_the_bot_killed_mid_match_carries_on_after_a_restart(bot, emulator
     check_all([replay], group, dms)  # never two live keyboards in a chat
 
 
-async def _restarted(table: Table, last: Press) -> None:
-    """After ``bot.restart()``: wait until the bot is done with what the restart and the
-    last press before the kill (``last``) left.  A press the killed process never fetched
-    goes to the restarted one, which may take it only after the restart's own messages, so
-    its answer is waited for too (none within 3 s: the killed process fetched it and died
-    before answering); the keyboards looked at next are then those after it."""
-    await table.client.wait_idle(quiet=0.5, timeout=20)
-    try:
-        await table.client.wait_answer(last.query_id, timeout=3)
-    except TimeoutError:
-        return
-    await table.client.wait_idle(quiet=0.5, timeout=20)
+async def _unconfirmed(table: Table, last: Press) -> bool:
+    """Right after the kill: whether the update of ``last`` (the press the kill fell on) is
+    still unconfirmed, so that Telegram gives it to the restarted process, which then
+    answers it.  A confirmed one the killed process took with it: made and answered, made
+    and unanswered, or lost."""
+    pending = {u["update_id"] for u in await table.client.pending_updates()}
+    return last.update_id in pending
 
 
-async def _newest_live_version(table: Table, timeout: float = 20.0) -> int:
-    """After a restart: one less than the version of the newest move keyboard the bot
-    showed, once that keyboard is still on its message (the restart may close a keyboard
-    the killed process showed before it sends the next one); ``play`` then presses it.
-    ``TimeoutError`` if no such keyboard shows within ``timeout`` seconds."""
-    async def live() -> tuple[int] | None:
-        await table.feed.sync()
-        kb = table.feed.newest_keyboard(table.user_ids, table.match_id)
-        if kb is None:
-            return None
-        shown = await table.client.message(kb.chat_id, kb.message_id)
-        data = {b.callback_data for b in shown.flat_buttons}
-        return (kb.version - 1,) if kb.buttons[0]["callback_data"] in data else None
+async def _restarted(table: Table, last: Press, again: bool, bot) -> None:
+    """After ``bot.restart()``: the press the kill fell on (``last``), when the restarted
+    process is given it again (``again``, :func:`_unconfirmed`), is handled by it — its
+    ``answerCallbackQuery`` call is waited for, not a quiet spell (Telegram may refuse the
+    answer as too old after a slow restart: the call is the change, its success is not) —
+    and the restart then shows the turn as the database has it (a live keyboard of the
+    stored version, :func:`_newest_live_version`)."""
+    if again:
+        feed = table.feed
+        await feed.wait(lambda: any(
+            c["method"].lower() == "answercallbackquery"
+            and c["params"].get("callback_query_id") == last.query_id for c in feed.calls),
+            timeout=60, what="the restarted process's answer to the press")
+    await _newest_live_version(table, bot, timeout=30)
 
-    (found,) = await table.client.wait_until(live, timeout=timeout,
-                                             what="a live keyboard after the restart")
+
+def _stored_version(bot, match_id: int) -> int:
+    """The match's version as the bot's database has it."""
+    import sqlite3
+
+    with sqlite3.connect(bot.database) as conn:
+        return int(conn.execute("SELECT version FROM matches WHERE id = ?",
+                                (match_id,)).fetchone()[0])
+
+
+async def _newest_live_version(table: Table, bot, timeout: float = 20.0) -> int:
+    """One less than the database's version once a move keyboard of that version is live
+    (``play`` then presses it): the turn the restart shows, not the newest keyboard seen
+    once the bot seems quiet.  A keyboard the killed process sent and never recorded may
+    still be live beside it (the bot closes it when it is pressed); whether the restart
+    left exactly one is :func:`_one_live_keyboard`'s question."""
+    async def shown() -> tuple[int] | None:
+        version = _stored_version(bot, table.match_id)
+        live = await _live_keyboards(table)
+        return (version - 1,) if version in {v for v, _, _ in live} else None
+
+    (found,) = await table.client.wait_until(shown, timeout=timeout,
+                                             what="a live keyboard of the stored version")
     return found
 
 
@@ -209,12 +226,24 @@ async def _live_keyboards(table: Table) -> list[tuple[int, int, int]]:
     return sorted(live)
 
 
-async def _one_live_keyboard(table: Table, timeout: float = 10.0) -> None:
-    """After a restart: wait until a move keyboard is live, and fail unless exactly one is
-    (the restart closes what the killed process sent and never recorded)."""
-    live = await table.client.wait_until(lambda: _live_keyboards(table), timeout=timeout,
-                                         what="a live keyboard after the restart")
-    assert len(live) == 1, live
+async def _one_live_keyboard(table: Table, bot, timeout: float = 10.0) -> int:
+    """After a restart: wait until the players' chats show the match as the database has
+    it — one move keyboard live, of the stored version (the restart closes what the killed
+    process sent and never recorded, and shows the turn anew) — and return that version.
+    Not the first keyboard seen once the bot seems quiet: a chat's stray keyboard may be
+    closed after another chat's new one is sent."""
+    async def settled() -> int | None:
+        live = await _live_keyboards(table)
+        version = _stored_version(bot, table.match_id)
+        return version if [v for v, _, _ in live] == [version] else None
+
+    try:
+        return await table.client.wait_until(settled, timeout=timeout,
+                                             what="one live keyboard, of the stored version")
+    except TimeoutError:
+        live = await _live_keyboards(table)
+        raise AssertionError(f"live keyboards {live}, stored version "
+                             f"{_stored_version(bot, table.match_id)}") from None
 
 
 @pytest.mark.parametrize("emulator_settings", [{"flood": {"private_burst": 1}}])
@@ -237,13 +266,26 @@ async def test_flood_control_is_waited_out_and_nothing_is_lost(bot, emulator_cli
         await table.play(rng, max_moves=3, log=log, timeout=30)
         asked.append((await table.command(table.others[0], "/score"))["message_id"])
     assert not log.ended
-    await emulator_client.wait_idle(quiet=2.5, timeout=90)
+    # what the bot still owes, however long flood control holds it back: an answer to each
+    # press, a reply to each /score, and the table at the stored state — each waited for
+    assert await table.unanswered_or_alerted(log.presses, timeout=90) == []
+    (replay,) = await replays_of(bot, table)
+
+    async def owed() -> list | None:
+        group = await emulator_client.messages(table.chat_id, include_deleted=True)
+        replies = [m.reply_to for m in group if m.from_bot and (m.text or "").startswith(
+            "Счёт партии")]
+        try:
+            check_latest_table(replay, group)
+        except AssertionError:
+            return None
+        return group if sorted(replies) == asked else None
+
+    await emulator_client.wait_until(owed, timeout=90, what="the bot's last group messages")
     await feed.sync()
     limited = [c for c in feed.calls if c["error_code"] == 429]
     assert limited, "the bot never met flood control"
-    assert await table.unanswered_or_alerted(log.presses) == []
     group, dms = await table.chats()
-    (replay,) = await replays_of(bot, table)
     assert len(replay.actions) == len(log.presses)
     check_group([replay], group)
     check_keyboards([replay], dms)
@@ -301,15 +343,16 @@ async def test_no_group_gets_more_than_20_a_minute_across_a_restart(bot, emulato
         await feed.sync()
     bot.kill()
     killed_at = (await emulator_client.state())["now"]
+    again = await _unconfirmed(table, log.presses[-1])
     await bot.restart()
-    await _restarted(table, log.presses[-1])
+    await _restarted(table, log.presses[-1], again, bot)
     await feed.sync()
     # play on until the restarted bot has written to the group again (the press the kill
     # cut short may be lost: the newest live keyboard is pressed, whichever it is, and from
     # then on each keyboard newer than the last one pressed: looking again for "the newest"
     # after each press would find the keyboard just pressed before the bot closed it)
     after_log = MatchLog()
-    start = await _newest_live_version(table)
+    start = await _newest_live_version(table, bot)
     while not [t for t in group_times() if t > killed_at] and not after_log.ended:
         await table.play(rng, max_moves=2, log=after_log, after_version=start, timeout=30)
         await feed.sync()

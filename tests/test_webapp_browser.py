@@ -218,24 +218,27 @@ async def test_out_of_turn_and_stale_taps_are_refused_and_change_nothing(world):
     # a stale page: its stream is held, the move is made from the private chat's button
     await turn.route("**/api/stream*", lambda route: None)
     await turn.reload()
-    await turn.wait_for_function("document.body.dataset.version")
-    await table.feed.sync()
-    kb = table.feed.newest_keyboard(table.user_ids, table.match_id)
+    await turn.wait_for_function(f"Number(document.body.dataset.version) === {shown}")
+    # the keyboard of that very version (its message may come after the page's state)
+    kb = await table.next_keyboard(shown - 1)
     assert kb is not None and kb.version == shown
     await table.press(kb)
-    await _all_reach([spectator], shown + 1)
-    await shared.client.wait_idle(quiet=0.5)  # the computer players' turns after it, if any
-    await asyncio.sleep(0.2)
+    # the computer players' turns after it, if any, up to the next person's keyboard: the
+    # version the game rests at until a person presses
+    rest = await table.next_keyboard(shown)
+    assert rest is not None
+    now = rest.version
+    await _all_reach([spectator], now)
     assert await version(turn) == shown  # the page did not hear of it
-    now = await version(spectator)
     await tap_a_move(turn)
     await turn.wait_for_selector("#toast:not([hidden])", timeout=5000)
     reason = await turn.locator("#toast").inner_text()
     assert reason.strip()
     assert "notify:error" in await turn.evaluate("window.__haptics")
-    await asyncio.sleep(0.3)
-    assert await version(spectator) == now  # nothing changed
-    assert await version(turn) >= now  # the refusal brought the page up to date
+    # the refusal brings the page the server's state: still ``now``, so nothing changed
+    await turn.wait_for_function(f"Number(document.body.dataset.version) >= {now}",
+                                 timeout=5000)
+    assert await version(turn) == now and await version(spectator) == now
     for page in [*players, spectator]:
         await page.context.close()
 

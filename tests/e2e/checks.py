@@ -610,6 +610,16 @@ def check_results(replay: Replay, messages: Sequence[ChatMessage]) -> None:
     assert shown == expected_lines, f"final table {shown} != engine {expected_lines}"
 
 
+def shows_version(replay: Replay, text: str | None, version: int) -> bool:
+    """Whether ``text`` — a table message's text, or its picture's caption — is the bot's
+    rendering of match version ``version`` (what a test waits for after a move: that very
+    table, not the newest message once the bot seems quiet)."""
+    if not text or _is_hand(text):
+        return False
+    view = replay.tables[replay.index_of(version)]
+    return _same_table(text, _rendered(view)) or _same_table(text, _captioned(view))
+
+
 def check_latest_table(replay: Replay, messages: Sequence[ChatMessage]) -> None:
     """The newest table message of the chat shows the match's latest state: the table of
     the match rebuilt from the database, as the bot renders it (the turn's deadline

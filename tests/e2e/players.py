@@ -110,12 +110,17 @@ class Keyboard:
 
 @dataclass(frozen=True)
 class Press:
-    """A press a simulated player made: the keyboard, the button's data, the query id."""
+    """A press a simulated player made: the keyboard, the button's data, the query id, and
+    how often the bot had edited the pressed message when it was pressed (``edits``, as the
+    call log counts them): the press's own edit is the next one (:meth:`Table.next_shown`);
+    ``update_id`` the emulator's update that carries it."""
 
     user_id: int
     keyboard: Keyboard
     data: str
     query_id: str
+    edits: int = 0
+    update_id: int | None = None
 
 
 @dataclass
@@ -178,6 +183,28 @@ class CallFeed:
             if remaining <= 0:
                 raise TimeoutError(f"{what} did not happen within {timeout} s")
             await self.client.wait_change(version, min(remaining, 2.0))
+
+    def edits(self, chat_id: int, message_id: int) -> int:
+        """How many edits of one message the bot made (successful text or keyboard edits)."""
+        return sum(1 for c in self.calls if c["ok"] and c["chat_id"] == chat_id
+                   and c["method"].lower() in ("editmessagetext", "editmessagereplymarkup")
+                   and c["params"].get("message_id") == message_id)
+
+    def shown_on(self, chat_id: int, message_id: int) -> Keyboard | None:
+        """The move keyboard one message shows after the bot's last call on it (None when
+        that call left it none)."""
+        last = None
+        for c in self.calls:
+            if not c["ok"] or c["chat_id"] != chat_id:
+                continue
+            method = c["method"].lower()
+            mid = c["message_id"] if method == "sendmessage" else c["params"].get("message_id")
+            if mid == message_id and method in ("sendmessage", "editmessagetext",
+                                                "editmessagereplymarkup"):
+                last = c
+        if last is None or not move_buttons(last["params"].get("reply_markup")):
+            return None
+        return next((kb for kb in reversed(self.keyboards) if kb.seq == last["seq"]), None)
 
     def newest_keyboard(self, user_ids: Sequence[int], match_id: int | None = None
                         ) -> Keyboard | None:
@@ -378,9 +405,12 @@ class Table:
         if index is None:
             index = self.choose(kb, rng or random)
         button = kb.buttons[index]
+        await self.feed.sync()
+        edits = self.feed.edits(kb.chat_id, kb.message_id)
         got = await self.client.press(kb.chat_id, kb.chat_id, kb.message_id,
                                       text=button["text"])
-        return Press(kb.chat_id, kb, button["callback_data"], got["query_id"])
+        return Press(kb.chat_id, kb, button["callback_data"], got["query_id"], edits,
+                     got.get("update_id"))
 
     #: How likely a player who may build a move of several doubles starts building it.
     build_bias = 0.5
@@ -399,13 +429,29 @@ class Table:
             return kinds.index("build")
         return rng.randrange(len(kb.buttons))
 
-    async def next_shown(self, kb: Keyboard, *, since: int = 0, timeout: float = 15.0
+    async def next_shown(self, press: Press, *, since: int = 0, timeout: float = 15.0
                          ) -> Keyboard | None:
-        """After a press that builds a move on ``kb``: the keyboard shown next (the same
-        message edited, or a newer version), or None for the match end."""
-        return await self._next(lambda new: (new.version, new.seq) > (kb.version, kb.seq),
-                                since=since, timeout=timeout,
-                                what=f"the keyboard after a press on version {kb.version}")
+        """After a press that builds a move (or goes back to the move buttons): the keyboard
+        that press made the bot show — the pressed message's next edit (its edit count past
+        the count at the press, :attr:`Press.edits`) — or a keyboard of a newer version
+        (the game moved on meanwhile), or None for the match end.  Never merely the newest
+        keyboard shown: another message's keyboard of the same version (a hand sent again
+        for /start or /hand) is not the answer to this press (issue 30 item 18)."""
+        kb = press.keyboard
+
+        def ready() -> Any:
+            newest = self.feed.newest_keyboard(self.user_ids, self.match_id)
+            if newest is not None and newest.version > kb.version:
+                return newest
+            if self.feed.match_end(self.chat_id, since):
+                return "end"
+            if self.feed.edits(kb.chat_id, kb.message_id) > press.edits:
+                return self.feed.shown_on(kb.chat_id, kb.message_id) or newest
+            return None
+
+        got = await self.feed.wait(ready, timeout=timeout,
+                                   what=f"the edit of the press on version {kb.version}")
+        return None if got == "end" else got
 
     async def play(self, rng: random.Random, *, max_moves: int | None = None,
                    log: MatchLog | None = None, after_version: int = -1,
@@ -425,8 +471,7 @@ class Table:
                 log.presses.append(press)
                 if button_move(press.data).kind == "play":
                     break
-                await self.feed.sync()
-                kb = await self.next_shown(kb, since=self.start_seq, timeout=timeout)
+                kb = await self.next_shown(press, since=self.start_seq, timeout=timeout)
             if kb is None:
                 end = self.feed.match_end(self.chat_id, self.start_seq)
                 log.ended, log.end_text = True, end["params"]["text"]
@@ -479,12 +524,17 @@ class Table:
         self.chat_id = new_id
         return new_id
 
-    async def unanswered_or_alerted(self, presses: Sequence[Press]) -> list[tuple[Press, Any]]:
-        """Presses of offered buttons that were not answered, or answered with an alert
-        (each should have been accepted silently)."""
+    async def unanswered_or_alerted(self, presses: Sequence[Press], *, timeout: float = 10.0
+                                    ) -> list[tuple[Press, Any]]:
+        """Presses of offered buttons that were not answered within ``timeout`` seconds of
+        the call, or answered with an alert (each should have been accepted silently). Each
+        answer is waited for, not looked up once the bot seems quiet."""
         bad = []
         for p in presses:
-            answer = (await self.client.query(p.query_id))["answer"]
+            try:
+                answer = await self.client.wait_answer(p.query_id, timeout=timeout)
+            except TimeoutError:
+                answer = None
             if answer is None or answer.get("show_alert") or answer.get("text"):
                 bad.append((p, answer))
         return bad
