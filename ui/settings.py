@@ -75,7 +75,8 @@ class Setting:
     - ``option``: the rule option it sets (RULES.md name), None for the game and the
       language; the setting exists where the game reads that option;
     - ``choices_of(rules)``: its values where they depend on the game (the limits of a race
-      are not those of a goat game), else ``choices``.
+      are not those of a goat game), else ``choices``;
+    - ``unset(tr, locale)``: what a button shows while nothing is chosen (None: «—»).
     """
 
     key: str
@@ -88,6 +89,14 @@ class Setting:
     width: int = 3
     option: str | None = None
     choices_of: Callable[[Mapping[str, Any]], tuple[str, ...]] | None = None
+    unset: Callable[[Translator, str], str] | None = None
+
+    def shown(self, tr: Translator, locale: str, chat: ChatInfo) -> str:
+        """The current value of the chat as a button shows it (plain text)."""
+        value = self.read(chat)
+        if value:
+            return self.value_label(tr, locale, value)
+        return self.unset(tr, locale) if self.unset is not None else "—"
 
     def choices_for(self, rules: Mapping[str, Any]) -> tuple[str, ...]:
         """The values offered under ``rules`` (every option by name, ``full_rules``)."""
@@ -259,7 +268,10 @@ def settings() -> tuple[Setting, ...]:
             read=lambda chat: chat.language or "",
             patch=lambda v: SettingsPatch(language=v),
             value_label=lambda tr, loc, v: tr.plain(v if v in SUPPORTED_LOCALES else loc,
-                                                    "lang-name", code=v)),
+                                                    "lang-name", code=v),
+            # a group that never chose one speaks the bot's default
+            unset=lambda tr, loc: tr.plain(loc, "lang-default", name=tr.plain(
+                tr.default, "lang-name", code=tr.default))),
         Setting(  # the group's table as a picture or as text (issue 14); not a rule
             key="table", label="settings-table", choices=TABLE_VIEWS, read=table_view,
             patch=lambda v: SettingsPatch(options={"table": v}),
