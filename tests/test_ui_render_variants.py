@@ -157,6 +157,64 @@ def test_the_games_own_lines_are_on_the_table(matches, variant):
         assert seen_count
 
 
+ARM_RE = re.compile(r"^[←→↑↓] .*: .* · (?:<b>(\d)</b>|🔒)(?: \(в сумме (\d+)\))?$")
+
+
+def arm_figures(text: str) -> list[int]:
+    """What each arm line of a Russian text table says its end adds to the count: the
+    number in «(в сумме N)», else the number the end shows (0 for a shut end)."""
+    out = []
+    for line in text.splitlines():
+        if line.startswith(("← ", "→ ", "↑ ", "↓ ")):
+            found = ARM_RE.match(line)
+            assert found, line
+            shown, counted = found.groups()
+            out.append(int(counted) if counted is not None else int(shown or 0))
+    return out
+
+
+@pytest.mark.parametrize("variant", ["telephone", "muggins"])
+def test_the_arms_figures_add_up_to_the_count(matches, variant):
+    """RULES.md §2.0.6: a double across counts both halves, the spinner with an empty side
+    both of its halves, an empty arm nothing — and the text table's arm figures say so, so
+    that they add up to the printed Σ (issue 30 item 5)."""
+    seen = 0
+    for res in matches[variant]:
+        for table in (res.table, res.closed):
+            layout = table.layout if table is not None else None
+            if layout is None or layout.spinner is None or layout.count is None:
+                continue
+            text = render.render_table("ru", table, tr=TR)
+            assert sum(arm_figures(text)) == layout.count, text
+            seen += any(e.counts != e.number for e in layout.ends if not e.closed)
+    assert seen  # the doubles across and the spinner's empty sides were met
+
+
+def test_a_double_across_at_an_arms_tip_counts_both_halves_in_its_figure():
+    """The tester's table: [0|6][6|6] to the right is 12 of the count, not 6 (§2.0.6)."""
+    layout = LayoutView(
+        kind="cross",
+        line=(LaidTile(2, 4), LaidTile(4, 4, "across"), LaidTile(4, 0), LaidTile(0, 6),
+              LaidTile(6, 6, "across")),
+        spinner=1, up=(LaidTile(4, 3),),
+        ends=(EndView("left", 2, counts=2), EndView("right", 6, counts=12),
+              EndView("up", 3, counts=3), EndView("down", 4)),
+        count=17)
+    table = _table(layout=layout, variant="telephone", rules={"variant": "telephone"})
+    text = render.render_table("ru", table, tr=TR)
+    assert "→ Вправо: [4|0][0|6][6|6] · <b>6</b> (в сумме 12)" in text
+    assert "↓ Вниз: — · <b>4</b> (в сумме 0)" in text
+    assert "← Влево: [4|2] · <b>2</b>" in text.splitlines()
+    assert sum(arm_figures(text)) == 17 and "Σ Сумма концов: <b>17</b>" in text
+    for locale in SUPPORTED_LOCALES:  # every locale says what the double adds
+        right = render.render_table(locale, table, tr=TR).splitlines()[3]
+        assert right.startswith("→ ") and right.endswith("12)"), right
+    # a game without a count shows the numbers alone
+    plain = render.render_table("ru", _table(layout=replace(layout, count=None),
+                                             variant="donkey"), tr=TR)
+    assert "в сумме" not in plain
+
+
 def test_the_match_ends_with_the_games_word(matches):
     for variant, results in matches.items():
         final = results[-1].final

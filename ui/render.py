@@ -278,6 +278,21 @@ def _end_value(end: Any) -> str:
     return CLOSED if end.closed or end.number is None else f"<b>{end.number}</b>"
 
 
+def _arm_figure(tr: Translator, locale: str, end: Any, counting: bool) -> str:
+    """An arm's figure: the number its end shows (🔒 when shut, §2.0.3); in a game with a
+    count (RULES.md §2.0.6, ``counting``) also what the end adds to it where that is not the
+    number — both halves of a double across, the spinner's two halves at the end of a
+    spinner with an empty side, nothing for an empty arm — so the arms' figures add up to
+    the count (``EndView.counts``)."""
+    value = _end_value(end)
+    if not counting or end is None or end.closed or end.number is None:
+        return value
+    adds = end.counts or 0
+    if adds == end.number:
+        return value
+    return f"{value} {tr.t(locale, 'table-end-counts', counts=adds)}"
+
+
 def _arms(layout: LayoutView) -> dict[str, tuple[LaidTile, ...]]:
     """The four arms of a cross, each read outward from the spinner (RULES.md §2.0.2): the
     line's tiles left of the spinner turned round, those right of it, and the up and down
@@ -294,7 +309,9 @@ def layout_lines(locale: str, layout: LayoutView, *, max_tiles: int | None = Non
     A line is one row of tiles and its open ends (the extraordinary lead's gap, §2.1 rule 7,
     shown as ⋯ and said to take only [0|6]; closed ends 🔒, §2.0.3).  A cross (§2.0.2) is the
     spinner ✳ and then each arm on its own line, read outward from the spinner, with its
-    open end (a number, 🔒 when closed, §2.0.3): left, right, up, down.  ``hand``: the private
+    open end (a number, 🔒 when closed, §2.0.3): left, right, up, down; in a game with a
+    count (§2.0.6) an end that adds to it something other than its number says what, so the
+    arms add up to the count («· 6 (в сумме 12)» under [6|6] across).  ``hand``: the private
     hand message's wording of a line.  Nothing but tiles on the table."""
     tr = _tr(tr)
     prefix = "hand" if hand else "table"
@@ -304,12 +321,14 @@ def layout_lines(locale: str, layout: LayoutView, *, max_tiles: int | None = Non
     if layout.kind == "cross" and layout.spinner is not None:
         lines = [tr.t(locale, "table-spinner",
                       tile=Markup(format_tile(layout.line[layout.spinner])))]
+        counting = layout.count is not None
         for arm, tiles in _arms(layout).items():
             if arm not in by_name and not tiles:
                 continue
             chain = format_chain(tiles, max_tiles) if tiles else "—"
+            figure = _arm_figure(tr, locale, by_name.get(arm), counting)
             lines.append(tr.t(locale, "table-arm", arm=arm, chain=Markup(chain),
-                              end=Markup(_end_value(by_name.get(arm)))))
+                              end=Markup(figure)))
         return lines
     row = format_chain(layout.line, max_tiles, gap=layout.gap)
     lines = [tr.t(locale, f"{prefix}-chain", chain=Markup(row))]

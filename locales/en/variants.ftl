@@ -162,6 +162,7 @@ table-arm = { $arm ->
     [up] ↑ Up
    *[down] ↓ Down
 }: { $chain } · { $end }
+table-end-counts = (counts { $counts })
 table-ends-gap = Open ends: <b>{ $left }</b> and <b>{ $right }</b>, only [0|6] fits the gap
 table-count = Σ Count: <b>{ $count }</b>
 table-count-scored = Σ Count: <b>{ $count }</b> — { $name } +{ $points }

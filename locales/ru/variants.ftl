@@ -173,6 +173,7 @@ table-arm = { $arm ->
     [up] ↑ Вверх
    *[down] ↓ Вниз
 }: { $chain } · { $end }
+table-end-counts = (в сумме { $counts })
 table-ends-gap = Концы: <b>{ $left }</b> и <b>{ $right }</b>, в промежуток — только [0|6]
 table-count = Σ Сумма концов: <b>{ $count }</b>
 table-count-scored = Σ Сумма концов: <b>{ $count }</b> — { $name } +{ $points }

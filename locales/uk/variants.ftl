@@ -173,6 +173,7 @@ table-arm = { $arm ->
     [up] ↑ Угору
    *[down] ↓ Униз
 }: { $chain } · { $end }
+table-end-counts = (у сумі { $counts })
 table-ends-gap = Кінці: <b>{ $left }</b> і <b>{ $right }</b>, у проміжок — лише [0|6]
 table-count = Σ Сума кінців: <b>{ $count }</b>
 table-count-scored = Σ Сума кінців: <b>{ $count }</b> — { $name } +{ $points }
