@@ -28,7 +28,15 @@ from service.views import (
 from .callbacks import HistoryCb, HoldCb, LeaveCb, RecordCb, StatsCb, TopCb
 from .i18n import Markup, Translator, get_translator
 from .names import localized
-from .render import MAX_TEXT, clean_name, seat_label, side_names, text_length
+from .render import (
+    MAX_TEXT,
+    clean_name,
+    goat_mark,
+    seat_label,
+    side_names,
+    text_length,
+    variant_text,
+)
 from .variants import variant_name as game_name
 
 __all__ = [
@@ -107,7 +115,7 @@ def render_board(locale: str, rows: Sequence[LeaderRow], *, variant: str, everyw
     """/top: one board (issue 12, issue 15): its title with the game, what it counts (this
     chat's matches with or without computer players, or every chat's without), then the
     people best first by the skill estimate μ − 3σ with their matches, the rating points of
-    RULES.md §1.16 and their goats (§1.15)."""
+    RULES.md §1.16 and their goats (§1.15) under the game's own mark (Осёл's 🫏, §2.2)."""
     tr = _tr(tr)
     name = variant_name(locale, variant, tr=tr)
     title = "board-title-global" if everywhere else "board-title-chat"
@@ -117,11 +125,13 @@ def render_board(locale: str, rows: Sequence[LeaderRow], *, variant: str, everyw
     if not rows:
         empty = "board-empty-global" if everywhere else "board-empty"  # no «здесь» there
         return "\n".join(head + ["", tr.t(locale, empty)])
-    lines = head + [tr.t(locale, "board-order"), ""]
+    mark = goat_mark(locale, variant, tr=tr)  # the game's own loser (RULES.md §2.2: 🫏)
+    lines = head + [tr.t(locale, "board-order", mark=mark,
+                         times=variant_text(tr, locale, variant, "goat-times")), ""]
     for r, name in zip(rows, board_names(locale, rows, tr=tr), strict=True):
         lines.append(tr.t(locale, "board-line", place=r.place, name=name,
                           **_signed(r.skill), matches=r.matches, points=r.rating,
-                          goats=r.goats))
+                          goats=r.goats, mark=mark))
     return _fit(lines)
 
 
@@ -205,7 +215,8 @@ def certainty(sigma: float) -> str:
 def _figures(tr: Translator, locale: str, st: PersonalStats) -> list[str]:
     if not st.matches:
         return [tr.t(locale, "pstats-none")]
-    return [tr.t(locale, "pstats-games", matches=st.matches, wins=st.wins, goats=st.goats),
+    return [tr.t(locale, "pstats-games", matches=st.matches, wins=st.wins, goats=st.goats,
+                 **{"as": variant_text(tr, locale, st.variant, "goat-as")}),
             tr.t(locale, "pstats-skill", **_signed(st.skill), sure=certainty(st.sigma),
                  points=st.rating),
             tr.t(locale, "pstats-play", outs=st.outs, fish=st.fish,
@@ -297,7 +308,8 @@ def _entry(tr: Translator, locale: str, m: HistoryEntry, mine: bool) -> list[str
         if p.goat:
             goat = tr.t(locale, "hist-goat", title=p.title or "none", variant=m.variant)
             lines.append(tr.t(locale, "hist-line-goat", place=p.place, name=name,
-                              score=p.score, goat=goat, points=p.rating) + skill)
+                              score=p.score, goat=goat, points=p.rating,
+                              mark=goat_mark(locale, m.variant, tr=tr)) + skill)
         elif p.timed_out:
             lines.append(tr.t(locale, "hist-line-timeout", place=p.place, name=name,
                               score=p.score, points=p.rating) + skill)
@@ -432,7 +444,8 @@ def render_record_check(locale: str, check: RecordCheck, *, limit: int,
         if check.goats:
             goat = tr.t(locale, "hist-goat", title=check.title or "none",
                         variant=check.variant)
-            lines.append(tr.t(locale, "chk-goats", goat=goat, names=", ".join(
+            lines.append(tr.t(locale, "chk-goats", goat=goat,
+                              mark=goat_mark(locale, check.variant, tr=tr), names=", ".join(
                 labels[s] for s in check.goats if s < len(labels))))
         if check.winners:
             lines.append(tr.t(locale, "chk-winners", names=", ".join(

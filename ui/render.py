@@ -55,6 +55,7 @@ __all__ = [
     "format_tiles",
     "format_chain",
     "format_score",
+    "goat_mark",
     "keeps_points",
     "mark_words",
     "side_names",
@@ -467,6 +468,14 @@ def variant_text(tr: Translator, locale: str, variant: str | None, key: str, /,
     """The text ``key`` as the game words it: ``<key>-<variant>`` where the locale has one
     (a game's own words, ``locales/*/variants.ftl``), else ``key`` itself (HTML)."""
     return tr.t(locale, tr.pick(locale, f"{key}-{variant}", key), variant=variant, **args)
+
+
+def goat_mark(locale: str, variant: str | None, *, tr: Translator | None = None) -> str:
+    """The mark of a game's loser beside a name, plain text: «🐐» (RULES.md §1.15), Осёл's
+    «🫏» (§2.2) — the game's own ``goat-mark-<variant>`` where the locale has one, else
+    ``goat-mark``."""
+    tr = _tr(tr)
+    return tr.plain(locale, tr.pick(locale, f"goat-mark-{variant}", "goat-mark"))
 
 
 def _mark_text(tr: Translator, locale: str, variant: str | None, key: str, mark: Any,
@@ -903,10 +912,10 @@ def _score_words(tr: Translator, locale: str, variant: str | None, marks: Sequen
 
 def render_match_end(locale: str, end: MatchEnd, *, rematch_hint: bool = True,
                      tr: Translator | None = None) -> str:
-    """The match-end message: the goat(s) with the game's word and title (RULES.md §1.15
-    «козёл»; §2.1 «морской», «подвесной», «внеочередной», «сопливый козёл», «адмирал»;
-    §2.2 «осёл»; §2.8 the first to leave; §2.9 «генерал»), plural for several goats or a
-    team; the winners of a race (§2.0.7) or the last player of Семёрка (§2.8); a draw
+    """The match-end message: the goat(s) with the game's word, mark and title (RULES.md
+    §1.15 «козёл» 🐐; §2.1 «морской», «подвесной», «внеочередной», «сопливый козёл»,
+    «адмирал»; §2.2 «осёл» 🫏; §2.8 the first to leave; §2.9 «генерал»), plural for several
+    goats or a team; the winners of a race (§2.0.7) or the last player of Семёрка (§2.8); a draw
     (§2.7); the timed-out player (§1.17); the final table ordered by place, and each side's
     rating gain (§1.16).  ``end``: the match's :class:`~service.views.MatchEnd`."""
     tr = _tr(tr)
@@ -922,10 +931,11 @@ def render_match_end(locale: str, end: MatchEnd, *, rematch_hint: bool = True,
     timed_out = next((p for p in end.players if p.timed_out), None)
     if end.reason == "timeout" and timed_out is not None:
         lines.append(tr.t(locale, "match-timeout", name=_name(names, timed_out.seat)))
+    mark = goat_mark(locale, end.variant, tr=tr)
     if goats:
         lines.append(tr.t(locale, "match-goat", count=_players_of(player_sides, goats),
                           names=", ".join(labels[s] for s in goats), variant=end.variant,
-                          title=end.title or "none"))
+                          title=end.title or "none", mark=mark))
     if end.winners:
         lines.append(tr.t(locale, "match-winners", variant=end.variant,
                           count=_players_of(player_sides, end.winners),
@@ -944,6 +954,7 @@ def render_match_end(locale: str, end: MatchEnd, *, rematch_hint: bool = True,
     for place, side in enumerate(order, start=1):
         key = "match-line-goat" if side in goats else "match-line"
         lines.append(tr.t(locale, key, place=sides[side].place or place, name=labels[side],
+                          mark=mark,
                           score=Markup(_score_words(tr, locale, end.variant,
                                                     sides[side].marks,
                                                     str(sides[side].score))),

@@ -7,11 +7,11 @@ board-title-global = 🏆 <b>The global board</b> — { $variant }
 board-counts-fair = Counts this chat's matches begun by people only — those where a computer player finished the seat of a player who left included.
 board-counts-bots = Counts every match of this chat, those with computer players too (the admins chose so in /settings).
 board-counts-global = Counts the matches of every chat begun by people only — those where a computer player finished the seat of a player who left included.
-board-order = 🎯 — skill: it grows with wins, the more the stronger the opponents; it sets the order. ⭐ — rating points; 🐐 — times a goat.
+board-order = 🎯 — skill: it grows with wins, the more the stronger the opponents; it sets the order. ⭐ — rating points; { $mark } — { $times }.
 board-line = { $place }. { $name } — 🎯 <b>{ $sign }{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) }</b> · { $matches ->
     [one] { $matches } match
    *[other] { $matches } matches
-} · ⭐ { $points } · 🐐 { $goats }
+} · ⭐ { $points } · { $mark } { $goats }
 board-name-user = { $name } (@{ $username })
 board-name-id = { $name } (id …{ $digits })
 board-empty = Nobody has finished a match of this game here yet.
@@ -29,7 +29,7 @@ pstats-overall = <b>In every chat</b> (matches begun by people only){ $place ->
    *[other] , place { $place } of { $players }:
 }
 pstats-solo = <b>In private matches against computer players:</b>
-pstats-games = Matches: { $matches } · first: { $wins } · goat: { $goats }
+pstats-games = Matches: { $matches } · first: { $wins } · { $as }: { $goats }
 pstats-skill = 🎯 Skill { $sign }{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) } ({ $sure ->
     [low] a rough estimate: few matches yet
     [mid] the estimate is settling
@@ -57,7 +57,7 @@ hist-where-private = in private
 hist-bots = 🤖 with computer players: not on the global board
 hist-timeout = ⏱ interrupted by timeout
 hist-line = { $place }. { $name } — { $score } · ⭐ +{ $points }
-hist-line-goat = { $place }. 🐐 { $name } — { $score }, { $goat } · ⭐ +{ $points }
+hist-line-goat = { $place }. { $mark } { $name } — { $score }, { $goat } · ⭐ +{ $points }
 hist-line-timeout = { $place }. ⏱ { $name } — { $score }, did not move · ⭐ +{ $points }
 hist-left = 🚪 seat handed to a computer player in round { $round }
 hist-team = (team { $team })
@@ -96,7 +96,7 @@ chk-more = … and earlier: { $count ->
    *[other] { $count } rounds
 }
 chk-finished = 🏁 The match is over.
-chk-goats = 🐐 { $goat }: { $names }
+chk-goats = { $mark } { $goat }: { $names }
 chk-winners = 🏆 Won: { $names }
 chk-draw = 🤝 A draw: no goat.
 chk-rating = Rating points: { $list }

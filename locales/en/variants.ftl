@@ -243,6 +243,16 @@ flag-general = 🎖 General! Team <b>{ $names }</b> loses the match at once.
 round-scores-title = <b>Score:</b>
 round-hand-tiles = { $name }: { $tiles }
 
+## The loser's mark and the words about it in results, the history and the boards (goat-… keys):
+## the generic ones without a game's name, a game's own with it (like mark-…).
+goat-mark = 🐐
+goat-mark-donkey = 🫏
+goat-times = times a goat
+goat-times-donkey = times a donkey
+goat-times-sea_goat = times a sea goat
+goat-as = goat
+goat-as-donkey = donkey
+goat-as-sea_goat = sea goat
 ## Match end.
 goat-word = { $title ->
     [sea] { $count ->

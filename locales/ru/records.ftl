@@ -7,12 +7,12 @@ board-title-global = 🏆 <b>Общий рейтинг</b> — { $variant }
 board-counts-fair = Считаются партии этого чата, начатые одними людьми, — и те, где место ушедшего игрока доиграл компьютерный игрок.
 board-counts-bots = Считаются все партии этого чата, и с компьютерными игроками тоже (так решили админы в /settings).
 board-counts-global = Считаются партии всех чатов, начатые одними людьми, — и те, где место ушедшего игрока доиграл компьютерный игрок.
-board-order = 🎯 — мастерство: растёт с победами, тем больше, чем сильнее соперники; по нему порядок. ⭐ — очки рейтинга; 🐐 — сколько раз в козлах.
+board-order = 🎯 — мастерство: растёт с победами, тем больше, чем сильнее соперники; по нему порядок. ⭐ — очки рейтинга; { $mark } — { $times }.
 board-line = { $place }. { $name } — 🎯 <b>{ $sign }{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) }</b> · { $matches ->
     [one] { $matches } партия
     [few] { $matches } партии
    *[many] { $matches } партий
-} · ⭐ { $points } · 🐐 { $goats }
+} · ⭐ { $points } · { $mark } { $goats }
 board-name-user = { $name } (@{ $username })
 board-name-id = { $name } (№ …{ $digits })
 board-empty = В этой игре здесь пока никто не доиграл ни одной партии.
@@ -30,7 +30,7 @@ pstats-overall = <b>Во всех чатах</b> (партии, начатые �
    *[other] , { $place }-е место из { $players }:
 }
 pstats-solo = <b>В личке против компьютерных игроков:</b>
-pstats-games = Партий: { $matches } · первым: { $wins } · козлом: { $goats }
+pstats-games = Партий: { $matches } · первым: { $wins } · { $as }: { $goats }
 pstats-skill = 🎯 Мастерство { $sign }{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) } ({ $sure ->
     [low] оценка пока грубая: партий мало
     [mid] оценка уточняется
@@ -59,7 +59,7 @@ hist-where-private = в личке
 hist-bots = 🤖 с компьютерными игроками: в общий рейтинг не идёт
 hist-timeout = ⏱ прервана по тайм-ауту
 hist-line = { $place }. { $name } — { $score } · ⭐ +{ $points }
-hist-line-goat = { $place }. 🐐 { $name } — { $score }, { $goat } · ⭐ +{ $points }
+hist-line-goat = { $place }. { $mark } { $name } — { $score }, { $goat } · ⭐ +{ $points }
 hist-line-timeout = { $place }. ⏱ { $name } — { $score }, тайм-аут · ⭐ +{ $points }
 hist-left = 🚪 место отдано компьютерному игроку в раунде { $round }
 hist-team = (команда { $team })
@@ -99,7 +99,7 @@ chk-more = … и ещё раньше: { $count ->
    *[many] { $count } раундов
 }
 chk-finished = 🏁 Партия окончена.
-chk-goats = 🐐 { $goat }: { $names }
+chk-goats = { $mark } { $goat }: { $names }
 chk-winners = 🏆 Победа: { $names }
 chk-draw = 🤝 Ничья: козла нет.
 chk-rating = Очки рейтинга: { $list }

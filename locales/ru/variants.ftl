@@ -254,6 +254,16 @@ flag-general = 🎖 Генерал! Команда <b>{ $names }</b> проиг�
 round-scores-title = <b>Счёт:</b>
 round-hand-tiles = { $name }: { $tiles }
 
+## Знак проигравшего и слова о нём в итогах, истории и таблицах (ключи goat-…): общие — без
+## имени игры, свои — с ним (как mark-…).
+goat-mark = 🐐
+goat-mark-donkey = 🫏
+goat-times = сколько раз в козлах
+goat-times-donkey = сколько раз в ослах
+goat-times-sea_goat = сколько раз в морских козлах
+goat-as = козлом
+goat-as-donkey = ослом
+goat-as-sea_goat = морским козлом
 ## Конец партии.
 goat-word = { $title ->
     [sea] { $count ->

@@ -7,12 +7,12 @@ board-title-global = 🏆 <b>Загальний рейтинг</b> — { $varian
 board-counts-fair = Рахуються партії цього чату, розпочаті самими людьми, — і ті, де місце гравця, що вийшов, догравав комп'ютерний гравець.
 board-counts-bots = Рахуються всі партії цього чату, і з комп'ютерними гравцями теж (так вирішили адміни в /settings).
 board-counts-global = Рахуються партії всіх чатів, розпочаті самими людьми, — і ті, де місце гравця, що вийшов, догравав комп'ютерний гравець.
-board-order = 🎯 — майстерність: зростає з перемогами, тим більше, чим сильніші суперники; за нею порядок. ⭐ — очки рейтингу; 🐐 — скільки разів у козлах.
+board-order = 🎯 — майстерність: зростає з перемогами, тим більше, чим сильніші суперники; за нею порядок. ⭐ — очки рейтингу; { $mark } — { $times }.
 board-line = { $place }. { $name } — 🎯 <b>{ $sign }{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) }</b> · { $matches ->
     [one] { $matches } партія
     [few] { $matches } партії
    *[many] { $matches } партій
-} · ⭐ { $points } · 🐐 { $goats }
+} · ⭐ { $points } · { $mark } { $goats }
 board-name-user = { $name } (@{ $username })
 board-name-id = { $name } (№ …{ $digits })
 board-empty = У цій грі тут ще ніхто не дограв жодної партії.
@@ -30,7 +30,7 @@ pstats-overall = <b>В усіх чатах</b> (партії, розпочаті
    *[other] , { $place }-е місце з { $players }:
 }
 pstats-solo = <b>В особистих проти комп'ютерних гравців:</b>
-pstats-games = Партій: { $matches } · першим: { $wins } · козлом: { $goats }
+pstats-games = Партій: { $matches } · першим: { $wins } · { $as }: { $goats }
 pstats-skill = 🎯 Майстерність { $sign }{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) } ({ $sure ->
     [low] оцінка поки груба: партій мало
     [mid] оцінка уточнюється
@@ -59,7 +59,7 @@ hist-where-private = в особистих
 hist-bots = 🤖 з комп'ютерними гравцями: у загальний рейтинг не йде
 hist-timeout = ⏱ перервана за тайм-аутом
 hist-line = { $place }. { $name } — { $score } · ⭐ +{ $points }
-hist-line-goat = { $place }. 🐐 { $name } — { $score }, { $goat } · ⭐ +{ $points }
+hist-line-goat = { $place }. { $mark } { $name } — { $score }, { $goat } · ⭐ +{ $points }
 hist-line-timeout = { $place }. ⏱ { $name } — { $score }, тайм-аут · ⭐ +{ $points }
 hist-left = 🚪 місце віддано комп'ютерному гравцеві в раунді { $round }
 hist-team = (команда { $team })
@@ -99,7 +99,7 @@ chk-more = … і ще раніше: { $count ->
    *[many] { $count } раундів
 }
 chk-finished = 🏁 Партію завершено.
-chk-goats = 🐐 { $goat }: { $names }
+chk-goats = { $mark } { $goat }: { $names }
 chk-winners = 🏆 Перемога: { $names }
 chk-draw = 🤝 Нічия: козла немає.
 chk-rating = Очки рейтингу: { $list }

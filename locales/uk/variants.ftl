@@ -254,6 +254,16 @@ flag-general = 🎖 Генерал! Команда <b>{ $names }</b> прогр�
 round-scores-title = <b>Рахунок:</b>
 round-hand-tiles = { $name }: { $tiles }
 
+## Знак програвшого і слова про нього в підсумках, історії й таблицях (ключі goat-…): загальні —
+## без назви гри, свої — з нею (як mark-…).
+goat-mark = 🐐
+goat-mark-donkey = 🫏
+goat-times = скільки разів у козлах
+goat-times-donkey = скільки разів в ослах
+goat-times-sea_goat = скільки разів у морських козлах
+goat-as = козлом
+goat-as-donkey = ослом
+goat-as-sea_goat = морським козлом
 ## Кінець партії.
 goat-word = { $title ->
     [sea] { $count ->
