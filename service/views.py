@@ -292,7 +292,9 @@ class PlayerResult:
     counts beside points for the player and its side (:class:`MarkView`, RULES.md §2).
     ``left``: the name of the person who left the match and whose seat this computer player
     finished (that person is rated 0, §1.16), ``left_round`` the round they left in: the
-    seat's place, score and goat are still the seat's (issue 20 item 1)."""
+    seat's place, score and goat are still the seat's (issue 20 item 1).  ``remembered``
+    the side's points still remembered when the match ended (§1.12: they count towards
+    nothing, but the last round's summary said them; issue 30 item 4)."""
 
     seat: int
     user_id: int
@@ -310,6 +312,7 @@ class PlayerResult:
     marks: tuple[MarkView, ...] = ()
     left: str | None = None
     left_round: int | None = None
+    remembered: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ draws, every title and plural)."""
 
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import replace
 
@@ -444,6 +445,62 @@ def test_match_ends_of_the_other_games():
                                ("Маша", 0, True, 0, 0, 2, 0), ("Коля", 0, False, 2, 1, 1, 0)],
                    title="general")
     assert "🎖 Генералы: <b>Оля + Маша</b>" in render.render_match_end("ru", general, tr=TR)
+
+
+def test_chcvs_end_table_shows_the_points_the_last_round_remembered():
+    """The tester's ЧЧВ match (issue 30 item 4): the last round's summary said «Оля: +8
+    запомнено → +8»; the final table says those points too, beside her open score of 0
+    (RULES.md §1.12: they count towards nothing — her rating is that of a score of 0,
+    §1.16)."""
+    end = _end("chcv", [("Оля", 0, False, 10, 0, 1, 0), ("Петя", 60, False, 4, 1, 2, 0),
+                        ("Маша", 104, True, 0, 2, 3, 0)])
+    end = replace(end, players=(replace(end.players[0], remembered=8), *end.players[1:]))
+    expected = {"ru": "1. Оля — 0 (+8 запомнено), рейтинг +10",
+                "uk": "1. Оля — 0 (+8 запам'ятовано), рейтинг +10",
+                "en": "1. Оля — 0 (+8 remembered), rating +10"}
+    for locale, line in expected.items():
+        lines = render.render_match_end(locale, end, tr=TR).splitlines()
+        assert line in lines
+        rating = line.rsplit(", ", 1)[1].split(" ")[0]
+        assert f"2. Петя — 60, {rating} +4" in lines  # nothing remembered: nothing said
+    # a game without points shows its marks alone, whatever it remembers
+    seven = _end("seven", [("Оля", 0, False, 2, 0, 1, 1), ("Петя", 0, True, 0, 1, 2, 3)])
+    seven = replace(seven, players=(replace(seven.players[0], remembered=5),
+                                    seven.players[1]))
+    assert "1. Оля — 1 палка, рейтинг +2" in render.render_match_end("ru", seven, tr=TR)
+
+
+async def test_a_finished_matchs_end_table_agrees_with_its_last_round(tmp_path):
+    """Through the service: a side left with remembered points by the match's last round
+    (RULES.md §1.12) has them at the match's end (``PlayerResult.remembered``), and the end
+    table shows them as the round's summary and the table did (issue 30 item 4)."""
+    from service.game import GameService
+    from tests.servicekit import FakeClock
+    from tests.variantkit import play_to_end, seat
+
+    svc = await GameService.open(tmp_path / "k.sqlite3", clock=FakeClock(),
+                                 seed_source=iter(range(100, 10_000)).__next__)
+    rng = random.Random(1)
+    try:
+        for k in range(30):
+            res = await seat(svc, -100 - k, 3, variant="classic", rules={"match_limit": 51})
+            end, seen = await play_to_end(svc, await svc.lobbies.start(res.match_id, 1), rng)
+            last = [r for step in seen for r in step.rounds][-1]
+            if any(last.remembered):
+                break
+        else:
+            pytest.fail("no match ended with remembered points")
+    finally:
+        await svc.close()
+    names = [s.name for s in end.table.seats]
+    summary = render.render_round_summary("ru", last, names, list(range(3)), tr=TR)
+    text = render.render_match_end("ru", end.final, tr=TR)
+    for p in end.final.players:
+        assert p.remembered == last.remembered[p.side] == end.table.remembered[p.side]
+        assert p.score == last.scores[p.side]
+        if p.remembered:
+            assert f"→ <b>+{p.remembered}</b>" in summary or f"→ +{p.remembered}" in summary
+            assert f"{p.name} — {p.score} (+{p.remembered} запомнено), рейтинг" in text
 
 
 def test_a_long_cross_with_long_names_fits_in_every_locale():

@@ -69,6 +69,7 @@ __all__ = [
     "render_hand",
     "render_round_summary",
     "render_match_end",
+    "result_words",
     "render_settings",
     "render_help",
 ]
@@ -910,14 +911,31 @@ def _score_words(tr: Translator, locale: str, variant: str | None, marks: Sequen
     return ", ".join(words) if words else score
 
 
+def result_words(locale: str, variant: str | None, score: int, remembered: int = 0,
+                 marks: Sequence[Any] = (), *, tr: Translator | None = None) -> str:
+    """A side's result once the match is over, as its final table, /history and the check of
+    its record word it (HTML): the open score (RULES.md §1.12) with the points still
+    remembered beside it («0 (+8 запомнено)»: they never count towards the limit nor the
+    rating of §1.16, but the round's summary said them), and the game's marks (``mark-score``:
+    «3 палки», «проиграно 1», RULES.md §2.8, §2.9) — only the marks where the game keeps no
+    points."""
+    tr = _tr(tr)
+    shown = str(score)
+    if remembered:
+        shown = tr.t(locale, "score-remembered", score=score, remembered=remembered)
+    return _score_words(tr, locale, variant, marks, shown)
+
+
 def render_match_end(locale: str, end: MatchEnd, *, rematch_hint: bool = True,
                      tr: Translator | None = None) -> str:
     """The match-end message: the goat(s) with the game's word, mark and title (RULES.md
     §1.15 «козёл» 🐐; §2.1 «морской», «подвесной», «внеочередной», «сопливый козёл»,
     «адмирал»; §2.2 «осёл» 🫏; §2.8 the first to leave; §2.9 «генерал»), plural for several
     goats or a team; the winners of a race (§2.0.7) or the last player of Семёрка (§2.8); a draw
-    (§2.7); the timed-out player (§1.17); the final table ordered by place, and each side's
-    rating gain (§1.16).  ``end``: the match's :class:`~service.views.MatchEnd`."""
+    (§2.7); the timed-out player (§1.17); the final table ordered by place, each side's
+    result (:func:`result_words`: the open score and the points still remembered, §1.12, or
+    the game's marks) and its rating gain (§1.16).  ``end``: the match's
+    :class:`~service.views.MatchEnd`."""
     tr = _tr(tr)
     names = [seat_label(p.name, p.left) for p in end.players]
     player_sides = [p.side for p in end.players]
@@ -955,9 +973,10 @@ def render_match_end(locale: str, end: MatchEnd, *, rematch_hint: bool = True,
         key = "match-line-goat" if side in goats else "match-line"
         lines.append(tr.t(locale, key, place=sides[side].place or place, name=labels[side],
                           mark=mark,
-                          score=Markup(_score_words(tr, locale, end.variant,
-                                                    sides[side].marks,
-                                                    str(sides[side].score))),
+                          score=Markup(result_words(locale, end.variant,
+                                                    sides[side].score,
+                                                    sides[side].remembered,
+                                                    sides[side].marks, tr=tr)),
                           gain=0 if side in gone else sides[side].rating))
     for p in end.players:
         if p.left:

@@ -78,6 +78,7 @@ match-goat = { $title ->
 } { goat-word }: <b>{ $names }</b>
 match-timeout = ⏱ The match was stopped by timeout: { $name } did not move.
 match-final-title = <b>Final score:</b>
+score-remembered = { $score } (+{ $remembered } remembered)
 match-line = { $place }. { $name } — { $score }, rating +{ $gain }
 match-line-goat = { $place }. { $mark } { $name } — { $score }, rating +{ $gain }
 match-left-note = 🚪 From round { $round } on, { $bot } played the seat of { $name }{ $gender ->

@@ -78,6 +78,7 @@ match-goat = { $title ->
 } { goat-word }: <b>{ $names }</b>
 match-timeout = ⏱ Партия прервана по тайм-ауту — { $name }: время на ход вышло.
 match-final-title = <b>Итоговый счёт:</b>
+score-remembered = { $score } (+{ $remembered } запомнено)
 match-line = { $place }. { $name } — { $score }, рейтинг +{ $gain }
 match-line-goat = { $place }. { $mark } { $name } — { $score }, рейтинг +{ $gain }
 match-left-note = 🚪 С раунда { $round } место игрока { $name } { $gender ->
