@@ -127,11 +127,24 @@ class Records:
         same = await loop.run_in_executor(self.executor, is_record_of, sent, row, actions)
         same = same and out.finished and all(
             r.side < len(out.rating) and r.rating == out.rating[r.side]
-            and r.goat == (r.side in out.goats) for r in rows if not r.left_match)
+            and r.goat == (r.side in out.goats) for r in rows if not r.left_match) and all(
+            _same_marks(r, out) for r in rows)
         stored = [seat_name(s) for s in row.seats]
         renamed = tuple((a, b) for a, b in zip(stored, out.names, strict=False) if a != b) \
             if same else ()
         return replace(out, stored_match=match_id, stored=same, renamed=renamed)
+
+
+def _same_marks(row: repo.ResultRow, out: RecordCheck) -> bool:
+    """Whether a stored result row's marks (what the game counts beside points, RULES.md
+    §2.8–§2.9) are the replay's for its seat or side; True for a row stored without them."""
+    tallies = {t.name: t for t in out.marks}
+    for m in row.marks or ():
+        tally = tallies.get(str(m["name"]))
+        k = row.seat if tally is not None and tally.per == "seat" else row.side
+        if tally is None or k >= len(tally.counts) or tally.counts[k] != int(m["count"]):
+            return False
+    return True
 
 
 def _load(conn: Any, match_id: int) -> tuple[Any, list]:

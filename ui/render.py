@@ -57,6 +57,7 @@ __all__ = [
     "format_score",
     "goat_mark",
     "keeps_points",
+    "mark_mean_words",
     "mark_words",
     "side_names",
     "action_log",
@@ -494,6 +495,15 @@ def mark_words(locale: str, variant: str | None, mark: Any, *,
                tr: Translator | None = None) -> str:
     """One seat's mark as the text table words it («палки: 1 из 3», HTML)."""
     return _mark_text(_tr(tr), locale, variant, "mark-table", mark)
+
+
+def mark_mean_words(locale: str, variant: str | None, mean: Any, *,
+                    tr: Translator | None = None) -> str:
+    """A mark per match over a person's matches (:class:`~service.views.MarkMean`), as
+    /stats and the boards word it («палок за партию в среднем: 1,7»): the game's own
+    ``mark-mean-<variant>`` or the generic ``mark-mean`` (HTML)."""
+    return variant_text(_tr(tr), locale, variant, "mark-mean", mark=mean.name,
+                        mean=float(mean.mean))
 
 
 def _marks_line(tr: Translator, locale: str, variant: str | None, key: str,

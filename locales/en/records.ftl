@@ -36,6 +36,8 @@ pstats-skill = 🎯 Skill { $sign }{ NUMBER($skill, minimumFractionDigits: 1, ma
    *[high] a firm estimate
 }) · ⭐ rating points: { $points }
 pstats-play = Went out: { $outs } · fish: { $fish } · average final score: { NUMBER($average, maximumFractionDigits: 1) }
+pstats-play-marks = Went out: { $outs } · fish: { $fish } · { $marks }
+pstats-play-short = Went out: { $outs } · fish: { $fish }
 pstats-none = — no match yet.
 pstats-empty = { $name } has not finished a match yet.
 pstats-bots-left-out = Matches with computer players do not count here (/history lists them; an admin can count them in /settings).
@@ -59,6 +61,7 @@ hist-timeout = ⏱ interrupted by timeout
 hist-line = { $place }. { $name } — { $score } · ⭐ +{ $points }
 hist-line-goat = { $place }. { $mark } { $name } — { $score }, { $goat } · ⭐ +{ $points }
 hist-line-timeout = { $place }. ⏱ { $name } — { $score }, did not move · ⭐ +{ $points }
+hist-result-unknown = result not stored
 hist-left = 🚪 seat handed to a computer player in round { $round }
 hist-team = (team { $team })
 hist-skill = 🎯 { $sign }{ NUMBER($delta, minimumFractionDigits: 1, maximumFractionDigits: 1) }
@@ -91,6 +94,13 @@ chk-round = Round { $round }: { $end ->
     [void] a fish that does not count, dealt again
    *[limit] { $name } reached the limit
 } — round points { $recorded }; scores { $scores }
+chk-round-marks = Round { $round }: { $end ->
+    [out] { $name } went out
+    [fish] fish, fisher { $name }
+    [void] a fish that does not count, dealt again
+   *[limit] { $name } reached the limit
+} — { $marks }
+chk-final = <b>Final score:</b> { $list }
 chk-more = … and earlier: { $count ->
     [one] { $count } round
    *[other] { $count } rounds

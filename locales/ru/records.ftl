@@ -37,6 +37,8 @@ pstats-skill = 🎯 Мастерство { $sign }{ NUMBER($skill, minimumFracti
    *[high] оценка надёжная
 }) · ⭐ очков рейтинга: { $points }
 pstats-play = Выходов: { $outs } · рыб: { $fish } · средний итоговый счёт: { NUMBER($average, maximumFractionDigits: 1) }
+pstats-play-marks = Выходов: { $outs } · рыб: { $fish } · { $marks }
+pstats-play-short = Выходов: { $outs } · рыб: { $fish }
 pstats-none = — ни одной партии.
 pstats-empty = { $name }: пока ни одной доигранной партии.
 pstats-bots-left-out = Партии с компьютерными игроками здесь не считаются (их видно в /history; админ может включить их в /settings).
@@ -61,6 +63,7 @@ hist-timeout = ⏱ прервана по тайм-ауту
 hist-line = { $place }. { $name } — { $score } · ⭐ +{ $points }
 hist-line-goat = { $place }. { $mark } { $name } — { $score }, { $goat } · ⭐ +{ $points }
 hist-line-timeout = { $place }. ⏱ { $name } — { $score }, тайм-аут · ⭐ +{ $points }
+hist-result-unknown = итог не сохранён
 hist-left = 🚪 место отдано компьютерному игроку в раунде { $round }
 hist-team = (команда { $team })
 hist-skill = 🎯 { $sign }{ NUMBER($delta, minimumFractionDigits: 1, maximumFractionDigits: 1) }
@@ -93,6 +96,13 @@ chk-round = Раунд { $round }: { $end ->
     [void] рыба не в счёт, пересдача
    *[limit] лимит: { $name }
 } — очки раунда { $recorded }; счёт { $scores }
+chk-round-marks = Раунд { $round }: { $end ->
+    [out] выход: { $name }
+    [fish] рыба, рыбак { $name }
+    [void] рыба не в счёт, пересдача
+   *[limit] лимит: { $name }
+} — { $marks }
+chk-final = <b>Итоговый счёт:</b> { $list }
 chk-more = … и ещё раньше: { $count ->
     [one] { $count } раунд
     [few] { $count } раунда

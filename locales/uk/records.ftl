@@ -37,6 +37,8 @@ pstats-skill = 🎯 Майстерність { $sign }{ NUMBER($skill, minimumFr
    *[high] оцінка надійна
 }) · ⭐ очок рейтингу: { $points }
 pstats-play = Виходів: { $outs } · риб: { $fish } · середній підсумковий рахунок: { NUMBER($average, maximumFractionDigits: 1) }
+pstats-play-marks = Виходів: { $outs } · риб: { $fish } · { $marks }
+pstats-play-short = Виходів: { $outs } · риб: { $fish }
 pstats-none = — жодної партії.
 pstats-empty = { $name }: поки жодної завершеної партії.
 pstats-bots-left-out = Партії з комп'ютерними гравцями тут не рахуються (їх видно в /history; адмін може ввімкнути їх у /settings).
@@ -61,6 +63,7 @@ hist-timeout = ⏱ перервана за тайм-аутом
 hist-line = { $place }. { $name } — { $score } · ⭐ +{ $points }
 hist-line-goat = { $place }. { $mark } { $name } — { $score }, { $goat } · ⭐ +{ $points }
 hist-line-timeout = { $place }. ⏱ { $name } — { $score }, тайм-аут · ⭐ +{ $points }
+hist-result-unknown = підсумок не збережено
 hist-left = 🚪 місце віддано комп'ютерному гравцеві в раунді { $round }
 hist-team = (команда { $team })
 hist-skill = 🎯 { $sign }{ NUMBER($delta, minimumFractionDigits: 1, maximumFractionDigits: 1) }
@@ -93,6 +96,13 @@ chk-round = Раунд { $round }: { $end ->
     [void] риба не в рахунок, перездача
    *[limit] ліміт: { $name }
 } — очки раунду { $recorded }; рахунок { $scores }
+chk-round-marks = Раунд { $round }: { $end ->
+    [out] вихід: { $name }
+    [fish] риба, рибак { $name }
+    [void] риба не в рахунок, перездача
+   *[limit] ліміт: { $name }
+} — { $marks }
+chk-final = <b>Підсумковий рахунок:</b> { $list }
 chk-more = … і ще раніше: { $count ->
     [one] { $count } раунд
     [few] { $count } раунди
