@@ -794,6 +794,20 @@ class RecordRound:
 
 
 @dataclass(frozen=True, slots=True)
+class LeftSeat:
+    """A seat of a stored match that a person handed to a computer player (by /leave, or
+    the group's choice after their turns timed out): ``seat``, the person's ``name``, the
+    computer player's ``bot`` name, ``round_no`` the round they left in (None: not known).
+    The record replays the seat's rating as the engine gives it; the person gets 0, as the
+    timed-out player of RULES.md §1.16 (issue 20 item 1, issue 30 item 3)."""
+
+    seat: int
+    name: str
+    bot: str
+    round_no: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class RecordCheck:
     """What a game record a user sent shows (``service.live.check_record``).
 
@@ -811,7 +825,9 @@ class RecordCheck:
     ``suit``) and ``tiles`` the tiles of that decision.  ``stored_match``: the id of the
     match of this bot the record names and whose stored result it equals (``stored`` True)
     or not (False); None when it names none.  ``renamed``: the same match with other names,
-    ``(stored name, the record's name)`` per seat whose name differs.  ``problem``: for a
+    ``(stored name, the record's name)`` per seat whose name differs; ``left`` the seats of
+    that stored match whose people handed them to computer players (:class:`LeftSeat`: rated
+    0 whatever the record gives the seat).  ``problem``: for a
     ``format`` error, what is malformed (``engine.records.ReplayError.problem``: ``object``,
     ``rules``, ``players``, ``player_count``, ``rounds``, ``start``, ``round``,
     ``decisions``, ``decision``; ``other`` for anything else), with ``problem_args``
@@ -845,6 +861,7 @@ class RecordCheck:
     marks: tuple[MarkTally, ...] = ()
     scores: tuple[int, ...] = ()
     remembered: tuple[int, ...] = ()
+    left: tuple[LeftSeat, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

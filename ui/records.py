@@ -31,7 +31,7 @@ from service.views import (
 
 from .callbacks import HistoryCb, HoldCb, LeaveCb, RecordCb, StatsCb, TopCb
 from .i18n import Markup, Translator, get_translator
-from .names import localized
+from .names import bot_gender, localized
 from .render import (
     MAX_TEXT,
     clean_name,
@@ -515,7 +515,10 @@ def _check_end(tr: Translator, locale: str, check: RecordCheck, names: Sequence[
                sides: Sequence[int]) -> list[str]:
     """The end of a checked record's match, as the match's end tells it: each side's result
     (:func:`_final_results`), the goats with the game's word and mark (RULES.md §1.15, §2),
-    the winners, a draw, the rating points (§1.16)."""
+    the winners, a draw, the rating points (§1.16) — 0 for a side whose every seat a person
+    handed to a computer player in the stored match (``RecordCheck.left``), with a line per
+    such seat saying what the record gives the seat and that the person gets 0, as the
+    match's end said (issue 30 item 3)."""
     labels = side_names(names, sides)
     lines = [tr.t(locale, "chk-finished"),
              tr.t(locale, "chk-final", list=Markup(" · ".join(
@@ -532,9 +535,21 @@ def _check_end(tr: Translator, locale: str, check: RecordCheck, names: Sequence[
             labels[s] for s in check.winners if s < len(labels))))
     if check.draw:
         lines.append(tr.t(locale, "chk-draw"))
+    # a side of nobody but seats people handed to computer players earns its people nothing,
+    # as the match's end said (RULES.md §1.16); the record's own figure is said beside it
+    handed = {left.seat for left in check.left}
+    gone = {side for side in set(sides)
+            if all(k in handed for k, s in enumerate(sides) if s == side)}
     if check.rating:
         lines.append(tr.t(locale, "chk-rating", list=", ".join(
-            f"{labels[s]} +{r}" for s, r in enumerate(check.rating) if s < len(labels))))
+            f"{labels[s]} +{0 if s in gone else r}" for s, r in enumerate(check.rating)
+            if s < len(labels))))
+    for left in check.left:
+        side = sides[left.seat] if left.seat < len(sides) else None
+        rating = check.rating[side] if side is not None and side < len(check.rating) else 0
+        lines.append(tr.t(locale, "chk-left", name=clean_name(left.name),
+                          bot=clean_name(left.bot), round=left.round_no or 1, rating=rating,
+                          gender=bot_gender(left.bot, tr)))
     return lines
 
 

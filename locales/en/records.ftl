@@ -110,6 +110,9 @@ chk-goats = { $mark } { $goat }: { $names }
 chk-winners = 🏆 Won: { $names }
 chk-draw = 🤝 A draw: no goat.
 chk-rating = Rating points: { $list }
+chk-left = 🚪 From round { $round } on, { $bot } played the seat of { $name }{ $gender ->
+   *[other] {""}
+}. The record gives that seat +{ $rating }, as the game itself counts it; but { $name } handed the seat to a computer player and gets 0 rating points (as for a timeout), as the match's end said.
 chk-unfinished = ⏳ The match in the record is not finished.
 chk-stored-same = ✅ It equals match #{ $id } as the bot recorded it.
 chk-stored-diff = ⚠️ It differs from match #{ $id } as the bot recorded it.
