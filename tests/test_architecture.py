@@ -39,6 +39,8 @@ def test_the_service_knows_no_aiogram_and_the_engine_knows_nothing_else():
         assert "aiogram" not in _imports(path), path
     for path in (ROOT / "engine").rglob("*.py"):
         assert not _imports(path) & {"service", "ui", "handlers", "storage", "aiogram"}, path
+        # pure: no clock of its own (a time budget is read on the clock its caller gives)
+        assert not _imports(path) & {"time", "datetime", "asyncio"}, path
 
 
 def test_the_delivery_room_sits_between_the_handlers_and_the_ui():
