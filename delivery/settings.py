@@ -49,9 +49,12 @@ class Settings(BaseSettings):
     turn_timeout: int = Field(60, ge=5, le=86400)
     lobby_ttl: int = Field(900, ge=30)
     bot_move_delay: float = Field(1.5, ge=0, le=30)
-    # computer players: worker processes (default one per CPU) and hard's sampled deals
+    # computer players: worker processes (default one per CPU), hard's sampled deals, and
+    # the CPU seconds a hard decision may take in its worker (it stops at this or at its
+    # work budget, whichever comes first)
     bot_workers: int | None = Field(None, ge=1, le=64)
     bot_hard_samples: int = Field(1500, ge=1, le=100_000)
+    bot_think_seconds: float = Field(1.0, gt=0, le=60)
     # the group's table as a picture or as text, for chats whose admins chose neither
     table_view: str = Field("picture", pattern="^(picture|text)$")
     # the table pictures are drawn in that many processes of their own (0: a thread)
