@@ -10,26 +10,62 @@ from pathlib import Path
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-__all__ = ["Settings", "load_settings"]
+__all__ = ["DatabaseSettings", "Settings", "load_database_settings", "load_settings"]
 
 
-class Settings(BaseSettings):
-    """The bot's settings, from environment variables (or ``.env``), names in capitals.
-
-    ``bot_token`` is required.  Times are seconds.  The data lives in the SQLite file
-    ``database_path`` unless ``database_url`` is set (a SQLAlchemy URL: ``postgresql://...``
-    for PostgreSQL through psycopg 3, ``postgresql+asyncpg://...`` through asyncpg when it is
-    installed, or ``sqlite:///...``; docs/POSTGRESQL.md), which wins.  Raises
-    ``pydantic.ValidationError`` for a missing token or a malformed value.
-    """
+class DatabaseSettings(BaseSettings):
+    """Where the data lives, alone: what ``python bot.py backup`` and ``restore`` need (no
+    token).  The SQLite file ``database_path`` unless ``database_url`` is set (a SQLAlchemy
+    URL: ``postgresql://...`` for PostgreSQL through psycopg 3, ``postgresql+asyncpg://...``
+    through asyncpg when it is installed, or ``sqlite:///...``; docs/POSTGRESQL.md), which
+    wins.  Raises ``pydantic.ValidationError`` for a malformed value."""
 
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8",
                                       extra="ignore")
 
-    bot_token: SecretStr
     database_path: Path = Path("data/kozel.sqlite3")
     # a secret: a PostgreSQL URL may carry a password
     database_url: SecretStr | None = None
+
+    @field_validator("database_url", mode="before")
+    @classmethod
+    def _empty_url_is_unset(cls, v: object) -> object:
+        return None if v == "" else v
+
+    @field_validator("database_url")
+    @classmethod
+    def _known_database(cls, v: SecretStr | None) -> SecretStr | None:
+        if v is None:
+            return v
+        from sqlalchemy.engine import make_url
+        from sqlalchemy.exc import ArgumentError
+
+        text = v.get_secret_value()
+        try:
+            backend = make_url(text).get_backend_name()
+        except ArgumentError as exc:
+            raise ValueError("DATABASE_URL is not a database URL") from exc
+        if backend not in {"postgres", "postgresql", "sqlite"}:
+            raise ValueError("DATABASE_URL must be a postgresql:// or sqlite:/// URL")
+        return v
+
+    @property
+    def database(self) -> str | Path:
+        """Where the data lives: ``DATABASE_URL`` when set, else the file ``DATABASE_PATH``."""
+        if self.database_url is not None:
+            return self.database_url.get_secret_value()
+        return self.database_path
+
+
+class Settings(DatabaseSettings):
+    """The bot's settings, from environment variables (or ``.env``), names in capitals.
+
+    ``bot_token`` is required.  Times are seconds.  Where the data lives:
+    :class:`DatabaseSettings`.  Raises ``pydantic.ValidationError`` for a missing token or a
+    malformed value.
+    """
+
+    bot_token: SecretStr
     bot_api_url: str | None = None
     default_locale: str = Field("ru", pattern="^(ru|uk|en)$")
     log_level: str = "INFO"
@@ -87,35 +123,11 @@ class Settings(BaseSettings):
     webapp_max_age: int = Field(86_400, ge=60)
 
     @field_validator("bot_api_url", "webhook_url", "webhook_secret", "bot_workers",
-                     "database_url", "rules_url", "worker_id", "webapp_url",
+                     "rules_url", "worker_id", "webapp_url",
                      "webapp_short_name", mode="before")
     @classmethod
     def _empty_is_unset(cls, v: object) -> object:
         return None if v == "" else v
-
-    @field_validator("database_url")
-    @classmethod
-    def _known_database(cls, v: SecretStr | None) -> SecretStr | None:
-        if v is None:
-            return v
-        from sqlalchemy.engine import make_url
-        from sqlalchemy.exc import ArgumentError
-
-        text = v.get_secret_value()
-        try:
-            backend = make_url(text).get_backend_name()
-        except ArgumentError as exc:
-            raise ValueError("DATABASE_URL is not a database URL") from exc
-        if backend not in {"postgres", "postgresql", "sqlite"}:
-            raise ValueError("DATABASE_URL must be a postgresql:// or sqlite:/// URL")
-        return v
-
-    @property
-    def database(self) -> str | Path:
-        """Where the data lives: ``DATABASE_URL`` when set, else the file ``DATABASE_PATH``."""
-        if self.database_url is not None:
-            return self.database_url.get_secret_value()
-        return self.database_path
 
     @field_validator("bot_token")
     @classmethod
@@ -142,4 +154,13 @@ def load_settings() -> Settings:
             )
         else:
             print(f"Invalid settings: {e}", file=sys.stderr)
+        sys.exit(2)
+
+
+def load_database_settings() -> DatabaseSettings:
+    """Read where the data lives; on a malformed value print it and exit with status 2."""
+    try:
+        return DatabaseSettings()
+    except ValidationError as e:
+        print(f"Invalid settings: {e}", file=sys.stderr)
         sys.exit(2)
