@@ -202,7 +202,7 @@ async def test_a_failing_decision_falls_back_to_the_host_move(svc, clock, monkey
     def broken(*args, **kwargs):
         raise RuntimeError("no idea")
 
-    monkeypatch.setattr(service.thinkers, "decide", broken)
+    monkeypatch.setattr(service.thinkers, "think", broken)
     res = await svc.lobbies.open_solo(42, "Masha", bots_count=1, strength="normal")
     rng = random.Random(5)
     while res.table.to_act_user_id == 42:
