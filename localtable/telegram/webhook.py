@@ -65,11 +65,7 @@ class WebhookDelivery:
             while True:
                 version = self.world.version
                 self._dispatch()
-                if self.world.version == version:
-                    # World.wait_change swallows a cancellation; wait on its waiters directly
-                    fut = asyncio.get_running_loop().create_future()
-                    self.world._waiters.append(fut)
-                    await asyncio.wait([fut], timeout=0.25)
+                await self.world.wait_change(version, 0.25)
         finally:
             for t in list(self._tasks):
                 t.cancel()

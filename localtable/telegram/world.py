@@ -132,15 +132,19 @@ class World(Control, Files, Updates):
                 fut.set_result(None)
 
     async def wait_change(self, since: int, timeout: float) -> int:
-        """Wait until ``version`` exceeds ``since`` or ``timeout`` seconds pass; the version."""
+        """Wait until ``version`` exceeds ``since`` or ``timeout`` seconds pass; the version.
+        A cancelled wait ends with ``CancelledError``, even when a change came at the same
+        moment (``asyncio.wait_for`` of Python 3.11 would swallow that cancellation, and a
+        task stopped at that moment would go on waiting)."""
         if self.version > since or timeout <= 0:
             return self.version
         fut = asyncio.get_running_loop().create_future()
         self._waiters.append(fut)
         try:
-            await asyncio.wait_for(fut, timeout)
-        except TimeoutError:
-            pass
+            await asyncio.wait([fut], timeout=timeout)
+        finally:
+            if not fut.done():
+                fut.cancel()  # changed() passes it over
         return self.version
 
     def close(self) -> None:
