@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
 from aiogram import Bot, Dispatcher
@@ -20,7 +22,13 @@ from delivery.settings import Settings
 from delivery.telegram import make_bot, register_commands
 from handlers import setup_routers
 
-__all__ = ["GC_THRESHOLDS", "build", "run"]
+__all__ = ["GC_THRESHOLDS", "Beside", "build", "mini_app", "run"]
+
+#: What runs beside the bot while it polls, given the app: an async context manager entered
+#: once the bot is ready and left when polling stops.  By default the Mini App's own server
+#: (``WEBAPP_PORT``); the local table (``localtable``) passes its page, which serves the Mini
+#: App itself.
+Beside = Callable[[App], AbstractAsyncContextManager[Any]]
 
 log = logging.getLogger(__name__)
 
@@ -54,8 +62,9 @@ def _collect_young() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
-async def run(settings: Settings) -> None:
-    """Run the bot until cancelled: migrate, re-render open matches, fire deadlines, poll."""
+async def run(settings: Settings, *, beside: Beside | None = None) -> None:
+    """Run the bot until cancelled: migrate, re-render open matches, fire deadlines, poll
+    (with ``beside`` running beside it: :data:`Beside`; polling only)."""
     bot = make_bot(settings)
     dp, app = await build(settings, bot, cluster=clustered(settings))
     if app.cluster is not None:
@@ -74,14 +83,11 @@ async def run(settings: Settings) -> None:
         if settings.webhook_url:
             await _run_webhook(settings, bot, dp, app)
         else:
-            page_runner = await _run_pages(settings, app)
-            await bot.delete_webhook(drop_pending_updates=False)
-            try:
+            around = beside(app) if beside is not None else _pages_beside(settings, app)
+            async with around:
+                await bot.delete_webhook(drop_pending_updates=False)
                 await dp.start_polling(bot, allowed_updates=dp.resolve_used_update_types(),
                                        handle_signals=True)
-            finally:
-                if page_runner is not None:
-                    await page_runner.cleanup()
     finally:
         stop.set()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -90,7 +96,7 @@ async def run(settings: Settings) -> None:
         await bot.session.close()
 
 
-def _pages_app(settings: Settings, app: App) -> Any:
+def mini_app(settings: Settings, app: App) -> Any:
     """The Mini App's aiohttp application (``handlers.webapp``), or None without one."""
     if app.pages is None:
         return None
@@ -103,7 +109,7 @@ def _pages_app(settings: Settings, app: App) -> Any:
 async def _run_pages(settings: Settings, app: App) -> Any:
     """In polling mode, the Mini App on a runner of its own at ``WEBAPP_HOST:WEBAPP_PORT``
     under ``/webapp/`` (the runner, to clean up; None without a Mini App)."""
-    pages = _pages_app(settings, app)
+    pages = mini_app(settings, app)
     if pages is None:
         return None
     from aiohttp import web
@@ -118,6 +124,17 @@ async def _run_pages(settings: Settings, app: App) -> Any:
     return runner
 
 
+@asynccontextmanager
+async def _pages_beside(settings: Settings, app: App) -> AsyncIterator[None]:
+    """The default :data:`Beside`: the Mini App's own server while the bot polls."""
+    runner = await _run_pages(settings, app)
+    try:
+        yield
+    finally:
+        if runner is not None:
+            await runner.cleanup()
+
+
 async def _run_webhook(settings: Settings, bot: Bot, dp: Dispatcher, app: App) -> None:
     from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
     from aiohttp import web
@@ -130,7 +147,7 @@ async def _run_webhook(settings: Settings, bot: Bot, dp: Dispatcher, app: App) -
     SimpleRequestHandler(dispatcher=dp, bot=bot, secret_token=secret).register(
         web_app, path=settings.webhook_path)
     setup_application(web_app, dp, bot=bot)
-    pages = _pages_app(settings, app)
+    pages = mini_app(settings, app)
     if pages is not None:  # the Mini App beside the webhook, behind the same proxy
         web_app.add_subapp("/webapp/", pages)
     runner = web.AppRunner(web_app)
@@ -158,7 +175,7 @@ async def _run_worker(settings: Settings, bot: Bot, dp: Dispatcher, app: App) ->
 
     web_app = web.Application()
     web_app.router.add_post(settings.webhook_path, inbox_handler(cluster, secret))
-    pages = _pages_app(settings, app)
+    pages = mini_app(settings, app)
     if pages is not None:  # its moves go through the inbox to the chat's owner
         web_app.add_subapp("/webapp/", pages)
     runner = web.AppRunner(web_app)
