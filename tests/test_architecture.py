@@ -60,6 +60,26 @@ def test_the_delivery_room_sits_between_the_handlers_and_the_ui():
 PRODUCT = ("engine", "storage", "service", "ui", "delivery", "handlers", "localtable")
 
 
+def test_the_local_table_sits_above_the_handlers_and_nothing_reaches_it():
+    """Issue 34: ``localtable/`` (the local Telegram and the local table's page) is a room of
+    its own above the handlers: it runs the bot, the bot never runs it.  No room below imports
+    it; ``bot.py`` only where no token is set (inside a function), and the local Telegram the
+    tests use is this room's, never the other way round."""
+    for folder in PRODUCT[:-1]:
+        for path in (ROOT / folder).rglob("*.py"):
+            assert "localtable" not in _imports(path), path
+    tree = ast.parse((ROOT / "bot.py").read_text("utf-8"))
+    top = {alias.name.split(".")[0] for node in tree.body
+           if isinstance(node, ast.Import | ast.ImportFrom)
+           for alias in (node.names if isinstance(node, ast.Import) else
+                         [ast.alias(node.module or "")])}
+    assert "localtable" not in top and "localtable" in _imports(ROOT / "bot.py")
+    readers = [p for p in (ROOT / "localtable").rglob("*.py")]
+    assert len(readers) > 10 and any("handlers" in _imports(p) for p in readers)
+    for path in readers:
+        assert not _imports(path) & {"engine", "storage", "tools", "bench"}, path
+
+
 def test_product_code_never_imports_the_tests():
     """What ships (the rooms and ``bot.py``) imports nothing of ``tests/``: the local Telegram
     the end-to-end tests use is product code the tests import (issue 34)."""
