@@ -186,6 +186,7 @@ def final_view(live: Match) -> MatchEnd | None:
             left_round=int(left.get("round", 0)) or None
             if isinstance(left, Mapping) else None,
             marks=seat_marks(marks, i, side),
+            remembered=int(live.state.remembered[side]),
         ))
     if rated:
         return MatchEnd(EndReason(result.reason), True, tuple(lines),
