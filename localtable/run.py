@@ -108,7 +108,7 @@ def banner(url: str, folder: Path, port_wanted: int, port: int) -> str:
     return (
         "\n"
         "  ┌──────────────────────────────────────────────────────────────────┐\n"
-        "  │  Козёл — a LOCAL TABLE: no BOT_TOKEN is set, so no Telegram.      │\n"
+        "  │  Козёл — a LOCAL TABLE: no BOT_TOKEN is set, so no Telegram.     │\n"
         "  └──────────────────────────────────────────────────────────────────┘\n"
         f"  Open  {url}  in your browser.\n{moved}"
         "  The bot runs here against a Telegram of its own on this computer: choose a game,\n"

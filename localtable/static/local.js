@@ -81,7 +81,7 @@
       next();
     }).catch(() => {
       $("offline").hidden = false;
-      $("offline").textContent = labels.offline || "…";
+      withCode($("offline"), labels.offline || "…");
       setTimeout(next, 1000);
     });
     next();
@@ -91,12 +91,21 @@
   function applyLabels(next) {
     labels = next || labels;
     for (const node of document.querySelectorAll("[data-l]")) {
-      node.textContent = labels[node.dataset.l] || "";
+      withCode(node, labels[node.dataset.l] || "");
     }
     for (const node of document.querySelectorAll("[data-lp]")) {
       node.placeholder = labels[node.dataset.lp] || "";
     }
     document.title = labels.title || document.title;
+  }
+  /* A text with `commands` in it (the terminal's words), those parts set as code. */
+  function withCode(node, text) {
+    node.replaceChildren(...text.split("`").map((part, i) => {
+      if (i % 2 === 0) return part;
+      const code = document.createElement("code");
+      code.textContent = part;
+      return code;
+    }));
   }
   function render(next) {
     view = next;
