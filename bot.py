@@ -1,5 +1,5 @@
-"""Entry point: settings → logging → the app wired once (database migrated, service, delivery)
-→ Bot + Dispatcher → run.
+"""Entry point: settings → logging (``LOG_FORMAT``: text or JSON) → the app wired once
+(database migrated, service, delivery) → Bot + Dispatcher → run until a signal stops it.
 
 ``python bot.py`` (what Docker and production run): the bot; without ``BOT_TOKEN`` it says
 what is missing and exits with status 2.  Settings come from the environment or ``.env``
@@ -14,19 +14,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 
 from delivery.settings import load_settings, token_given
-
-log = logging.getLogger("kozel")
 
 #: The flag of ``make run``: no token means the local table, not an error.
 LOCAL_FLAG = "--local-table-without-token"
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Run the bot until interrupted (or, with :data:`LOCAL_FLAG` and no token, the local
-    table)."""
+    """Run the bot until a signal stops it (SIGTERM or SIGINT: a graceful stop, exit status
+    0; a second signal: at once; ``handlers.run``) -- or, with :data:`LOCAL_FLAG` and no
+    token, the local table."""
     parser = argparse.ArgumentParser(prog="bot.py", description="Run the Kozel bot.")
     parser.add_argument(LOCAL_FLAG, dest="local", action="store_true",
                         help="without BOT_TOKEN, open the local table in the browser instead "
@@ -38,15 +36,14 @@ def main(argv: list[str] | None = None) -> None:
         local_table([])
         return
     settings = load_settings()
-    logging.basicConfig(
-        level=settings.log_level.upper(),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    from service.logs import configure
+
+    configure(settings.log_level, settings.log_format)
     from handlers.run import run
 
     try:
         asyncio.run(run(settings))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # before the signal handlers were installed
         pass
 
 

@@ -60,13 +60,14 @@ BOT_USERNAME = "kozel_local_bot"
 
 def local_settings(token: str, api_url: str, database: Path, port: int) -> Settings:
     """The bot's settings at the local table: the environment's (or ``.env``'s), except what
-    ties the bot to a Telegram, a database or an address, which are the table's."""
+    ties the bot to a Telegram, a database or an address, which are the table's (and no
+    health server: the table serves this computer only, on one port)."""
     return Settings(bot_token=token, bot_api_url=api_url, database_url=None,
                     database_path=database, webhook_url=None, webhook_secret=None,
                     webapp_url=f"http://{HOST}:{port}/webapp/", webapp_short_name="table",
                     webapp_host=HOST, webapp_port=port, rate_chat_interval=0.0,
                     rate_private_burst=30, rate_group_per_minute=1_000_000,
-                    rate_global_per_second=1_000_000)
+                    rate_global_per_second=1_000_000, health_port=0)
 
 
 def _listen(port: int) -> socket.socket:
