@@ -133,6 +133,15 @@ def _open_browser(url: str, out: TextIO) -> None:
     threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
 
 
+async def _answer_at_stop(app: App, world: World, table: LocalTable) -> None:
+    """Once Ctrl-C began the bot's stop: every long poll of the local Telegram (the bot's
+    getUpdates) and of the tabs answers at once, so the stop takes no longer than what is
+    left to send, not the rest of a poll."""
+    await app.life.stopping.wait()
+    table.closing = True
+    world.close()
+
+
 @asynccontextmanager
 async def _page(app: App, world: World, state: LocalState, sock: socket.socket, *,
                 port_wanted: int, out: TextIO) -> AsyncIterator[None]:
@@ -147,6 +156,7 @@ async def _page(app: App, world: World, state: LocalState, sock: socket.socket, 
     await runner.setup()
     await web.SockSite(runner, sock).start()
     saving = asyncio.create_task(state.autosave(world))
+    stopping = asyncio.create_task(_answer_at_stop(app, world, table))
     url = f"http://{HOST}:{port}/"
     print(banner(url, state.folder, port_wanted, port), file=out, flush=True)
     _open_browser(url, out)
@@ -156,7 +166,8 @@ async def _page(app: App, world: World, state: LocalState, sock: socket.socket, 
         table.closing = True
         world.changed()  # the tabs' waiting views answer now
         saving.cancel()
-        await asyncio.gather(saving, return_exceptions=True)
+        stopping.cancel()
+        await asyncio.gather(saving, stopping, return_exceptions=True)
         await runner.cleanup()
 
 
