@@ -1,16 +1,20 @@
 """Entry point: settings → logging (``LOG_FORMAT``: text or JSON) → the app wired once
 (database migrated, service, delivery) → Bot + Dispatcher → run until a signal stops it.
 
-``python bot.py`` (or ``make run``) runs the bot.  Settings come from the environment or
-``.env`` (:class:`delivery.settings.Settings`; see ``.env.example``).  Two commands work on
-its database, from the same settings, while it runs or not (docs/OPERATIONS.md, "Backups";
-:mod:`storage.backup`):
+``python bot.py`` (what Docker and production run): the bot; without ``BOT_TOKEN`` it says
+what is missing and exits with status 2.  Settings come from the environment or ``.env``
+(:class:`delivery.settings.Settings`; see ``.env.example``).  Nothing happens at import time.
+
+``make run`` adds ``--local-table-without-token``: with a token the same bot; without one the
+local table instead (issue 34, :mod:`localtable`): the bot against a Telegram of its own on
+127.0.0.1 and a page in the browser to play it, until Ctrl-C.  Nothing else switches it on.
+
+Two commands work on its database, from the same settings, while it runs or not
+(docs/OPERATIONS.md, "Backups"; :mod:`storage.backup`):
 
 - ``python bot.py backup PATH``: a consistent backup of the database in the file ``PATH``;
 - ``python bot.py restore PATH [--force]``: the database replaced by that backup, refused
   while a bot uses it unless ``--force``.
-
-Nothing happens at import time.
 """
 
 from __future__ import annotations
@@ -20,13 +24,19 @@ import asyncio
 import sys
 from pathlib import Path
 
-from delivery.settings import load_settings
+from delivery.settings import load_settings, token_given
+
+#: The flag of ``make run``: no token means the local table, not an error.
+LOCAL_FLAG = "--local-table-without-token"
 
 
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="bot.py", description="The Kozel domino bot for Telegram: run it (no command), "
         "or back up or restore its database (DATABASE_URL or DATABASE_PATH).")
+    parser.add_argument(LOCAL_FLAG, dest="local", action="store_true",
+                        help="without BOT_TOKEN, open the local table in the browser instead "
+                             "of stopping (what `make run` does)")
     commands = parser.add_subparsers(dest="command", metavar="{backup,restore}")
     taken = commands.add_parser(
         "backup", help="a consistent backup of the database, also while the bot runs",
@@ -68,11 +78,17 @@ def _database_command(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> None:
     """Run the bot until a signal stops it (SIGTERM or SIGINT: a graceful stop, exit status
-    0; a second signal: at once; ``handlers.run``), or run a database command (``argv``,
-    default the command line's)."""
+    0; a second signal: at once; ``handlers.run``) -- or, with :data:`LOCAL_FLAG` and no
+    token, the local table -- or run a database command (``argv``, default the command
+    line's)."""
     args = _arguments(argv)
     if args.command is not None:
         sys.exit(_database_command(args))
+    if args.local and not token_given():
+        from localtable.run import main as local_table
+
+        local_table([])
+        return
     settings = load_settings()
     from service.logs import configure
 

@@ -10,7 +10,8 @@ from pathlib import Path
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-__all__ = ["DatabaseSettings", "Settings", "load_database_settings", "load_settings"]
+__all__ = ["DatabaseSettings", "Settings", "load_database_settings", "load_settings",
+           "token_given"]
 
 
 class DatabaseSettings(BaseSettings):
@@ -135,6 +136,22 @@ class Settings(DatabaseSettings):
         if ":" not in v.get_secret_value():
             raise ValueError("BOT_TOKEN must look like 123456:ABC... (from @BotFather)")
         return v
+
+
+class _Token(BaseSettings):
+    """``BOT_TOKEN`` alone, read where :class:`Settings` reads it."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8",
+                                      extra="ignore")
+
+    bot_token: str = ""
+
+
+def token_given() -> bool:
+    """Whether ``BOT_TOKEN`` is set (in the environment or ``.env``) to anything but blanks:
+    a malformed one counts as given (:func:`load_settings` then says what is wrong with it).
+    Only ``make run`` asks (``bot.py --local-table-without-token``, issue 34)."""
+    return bool(_Token().bot_token.strip())
 
 
 def load_settings() -> Settings:

@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -44,7 +45,9 @@ def default_workers() -> int:
 def _worker_init(parent: int) -> None:
     """A worker thinks at a lower priority than the bot's event loop (people's presses come
     first, and a computer player's strength, a count of samples, does not depend on it), and
-    ends when the bot's process is gone, even if that was killed without a word."""
+    ends when the bot's process is gone, even if that was killed without a word.  A Ctrl-C
+    in the terminal is the bot's to handle (it closes the pool), not the worker's."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     with contextlib.suppress(OSError, AttributeError):
         os.nice(10)
 
