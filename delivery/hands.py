@@ -102,7 +102,7 @@ class HandMessages:
                     # before the edit that puts it there was known to be made
                     # (:meth:`_put_keyboard`); it is made now (an edit to what it shows
                     # already counts as done)
-                    self._put_keyboard(books, table.match_id, uid, old, text, markup)
+                    self._put_keyboard(books, table, seat, old, text, markup)
                 # else it already holds the keyboard for this version (maybe a move half
                 # built in it, which a restart keeps)
                 return
@@ -112,7 +112,7 @@ class HandMessages:
                 # for and it is their chat's newest message: the turn goes there
                 hand_message = HandMessage(old.message, version, round_no, True)
                 books.hands[uid] = hand_message
-                self._put_keyboard(books, table.match_id, uid, hand_message, text, markup)
+                self._put_keyboard(books, table, seat, hand_message, text, markup)
                 return
             if old and old.live:  # the new message below takes the turn (issue 20 item 6)
                 self._retire(books, table.match_id, uid, old.message, locale)
@@ -190,17 +190,27 @@ class HandMessages:
 
         sent.add_done_callback(done)
 
-    def _put_keyboard(self, books: MatchMessages, match_id: int, user_id: int,
+    def _put_keyboard(self, books: MatchMessages, table: TableView, seat: SeatView,
                       hand: HandMessage, text: str, markup: Any) -> None:
-        """Edit the known hand message ``hand`` to ``text`` with the turn's keyboard
-        ``markup``; until the edit is made the books hold it as ``unsure``, so a restart after
-        a SIGKILL makes it again instead of trusting a keyboard that may not be there."""
+        """Edit the known hand message ``hand`` of ``seat`` to ``text`` with the turn's
+        keyboard ``markup``; until the edit is made the books hold it as ``unsure``, so a
+        restart after a SIGKILL makes it again instead of trusting a keyboard that may not be
+        there.  When Telegram refuses the edit (the player deleted the message, or it is too
+        old to edit), the turn comes in a new message instead: a player is never left
+        without the keyboard of their turn."""
         hand.unsure = True
-        edit = self.post.outbox.edit_text(user_id, hand.message, text, reply_markup=markup)
+        match_id, user_id = table.match_id, seat.user_id
+
+        def refused() -> None:
+            if books.hands.get(user_id) is hand:
+                self._send(books, table, seat, text, markup, hand.version, live=True)
+
+        edit = self.post.outbox.edit_text(user_id, hand.message, text, reply_markup=markup,
+                                          on_failed=refused)
 
         def done(future: asyncio.Future) -> None:
             if future.cancelled() or future.result() is None:
-                return  # not made: the next start makes it
+                return  # not made: the next start makes it, or a new message has it
             if books.hands.get(user_id) is hand:
                 hand.unsure = False
                 self.post.books.changed(match_id)

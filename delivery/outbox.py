@@ -88,6 +88,9 @@ _SENDS = ("send", "send_photo")
 _EDITS = ("edit_text", "edit_markup", "edit_media")
 #: A message to delete that is gone already (deleted, as asked).
 _GONE = ("message to delete not found",)
+#: What Telegram says of an edit to a message its reader deleted, or one too old to edit: only
+#: these call an edit's ``on_failed`` (its content goes to a new message).
+_LOST = ("message to edit not found", "message can't be edited")
 #: A message Telegram will not delete (a bot's own message older than 48 hours): it stays.
 _KEPT = ("message can't be deleted",)
 
@@ -141,7 +144,7 @@ class _Op:
     started: bool = False
     attempts: int = 0
     photo: PhotoSource | None = None  # send_photo, edit_media
-    on_failed: Callable[[], Any] | None = None  # send_photo, edit_media
+    on_failed: Callable[[], Any] | None = None  # send_photo, edit_media, edit_text
     after: Any = None  # an awaitable the request waits for (a send's recorded intent)
     mark: Callable[[], Awaitable[bool]] | None = None  # awaited right before the request
     queued: float = 0.0  # when it was queued (the outbox's clock), for /metrics
@@ -222,14 +225,17 @@ class Outbox:
         kwargs.setdefault("parse_mode", self.parse_mode)
         return self._enqueue(_Op("send", chat_id, None, {"text": text, **kwargs}, after=after))
 
-    def edit_text(self, chat_id: int, message_id: MessageRef, text: str, **kwargs: Any
+    def edit_text(self, chat_id: int, message_id: MessageRef, text: str, *,
+                  on_failed: Callable[[], Any] | None = None, **kwargs: Any
                   ) -> asyncio.Future:
         """Queue ``edit_message_text``; coalesces with a waiting text edit of the same message
-        (the newest text and ``reply_markup`` win).  Omitting ``reply_markup`` removes the
-        keyboard, as in the Bot API.  The future gives the result, ``True`` for "not modified",
-        or None on failure."""
+        (the newest text, ``reply_markup`` and ``on_failed`` win).  Omitting ``reply_markup``
+        removes the keyboard, as in the Bot API.  The future gives the result, ``True`` for
+        "not modified", or None on failure; when the message is gone (its reader deleted
+        it) or too old to edit, ``on_failed()`` is called first."""
         kwargs.setdefault("parse_mode", self.parse_mode)
-        return self._enqueue(_Op("edit_text", chat_id, message_id, {"text": text, **kwargs}))
+        return self._enqueue(_Op("edit_text", chat_id, message_id, {"text": text, **kwargs},
+                                 on_failed=on_failed))
 
     def send_photo(self, chat_id: int, photo: PhotoSource, *, caption: str | None = None,
                    on_failed: Callable[[], Any] | None = None, **kwargs: Any
@@ -508,6 +514,9 @@ class Outbox:
                 return _AGAIN
         else:  # a bug or an unexpected API answer: never kill the queue
             log.exception("chat %s: %s failed", chat_id, op.kind, exc_info=exc)
+        if op.kind == "edit_text" and not (isinstance(exc, TelegramBadRequest) and any(
+                k in str(exc.message).lower() for k in _LOST)):
+            op.on_failed = None  # an edit's content goes elsewhere only when its message is
         await self._report_error(chat_id, op.kind, exc)
         return None, True
 

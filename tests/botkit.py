@@ -134,7 +134,7 @@ class FakeTelegram:
                                                  photo=data)
             return self._message(chat_id, mid)
         if isinstance(method, EditMessageMedia):
-            sent = self.messages[(int(method.chat_id), method.message_id)]
+            sent = self._to_edit(method)
             media = method.media
             data = self._check_photo(method, media.media, media.caption, method.reply_markup)
             caption = media.caption or ""
@@ -161,7 +161,7 @@ class FakeTelegram:
             return File(file_id=method.file_id, file_unique_id=method.file_id[-8:],
                         file_size=len(data), file_path=f"documents/{method.file_id}")
         if isinstance(method, EditMessageText):
-            sent = self.messages[(int(method.chat_id), method.message_id)]
+            sent = self._to_edit(method)
             if sent.photo is not None:
                 raise TelegramBadRequest(method,
                                          "Bad Request: there is no text in the message to edit")
@@ -171,7 +171,7 @@ class FakeTelegram:
             sent.text, sent.markup = method.text, method.reply_markup
             return self._message(sent.chat_id, sent.message_id)
         if isinstance(method, EditMessageReplyMarkup):
-            sent = self.messages[(int(method.chat_id), method.message_id)]
+            sent = self._to_edit(method)
             if _same(sent.markup, method.reply_markup):
                 raise TelegramBadRequest(method, "Bad Request: message is not modified")
             sent.markup = method.reply_markup
@@ -207,6 +207,14 @@ class FakeTelegram:
                 return ChatMemberOwner(user=user, is_anonymous=False)
             return ChatMemberMember(user=user)
         return True  # setMyCommands, deleteWebhook, ...
+
+    def _to_edit(self, method: Any) -> Sent:
+        """The message an edit names; a deleted one (by the bot, or by its reader in a
+        private chat) is refused as Telegram refuses it."""
+        sent = self.messages[(int(method.chat_id), method.message_id)]
+        if sent.deleted:
+            raise TelegramBadRequest(method, "Bad Request: message to edit not found")
+        return sent
 
     def _check_text(self, method: TelegramMethod, text: str, markup: Any) -> None:
         if not text or len(text) > 4096:

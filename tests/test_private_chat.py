@@ -128,3 +128,39 @@ async def test_the_hand_messages_to_delete_survive_a_restart(tmp_path):
         await _settle(h)
         for p in PEOPLE:
             assert len(_hands(h, p)) == 1, p
+
+
+async def test_a_hand_message_its_player_deleted_gives_its_turn_to_a_new_one(tmp_path):
+    """Against computer players the turn is edited into the hand message; when its player
+    has deleted it (or Telegram no longer lets it be edited), the edit is refused and the
+    turn comes in a new message with the keyboard -- nobody is left without their buttons,
+    and the match plays on to its end."""
+    async with Harness(tmp_path) as h:
+        h.tg.dm_open.add(SOLO.id)
+        await h.say(SOLO, SOLO.id, "/start")
+        await h.say(SOLO, SOLO.id, "/newgame 3 easy")
+        found = await h.app.service.store.find_open(SOLO.id, None)
+        rng = random.Random(5)
+        deleted = 0
+        for _ in range(2000):
+            res = await h.app.service.store.view(found.match_id)
+            if str(res.status) != "playing" or deleted >= 3:
+                break
+            msg = h.keyboard_message(SOLO)
+            if msg is None:
+                assert await _bots(h), "nobody can move: the turn's keyboard was lost"
+                continue
+            await h.press(SOLO, msg, data=rng.choice(msg.move_buttons()).callback_data)
+            await _settle(h)
+            hand = _hands(h, SOLO)[-1]
+            if not hand.buttons():  # waiting for the computer players: the player deletes it
+                h.tg.messages[(SOLO.id, hand.message_id)].deleted = True
+                deleted += 1
+                while h.keyboard_message(SOLO) is None and str(
+                        (await h.app.service.store.view(found.match_id)).status) == "playing":
+                    assert await _bots(h), "nobody can move: the turn's keyboard was lost"
+                if str((await h.app.service.store.view(found.match_id)).status) == "playing":
+                    assert h.keyboard_message(SOLO).message_id != hand.message_id
+        assert deleted >= 1
+        rounds, _ = await _play(h, [SOLO], found.match_id, rng)
+        assert str((await h.app.service.store.view(found.match_id)).status) != "playing"
