@@ -3,6 +3,9 @@
 See ``docs/ENGINE_API.md`` for the contract the service and the UI rely on.
 """
 
+# The variants of RULES.md §2, one module each, register themselves in VARIANTS on import
+# (engine/variants/__init__.py lists them); engine.variant itself imports none of them.
+from . import variants as _variants  # noqa: F401
 from .errors import (
     AmbiguousEnd,
     EngineError,

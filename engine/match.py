@@ -95,13 +95,16 @@ class MatchState(NamedTuple):
 
     @property
     def layout(self):
-        """The tiles on the table (:class:`engine.layout.LayoutState`, RULES.md §2.0)."""
+        """The tiles on the table: a :class:`engine.layout.LayoutState` (the line and the
+        cross, RULES.md §2.0), :class:`engine.trains.TrainsState` (§2.11) or
+        :class:`engine.sausage.SausageState` (§2.12); ``layout.kind`` says which."""
         return self.round.layout
 
     @property
     def chain(self) -> tuple[tuple[int, int], ...]:
-        """The line as oriented ``(a, b)`` pairs, left to right (RULES.md §0)."""
-        return self.round.layout.chain
+        """The line as oriented ``(a, b)`` pairs, left to right (RULES.md §0); () on the
+        trains and the sausage (§2.11, §2.12)."""
+        return self.round.chain
 
     @property
     def ends(self) -> tuple[int, ...]:
@@ -211,15 +214,22 @@ def deal_next(state: MatchState, round_state: RoundState) -> MatchState:
     return state._replace(round_no=state.round_no + 1, round=round_state)
 
 
-def deal_given(state: MatchState, hands: tuple[int, ...], bazar: tuple[int, ...],
+def deal_given(state: MatchState, hands: tuple, bazar: tuple[int, ...],
                *, first: bool = False) -> tuple[MatchState, list]:
     """Deal the next round (or, with ``first``, the first) from given hands and bazar, e.g.
     a game record's deal: the variant's lead rule picks the leader (RULES.md §1.5, §1.6).
-    Returns ``(state, [dealt event])``."""
+    ``hands``: a tile mask per seat; in Колбаса (RULES.md §2.12) each seat's queue as tile
+    ids, front first, and ``bazar`` ().  Returns ``(state, [dealt event, …])``: the steps the
+    rules force before the first decision follow the ``dealt`` event
+    (:meth:`engine.variant.Variant.begin_round`)."""
     v = state.rules.spec
     round_no = state.round_no if first else state.round_no + 1
     t = v.new_table(state, tuple(hands), tuple(bazar), round_no)
-    return state._replace(round_no=round_no, round=t.state()), [v.dealt_event(t, round_no)]
+    events = [v.dealt_event(t, round_no)]
+    v.start_round(t, events)
+    if t.end is not None:  # pragma: no cover - no built game ends a round before a decision
+        raise errors.InvalidDeal("the round ends before its first decision")
+    return state._replace(round_no=round_no, round=remember(t.state(), t)), events
 
 
 def apply(state: MatchState, seat: int, move: Move, *, deal: bool = True,
@@ -297,7 +307,10 @@ def apply_host_move(state: MatchState, *, deal: bool = True,
                     take: list[Tile] | None = None) -> tuple[MatchState, list]:
     """The turn of ``state.to_act`` timed out: the host moves for them (RULES.md §1.17).
 
-    Emits :class:`engine.events.HostMoved` before the move's own events.  After
+    Where a turn holds several decisions (Мексиканский поезд, RULES.md §2.11 rule 14) the
+    host finishes the whole turn, each placement a decision of its own (``version`` grows by
+    each), and the turn counts as one host move.  Emits :class:`engine.events.HostMoved`
+    before the move's own events.  After
     ``rules.afk_limit`` consecutive host moves for one seat — unless that move ended the match
     — the match is interrupted by timeout with the timeout rating (§1.16).  ``deal``/``take``
     as in :func:`apply`.  Raises :class:`engine.errors.RoundOver` when the match is over.
@@ -308,6 +321,11 @@ def apply_host_move(state: MatchState, *, deal: bool = True,
     move = host_move(state)
     count = state.afk[seat] + 1
     new, events = apply(state, seat, move, deal=deal, take=take, _host=True)
+    v = state.rules.spec
+    while new.result is None and new.round.to_act == seat and v.turn_goes_on(new.round):
+        # a turn of several decisions: the host finishes it (RULES.md §2.11 rule 14)
+        new, more = apply(new, seat, host_move(new), deal=deal, _host=True)
+        events.extend(more)
     events.insert(0, HostMoved(seat, count))
     afk = new.afk[:seat] + (count,) + new.afk[seat + 1:]
     new = new._replace(afk=afk)
