@@ -31,6 +31,7 @@ __all__ = [
     "host_move",
     "deal_next",
     "deal_given",
+    "deal_from_seed",
 ]
 
 
@@ -158,7 +159,10 @@ def new_match(rules: Rules, players: int, seed: object) -> tuple[MatchState, lis
     rules.check_players(players)
     state = _initial(rules, players, seed)
     t, events = rules.spec.deal_round(state, 1)
-    return state._replace(round=remember(t.state(), t)), events
+    state = state._replace(round=remember(t.state(), t))
+    if t.end is not None:  # a round the rules played to its end without a decision
+        state = _finish_round(state, t, events, True)
+    return state, events
 
 
 def start_match(rules: Rules, players: int, round_state: RoundState | None = None,
@@ -227,9 +231,25 @@ def deal_given(state: MatchState, hands: tuple, bazar: tuple[int, ...],
     t = v.new_table(state, tuple(hands), tuple(bazar), round_no)
     events = [v.dealt_event(t, round_no)]
     v.start_round(t, events)
-    if t.end is not None:  # pragma: no cover - no built game ends a round before a decision
-        raise errors.InvalidDeal("the round ends before its first decision")
-    return state._replace(round_no=round_no, round=remember(t.state(), t)), events
+    state = state._replace(round_no=round_no, round=remember(t.state(), t))
+    if t.end is not None:  # the rules played the round to its end: it is recorded now
+        state = _finish_round(state, t, events, False)
+    return state, events
+
+
+def deal_from_seed(state: MatchState, *, first: bool = False) -> tuple[MatchState, list]:
+    """Deal the next round (or, with ``first``, the first) from the match's seed, as
+    :func:`apply` does, for a match whose finished round was kept with ``deal=False`` (or a
+    match from :func:`start_match` without a round).  A round that the rules play to its end
+    before any decision (Колбаса, RULES.md §2.12 rule 6) is recorded at once and kept as it
+    finished.  Returns ``(state, events)``."""
+    v = state.rules.spec
+    round_no = state.round_no if first else state.round_no + 1
+    t, events = v.deal_round(state, round_no)
+    state = state._replace(round_no=round_no, round=remember(t.state(), t))
+    if t.end is not None:
+        state = _finish_round(state, t, events, False)
+    return state, events
 
 
 def apply(state: MatchState, seat: int, move: Move, *, deal: bool = True,
@@ -273,25 +293,30 @@ def apply(state: MatchState, seat: int, move: Move, *, deal: bool = True,
 
 def _finish_round(state: MatchState, t: Table, events: list, deal: bool) -> MatchState:
     """Score a finished round (the variant's :meth:`score_round`), then end the match or,
-    with ``deal``, deal the next round."""
+    with ``deal``, deal the next round.  A round that the rules play to its end before any
+    decision (Колбаса, RULES.md §2.12 rule 6: every turn without a choice) is scored at once
+    and the next one dealt."""
     v = state.rules.spec
-    rs = t.state()
-    end: RoundEnd = v.score_round(state._replace(round=rs), t)
-    events.append(end.scored)
-    events.extend(end.events)
-    state = state._replace(
-        round=rs, scores=end.scores, remembered=end.remembered, pot=end.pot,
-        own=end.own if end.own is not None else state.own)
-    result = v.result(state, end)
-    if result is not None:
-        events.append(MatchEnded(result.reason, result.goats, result.rating, None,
-                                 state.scores, result.title, result.winners))
-        return state._replace(result=result)
-    if not deal:
-        return state
-    nxt, deal_events = v.deal_round(state, state.round_no + 1)
-    events.extend(deal_events)
-    return deal_next(state, remember(nxt.state(), nxt))
+    while True:
+        rs = t.state()
+        end: RoundEnd = v.score_round(state._replace(round=rs), t)
+        events.append(end.scored)
+        events.extend(end.events)
+        state = state._replace(
+            round=rs, scores=end.scores, remembered=end.remembered, pot=end.pot,
+            own=end.own if end.own is not None else state.own)
+        result = v.result(state, end)
+        if result is not None:
+            events.append(MatchEnded(result.reason, result.goats, result.rating, None,
+                                     state.scores, result.title, result.winners))
+            return state._replace(result=result)
+        if not deal:
+            return state
+        t, deal_events = v.deal_round(state, state.round_no + 1)
+        events.extend(deal_events)
+        state = deal_next(state, remember(t.state(), t))
+        if t.end is None:
+            return state
 
 
 def host_move(state: MatchState) -> Move:

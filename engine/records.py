@@ -48,9 +48,9 @@ from .match import (
     MatchState,
     apply,
     apply_host_move,
+    deal_from_seed,
     deal_given,
     host_move,
-    new_match,
     start_match,
 )
 from .moves import END_NAMES, LINES, Move, Placement
@@ -386,7 +386,7 @@ def replay(record: dict) -> dict:
         if not isinstance(decisions, list):
             raise ReplayError("\"decisions\" must be a list", r_no)
         top = rules.set
-        scored = None
+        scored = next((ev for ev in dealt if isinstance(ev, RoundScored)), None)
         d_no = _forced(dealt, decisions, 0, r_no, top)
         while d_no < len(decisions):
             d = decisions[d_no]
@@ -483,38 +483,44 @@ def record_match(rules: Rules, names: list[str], seed: object,
     written as ``{"take": [...]}`` entries.  Raises :class:`engine.errors.EngineError` if a
     decision is illegal.
     """
-    state, events = new_match(rules, len(names), seed)
+    state = start_match(rules, len(names), None, seed)
     v = rules.spec
     rounds: list[dict] = []
 
-    def open_round(s: MatchState) -> None:
-        rounds.append({"deal": v.deal_record(s.round), "decisions": []})
-
-    def forced(evs: list) -> None:
-        """The placements the rules made without a decision (RULES.md §2.12 rule 11), and
-        the rounds dealt, in the order of the events."""
+    def entries(evs: list) -> None:
+        """The placements the rules made without a decision (RULES.md §2.12 rule 11) and
+        Семёрка's takes, in the order of the events."""
         for ev in evs:
-            if ev.kind == "dealt" and ev.round_no != 1:
-                if state.finished:  # dealt, then ended by a timeout (RULES.md §1.17)
-                    return
-                open_round(state)
-            elif ev.kind in ("led", "played") and ev.forced:
+            if ev.kind in ("led", "played") and ev.forced:
                 rounds[-1]["decisions"].append(_entry([ev]))
             elif ev.kind == "took":
                 rounds[-1]["decisions"].append({"take": [t.code() for t in ev.tiles]})
 
-    open_round(state)
-    forced(events)
+    def deal(first: bool = False) -> None:
+        """Deal rounds from the seed until one waits for a decision or the match is over
+        (a round may end before any decision, RULES.md §2.12 rule 6)."""
+        nonlocal state
+        while True:
+            state, evs = deal_from_seed(state, first=first)
+            first = False
+            rounds.append({"deal": v.deal_record(state.round), "decisions": []})
+            entries(evs)
+            if state.finished or state.to_act is not None:
+                return
+
+    deal(first=True)
     for move, host in decisions:
         if state.finished:
             break
         if host:
-            state, events = apply_host_move(state)
+            state, events = apply_host_move(state, deal=False)
             # the host's placements, one entry each (a turn of several, §2.11 rule 14)
             for group in _placements(events, forced=False):
                 rounds[-1]["decisions"].append(dict(_entry(group), host=True))
         else:
-            state, events = apply(state, state.to_act, move)
+            state, events = apply(state, state.to_act, move, deal=False)
             rounds[-1]["decisions"].append(move.to_dict())
-        forced(events)
+        entries(events)
+        if not state.finished and state.to_act is None:
+            deal()
     return {"rules": rules.to_json(), "players": list(names), "rounds": rounds}

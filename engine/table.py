@@ -314,8 +314,6 @@ class Table:
             return ()
         lay = self.layout
         pos = lay.pos
-        if pos == OWN_TURNS:  # the trains, the sausage: the variant lists them every time
-            return self.v.generate(self)
         if pos >= 0 and self.one_tile:  # a plain line: each fitting tile's moves, looked up
             m = self.hands[seat] & lay.fit
             if not m:
@@ -329,6 +327,8 @@ class Table:
                 m ^= low
                 got += row[low]
             return got
+        if pos == OWN_TURNS:  # the trains, the sausage: the variant lists them every time
+            return self.v.generate(self)
         if lay.line:
             key = (self.hands[seat] & lay.fit) << 32 | self.mkey << 21 | lay.ends_key()
         elif self.lead_id < 0 and not self.mkey:

@@ -58,7 +58,7 @@ def test_options_and_seats():
                                "afk_limit": 2}
     new_match(RULES, 2, 1)
     for n in (3, 4):
-        with pytest.raises(ValueError, match="exactly 2 players"):
+        with pytest.raises(ValueError, match="2 to 2 players"):
             new_match(RULES, n, 1)
 
 
@@ -478,3 +478,24 @@ def test_every_tile_is_accounted_for_at_every_step(seed, rng_seed):
             state, _ = apply_host_move(state)
         else:
             state, _ = apply(state, state.to_act, rng.choice(legal_moves(state)))
+
+
+def test_rule_6_a_round_without_a_single_choice_is_played_and_recorded_at_once():
+    """RULES.md §2.12 rules 6–7: seed 1292 deals a round 1 in which no turned-over tile has
+    two placements: the engine plays it to its out within the deal, records it and deals
+    round 2; a record of the match writes round 1 with its forced placements only, and
+    replays."""
+    state, events = new_match(RULES, 2, 1292)
+    assert kinds(events).count("round_scored") == 1 and state.round_no == 2
+    assert not state.finished and state.to_act is not None
+    rng = random.Random(2)
+    decisions = []
+    while not state.finished:
+        move = rng.choice(legal_moves(state))
+        state, _ = apply(state, state.to_act, move)
+        decisions.append((move, False))
+    record = record_match(RULES, ["a", "b"], 1292, decisions)
+    assert all(not d.get("host") for d in record["rounds"][0]["decisions"])
+    out = replay(record)
+    assert out["rounds"][0]["end"] == "out" and out["goats"] == list(state.result.goats)
+    assert len(out["rounds"]) == len(record["rounds"])
