@@ -207,9 +207,8 @@ class Rules:
                 raise ValueError(
                     f"Kozel is played by 2 to 4 players, not {players!r} (RULES.md §1.1)")
             with_set = f" with the double-{self.set} set" if self.set != SET_DEFAULT else ""
-            count = f"exactly {lo}" if lo == hi else f"{lo} to {hi}"
             raise ValueError(
-                f"{self.variant} is played by {count} players{with_set}, not {players!r} "
+                f"{self.variant} is played by {lo} to {hi} players{with_set}, not {players!r} "
                 f"(RULES.md {self.spec.section})")
 
     def to_json(self) -> dict[str, Any]:
