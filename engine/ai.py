@@ -242,8 +242,8 @@ def _field(ev: Any, name: str) -> Any:
     return getattr(ev, name, None)
 
 
-def _tile(value: Any) -> Tile:
-    return value if isinstance(value, Tile) else Tile.parse(value)
+def _tile(value: Any, top: int = 6) -> Tile:
+    return value if isinstance(value, Tile) else Tile.parse(value, top)
 
 
 def _public_round(rs: RoundState, seat: int) -> RoundState:
@@ -405,11 +405,12 @@ def _trains_history(state: Any, events: list) -> tuple[list[PublicAction], bool]
             m |= _BIT[tid]
         return m
 
+    top = state.rules.set
     for ev in events:
         kind = _field(ev, "kind")
         if kind == "played":
             s = int(_field(ev, "seat"))
-            t = _tile(_field(ev, "tile"))
+            t = _tile(_field(ev, "tile"), top)
             tid = TILE_ID[t]
             train = _field(ev, "train")
             i = n if train == "mexican" else int(train)

@@ -219,6 +219,21 @@ class Trains:
             out.sort()
         return out
 
+    def can_place(self, seat: int, hand: int, after_double: bool) -> bool:
+        """Whether :meth:`placements` would list anything (rules 4–7), without listing."""
+        ends = self.ends
+        if self.open:
+            if hand & SUITS[ends[self.open[0]]]:
+                return True
+            if not after_double:
+                return False
+            return any(hand & _DOUBLE_BIT[ends[i]] for i in self.available(seat))
+        pub = self.public
+        for i in range(self.players):
+            if (i == seat or pub[i]) and hand & SUITS[ends[i]]:
+                return True
+        return bool(hand & SUITS[ends[self.players]])
+
     def fit(self) -> int:
         """Bit mask of the tiles that would fit now, whoever held them (RULES.md §2.11 rule
         10): the tiles showing the oldest open double's number, or, with none open, those

@@ -97,3 +97,16 @@ def test_kolbasa_decides_the_same_whatever_the_queues_hide(seed, steps, shuffle_
     obs = ai.observe(state, state.to_act, history)
     assert obs.hand == () and obs.round.hands == (0, 0)
     _assert_same_decisions(state, history, twin, history)
+
+
+def test_the_new_games_observe_the_same_from_events_and_their_dicts():
+    """The bot hands the computer players the events' ``to_dict`` forms (tiles as
+    ``"5-12"``, RULES.md §2.10.3): the observation is the same."""
+    from engine import to_dict
+
+    for rules, players in ((Rules(variant="mexican_train"), 4), (Rules(variant="kolbasa"), 2)):
+        state, history = play_to(rules, players, 5, 30, random.Random(5))
+        assert not state.finished
+        seat = state.to_act
+        assert ai.observe(state, seat, [to_dict(e) for e in history]) == \
+            ai.observe(state, seat, history)

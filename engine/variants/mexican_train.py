@@ -359,7 +359,7 @@ class MexicanTrain(Variant):
 
     def can_place(self, t: Table, seat: int) -> bool:
         """Whether ``seat`` has a legal placement now (rules 4–7)."""
-        return bool(t.layout.placements(seat, t.hands[seat], t.phase == 1))
+        return t.layout.can_place(seat, t.hands[seat], t.phase == 1)
 
     def take_turn(self, t: Table, seat: int) -> None:
         """RULES.md §2.11 rule 8 from step (a) for ``seat``: if it has a legal placement, its
