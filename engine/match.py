@@ -153,8 +153,10 @@ def new_match(rules: Rules, players: int, seed: object) -> tuple[MatchState, lis
     """Start a match: deal the first round from ``seed`` (RULES.md §1.2–§1.5 and the
     variant's deal and lead).
 
-    ``players`` as the variant allows (2..4; 4 with teams); ``seed`` any int or str.
-    Returns ``(state, events)``; raises ``ValueError`` for a bad number of players.
+    ``players`` as the variant allows (2..4; 4 with teams; 2..8 in Мексиканский поезд, 2 in
+    Колбаса); ``seed`` any int or str.  A round that the rules play to its end before any
+    decision (Колбаса) is recorded within the call and the next one dealt.  Returns
+    ``(state, events)``; raises ``ValueError`` for a bad number of players.
     """
     rules.check_players(players)
     state = _initial(rules, players, seed)

@@ -10,6 +10,12 @@ simulations and the computer players' playouts all run on it.
 A table is mutable so that playouts reuse it move after move; :meth:`Table.state` gives the
 immutable :class:`RoundState` that the engine's API passes around, and
 :meth:`Table.from_state` rebuilds a table from one.
+
+The trains of RULES.md §2.11 and the sausage of §2.12 are layouts of their own kind (their
+``pos`` is :data:`engine.layout.OWN_TURNS`): there the table keeps the same state — hands
+(Колбаса's queues as sets), the bazar, the seat to act, the round's end, the events — and
+hands every move to the variant (:attr:`engine.variant.Variant.play_move`), which lays it on
+its layout and plays the turn the way its section says.
 """
 
 from __future__ import annotations

@@ -28,7 +28,8 @@ The hooks, by the time they are called:
   :meth:`Variant.deal_record` (a round's deal as a record writes it).
 
 The round core (:mod:`engine.table`) and the match (:mod:`engine.match`) call them; a
-variant module never places a tile itself (:mod:`engine.layout` does).
+variant module never places a tile itself (its layout does: :mod:`engine.layout`,
+:mod:`engine.trains`, :mod:`engine.sausage`).
 """
 
 from __future__ import annotations
