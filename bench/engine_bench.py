@@ -21,7 +21,8 @@ random choices) on both engines in alternating slices of ``--slice`` rounds, so 
 machine's noise hits both alike; CPU time per engine, rounds per second and the ratio
 new/old are printed.
 
-    python bench/engine_bench.py [--seconds 6] [--old-engine DIR [--slices 20] [--slice 40]]
+    python bench/engine_bench.py [--seconds 6]
+                                 [--old-engine DIR [--slices 20] [--slice 40] [--rows W,…]]
 """
 
 from __future__ import annotations
@@ -276,7 +277,7 @@ def _workloads(eng: Any) -> dict[str, Any]:
     return out
 
 
-def side_by_side(old_dir: str, slices: int, per_slice: int) -> None:
+def side_by_side(old_dir: str, slices: int, per_slice: int, only: str | None = None) -> None:
     """Every row on both engines in alternating slices (see the module doc).  The garbage
     collector runs between slices, never inside one (as ``timeit`` does), so that a
     collection that the other engine's allocations started is not charged to a slice."""
@@ -293,7 +294,8 @@ def side_by_side(old_dir: str, slices: int, per_slice: int) -> None:
     import engine
 
     old_rows = _workloads(oldengine)
-    new_rows = {k: v for k, v in _workloads(engine).items() if k in old_rows}
+    new_rows = {k: v for k, v in _workloads(engine).items() if k in old_rows
+                and (not only or any(w in k for w in only.split(",")))}
     for rows in (old_rows, new_rows):  # warm both engines' caches alike before measuring
         for fn in rows.values():
             for k in range(per_slice):
@@ -329,9 +331,11 @@ def main() -> None:
                     help="compare with the engine of an older checkout, side by side")
     ap.add_argument("--slices", type=int, default=20)
     ap.add_argument("--slice", type=int, default=40, help="rounds per slice")
+    ap.add_argument("--rows", help="with --old-engine: only the rows whose names contain one "
+                                   "of these comma-separated words")
     args = ap.parse_args()
     if args.old_engine:
-        side_by_side(args.old_engine, args.slices, args.slice)
+        side_by_side(args.old_engine, args.slices, args.slice, args.rows)
         return
     random.seed(1)  # dominoes shuffles with the global generator
     rng = random.Random(2)
