@@ -52,6 +52,17 @@ Strengths:
   move replaces the ``normal`` choice only when it beats it by a paired standard error
   (:data:`PRIOR_Z`).
 
+On the two tables of their own kind the same three strengths play with policies of their
+own, chosen by the table's kind, never by the variant's name: on the trains (RULES.md §2.11)
+``normal`` sheds what a held tile costs, lays a double only when it can follow it, keeps
+tiles to place next turn, takes its marker off and uses the others' public trains
+(:func:`_trains_pick`); on the sausage (§2.12) it weighs what a cut sends against what the
+opponent's next tile may do on the table it leaves (:func:`_sausage_pick`).  ``hard`` runs
+the same search: on the trains over deals from :func:`beliefs` (a draw or a knock says the
+seat could place nothing then) weighed by the other seats' plays, on the sausage over random
+fills of the tiles nobody has seen into the queues' unseen fronts — every such fill is as
+likely, since nothing public depends on them (:class:`_TrainsGame`, :class:`_SausageGame`).
+
 What a game's outcome is worth comes from the variant's own hooks, never from code here:
 ``held_costs`` (what a tile still in hand at the round's end costs in that game) for
 shedding, and ``score_round``/``result``/``standing`` for a finished playout (whatever the
