@@ -185,8 +185,9 @@ class Load:
 
     # -- the players react to the bot -----------------------------------------------------------
 
-    def _on_call(self, method: str, params: dict, t0: float, result: Any, error: Any) -> None:
-        self._log_call(method, params, t0, result, error)
+    def _on_call(self, method: str, params: dict, t0: float, result: Any, error: Any, *,
+                 client: str | None = None) -> None:
+        self._log_call(method, params, t0, result, error, client=client)
         if method not in _COUNTED:
             return
         t1 = self.world.clock()

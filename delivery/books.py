@@ -13,7 +13,8 @@ The stored JSON object (``matches.messages``)::
      "table": 13, "table_round": 2, "table_chat": -100, "table_closed": 1, "table_photo": 1,
      "end_shown": 1, "hold": 15, "hold_version": 9, "hold_name": "Петя",
      "hand:21": {"id": 14, "version": 7, "round": 2, "live": 1, "unsure": 1},
-     "dm_notice:22": 2, "dm_notice_msg:22": 16, "retired:21": [11], "sending:22": 16}
+     "dm_notice:22": 2, "dm_notice_msg:22": 16, "retired:21": [11], "spent:21": [9, 10],
+     "sending:22": 16}
 
 ``hand:<user id>`` was written ``[id, version, round, live]`` before; both forms are read.
 ``table_photo`` is absent for a table shown as text (as every table was before pictures).
@@ -89,6 +90,8 @@ class MatchMessages:
     - ``dm_notices``: per user id, the round in which the group was told the DM is closed;
       ``dm_notice_msgs`` that notice's message, deleted once a hand reaches the player
       (issue 20 item 6);
+    - ``spent``: per user id, the hand messages without a keyboard that a newer one
+      replaced this round, deleted together at the round's end (issue 30 item 13);
     - ``retired``: per user id, hand messages a newer one replaced whose closing edit is not
       known to be made yet; stored before it is asked for, so a restart closes them
       (issue 20 item 15);
@@ -117,6 +120,7 @@ class MatchMessages:
     dm_notices: dict[int, int] = field(default_factory=dict)
     dm_notice_msgs: dict[int, MessageRef] = field(default_factory=dict)
     retired: dict[int, list[MessageRef]] = field(default_factory=dict)
+    spent: dict[int, list[MessageRef]] = field(default_factory=dict)
     sending: dict[int, int] = field(default_factory=dict)
     hold: MessageRef | None = None
     hold_version: int | None = None
@@ -152,10 +156,10 @@ class MatchMessages:
                 books.dm_notice_msgs[int(uid)] = value
             elif kind == "sending" and _int(value) is not None:
                 books.sending[int(uid)] = value
-            elif kind == "retired" and isinstance(value, list):
+            elif kind in ("retired", "spent") and isinstance(value, list):
                 ids = [v for v in value if _int(v) is not None]
                 if ids:
-                    books.retired[int(uid)] = ids
+                    getattr(books, kind)[int(uid)] = ids
         return books
 
     def to_json(self) -> dict[str, Any]:
@@ -186,10 +190,11 @@ class MatchMessages:
         for uid, ref in self.dm_notice_msgs.items():
             if ref_id(ref) is not None:
                 out[f"dm_notice_msg:{uid}"] = ref_id(ref)
-        for uid, refs in self.retired.items():
-            ids = [ref_id(r) for r in refs if ref_id(r) is not None]
-            if ids:
-                out[f"retired:{uid}"] = ids
+        for kind in ("retired", "spent"):
+            for uid, refs in getattr(self, kind).items():
+                ids = [ref_id(r) for r in refs if ref_id(r) is not None]
+                if ids:
+                    out[f"{kind}:{uid}"] = ids
         for uid, floor in self.sending.items():
             if self.in_flight(uid):  # (else the ids above account for every send there)
                 out[f"sending:{uid}"] = floor
@@ -200,7 +205,7 @@ class MatchMessages:
         message, or one it replaced) is still being sent, so that its id is not known yet."""
         hand = self.hands.get(user_id)
         refs = [hand.message] if hand is not None else []
-        refs += list(self.retired.get(user_id, ()))
+        refs += [*self.retired.get(user_id, ()), *self.spent.get(user_id, ())]
         return any(isinstance(r, asyncio.Future) and not r.done() for r in refs)
 
     def id_of(self, which: str, user_id: int | None = None) -> int | None:
@@ -214,7 +219,7 @@ class MatchMessages:
     def known_ids(self, user_id: int) -> set[int]:
         """The ids of the messages in ``user_id``'s private chat these books know."""
         refs = [h.message for u, h in self.hands.items() if u == user_id]
-        refs += list(self.retired.get(user_id, ()))
+        refs += [*self.retired.get(user_id, ()), *self.spent.get(user_id, ())]
         return {i for i in (ref_id(r) for r in refs) if i is not None}
 
     # ------------------------------------------------------------------ sends in flight
@@ -223,7 +228,8 @@ class MatchMessages:
         """The sends still waiting in the outbox."""
         refs = [self.lobby, self.table, self.end, self.hold,
                 *(h.message for h in self.hands.values()), *self.dm_notice_msgs.values(),
-                *(r for refs in self.retired.values() for r in refs)]
+                *(r for refs in self.retired.values() for r in refs),
+                *(r for refs in self.spent.values() for r in refs)]
         return [r for r in refs if isinstance(r, asyncio.Future) and not r.done()]
 
     def settle(self) -> None:
@@ -237,12 +243,13 @@ class MatchMessages:
             self.table_chat = chat
         self.end, _ = _settled(self.end)
         self.hold, _ = _settled(self.hold)
-        for uid, refs in list(self.retired.items()):
-            done = [m for m in (_settled(r)[0] for r in refs) if m is not None]
-            if done:
-                self.retired[uid] = done
-            else:
-                del self.retired[uid]
+        for kept in (self.retired, self.spent):
+            for uid, refs in list(kept.items()):
+                done = [m for m in (_settled(r)[0] for r in refs) if m is not None]
+                if done:
+                    kept[uid] = done
+                else:
+                    del kept[uid]
         for uid, ref in list(self.dm_notice_msgs.items()):
             message, _ = _settled(ref)
             if message is None:

@@ -1,19 +1,25 @@
 """Each player's hand message in their private chat (issue 4, "Your hand, in private"; issue
-13; issue 20 items 6 and 15).
+13; issue 20 items 6 and 15; issue 30 item 13).
 
-One hand message per player holds the keyboard of their turn: the buttons are exactly their
-legal moves.  A new turn comes as a new message (Telegram notifies only on new messages) and
-the one it replaces is closed; when the mover is to act again (everyone else knocked, or they
-lead the next round, RULES.md §1.6) their pressed message is edited to the new turn in place.
-While it is not their turn the message shows the hand, edited only when the hand changed or a
-round began, so no notification comes while it is not their turn.
+One hand message per player: while it is not their turn it shows the hand, edited only when
+the hand changed or a round began, so no notification comes.  Their turn puts the keyboard
+of their legal moves on it:
+
+- in a group's match a turn comes as a new message (Telegram notifies only on new messages),
+  and the one it replaces is deleted, so the private chat keeps one hand message; when the
+  mover is to act again (everyone else knocked, or they lead the next round, RULES.md §1.6)
+  the message they pressed is edited to the new turn in place;
+- in a match against computer players in the person's own private chat, where nobody else
+  is waited for, the turn is edited into the hand message in place as long as it is the
+  chat's newest message; only when something came after it (a new round's table) does the
+  turn come as a new message at the bottom, the old one deleted.
 
 A SIGKILL can fall between a request and its bookkeeping, so the books record the intent
-first: a hand message a newer one replaces is stored as still to close
+first: a hand message a newer one replaces is stored as still to delete
 (``MatchMessages.retired``) before the replacing send is made; a new message with a keyboard
 is recorded as being sent (``MatchMessages.sending``: the newest id known in that chat) before
 the send; an edit that puts a keyboard on a known message is ``unsure`` until it is made.  The
-start-up (``Publisher.heal``) closes and redoes what these say.
+start-up (``Publisher.heal``) deletes and redoes what these say.
 """
 
 from __future__ import annotations
@@ -86,6 +92,8 @@ class HandMessages:
         for message in list(books.retired.get(uid, ())) if redo else ():
             # a restart: closing it was cut short
             self._retire(books, table.match_id, uid, message, locale)
+        if books.spent.get(uid) and (redo or finished or (old and old.round_no != round_no)):
+            self._clear(books, table.match_id, uid)
         if hand.your_turn:
             markup = self.keyboard(table.match_id, version, hand.legal, uid, locale)
             if old and old.version == version and old.live:
@@ -98,15 +106,18 @@ class HandMessages:
                 # else it already holds the keyboard for this version (maybe a move half
                 # built in it, which a restart keeps)
                 return
-            if old and old.live and pressed:
-                # the player is looking at the message they just pressed: their next turn
-                # (everyone else knocked, or they lead the new round, §1.6) goes there
+            if old and ((old.live and pressed) or self._newest(books, table, uid, old)):
+                # the player is looking at the message they just pressed (everyone else
+                # knocked, or they lead the new round, §1.6), or nobody but them is waited
+                # for and it is their chat's newest message: the turn goes there
                 hand_message = HandMessage(old.message, version, round_no, True)
                 books.hands[uid] = hand_message
                 self._put_keyboard(books, table.match_id, uid, hand_message, text, markup)
                 return
             if old and old.live:  # the new message below takes the turn (issue 20 item 6)
                 self._retire(books, table.match_id, uid, old.message, locale)
+            elif old:  # the old one goes at the round's end, with the others (item 13)
+                books.spent.setdefault(uid, []).append(old.message)
             self._send(books, table, seat, text, markup, version, live=True)
         elif old and (old.live or redo):
             post.outbox.edit_text(uid, old.message, text, reply_markup=idle)
@@ -118,6 +129,21 @@ class HandMessages:
             # it is not this player's turn
             post.outbox.edit_text(uid, old.message, text, reply_markup=idle)
             books.hands[uid] = HandMessage(old.message, version, round_no, False)
+
+    def _newest(self, books: MatchMessages, table: TableView, user_id: int,
+                old: HandMessage) -> bool:
+        """Whether the hand message ``old`` may take the turn in place: the match is played
+        in the person's own private chat against computer players (nobody else is waited
+        for), and it is that chat's newest message — nothing sent after it, nothing being
+        sent (issue 30 item 13)."""
+        if table.chat_id != user_id:
+            return False
+        mine = ref_id(old.message)
+        last = self.post.outbox.last_sent(user_id)
+        if mine is None or last is None:
+            return False
+        others = [ref_id(r) for r in (books.table, books.end, books.hold)]
+        return mine >= max([last, *(i for i in others if i is not None)])
 
     def keyboard(self, match_id: int, version: int, legal: Any, user_id: int,
                  locale: str) -> Any:
@@ -190,20 +216,20 @@ class HandMessages:
 
     def _retire(self, books: MatchMessages, match_id: int, user_id: int, message: Any,
                 locale: str) -> None:
-        """Close the hand message ``message`` of ``user_id`` that a newer one replaces
-        (:meth:`_moved_on`).  Until that edit is made the books keep it among the messages
-        still to close (``MatchMessages.retired``, stored with the match before anything is
-        sent), so a restart after a SIGKILL closes it instead of leaving a second live
+        """Delete the hand message ``message`` of ``user_id`` that a newer one replaces, so
+        the private chat keeps one hand message (issue 30 item 13); one Telegram will not
+        delete (older than 48 hours) loses its keyboard and points to the newer one instead
+        (:meth:`_moved_on`).  Until that is done the books keep it among the messages still
+        to delete (``MatchMessages.retired``, stored with the match before anything is
+        sent), so a restart after a SIGKILL deletes it instead of leaving a second live
         keyboard (issue 20 item 15)."""
         waiting = books.retired.setdefault(user_id, [])
-        if not any(m is message or ref_id(m) == ref_id(message) is not None
-                   for m in waiting):
+        if not any(m is message or ref_id(m) == ref_id(message) is not None for m in waiting):
             waiting.append(message)
-        edit = self._moved_on(user_id, message, locale)
 
-        def done(future: asyncio.Future) -> None:
+        def forget(future: asyncio.Future) -> None:
             if future.cancelled():
-                return  # shutting down: the next start closes it
+                return  # shutting down: the next start deletes it
             left = [m for m in books.retired.get(user_id, ()) if m is not message
                     and (ref_id(m) is None or ref_id(m) != ref_id(message))]
             if left:
@@ -212,14 +238,39 @@ class HandMessages:
                 books.retired.pop(user_id, None)
             self.post.books.changed(match_id)
 
-        edit.add_done_callback(done)
+        def deleted(future: asyncio.Future) -> None:
+            if not future.cancelled() and future.result() is False:  # kept by Telegram
+                self._moved_on(user_id, message, locale).add_done_callback(forget)
+            else:
+                forget(future)
+
+        self.post.outbox.delete(user_id, message).add_done_callback(deleted)
+
+    def _clear(self, books: MatchMessages, match_id: int, user_id: int) -> None:
+        """Delete the hand messages ``user_id``'s newer ones replaced (``books.spent``) in one
+        request, at a round's (or the match's) end: the private chat keeps one hand message,
+        at one call a round (issue 30 item 13)."""
+        spent = list(books.spent.get(user_id, ()))
+        done = self.post.outbox.delete_many(user_id, spent)
+
+        def forget(future: asyncio.Future) -> None:
+            if future.cancelled():
+                return  # shutting down: the next start deletes them
+            left = [m for m in books.spent.get(user_id, ()) if m not in spent]
+            if left:
+                books.spent[user_id] = left
+            else:
+                books.spent.pop(user_id, None)
+            self.post.books.changed(match_id)
+
+        done.add_done_callback(forget)
 
     def retire_live(self, books: MatchMessages, match_id: int, user_id: int, locale: str
                     ) -> None:
         """The player's hand message is to be sent anew (/hand, a Start after a 403): the one
-        the books hold is forgotten, and closed if it held a keyboard."""
+        the books hold is forgotten and deleted, so one hand message stays."""
         old = books.hands.pop(user_id, None)
-        if old is not None and old.live:
+        if old is not None:
             self._retire(books, match_id, user_id, old.message, locale)
 
     async def handed(self, result: Result, books: MatchMessages) -> None:
@@ -327,8 +378,8 @@ class HandMessages:
         was already shown (the game moved on while the press was answered); True when the
         edit was queued.  An edit of the message already queued coalesces with it, and one
         that would change nothing counts as done (the outbox).  If another message holds the
-        turn's keyboard (the hand was sent again: /hand, /start, a restart), the pressed one
-        takes over and the other loses its keyboard, so one keyboard stays live."""
+        turn's keyboard (the hand was sent again: /hand, /start, a restart, and the pressed one
+        is being deleted), the move is built on that one, so one keyboard stays live."""
         post, tr = self.post, self.post.tr
         hand = result.hand_for(user_id)
         table = result.table
@@ -341,10 +392,10 @@ class HandMessages:
             old = books.hands.get(user_id)
             ref: Any = message_id
             locale = await post.languages.of_user(user_id)
-            if old is not None and ref_id(old.message) == message_id:
+            if old is not None and (ref_id(old.message) == message_id or old.live):
+                # (a press on an older message that a newer one replaced — being deleted —
+                # builds on the live one, so one keyboard stays, at the chat's bottom)
                 ref = old.message
-            elif old is not None and old.live:
-                self._retire(books, result.match_id, user_id, old.message, locale)
             books.hands[user_id] = HandMessage(ref, table.version, table.round_no, True)
             post.books.changed(result.match_id)
             text = compose.hand_text(locale, localized(hand, locale, tr),

@@ -86,7 +86,10 @@ _NOT_MODIFIED = "message is not modified"
 PHOTO_FILENAME = "table.png"
 _SENDS = ("send", "send_photo")
 _EDITS = ("edit_text", "edit_markup", "edit_media")
-_GONE = ("message to delete not found", "message can't be deleted")
+#: A message to delete that is gone already (deleted, as asked).
+_GONE = ("message to delete not found",)
+#: A message Telegram will not delete (a bot's own message older than 48 hours): it stays.
+_KEPT = ("message can't be deleted",)
 
 
 #: A message: its id, or the future of the send that makes it (resolving to the ``Message``).
@@ -130,7 +133,7 @@ def _same(a: MessageRef | None, b: MessageRef | None) -> bool:
 @dataclass
 class _Op:
     kind: str  # "send" | "send_photo" | "send_document" | "edit_text" | "edit_markup" |
-    #            "edit_media" | "delete"
+    #            "edit_media" | "delete" | "delete_many"
     chat_id: int
     message_id: MessageRef | None
     kwargs: dict[str, Any]
@@ -270,8 +273,27 @@ class Outbox:
                                  {"document": document, **kwargs}))
 
     def delete(self, chat_id: int, message_id: MessageRef) -> asyncio.Future:
-        """Queue ``delete_message``; a message already gone counts as deleted (True)."""
+        """Queue ``delete_message``; a message already gone counts as deleted (True), one
+        Telegram will not delete (older than 48 hours) gives False (it is still there), and
+        a failure None."""
         return self._enqueue(_Op("delete", chat_id, message_id, {}))
+
+    def delete_many(self, chat_id: int, message_ids: list[MessageRef]) -> asyncio.Future:
+        """Queue ``delete_messages``: up to 100 messages of one chat deleted in one request
+        (one call of the chat's rate however many); those already gone, or never sent, are
+        skipped.  The future gives True, or None on failure."""
+        return self._enqueue(_Op("delete_many", chat_id, None,
+                                 {"refs": list(message_ids)[:100]}))
+
+    def last_sent(self, chat_id: int) -> int | None:
+        """The id of the newest message this outbox sent to ``chat_id`` (0: none since it
+        started), or None while a send to that chat is still queued or being made (the
+        newest is not known yet)."""
+        chat = self._chats.get(chat_id)
+        if chat is not None and any(op.kind in _SENDS or op.kind == "send_document"
+                                    for op in chat.ops):
+            return None
+        return self.newest.get(chat_id, 0)
 
     def pending(self, chat_id: int | None = None) -> int:
         """Requests waiting (not yet sent) for one chat, or for all chats."""
@@ -387,7 +409,7 @@ class Outbox:
         """Whether the request at the head of the queue is still to be made: the message it
         edits was sent, and its update's mark (a cluster's reply) holds.  Else it is gone
         from the queue and resolved to None."""
-        if not await self._resolve_target(op):
+        if not await _resolve_target(op):
             chat.ops.popleft()
             if op.on_failed is not None:  # a photo for a message that never came
                 await self._notify(op.on_failed)
@@ -444,9 +466,11 @@ class Outbox:
             return _AGAIN
         if isinstance(exc, TelegramBadRequest):
             text = str(exc.message).lower()
-            gone = op.kind == "delete" and any(g in text for g in _GONE)
+            gone = op.kind in ("delete", "delete_many") and any(g in text for g in _GONE)
             if _NOT_MODIFIED in text or gone:
                 return True, False
+            if op.kind == "delete" and any(k in text for k in _KEPT):
+                return False, False
         elif isinstance(exc, TelegramForbiddenError):
             await self._notify(self.on_forbidden, chat_id, exc)
             return None, False
@@ -471,22 +495,6 @@ class Outbox:
         await self._report_error(chat_id, op.kind, exc)
         return None, True
 
-    @staticmethod
-    async def _resolve_target(op: _Op) -> bool:
-        """Turn an edit's message reference into its id (waiting for its send); False when
-        that send failed."""
-        if op.after is not None:
-            await asyncio.wait([op.after])  # never raises: what it gave does not matter
-            op.after = None
-        ref = op.message_id
-        if ref is None or isinstance(ref, int):
-            return True
-        sent = await asyncio.shield(ref) if not ref.done() else ref.result()
-        if sent is None:
-            return False
-        op.message_id = sent.message_id
-        return True
-
     def _redirect(self, op: _Op, chat_id: int) -> None:
         """Queue a send (of a text or a photo) again for the supergroup ``chat_id``; its
         futures go with it."""
@@ -502,34 +510,9 @@ class Outbox:
     async def _call(self, op: _Op) -> Any:
         token = _IN_OUTBOX.set(True)
         try:
-            return await self._request(op)
+            return await _request(self.bot, op)
         finally:
             _IN_OUTBOX.reset(token)
-
-    async def _request(self, op: _Op) -> Any:
-        if op.kind == "send":
-            return await self.bot.send_message(chat_id=op.chat_id, **op.kwargs)
-        if op.kind == "send_photo":
-            photo = BufferedInputFile(await _photo_bytes(op.photo), filename=PHOTO_FILENAME)
-            return await self.bot.send_photo(chat_id=op.chat_id, photo=photo, **op.kwargs)
-        if op.kind == "edit_media":
-            kwargs = dict(op.kwargs)
-            media = InputMediaPhoto(
-                media=BufferedInputFile(await _photo_bytes(op.photo), filename=PHOTO_FILENAME),
-                caption=kwargs.pop("caption", None), parse_mode=kwargs.pop("parse_mode", None))
-            return await self.bot.edit_message_media(chat_id=op.chat_id,
-                                                     message_id=op.message_id, media=media,
-                                                     **kwargs)
-        if op.kind == "send_document":
-            return await self.bot.send_document(chat_id=op.chat_id, **op.kwargs)
-        if op.kind == "edit_text":
-            return await self.bot.edit_message_text(chat_id=op.chat_id,
-                                                    message_id=op.message_id, **op.kwargs)
-        if op.kind == "edit_markup":
-            return await self.bot.edit_message_reply_markup(chat_id=op.chat_id,
-                                                            message_id=op.message_id,
-                                                            **op.kwargs)
-        return await self.bot.delete_message(chat_id=op.chat_id, message_id=op.message_id)
 
     @staticmethod
     def _resolve(op: _Op, result: Any) -> None:
@@ -552,6 +535,61 @@ class Outbox:
                 await outcome
         except Exception:
             log.exception("outbox callback %r failed", callback)
+
+
+async def _resolve_target(op: _Op) -> bool:
+    """Turn an edit's message reference into its id (waiting for its send); False when
+    that send failed.  The messages of a ``delete_many`` become their ids, those never
+    sent left out; False when none is left."""
+    if op.after is not None:
+        await asyncio.wait([op.after])  # never raises: what it gave does not matter
+        op.after = None
+    if op.kind == "delete_many":
+        if "message_ids" in op.kwargs:  # (a retry: resolved before)
+            return bool(op.kwargs["message_ids"])
+        ids = []
+        for ref in op.kwargs.pop("refs", []):
+            if not isinstance(ref, int):
+                sent = await asyncio.shield(ref) if not ref.done() else ref.result()
+                ref = getattr(sent, "message_id", None)
+            if isinstance(ref, int):
+                ids.append(ref)
+        op.kwargs["message_ids"] = sorted(set(ids))
+        return bool(ids)
+    ref = op.message_id
+    if ref is None or isinstance(ref, int):
+        return True
+    sent = await asyncio.shield(ref) if not ref.done() else ref.result()
+    if sent is None:
+        return False
+    op.message_id = sent.message_id
+    return True
+
+
+async def _request(bot: Any, op: _Op) -> Any:
+    """Make the Bot API request of ``op`` with ``bot``."""
+    chat, mid = op.chat_id, op.message_id
+    if op.kind == "send":
+        return await bot.send_message(chat_id=chat, **op.kwargs)
+    if op.kind == "send_photo":
+        photo = BufferedInputFile(await _photo_bytes(op.photo), filename=PHOTO_FILENAME)
+        return await bot.send_photo(chat_id=chat, photo=photo, **op.kwargs)
+    if op.kind == "edit_media":
+        kwargs = dict(op.kwargs)
+        media = InputMediaPhoto(
+            media=BufferedInputFile(await _photo_bytes(op.photo), filename=PHOTO_FILENAME),
+            caption=kwargs.pop("caption", None), parse_mode=kwargs.pop("parse_mode", None))
+        return await bot.edit_message_media(chat_id=chat, message_id=mid, media=media,
+                                            **kwargs)
+    if op.kind == "send_document":
+        return await bot.send_document(chat_id=chat, **op.kwargs)
+    if op.kind == "edit_text":
+        return await bot.edit_message_text(chat_id=chat, message_id=mid, **op.kwargs)
+    if op.kind == "edit_markup":
+        return await bot.edit_message_reply_markup(chat_id=chat, message_id=mid, **op.kwargs)
+    if op.kind == "delete_many":
+        return await bot.delete_messages(chat_id=chat, **op.kwargs)
+    return await bot.delete_message(chat_id=chat, message_id=mid)
 
 
 async def _photo_bytes(photo: PhotoSource | None) -> bytes:

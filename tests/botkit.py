@@ -26,6 +26,7 @@ from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, Teleg
 from aiogram.methods import (
     AnswerCallbackQuery,
     DeleteMessage,
+    DeleteMessages,
     EditMessageMedia,
     EditMessageReplyMarkup,
     EditMessageText,
@@ -177,6 +178,12 @@ class FakeTelegram:
             return self._message(sent.chat_id, sent.message_id)
         if isinstance(method, DeleteMessage):
             self.messages[(int(method.chat_id), method.message_id)].deleted = True
+            return True
+        if isinstance(method, DeleteMessages):
+            for mid in method.message_ids:  # those not found are skipped, as Telegram does
+                sent = self.messages.get((int(method.chat_id), mid))
+                if sent is not None:
+                    sent.deleted = True
             return True
         if isinstance(method, AnswerCallbackQuery):
             if self.fail_answers > 0:

@@ -515,8 +515,13 @@ async def test_bot_api_calls_per_move_and_the_round_summary_in_the_closed_table(
                                                + ["EditMessageText"] * 2), calls
                 assert h.keyboard_message(person).message_id == msg.message_id
             elif kind == "round":
-                assert sorted(calls) == sorted(["AnswerCallbackQuery", edit_table,
-                                                "EditMessageText", "EditMessageText"]), calls
+                # and each player's hand messages a newer one replaced in the round go, in one
+                # request a player (issue 30 item 13)
+                deletes = calls.count("DeleteMessages")
+                assert deletes <= len(people) and "DeleteMessage" not in calls
+                assert sorted(c for c in calls if c != "DeleteMessages") == sorted(
+                    ["AnswerCallbackQuery", edit_table, "EditMessageText", "EditMessageText"]
+                ), calls
                 assert after.to_act == before.to_act  # the mover leads the next round
                 assert h.keyboard_message(person).message_id == msg.message_id
                 # until the lead, the group's last message is the closed table
@@ -529,11 +534,17 @@ async def test_bot_api_calls_per_move_and_the_round_summary_in_the_closed_table(
         assert closed == set(range(1, rounds + 1))  # every round closed with its summary
         assert not any(g.text.startswith("<b>Раунд") and "окончен</b>" in g.text.split("\n")[0]
                        for g in group)  # ...inside a table, never as a message of its own
+        # the private chats keep one hand message each (issue 30 item 13)
+        for p in people:
+            hands = [m for m in h.tg.chat(p.id) if "Ваши кости" in m.text]
+            assert len(hands) == 1, [m.text[:40] for m in hands]
     assert kinds["move"] and kinds["round"] and kinds["end"]
     total = sum(sum(v) for v in kinds.values())
     presses = sum(len(v) for v in kinds.values())
-    assert kinds["end"] == [5]
-    assert total / presses <= 4.0 + 1 / presses, (total, presses)
+    assert 5 <= kinds["end"][0] <= 5 + len(people) and len(kinds["end"]) == 1
+    # four calls an action, and at a round's and the match's end a batch of deletes a player
+    ends = len(kinds["round"]) + len(kinds["end"])
+    assert total / presses <= 4.0 + (1 + len(people) * ends) / presses, (total, presses)
 
 
 async def _play_until_unpublished(h: Harness, match_id: int, rng: random.Random, stop):

@@ -420,11 +420,13 @@ async def test_the_closed_dm_notice_goes_once_the_player_gets_the_tiles(tmp_path
         assert h.tg.messages[(GROUP, notices[0].message_id)].deleted
 
 
-async def test_an_old_hand_message_loses_your_move_when_a_new_one_takes_the_keyboard(
-        tmp_path):
-    """Issue 20 item 6: when a new hand message carries the turn's keyboard (/hand sent it
-    again), the old one no longer reads «▶️ Ваш ход!» without buttons: it points to the new
-    one."""
+async def test_an_old_hand_message_goes_when_a_new_one_takes_the_keyboard(tmp_path):
+    """Issue 20 item 6, issue 30 item 13: when a new hand message carries the turn's keyboard
+    (/hand sent it again), the old one is deleted, so the private chat keeps one hand
+    message; one Telegram will not delete (older than 48 hours) no longer reads «▶️ Ваш
+    ход!» with its buttons: it points to the new one."""
+    from aiogram.exceptions import TelegramBadRequest
+
     async with Harness(tmp_path) as h:
         await seated(h, (OLYA, PETYA))
         mover = next(p for p in (OLYA, PETYA) if h.keyboard_message(p) is not None)
@@ -432,8 +434,21 @@ async def test_an_old_hand_message_loses_your_move_when_a_new_one_takes_the_keyb
         await h.say(mover, mover.id, "/hand")
         new = h.keyboard_message(mover)
         assert new.message_id != old.message_id
-        was = h.tg.messages[(mover.id, old.message_id)]
-        assert not was.move_buttons()
+        assert h.tg.messages[(mover.id, old.message_id)].deleted
+        assert [m.message_id for m in h.tg.chat(mover.id) if m.move_buttons()] == [
+            new.message_id]
+        # a message Telegram keeps: it loses its keyboard and points to the newer one
+        real = h.tg.answer
+
+        def keep(method, bot):
+            if type(method).__name__ == "DeleteMessage":
+                raise TelegramBadRequest(method, "Bad Request: message can't be deleted")
+            return real(method, bot)
+
+        h.tg.answer = keep
+        await h.say(mover, mover.id, "/hand")
+        was = h.tg.messages[(mover.id, new.message_id)]
+        assert not was.deleted and not was.move_buttons()
         assert h.app.tr.t("ru", "hand-your-turn") not in was.text
         assert was.text == h.app.tr.t("ru", "hand-moved-on")
 

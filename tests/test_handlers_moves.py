@@ -389,8 +389,9 @@ async def test_random_presses_of_a_variant_follow_the_engine(tmp_path, variant, 
 
 
 async def test_building_on_a_hand_sent_again_keeps_one_live_keyboard(tmp_path):
-    """The hand was sent again (/hand) while the player pressed the older message: the
-    pressed message shows the move being built and the newer one loses its keyboard."""
+    """The hand was sent again (/hand: the older message deleted, issue 30 item 13) while the
+    player pressed the older message: the move is built on the newer one, which keeps the
+    one live keyboard."""
     async with Harness(tmp_path) as h:
         match_id, state = await _at_a_build(h)
         person = PEOPLE[state.to_act]
@@ -399,13 +400,14 @@ async def test_building_on_a_hand_sent_again_keeps_one_live_keyboard(tmp_path):
         await h.say(person, person.id, "/hand")
         new = h.keyboard_message(person)
         assert new.message_id != old.message_id
+        assert h.tg.messages[(person.id, old.message_id)].deleted
         text, alert, _ = await h.press(person, old, data=start)
         assert not alert
         live = [m for m in h.tg.chat(person.id) if m.buttons()]
-        assert [m.message_id for m in live] == [old.message_id]
+        assert [m.message_id for m in live] == [new.message_id]
         assert h.app.tr.t("ru", "compose-title") in live[0].text
         stored = (await h.app.publisher.messages(match_id)).hands[person.id]
-        assert stored.message == old.message_id and stored.live
+        assert stored.message == new.message_id and stored.live
         # the move goes on from there
         msg = live[0]
         while _button(msg, "p") is None:

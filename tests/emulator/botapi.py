@@ -763,6 +763,9 @@ class BotApi:
                 and chat.bot_status != "administrator"):
             raise _bad("message can't be deleted")
         msg.deleted = True
+        if w.config.keep_history:  # the chat shows it no more: nor its keyboard
+            msg.history.append({**msg.snapshot(w.clock()), "reply_markup": None,
+                                "deleted": True})
         if chat.pinned == mid:
             chat.pinned = None
         w.changed()
