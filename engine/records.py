@@ -301,7 +301,7 @@ def _take(d: Any) -> list[Tile] | None:
         if set(d) - {"take"}:
             raise ReplayError("a take entry holds only \"take\" (RULES.md §2.8 rule 5)",
                               problem="decision")
-        return _tiles(d["take"], "take", "decision")
+        return _tiles(d["take"], "take", problem="decision")
     return None
 
 

@@ -146,7 +146,84 @@ class Flag(NamedTuple):
     names_losers: bool = False
 
 
-class Variant:
+class Scoring:
+    """The scoring hooks of :class:`Variant` (RULES.md §1.11–§1.16), kept apart so that each
+    class reads in a sitting: a variant overrides them as any other hook."""
+
+    def hand_value(self, mask: int, rules: Any) -> int:
+        """The points of a hand (RULES.md §1.11: pips; a lone [0|0] counts
+        ``lone_zero_double_value``)."""
+        return hand_value(mask, rules)
+
+    def side_values(self, state: Any, t: Table) -> list[int]:
+        """Hand values per side at the round's end (a team's is the sum of its hands,
+        §1.14)."""
+        rules = state.rules
+        values = [0] * self.sides_count(state.players, rules)
+        for seat, h in enumerate(t.hands):
+            values[t.sides[seat]] += self.hand_value(h, rules)
+        return values
+
+    def score_round(self, state: Any, t: Table) -> RoundEnd:
+        """Record the finished round (RULES.md §1.11–§1.14)."""
+        rules = state.rules
+        values = tuple(self.side_values(state, t))
+        rec = record_round(rules, state.scores, state.remembered, state.pot, values, t.end,
+                           t.sides[t.last])
+        return RoundEnd(rec.scores, rec.remembered, rec.pot, self.scored_event(
+            state, t, rec.hand_values, rec.recorded, rec.scores, rec.remembered,
+            rec.pot_won, rec.pot))
+
+    @staticmethod
+    def scored_event(state: Any, t: Table, hand_values, recorded, scores, remembered,
+                     pot_won: int, pot: int, losers=(), extra=None) -> RoundScored:
+        """The :class:`engine.events.RoundScored` of a finished round."""
+        return RoundScored(state.round_no, t.end, t.last, tuple(tiles_of(h) for h in t.hands),
+                           tuple(hand_values), tuple(recorded), tuple(scores),
+                           tuple(remembered), pot_won, pot, tuple(t.points), tuple(losers),
+                           extra, t.layout.state())
+
+    def result(self, state: Any, end: RoundEnd) -> MatchResult | None:
+        """The match's end after a recorded round, or None: RULES.md §1.15, every side whose
+        open score reached ``match_limit`` is a goat; rating §1.16."""
+        goats = goats_of(state.rules, end.scores)
+        if not goats:
+            return None
+        return MatchResult("limit", goats, rating(state.rules, end.scores, goats), None)
+
+    def timeout_result(self, state: Any, seat: int) -> MatchResult:
+        """The match interrupted by timeout of ``seat`` (RULES.md §1.16–§1.17)."""
+        side = self.side_of(seat, state.rules)
+        return MatchResult("timeout", (), timeout_rating(state.scores, side), seat)
+
+    def held_costs(self, rules: Any) -> tuple[float, ...]:
+        """Per tile id (0..27), what still holding the tile when the round ends costs the
+        holder's side, in points of this game, as the computer players weigh a tile to shed
+        (``engine.ai``: the ``normal`` policy and the playouts of ``hard``).  Default: its
+        pips, the points it adds to a hand's value (RULES.md §1.11: recorded against the
+        holder in the goat games, given to the winner in the races, §2.0.7).  A variant whose
+        hand values are not recorded, or that punishes a held tile on its own, says so."""
+        return tuple(float(PIPS[t]) for t in range(28))
+
+    def standing(self, state: Any) -> list[float]:
+        """Per side, how close it is to losing the match (higher is worse), in the units of
+        :meth:`standing_scale`.  Goat variants: the open score, remembered points at half
+        weight (RULES.md §1.12, §1.15); races: the points behind the leader, since the side
+        with the fewest points is the goat (§2.0.7).  The computer players read it to value
+        a position (``engine.ai``)."""
+        if self.race:
+            return [-float(s) for s in state.scores]
+        return [s if s > 0 else 0.5 * r for s, r in zip(state.scores, state.remembered,
+                                                         strict=True)]
+
+    def standing_scale(self, rules: Any) -> float:
+        """The difference of :meth:`standing` that separates a safe side from a lost one
+        (a temperature for the computer players' estimate of the goat risk) [points]: 18 for
+        the limit of 101, in proportion for other limits."""
+        return 18.0 * (rules.match_limit or 101) / 101
+
+
+class Variant(Scoring):
     """Classic Kozel (RULES.md §1) and the base of every variant (RULES.md §2).
 
     Class attributes describe the variant: ``name`` (its ``Rules.variant``), ``section``
@@ -512,80 +589,6 @@ class Variant:
             if k > key:
                 best, key = m, k
         return best
-
-    # ------------------------------------------------------------------ scoring
-
-    def hand_value(self, mask: int, rules: Any) -> int:
-        """The points of a hand (RULES.md §1.11: pips; a lone [0|0] counts
-        ``lone_zero_double_value``)."""
-        return hand_value(mask, rules)
-
-    def side_values(self, state: Any, t: Table) -> list[int]:
-        """Hand values per side at the round's end (a team's is the sum of its hands,
-        §1.14)."""
-        rules = state.rules
-        values = [0] * self.sides_count(state.players, rules)
-        for seat, h in enumerate(t.hands):
-            values[t.sides[seat]] += self.hand_value(h, rules)
-        return values
-
-    def score_round(self, state: Any, t: Table) -> RoundEnd:
-        """Record the finished round (RULES.md §1.11–§1.14)."""
-        rules = state.rules
-        values = tuple(self.side_values(state, t))
-        rec = record_round(rules, state.scores, state.remembered, state.pot, values, t.end,
-                           t.sides[t.last])
-        return RoundEnd(rec.scores, rec.remembered, rec.pot, self.scored_event(
-            state, t, rec.hand_values, rec.recorded, rec.scores, rec.remembered,
-            rec.pot_won, rec.pot))
-
-    @staticmethod
-    def scored_event(state: Any, t: Table, hand_values, recorded, scores, remembered,
-                     pot_won: int, pot: int, losers=(), extra=None) -> RoundScored:
-        """The :class:`engine.events.RoundScored` of a finished round."""
-        return RoundScored(state.round_no, t.end, t.last, tuple(tiles_of(h) for h in t.hands),
-                           tuple(hand_values), tuple(recorded), tuple(scores),
-                           tuple(remembered), pot_won, pot, tuple(t.points), tuple(losers),
-                           extra, t.layout.state())
-
-    def result(self, state: Any, end: RoundEnd) -> MatchResult | None:
-        """The match's end after a recorded round, or None: RULES.md §1.15, every side whose
-        open score reached ``match_limit`` is a goat; rating §1.16."""
-        goats = goats_of(state.rules, end.scores)
-        if not goats:
-            return None
-        return MatchResult("limit", goats, rating(state.rules, end.scores, goats), None)
-
-    def timeout_result(self, state: Any, seat: int) -> MatchResult:
-        """The match interrupted by timeout of ``seat`` (RULES.md §1.16–§1.17)."""
-        side = self.side_of(seat, state.rules)
-        return MatchResult("timeout", (), timeout_rating(state.scores, side), seat)
-
-    def held_costs(self, rules: Any) -> tuple[float, ...]:
-        """Per tile id (0..27), what still holding the tile when the round ends costs the
-        holder's side, in points of this game, as the computer players weigh a tile to shed
-        (``engine.ai``: the ``normal`` policy and the playouts of ``hard``).  Default: its
-        pips, the points it adds to a hand's value (RULES.md §1.11: recorded against the
-        holder in the goat games, given to the winner in the races, §2.0.7).  A variant whose
-        hand values are not recorded, or that punishes a held tile on its own, says so."""
-        return tuple(float(PIPS[t]) for t in range(28))
-
-    def standing(self, state: Any) -> list[float]:
-        """Per side, how close it is to losing the match (higher is worse), in the units of
-        :meth:`standing_scale`.  Goat variants: the open score, remembered points at half
-        weight (RULES.md §1.12, §1.15); races: the points behind the leader, since the side
-        with the fewest points is the goat (§2.0.7).  The computer players read it to value
-        a position (``engine.ai``)."""
-        if self.race:
-            return [-float(s) for s in state.scores]
-        return [s if s > 0 else 0.5 * r for s, r in zip(state.scores, state.remembered,
-                                                         strict=True)]
-
-    def standing_scale(self, rules: Any) -> float:
-        """The difference of :meth:`standing` that separates a safe side from a lost one
-        (a temperature for the computer players' estimate of the goat risk) [points]: 18 for
-        the limit of 101, in proportion for other limits."""
-        return 18.0 * (rules.match_limit or 101) / 101
 
 
 class Race(Variant):
