@@ -156,7 +156,8 @@ def table_state(result: Result, locale: str, tr: Translator) -> dict[str, Any]:
         "to_act": table.to_act,
         "deadline_at": table.deadline_at,
         "turn_seconds": table.turn_seconds,
-        "log": [plain(line) for line in action_log(table.notes, names, locale, tr=tr)],
+        "log": [plain(line) for line in action_log(table.notes, names, locale, tr=tr,
+                                                           variant=table.variant)],
         "summary": summary,
         "final": final,
     }

@@ -204,7 +204,7 @@ class Replay:
 def decision_move(decision: Mapping[str, Any]) -> Any:
     """The ``engine.Move`` of a logged decision (one placement, or several with ``tiles``,
     RULES.md §2.0.4; a computer player's strength is left aside)."""
-    return parse_decision({k: v for k, v in decision.items() if k != "bot"})[0]
+    return parse_decision({k: v for k, v in decision.items() if k != "bot"}, 12)[0]
 
 
 def _engine(database: Path | str) -> Any:

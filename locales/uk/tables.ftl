@@ -1,0 +1,90 @@
+# Мексиканський потяг і Ковбаса (RULES.md §2.11, §2.12): потяги й ковбаса словами, кнопки
+# ходів, рука, підсумки, налаштування набору й дитячих картинок.
+
+## Стіл: потяги.
+trains-engine = 🚉 Станція: { $tile }
+trains-train = { $mark } { $name }{ $flags }: { $tiles } → <b>{ $end }</b>
+trains-mexican = Мексиканський
+trains-own = Мій
+trains-open = ⚠️ Відкритий дубль { $tile } ({ $name }) — спершу кладуть на нього.
+
+## Стіл: ковбаса.
+sausage-empty = Ковбаса порожня.
+sausage-head = { $mark } Початок: { $tile }
+sausage-line = { $line }: { $tiles } → <b>{ $end }</b>
+sausage-turned = 🔄 Перевернута: { $tile }
+sausage-queue = { $name }: { $count }
+sausage-queues = Ряди: { $queues }
+
+## Ходи словами.
+log-target-own = на свій потяг
+log-target-mexican = на мексиканський потяг
+log-target-train = на потяг гравця { $owner }
+log-target-line = у кінець лінії { $line }
+log-target-at = дублем у лінію { $line } на місце { $at }
+log-target-cut = відрізає ковбасу на { $at }
+log-forced = {" "}(сама)
+log-marked = 🚩 { $name } ставить маркер: потяг відкритий для всіх.
+log-unmarked = { $name } знімає маркер зі свого потяга.
+log-sent-back = { $name }: { $tile } не підійшла — у кінець ряду.
+log-cut = ✂️ { $name } відрізає ковбасу на { $at }: { tiles } — у ряд гравця { $to }.
+log-dealt-mexican_train = Роздача, починає { $name }.
+log-dealt-kolbasa = Роздача, починає { $name }.
+log-led-kolbasa = 🌭 Початок ковбаси: { $move } (перевертає { $name })
+log-fish-mexican_train = 🐟 Потяги стали: базар порожній, ходити нічим нікому.
+log-fish-kolbasa = 🐟 Ковбаса стала: жодна кістка більше не ляже.
+
+## Кнопки ходів (звичайний текст).
+target-own = мій
+target-mexican = мексиканський
+target-train = { $name }
+target-line-end = { $line }: у кінець
+target-line-at = { $line }: дубль між { $at } і { $next }
+target-cut = відрізати на { $at } ({ $count } суперникові)
+target-choose = Куди покласти { $tile }? Оберіть потяг.
+target-legend = { $marks }
+target-legend-own = { $mark } свій потяг
+target-legend-mexican = { $mark } мексиканський
+target-legend-more = { $mark } підходить до кількох потягів
+err-place-bad = Цю кістку зараз не покласти. Відкрийте останнє повідомлення.
+
+## Рука.
+hand-queue = <b>Ваш ряд</b> (раунд { $round }): { tiles } сорочкою догори — їх не бачить ніхто, і ви теж.
+hand-choose-place = ▶️ <b>Ваш хід!</b> Перевернута кістка лягає в кілька місць — оберіть:
+hand-again = Ви поклали дубль — кладіть ще одну кістку.
+hand-forced-turns = Кістки перевертаються самі; кнопки з'являться, коли у вашої кістки буде вибір.
+
+## Підсумки раунду.
+round-queues-title = <b>Ряди:</b>
+round-queue = { $name }: у ряду { tiles } — очок: { $points }
+round-title-deal-mexican_train = <b>Раунд { $round } з { $deals } закінчено</b>
+round-fish-mexican_train = 🐟 Потяги стали: базар порожній, ходити нічим нікому — раунд закінчено.
+round-fish-kolbasa = 🐟 Ковбаса стала: жодна кістка більше не ляже — раунд закінчено.
+table-title-deal-mexican_train = <b>{ $game } · раунд { $round } з { $deals }</b> · станція { $tile }
+table-goal-mexican_train = 🎯 Станції від [{ $set }|{ $set }] до [0|0], очки накопичуються: у кого найменше — перемога, у кого найбільше — козел.
+table-goal-kolbasa = 🎯 До { $limit }: очки — сума кісток, що лишилися в ряду; хто набрав — козел.
+
+## Налаштування.
+settings-set = Набір
+opt-set = дубль-{ $value }
+rules-set = Набір: дубль-{ $set }
+settings-double-blank-value = [0|0] на руці
+rules-double-blank-value = [0|0] на руці наприкінці раунду: { $count ->
+    [0] 0 очок
+   *[other] { points }
+}
+settings-faces = Кістки
+opt-faces = { $value ->
+    [pictures] 🧸 Дитячі картинки
+   *[pips] Крапки
+}
+rules-faces = 🧸 Дитяче доміно: на кістках картинки замість крапок (на картинці столу й на сторінці столу).
+
+## Картинка столу (звичайний текст).
+pic-engine = Станція
+pic-mexican = Мексиканський
+pic-open = Відкритий дубль — спершу на нього
+pic-head = Початок
+pic-queue = ряд: { $count }
+pic-turned = Перевернута
+pic-legend = Картинки = числа
