@@ -27,8 +27,7 @@ from aiogram.types import CallbackQuery, Message
 from delivery.app import App
 from handlers.common import acknowledge, alert, answer, reply, thread_of
 from service.views import ErrorCode, MoveOption, Result, Status
-from ui import compose, render
-from ui import targets
+from ui import compose, render, targets
 from ui.callbacks import MoveCb, PlaceCb, PlayCb, parse_callback
 
 

@@ -52,6 +52,7 @@ from PIL import Image, PngImagePlugin
 
 from service.views import LayoutView, RoundSummary, SeatView, TableView
 
+from . import picture_trains
 from .i18n import Translator, get_translator
 from .picture_kit import (  # noqa: F401 - the paint box, also read through this module
     _CENTRE_X0,
@@ -117,19 +118,21 @@ __all__ = [
 ]
 
 
-def _draw_layout(c: _Canvas, layout: LayoutView, tr: Translator, locale: str) -> None:
+def _draw_layout(c: _Canvas, layout: LayoutView, tr: Translator, locale: str,
+                 zone: tuple[int, int, int, int] = ZONE, style: str = "pips") -> None:
     th = c.th
     if not layout.line and not layout.up and not layout.down:
-        cx, cy = (ZONE[0] + ZONE[2]) / 2, (ZONE[1] + ZONE[3]) / 2
+        cx, cy = (zone[0] + zone[2]) / 2, (zone[1] + zone[3]) / 2
         c.text(tr.plain(locale, "pic-waiting"), cx, cy, size=40, fg=th.dim, bg=th.felt,
                anchor="c")
         return
-    plan = plan_table(layout, ZONE)
+    plan = plan_table(layout, zone)
     last = frozenset(layout.last)
     ring = c.p.ring(plan.unit)
     for t in plan.tiles:
         marked = t.pos is not None and t.pos in last
-        sprite = c.p.tile(plan.unit, t.first, t.second, t.vertical, t.face, marked, th.felt)
+        sprite = c.p.tile(plan.unit, t.first, t.second, t.vertical, t.face, marked, th.felt,
+                          style)
         off = ring if marked else 0
         c.paste(sprite, t.box[0] - off, t.box[1] - off)
     # in the games with a count (RULES.md §2.0.6) each mark shows what its end adds to it,
@@ -187,6 +190,13 @@ def _seat_hand(c: _Canvas, table: TableView, seat: SeatView, tr: Translator, loc
     th = c.th
     if seat.left and summary is None:
         c.text(tr.plain(locale, "pic-left"), left, row, size=MIN_TEXT, fg=th.dim, bg=th.card)
+    elif summary is not None and seat.seat < len(summary.queues):
+        # Колбаса: a queue is never shown, even at the round's end (RULES.md §2.12 rules 1, 8)
+        end = _tiles_row(c, left, row, right - left - 120, summary.queues[seat.seat], th.card,
+                         unit=24)
+        value = summary.seat_values[seat.seat] if seat.seat < len(summary.seat_values) else 0
+        c.text(f"{summary.queues[seat.seat]} = {value}", end + 12, row, size=30, bold=True,
+               fg=th.accent, bg=th.card)
     elif summary is not None and seat.seat < len(summary.hands):
         hand = _pairs(summary.hands[seat.seat])
         if hand:
@@ -312,6 +322,8 @@ def _header(c: _Canvas, table: TableView, tr: Translator, locale: str,
     # Bottom centre: the bazar, the pot, the count.
     info: list[tuple[str, RGB, bool, int]] = []
     live = summary is None or table.round_no == summary.round_no
+    if table.layout.kind == "sausage":
+        live = False  # Колбаса has no bazar (RULES.md §2.12)
     if live and (len(table.seats) < 4 or table.drawable or table.reserve):
         key = "pic-bazar-reserve" if table.reserve else "pic-bazar"
         info.append((tr.plain(locale, key, count=table.drawable, reserve=table.reserve),
@@ -333,19 +345,37 @@ def _header(c: _Canvas, table: TableView, tr: Translator, locale: str,
 
 
 def render_table_image(table: TableView, *, locale: str, tr: Translator | None = None,
-                       summary: RoundSummary | None = None, theme: Theme = FELT
-                       ) -> Image.Image:
+                       summary: RoundSummary | None = None, theme: Theme = FELT,
+                       faces: str = "pips") -> Image.Image:
     """The picture of ``table`` as a Pillow palette image (mode ``"P"``) of :data:`WIDTH` ×
-    :data:`HEIGHT` pixels; see :func:`render_table_png`, which encodes it."""
+    :data:`HEIGHT` pixels; see :func:`render_table_png`, which encodes it.  The view its
+    layout declares (``layout.kind``): the line and the cross here, the trains and the
+    sausage by :mod:`ui.picture_trains`."""
     tr = tr if tr is not None else get_translator()
     c = _Canvas(_painter(theme))
     layout = summary.layout if summary is not None and summary.layout else table.layout
-    _draw_layout(c, layout, tr, locale)
+    if layout.kind == "trains":
+        picture_trains.draw_trains(c, table, tr, locale, summary, faces=faces)
+        return _finished(c)
+    zone = ZONE
+    pictures = faces == "pictures" and layout.top == 6  # the children's set (§2.10.4)
+    if pictures:
+        zone = (ZONE[0], ZONE[1], ZONE[2], ZONE[3] - 56)
+        picture_trains.legend(c, tr, locale, ZONE[3] - 24)
+    if layout.kind == "sausage":
+        picture_trains.draw_sausage(c, layout, tr, locale, zone=zone, faces=faces)
+    else:
+        _draw_layout(c, layout, tr, locale, zone, "pictures" if pictures else "pips")
     goats = frozenset(p.seat for p in table.final.players if p.goat) if table.final else frozenset()
     seating = _SEATING.get(len(table.seats), _SEATING[4])
     for seat, slot in zip(table.seats, seating, strict=False):
         _draw_seat(c, table, seat, slot, tr, locale, summary, goats)
     _header(c, table, tr, locale, summary)
+    return _finished(c)
+
+
+def _finished(c: _Canvas) -> Image.Image:
+    """The canvas's image, with every text it drew in its ``info``."""
     c.im.info[LABELS_KEY] = "\n".join(c.labels)
     c.im.info["label_sizes"] = tuple(c.sizes)
     return c.im
@@ -378,7 +408,8 @@ def picture_labels(png: bytes) -> list[str]:
 
 
 def render_table_png(table: TableView, *, locale: str, tr: Translator | None = None,
-                     summary: RoundSummary | None = None, theme: Theme = FELT) -> bytes:
+                     summary: RoundSummary | None = None, theme: Theme = FELT,
+                     faces: str = "pips") -> bytes:
     """The group's table as PNG bytes, :data:`WIDTH` × :data:`HEIGHT` pixels (issue 14).
 
     ``table`` is the group's view (it holds no hand, RULES.md §1.8). ``summary``, a scored
@@ -388,13 +419,15 @@ def render_table_png(table: TableView, *, locale: str, tr: Translator | None = N
     the round ended instead of whose turn it is. Only then does a hand appear.
 
     ``locale`` is ``ru``, ``uk`` or ``en`` (others fall back to the translator's default);
-    ``tr`` the translator (default :func:`ui.i18n.get_translator`); ``theme`` the colours.
+    ``tr`` the translator (default :func:`ui.i18n.get_translator`); ``theme`` the colours;
+    ``faces`` ``pictures`` draws the children's set (RULES.md §2.10.4, double-six only: seven
+    pictures and their legend), else pips (numerals for the double-9 and double-12 sets).
     Pure: the same arguments give the same bytes. About 3 ms and 20–40 KB
     (``bench/picture_bench.py``; the target is at most :data:`MAX_PNG_BYTES`). Raises
     ``ValueError`` for a layout whose spinner or gap lies outside its line.
     """
     return encode_png(render_table_image(table, locale=locale, tr=tr, summary=summary,
-                                         theme=theme))
+                                         theme=theme, faces=faces))
 
 
 def _main(argv: Sequence[str] | None = None) -> int:

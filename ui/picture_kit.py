@@ -11,6 +11,7 @@ phone's 400 pixels where nine pips do not), or as the children's set's seven pic
 
 from __future__ import annotations
 
+import math
 import re
 import threading
 import unicodedata
@@ -265,6 +266,63 @@ PIP_OFFSET = 0.3
 PIP_RADIUS = 0.105
 
 
+#: The children's set (RULES.md §2.10.4): one picture for each number 0–6, the same in every
+#: chat — a moon, a sun, a heart, a star, a fir tree, a flower, a fish — each in its colour.
+FACE_PICTURES: tuple[str, ...] = ("moon", "sun", "heart", "star", "tree", "flower", "fish")
+FACE_COLOURS: tuple[RGB, ...] = ((120, 90, 200), (245, 140, 20), (215, 35, 60),
+                                 (235, 180, 0), (30, 140, 60), (225, 80, 170), (30, 115, 220))
+
+
+def draw_face(d: ImageDraw.ImageDraw, n: int, cx: float, cy: float, side: float,
+              bg: RGB) -> None:
+    """The children's picture of number ``n`` (:data:`FACE_PICTURES`) centred at (``cx``,
+    ``cy``) in a half of ``side`` pixels over ``bg`` — the blank too has its picture."""
+    col = FACE_COLOURS[n]
+    r = side * 0.3
+    if n == 0:  # a crescent moon
+        d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=col)
+        d.ellipse((cx - r * 0.35, cy - r * 1.05, cx + r * 1.35, cy + r * 0.65), fill=bg)
+    elif n == 1:  # a sun with eight rays
+        for k in range(8):
+            a = k * math.pi / 4
+            d.line((cx + math.cos(a) * r * 0.7, cy + math.sin(a) * r * 0.7,
+                    cx + math.cos(a) * r * 1.25, cy + math.sin(a) * r * 1.25), fill=col,
+                   width=max(1, round(side * 0.06)))
+        d.ellipse((cx - r * 0.62, cy - r * 0.62, cx + r * 0.62, cy + r * 0.62), fill=col)
+    elif n == 2:  # a heart
+        q = r * 0.55
+        d.ellipse((cx - 2 * q, cy - 1.4 * q, cx, cy + 0.6 * q), fill=col)
+        d.ellipse((cx, cy - 1.4 * q, cx + 2 * q, cy + 0.6 * q), fill=col)
+        d.polygon(((cx - 1.95 * q, cy - 0.1 * q), (cx + 1.95 * q, cy - 0.1 * q),
+                   (cx, cy + 2.1 * q)), fill=col)
+    elif n == 3:  # a five-pointed star
+        pts = []
+        for k in range(10):
+            a = -math.pi / 2 + k * math.pi / 5
+            rr = r * (1.15 if k % 2 == 0 else 0.48)
+            pts.append((cx + math.cos(a) * rr, cy + math.sin(a) * rr + r * 0.08))
+        d.polygon(pts, fill=col)
+    elif n == 4:  # a fir tree on its trunk
+        d.rectangle((cx - r * 0.15, cy + r * 0.6, cx + r * 0.15, cy + r * 1.15), fill=col)
+        d.polygon(((cx, cy - r * 1.15), (cx + r * 0.85, cy + r * 0.7),
+                   (cx - r * 0.85, cy + r * 0.7)), fill=col)
+    elif n == 5:  # a flower: five petals round a light heart
+        p = r * 0.42
+        for k in range(5):
+            a = -math.pi / 2 + k * 2 * math.pi / 5
+            px, py = cx + math.cos(a) * r * 0.62, cy + math.sin(a) * r * 0.62
+            d.ellipse((px - p, py - p, px + p, py + p), fill=col)
+        c = r * 0.3
+        d.ellipse((cx - c, cy - c, cx + c, cy + c), fill=bg)
+    else:  # a fish swimming left
+        d.ellipse((cx - r * 1.05, cy - r * 0.62, cx + r * 0.55, cy + r * 0.62), fill=col)
+        d.polygon(((cx + r * 0.35, cy), (cx + r * 1.15, cy - r * 0.6),
+                   (cx + r * 1.15, cy + r * 0.6)), fill=col)
+        e = r * 0.13
+        d.ellipse((cx - r * 0.62 - e, cy - r * 0.15 - e, cx - r * 0.62 + e,
+                   cy - r * 0.15 + e), fill=bg)
+
+
 def _mix(a: RGB, b: RGB, t: float) -> RGB:
     return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t),
             round(a[2] + (b[2] - a[2]) * t))
@@ -296,6 +354,8 @@ class _Painter:
         steps = 7
         for a, b in pairs:
             colours += [_mix(a, b, i / steps) for i in range(1, steps)]
+        for colour in FACE_COLOURS:  # the children's pictures on a tile (RULES.md §2.10.4)
+            colours += [colour] + [_mix(colour, th.face, i / 4) for i in range(1, 4)]
         unique = list(dict.fromkeys(colours))
         if len(unique) > 256:  # pragma: no cover - a theme with too many colours
             raise ValueError(f"theme {theme.name} needs {len(unique)} palette colours")
@@ -337,20 +397,22 @@ class _Painter:
         return sprite
 
     def tile(self, unit: int, first: int, second: int, vertical: bool, face: str,
-             marked: bool, bg: RGB) -> Image.Image:
+             marked: bool, bg: RGB, style: str = "pips") -> Image.Image:
         """A tile ``unit`` × 2·``unit`` [pixels] (``vertical``: standing), halves ``first``
-        (left/top) and ``second`` pips; face ``up``/``down``/``ghost``; ``marked``: ringed as
-        the last move (the sprite is then ``ring`` pixels larger on every side)."""
-        return self._cached(("tile", unit, first, second, vertical, face, marked, bg),
+        (left/top) and ``second``; face ``up``/``down``/``ghost``; ``marked``: ringed as
+        the last move (the sprite is then ``ring`` pixels larger on every side).  ``style``:
+        the halves as ``pips`` (a half above 9 as a numeral all the same, RULES.md §2.10.3),
+        ``numerals`` or ``pictures`` (the children's set, §2.10.4: :data:`FACE_PICTURES`)."""
+        return self._cached(("tile", unit, first, second, vertical, face, marked, bg, style),
                             lambda: self._draw_tile(unit, first, second, vertical, face,
-                                                    marked, bg))
+                                                    marked, bg, style))
 
     def ring(self, unit: int) -> int:
         """Width of the last move's ring round a tile of ``unit`` [pixels]."""
         return max(2, unit // 10)
 
     def _draw_tile(self, unit: int, first: int, second: int, vertical: bool, face: str,
-                   marked: bool, bg: RGB) -> Image.Image:
+                   marked: bool, bg: RGB, style: str = "pips") -> Image.Image:
         th = self.theme
         s = _SUPER
         ring = self.ring(unit) if marked else 0
@@ -385,8 +447,25 @@ class _Painter:
                 mx = (x0 + x1) / 2
                 d.line((mx, y0 + unit * s * 0.18, mx, y1 - unit * s * 0.18), fill=th.edge,
                        width=line)
-            self._halves(d, (x0, y0, x1, y1), vertical, first, second, th.pip, unit * s)
+            fill = th.face_last if marked else th.face
+            for i, n in enumerate((first, second)):
+                cx, cy = ((x0 + unit * s / 2, y0 + unit * s * (i + 0.5)) if vertical
+                          else (x0 + unit * s * (i + 0.5), y0 + unit * s / 2))
+                if style == "pictures" and 0 <= n <= 6:
+                    draw_face(d, n, cx, cy, unit * s, fill)
+                elif style == "numerals" or n > 9:
+                    self._numeral(d, n, cx, cy, unit * s, vertical)
+                else:
+                    self._half(d, cx, cy, vertical, n, th.pip, unit * s)
         return self.to_p(im.reduce(s))
+
+    def _numeral(self, d: ImageDraw.ImageDraw, n: int, cx: float, cy: float, side: float,
+                 vertical: bool) -> None:
+        """A half as its number (RULES.md §2.10.3), nothing for a blank."""
+        if n == 0:
+            return
+        size = max(6, round(side * (0.66 if n < 10 else 0.52)))
+        d.text((cx, cy), str(n), font=_font(True, size), fill=self.theme.pip, anchor="mm")
 
     @staticmethod
     def _dashed(d: ImageDraw.ImageDraw, box: tuple, colour: RGB, width: int, dash: int) -> None:
@@ -406,6 +485,9 @@ class _Painter:
         0: (), 1: ((0, 0),), 2: ((1, -1), (-1, 1)), 3: ((1, -1), (0, 0), (-1, 1)),
         4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
         5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
+        7: ((-1, -1), (-1, 0), (-1, 1), (0, 0), (1, -1), (1, 0), (1, 1)),
+        8: ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)),
+        9: tuple((x, y) for y in (-1, 0, 1) for x in (-1, 0, 1)),
     }
 
     def _halves(self, d: ImageDraw.ImageDraw, box: tuple, vertical: bool, first: int,
@@ -416,15 +498,22 @@ class _Painter:
                 cx, cy = x0 + side / 2, y0 + side * (i + 0.5)
             else:
                 cx, cy = x0 + side * (i + 0.5), y0 + side / 2
-            off, r = side * PIP_OFFSET, side * PIP_RADIUS
-            if n == 6:
-                spots = (((-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)) if vertical
-                         else ((-1, -1), (0, -1), (1, -1), (-1, 1), (0, 1), (1, 1)))
-            else:
-                spots = self._PIPS[n]
-            for sx, sy in spots:
-                px, py = cx + sx * off, cy + sy * off
-                d.ellipse((px - r, py - r, px + r, py + r), fill=colour)
+            self._half(d, cx, cy, vertical, n, colour, side)
+
+    def _half(self, d: ImageDraw.ImageDraw, cx: float, cy: float, vertical: bool, n: int,
+              colour: RGB, side: float) -> None:
+        """The pips of one half centred at (``cx``, ``cy``): 0–6 as on every table, 7–9 on
+        a grid of three by three (the double-9 set)."""
+        off = side * PIP_OFFSET
+        r = side * (PIP_RADIUS if n <= 6 else PIP_RADIUS * 0.85)
+        if n == 6:
+            spots = (((-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)) if vertical
+                     else ((-1, -1), (0, -1), (1, -1), (-1, 1), (0, 1), (1, 1)))
+        else:
+            spots = self._PIPS[n]
+        for sx, sy in spots:
+            px, py = cx + sx * off, cy + sy * off
+            d.ellipse((px - r, py - r, px + r, py + r), fill=colour)
 
     def panel(self, w: int, h: int, radius: int, fill: RGB, line: RGB, width: int,
               bg: RGB, stripe: RGB | None = None) -> Image.Image:

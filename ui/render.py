@@ -220,8 +220,8 @@ def move_words(tr: Translator, locale: str, note: ActionNote,
     :func:`ui.tables.target_words`), marked where the rules placed it with no choice
     (Колбаса, §2.12 rule 6)."""
     if note.train is not None or note.line is not None or note.cut is not None:
-        text = format_tile(str(note.tile)) + " → " + tables.target_words(tr, locale, note,
-                                                                          names)
+        text = format_tile(str(note.tile)) + " → " + tables.target_words(
+            tr, locale, note, [clean_name(n) for n in names])
         return text + tr.t(locale, "log-forced") if note.forced else text
     lead = note.kind == "led"
     parts = [_placement(tr, locale, str(note.tile), note.end, note.closed, note.along,
@@ -313,8 +313,8 @@ def layout_lines(locale: str, layout: LayoutView, *, max_tiles: int | None = Non
     ``seat`` the reader of a hand message)."""
     tr = _tr(tr)
     if layout.kind in ("trains", "sausage"):
-        return tables.layout_lines(tr, locale, layout, names, max_tiles=max_tiles, hand=hand,
-                                   seat=seat)
+        return tables.layout_lines(tr, locale, layout, [clean_name(n) for n in names],
+                                   max_tiles=max_tiles, hand=hand, seat=seat)
     prefix = "hand" if hand else "table"
     if not layout.line:
         return [] if hand else [tr.t(locale, "table-chain-empty")]
@@ -502,7 +502,7 @@ def _title(tr: Translator, locale: str, table: TableView) -> str:
         e = table.layout.engine
         return variant_text(tr, locale, table.variant, "table-title-deal", game=game,
                             round=table.round_no, deals=table.deals,
-                            tile=f"[{e}|{e}]" if e is not None else "")
+                            hub=e if e is not None else "")
     return variant_text(tr, locale, table.variant, "table-title", game=game, round=table.round_no)
 
 
@@ -640,7 +640,7 @@ def render_table(locale: str, table: TableView, *, log_lines: int = LOG_LINES,
         if table.reserve:
             lines.append(tr.t(locale, "table-bazar-reserve", drawable=table.drawable,
                               reserve=table.reserve))
-        else:
+        elif layout.kind != "sausage":  # Колбаса has no bazar (RULES.md §2.12)
             lines.append(tr.t(locale, "table-bazar", drawable=table.drawable))
         lines.append("")
         lines += _seat_lines(tr, locale, table)

@@ -27,7 +27,7 @@ log-forced = {" "}(by itself)
 log-marked = 🚩 { $name } puts a marker out: their train is open to everyone.
 log-unmarked = { $name } takes the marker off their train.
 log-sent-back = { $name }: { $tile } does not fit — to the back of the queue.
-log-cut = ✂️ { $name } cuts the sausage at { $at }: { tiles } go to { $to }'s queue.
+log-cut = ✂️ Cut off: { tiles } go to { $to }'s queue.
 log-dealt-mexican_train = Dealt; { $name } starts.
 log-dealt-kolbasa = Dealt; { $name } starts.
 log-led-kolbasa = 🌭 The sausage's head: { $move } (turned over by { $name })
@@ -60,8 +60,8 @@ round-queue = { $name }: { tiles } in the queue — points: { $points }
 round-title-deal-mexican_train = <b>Round { $round } of { $deals } is over</b>
 round-fish-mexican_train = 🐟 The trains are stuck: the boneyard is empty and nobody can play — the round is over.
 round-fish-kolbasa = 🐟 The sausage is stuck: no tile will ever fit again — the round is over.
-table-title-deal-mexican_train = <b>{ $game } · round { $round } of { $deals }</b> · hub { $tile }
-table-goal-mexican_train = 🎯 Hubs from [{ $set }|{ $set }] down to [0|0], points add up: the lowest total wins, the highest is the goat.
+table-title-deal-mexican_train = <b>{ $game } · round { $round } of { $deals }</b> · hub { $hub }
+table-goal-mexican_train = 🎯 The hub goes down by one each round, from { $set } to 0; points add up: the lowest total wins, the highest is the goat.
 table-goal-kolbasa = 🎯 To { $limit }: points are the tiles left in your queue; whoever reaches it is the goat.
 
 ## Settings.
@@ -88,3 +88,8 @@ pic-head = Head
 pic-queue = queue: { $count }
 pic-turned = Turned over
 pic-legend = Pictures = numbers
+pic-round-of-mexican_train = Round { $round } of { $deals }
+pic-fish-mexican_train = The trains are stuck
+pic-fish-kolbasa = The sausage is stuck
+pic-total = Total: { $score }
+pic-recorded = +{ $points } → { $score }

@@ -22,12 +22,12 @@ log-target-mexican = на мексиканский поезд
 log-target-train = на поезд игрока { $owner }
 log-target-line = в конец линии { $line }
 log-target-at = дублем в линию { $line } на место { $at }
-log-target-cut = отрезает колбасу на { $at }
+log-target-cut = режет колбасу на { $at }
 log-forced = {" "}(сама)
 log-marked = 🚩 { $name } ставит маркер: поезд открыт для всех.
 log-unmarked = { $name } снимает маркер со своего поезда.
 log-sent-back = { $name }: { $tile } не подошла — в конец ряда.
-log-cut = ✂️ { $name } отрезает колбасу на { $at }: { tiles } — в ряд игрока { $to }.
+log-cut = ✂️ Отрезано: { tiles } — в ряд игрока { $to }.
 log-dealt-mexican_train = Раздача, начинает { $name }.
 log-dealt-kolbasa = Раздача, начинает { $name }.
 log-led-kolbasa = 🌭 Голова колбасы: { $move } (переворачивает { $name })
@@ -60,8 +60,8 @@ round-queue = { $name }: в ряду { tiles } — очков: { $points }
 round-title-deal-mexican_train = <b>Раунд { $round } из { $deals } окончен</b>
 round-fish-mexican_train = 🐟 Поезда встали: базар пуст, ходить нечем никому — раунд окончен.
 round-fish-kolbasa = 🐟 Колбаса встала: ни одна кость больше не ляжет — раунд окончен.
-table-title-deal-mexican_train = <b>{ $game } · раунд { $round } из { $deals }</b> · станция { $tile }
-table-goal-mexican_train = 🎯 Станции от [{ $set }|{ $set }] до [0|0], очки копятся: у кого меньше всех — победа, у кого больше всех — козёл.
+table-title-deal-mexican_train = <b>{ $game } · раунд { $round } из { $deals }</b> · станция { $hub }
+table-goal-mexican_train = 🎯 Станция каждый раунд на единицу меньше, от { $set } до 0; очки копятся: у кого меньше всех — победа, у кого больше всех — козёл.
 table-goal-kolbasa = 🎯 До { $limit }: очки — сумма костей, оставшихся в ряду; кто набрал — козёл.
 
 ## Настройки.
@@ -88,3 +88,8 @@ pic-head = Голова
 pic-queue = ряд: { $count }
 pic-turned = Перевёрнута
 pic-legend = Картинки = числа
+pic-round-of-mexican_train = Раунд { $round } из { $deals }
+pic-fish-mexican_train = Поезда встали
+pic-fish-kolbasa = Колбаса встала
+pic-total = Всего: { $score }
+pic-recorded = +{ $points } → { $score }

@@ -22,12 +22,12 @@ log-target-mexican = на мексиканський потяг
 log-target-train = на потяг гравця { $owner }
 log-target-line = у кінець лінії { $line }
 log-target-at = дублем у лінію { $line } на місце { $at }
-log-target-cut = відрізає ковбасу на { $at }
+log-target-cut = ріже ковбасу на { $at }
 log-forced = {" "}(сама)
 log-marked = 🚩 { $name } ставить маркер: потяг відкритий для всіх.
 log-unmarked = { $name } знімає маркер зі свого потяга.
 log-sent-back = { $name }: { $tile } не підійшла — у кінець ряду.
-log-cut = ✂️ { $name } відрізає ковбасу на { $at }: { tiles } — у ряд гравця { $to }.
+log-cut = ✂️ Відрізано: { tiles } — у ряд гравця { $to }.
 log-dealt-mexican_train = Роздача, починає { $name }.
 log-dealt-kolbasa = Роздача, починає { $name }.
 log-led-kolbasa = 🌭 Початок ковбаси: { $move } (перевертає { $name })
@@ -60,8 +60,8 @@ round-queue = { $name }: у ряду { tiles } — очок: { $points }
 round-title-deal-mexican_train = <b>Раунд { $round } з { $deals } закінчено</b>
 round-fish-mexican_train = 🐟 Потяги стали: базар порожній, ходити нічим нікому — раунд закінчено.
 round-fish-kolbasa = 🐟 Ковбаса стала: жодна кістка більше не ляже — раунд закінчено.
-table-title-deal-mexican_train = <b>{ $game } · раунд { $round } з { $deals }</b> · станція { $tile }
-table-goal-mexican_train = 🎯 Станції від [{ $set }|{ $set }] до [0|0], очки накопичуються: у кого найменше — перемога, у кого найбільше — козел.
+table-title-deal-mexican_train = <b>{ $game } · раунд { $round } з { $deals }</b> · станція { $hub }
+table-goal-mexican_train = 🎯 Станція щораунду на одиницю менша, від { $set } до 0; очки накопичуються: у кого найменше — перемога, у кого найбільше — козел.
 table-goal-kolbasa = 🎯 До { $limit }: очки — сума кісток, що лишилися в ряду; хто набрав — козел.
 
 ## Налаштування.
@@ -88,3 +88,8 @@ pic-head = Початок
 pic-queue = ряд: { $count }
 pic-turned = Перевернута
 pic-legend = Картинки = числа
+pic-round-of-mexican_train = Раунд { $round } з { $deals }
+pic-fish-mexican_train = Потяги стали
+pic-fish-kolbasa = Ковбаса стала
+pic-total = Усього: { $score }
+pic-recorded = +{ $points } → { $score }
