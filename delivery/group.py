@@ -116,6 +116,17 @@ class GroupMessages:
             books.table = None
         self._show_table(books, table, locale, picture=picture)
 
+    async def frame(self, table: TableView, books: MatchMessages) -> bool:
+        """One of Колбаса's tables between a step's placements (``TableView.frame``): the
+        round's table message, where it shows this round, is edited to it (True); nothing
+        new is sent for a frame (False: no table message of its round)."""
+        if not books.table or books.table_round != table.round_no:
+            return False
+        locale = await self.post.languages.of_chat(table.chat_id)
+        self._show_table(books, localized(table, locale, self.post.tr), locale,
+                         picture=books.table_photo)
+        return True
+
     def _show_table(self, books: MatchMessages, table: TableView, locale: str, *,
                     picture: bool) -> None:
         """Make the round's table message show ``table``: edit it in its kind (the picture

@@ -61,7 +61,7 @@ class PictureCache:
     def key(table: TableView, locale: str, summary: RoundSummary | None, theme: Theme,
             faces: str = "pips") -> tuple:
         """The cache key of a picture."""
-        return (table.match_id, table.version, locale, theme.name,
+        return (table.match_id, table.version, table.frame, locale, theme.name,
                 summary.round_no if summary is not None else None, faces)
 
     def table_png(self, table: TableView, *, locale: str, tr: Translator | None = None,

@@ -530,7 +530,9 @@ class TableView:
     §2.1 rules 6–7); ``summary`` the round's summary once it is scored
     (the closed table); ``rules`` every rule option of the match (``engine.Rules.to_json()``,
     for /rules and what the game is played for); ``creator_id`` who opened the match (may
-    stop it, as a chat admin may).
+    stop it, as a chat admin may); ``frame`` 0 for the table as it is, k > 0 for the k-th
+    table of Колбаса's forced placements a step carries (``Result.frames``), shown before
+    it.
     """
 
     match_id: int
@@ -562,6 +564,7 @@ class TableView:
     summary: RoundSummary | None = None
     rules: Mapping[str, Any] = field(default_factory=dict)
     creator_id: int | None = None
+    frame: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -730,6 +733,9 @@ class Result:
     - ``hold``: the question the match waits on instead of a turn (:class:`HoldView`);
       ``handed``: set by the change that handed a person's seat to a computer player
       (:class:`HandedSeat`).
+    - ``frames``: the group's tables after each placement the rules made without a choice
+      in this change (Колбаса, RULES.md §2.12 rule 6), oldest first, to be shown
+      ``frame_seconds`` apart before ``table`` (``service.live.frames``).
 
     Nothing here holds more than its audience may see: the group's views never hold a hand
     before the round's summary, and each :class:`HandView` belongs to one seat.
@@ -750,6 +756,8 @@ class Result:
     closed: TableView | None = None
     hold: HoldView | None = None
     handed: HandedSeat | None = None
+    frames: tuple[TableView, ...] = ()
+    frame_seconds: float = 0.0
 
     def hand_for(self, user_id: int) -> HandView | None:
         """The hand view of ``user_id``, or None if they hold no seat."""

@@ -293,6 +293,8 @@ def result_of(
     events: Sequence[Any] = (),
     rounds: tuple[RoundSummary, ...] = (),
     handed: HandedSeat | None = None,
+    frames: tuple[TableView, ...] = (),
+    frame_seconds: float = 0.0,
 ) -> Result:
     """The :class:`~service.views.Result` of ``live`` after a change whose engine events are
     ``events`` and which scored ``rounds`` (or a refusal: ``ok`` False with ``error``);
@@ -318,4 +320,6 @@ def result_of(
         closed=live.closed if started else None,
         hold=hold_view,
         handed=handed,
+        frames=frames,
+        frame_seconds=frame_seconds if frames else 0.0,
     )
