@@ -236,7 +236,9 @@ class GroupMessages:
                 locale, "leave-notice", name=render.clean_name(handed.name),
                 bot=render.clean_name(localize_name(handed.bot, locale, tr))), **where)
         self._question(result, books, locale, where)
-        if fresh and result.status == Status.STOPPED:
+        stopped_by = result.final.stopped_by if result.final is not None else None
+        if fresh and result.status == Status.STOPPED and not stopped_by:
+            # (a person's /stopgame: its question, edited, says who stopped it)
             post.outbox.send(table.chat_id, tr.t(locale, "match-stopped"), **where)
 
     def _question(self, result: Result, books: MatchMessages, locale: str,

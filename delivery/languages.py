@@ -15,7 +15,7 @@ from aiogram.enums import ChatType
 from aiogram.types import Chat, User
 
 from service.people import People
-from ui.i18n import choose_locale
+from ui.i18n import SUPPORTED_LOCALES, choose_locale, normalize_locale
 
 __all__ = ["Languages"]
 
@@ -51,6 +51,19 @@ class Languages:
         except Exception:
             log.exception("storing the Telegram language of user %s failed", user_id)
 
+    async def adopt(self, chat_id: int, code: str | None) -> str | None:
+        """A group that has no language yet takes the one Telegram reports for ``code``'s
+        person (the one who added the bot, or the first one heard there, issue 30 item 8),
+        when the bot speaks it; a group whose admins chose one keeps it.  Returns the
+        language stored, or None."""
+        chosen = normalize_locale(code)
+        if chosen is None or chosen not in SUPPORTED_LOCALES:
+            return None
+        if (await self.people.chat_info(chat_id)).language is not None:
+            return None
+        await self.people.update_chat(chat_id, language=chosen)
+        return chosen
+
     async def of_user(self, user_id: int) -> str:
         """A user's own choice (/lang in private), else their Telegram language (as this
         process last saw it, else as stored: a restart keeps it), else the default."""
@@ -69,9 +82,14 @@ class Languages:
         return choose_locale(is_group=True, chat_locale=info.language, default=self.default)
 
     async def of_update(self, chat: Chat | None, user: User | None) -> str:
-        """The reader's language of an update: a group's (:meth:`of_chat`), else the user's
-        own choice, else the language this update says Telegram has for them."""
+        """The reader's language of an update: a group's (:meth:`of_chat`; a group the bot
+        has no record of takes the language of the first person it hears there,
+        :meth:`adopt`), else the user's own choice, else the language this update says
+        Telegram has for them."""
         if chat is not None and chat.type in _GROUPS:
+            info = await self.people.chat_info(chat.id)
+            if not info.known and user is not None:
+                await self.adopt(chat.id, user.language_code)
             return await self.of_chat(chat.id)
         if user is None:
             return self.default

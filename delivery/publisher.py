@@ -207,6 +207,12 @@ class Publisher:
             await self.publish(res, fresh=False)
         await self._announce_ends(chat_id)
 
+    async def show_again(self, chat_id: int) -> None:
+        """Show the open lobby or match of ``chat_id`` anew, as it is (its language changed):
+        its messages edited in place, nothing sent that was not."""
+        for res in await self.service.store.open_matches(chat_id=chat_id):
+            await self.publish(res, fresh=False)
+
     async def _announce_ends(self, chat_id: int | None = None) -> None:
         """Publish every match (of ``chat_id``, or of every chat) that finished within
         :data:`END_LOOKBACK` with a table but without its end message."""

@@ -60,6 +60,8 @@ async def on_my_member(update: ChatMemberUpdated, app: App) -> None:
     elif status in (ChatMemberStatus.MEMBER, ChatMemberStatus.ADMINISTRATOR):
         await app.service.people.update_chat(update.chat.id, title=update.chat.title, active=True)
         if update.old_chat_member.status in _ABSENT:
+            # a new group speaks the language of who added the bot (issue 30 item 8)
+            await app.languages.adopt(update.chat.id, update.from_user.language_code)
             await _greet(app, update.chat.id)
 
 
@@ -68,11 +70,12 @@ _ABSENT = (ChatMemberStatus.LEFT, ChatMemberStatus.KICKED)
 
 
 async def _greet(app: App, chat_id: int) -> None:
-    """The bot was just added to a group: a short how-to-start in the group's language,
-    with the button that opens the private chat (promotions and demotions say nothing)."""
+    """The bot was just added to a group: a short how-to-start in the group's language (and
+    how to change it), with the button that opens the private chat (promotions and
+    demotions say nothing)."""
     locale = await app.languages.of_chat(chat_id)
     app.say(chat_id, app.tr.t(locale, "greet-group"),
-                              reply_markup=dm_keyboard(locale, app.link(), tr=app.tr))
+            reply_markup=dm_keyboard(locale, app.link(), tr=app.tr))
 
 
 async def on_member(update: ChatMemberUpdated, app: App) -> None:

@@ -14,7 +14,7 @@ from functools import partial
 
 from aiogram import F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
-from aiogram.types import CallbackQuery, Message
+from aiogram.types import CallbackQuery, Message, User
 
 from delivery.app import App
 from handlers.admins import AdminCheck, or_as_admin
@@ -97,9 +97,10 @@ async def _seat_bot(app: App, is_admin: AdminCheck, match_id: int, user_id: int,
     return await or_as_admin(is_admin, operation, ErrorCode.NOT_IN_GAME)
 
 
-async def _stop(app: App, is_admin: AdminCheck, match_id: int, user_id: int) -> Result:
-    """Stop a lobby or a match as its creator, or as a chat admin."""
-    return await or_as_admin(is_admin, partial(app.service.lobbies.stop, match_id, user_id),
+async def _stop(app: App, is_admin: AdminCheck, match_id: int, user: User) -> Result:
+    """Stop a lobby or a match as its creator, or as a chat admin, in ``user``'s name."""
+    return await or_as_admin(is_admin, partial(app.service.lobbies.stop, match_id, user.id,
+                                               name=display_name(user)),
                              ErrorCode.NOT_CREATOR)
 
 
@@ -229,13 +230,16 @@ async def cmd_start_here(message: Message, app: App, locale: str) -> None:
 async def on_stop_confirmed(query: CallbackQuery, callback_data: StopCb, app: App,
                             is_admin: AdminCheck, locale: str) -> None:
     chat_id = query_chat(query)
-    res = await _stop(app, is_admin, callback_data.match, query.from_user.id)
+    res = await _stop(app, is_admin, callback_data.match, query.from_user)
     if not res.ok:
         await alert(query, app.error_text(locale, res))
         return
     await query.answer()
-    if query.message:
-        app.edit_markup(chat_id, query.message.message_id, None)
+    if query.message:  # the question says who stopped it (the group's notice, issue 30)
+        key = "lobby-stopped-by" if res.table is None else "match-stopped-by"
+        app.edit(chat_id, query.message.message_id,
+                 app.tr.t(locale, key, name=render.clean_name(display_name(query.from_user))),
+                 reply_markup=None)
     await app.publish(res)
 
 
@@ -276,7 +280,7 @@ async def on_start(query: CallbackQuery, callback_data: LobbyCb, app: App,
 async def on_cancel(query: CallbackQuery, callback_data: LobbyCb, app: App,
                     is_admin: AdminCheck, locale: str) -> None:
     await _press_or_publish(query, app, locale, await _stop(
-        app, is_admin, callback_data.lobby, query.from_user.id))
+        app, is_admin, callback_data.lobby, query.from_user))
 
 
 async def on_addbot(query: CallbackQuery, callback_data: LobbyCb, app: App,

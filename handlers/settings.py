@@ -147,9 +147,12 @@ async def cmd_lang(message: Message, app: App, locale: str) -> None:
 
 
 async def on_chat_lang(query: CallbackQuery, callback_data: LangCb, app: App) -> None:
-    """A language button in a group, by its admin: the group's language."""
-    await app.service.people.update_chat(query_chat(query), language=callback_data.code)
+    """A language button in a group, by its admin: the group's language; an open lobby and a
+    running match's table are shown again in it at once (issue 30 item 10)."""
+    chat_id = query_chat(query)
+    await app.service.people.update_chat(chat_id, language=callback_data.code)
     await _lang_changed(query, app, callback_data.code)
+    await app.publisher.show_again(chat_id)
 
 
 async def on_own_lang(query: CallbackQuery, callback_data: LangCb, app: App) -> None:

@@ -47,6 +47,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
 from service import once
+from service.metrics import Metrics
 from storage import Database
 from storage import cluster as cl
 
@@ -107,7 +108,7 @@ class Cluster:
     (so that workers share new chats); ``clock``: Unix seconds; ``exit``: called with
     :data:`FENCED_EXIT` when fenced out (``os._exit``; None raises :class:`FencedOut`);
     ``private_burst``, ``chat_interval`` and ``global_per_second``: Telegram's limits that
-    all workers keep together (:meth:`shared`).
+    all workers keep together (:meth:`shared`); ``metrics``: where it counts (the service's).
 
     It is the outbox's coordination (``delivery.outbox.Coordination``): :meth:`check`,
     :meth:`shared` and :meth:`claim`.
@@ -116,8 +117,10 @@ class Cluster:
     def __init__(self, db: Database, *, worker_id: int | None = None, lease: float = 5.0,
                  tick: float = 0.05, take: int = 4, clock: Callable[[], float] = time.time,
                  exit: Callable[[int], Any] | None = os._exit, private_burst: int = 3,
-                 chat_interval: float = 1.0, global_per_second: int = 30) -> None:
+                 chat_interval: float = 1.0, global_per_second: int = 30,
+                 metrics: Metrics | None = None) -> None:
         self.db = db
+        self.metrics = metrics or Metrics()
         self.private_burst = private_burst
         self.chat_interval = chat_interval
         self.global_per_second = global_per_second

@@ -41,6 +41,7 @@ from service.deadlines import Deadlines
 from service.leaving import Leaving
 from service.lobbies import DEFAULT_LOBBY_TTL, Lobbies
 from service.messages import MessageIds, SendLog
+from service.metrics import Metrics
 from service.people import People
 from service.play import DEFAULT_BOT_MOVE_DELAY, Play
 from service.records import Records
@@ -64,7 +65,8 @@ class GameService:
     players decide (default: ``bot_workers`` worker processes, one per CPU, started at the
     first decision); ``chat_options``: the chat options (``ChatInfo.options``) of chats that
     did not set them; ``due``: the query of the deadlines this process fires (default every
-    open match's; a worker of a cluster: its own chats', ``service.cluster.Cluster.due``).
+    open match's; a worker of a cluster: its own chats', ``service.cluster.Cluster.due``);
+    ``metrics``: where it counts (:class:`service.metrics.Metrics`; a new one by default).
     Create with :meth:`open` (migrates the database) or from a ready
     :class:`~storage.Database`; call :meth:`close` at shutdown.
 
@@ -87,9 +89,12 @@ class GameService:
         bot_workers: int | None = None,
         chat_options: Mapping[str, Any] | None = None,
         due: Callable[..., list[Any]] | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.db = db
         self.clock = clock
+        #: What this service counts (``/metrics``, :mod:`service.metrics`).
+        self.metrics = metrics or Metrics()
         #: This worker's membership of a cluster (:meth:`open` with ``worker``), else None.
         self.cluster: Cluster | None = None
         self.store = MatchStore(db)
@@ -123,11 +128,12 @@ class GameService:
             return cls(await open_database(path_or_url), **kwargs)
         worker_id = worker.worker_id or new_worker_id()
         db = await open_database(worker_url(str(path_or_url), worker_id))
-        member = Cluster(db, worker_id=worker_id, lease=worker.lease,
+        metrics = kwargs.pop("metrics", None) or Metrics()
+        member = Cluster(db, worker_id=worker_id, lease=worker.lease, metrics=metrics,
                          private_burst=worker.private_burst,
                          chat_interval=worker.chat_interval,
                          global_per_second=worker.global_per_second)
-        service = cls(db, due=member.due, **kwargs)
+        service = cls(db, due=member.due, metrics=metrics, **kwargs)
         service.cluster = member
         return service
 

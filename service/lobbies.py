@@ -318,28 +318,33 @@ class Lobbies:
         nxt.set(deadline_at=values["deadline_at"])
         return nxt, values, events
 
-    async def stop(self, match_id: int, user_id: int, *, force: bool = False) -> Result:
-        """Stop an open lobby or a running match (status ``stopped``, not rated, no results).
-        Only the creator may, or anyone with ``force`` (a chat admin, checked by the caller).
+    async def stop(self, match_id: int, user_id: int, *, name: str | None = None,
+                   force: bool = False) -> Result:
+        """Stop an open lobby or a running match (status ``stopped``, not rated, no results),
+        ``name`` being the stopper's, which the views carry (``MatchEnd.stopped_by``).  Only
+        the creator may, or anyone with ``force`` (a chat admin, checked by the caller).
         Errors: ``not_found``, ``wrong_status`` (already closed), ``not_creator``, ``stale``."""
-        return await self.close(match_id, EndReason.STOPPED, None if force else user_id)
+        return await self.close(match_id, EndReason.STOPPED, None if force else user_id,
+                                by=name)
 
     @answers
-    async def close(self, match_id: int, reason: EndReason, creator: int | None = None
-                    ) -> Result:
+    async def close(self, match_id: int, reason: EndReason, creator: int | None = None, *,
+                    by: str | None = None) -> Result:
         """Close an open lobby or match with ``reason`` (status ``stopped``); with ``creator``
-        only if that user created it."""
+        only if that user created it; ``by`` the name of who closed it."""
         async with self.store.opening(match_id, status=OPEN, closed="already closed") as live:
             if creator is not None and live.row.creator_id != creator:
                 refuse(ErrorCode.NOT_CREATOR, "only the creator can stop", live)
-            return await self.close_locked(live, reason)
+            return await self.close_locked(live, reason, by=by)
 
-    async def close_locked(self, live: LiveMatch, reason: EndReason) -> Result:
-        """Close an open match (status ``stopped``); the caller holds the match's lock.
+    async def close_locked(self, live: LiveMatch, reason: EndReason, *, by: str | None = None
+                           ) -> Result:
+        """Close an open match (status ``stopped``), ``by`` the name of who closed it (None:
+        nobody did, the rules or the bot's removal did); the caller holds the match's lock.
         Raises :class:`~service.store.Refused` (stale)."""
         now = self.clock()
         values = {"status": Status.STOPPED, "end_reason": reason, "deadline_at": None,
-                  "finished_at": now}
+                  "finished_at": now, "stopped_by": by[:64] if by else None}
         return result_of(await self.store.write(live, live.next(now, **values), values))
 
     @answers

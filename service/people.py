@@ -134,7 +134,7 @@ class People:
     def _chat_info(self, chat_id: int, c: repo.ChatRow | None) -> ChatInfo:
         if c is None:
             return ChatInfo(chat_id, None, None, False, None, {}, True, full_rules({}),
-                            dict(self.option_defaults))
+                            dict(self.option_defaults), known=False)
         rules = dict(c.settings.get("rules", {}))
         try:
             full = full_rules(rules)

@@ -437,7 +437,8 @@ class MatchEnd:
     ``admiral``, ``extraordinary``, ``hanging`` in Морской козёл §2.1, ``general`` in Генерал
     §2.9), also per player in ``PlayerResult.title``; ``winners`` the winning sides of a race
     (§2.0.7) or the last player left in Семёрка (§2.8), empty in goat variants; ``draw`` True
-    when a match ended with no goat (sport's equal scores, §2.7).
+    when a match ended with no goat (sport's equal scores, §2.7).  ``stopped_by``: the name
+    of the person who stopped it (/stopgame: its creator or a chat admin), None otherwise.
     """
 
     reason: EndReason
@@ -447,6 +448,7 @@ class MatchEnd:
     title: str | None = None
     winners: tuple[int, ...] = ()
     draw: bool = False
+    stopped_by: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -832,7 +834,8 @@ class ChatInfo:
     those that differ from the defaults, RULES.md §1), ``language`` (None: the users' own),
     ``topic_id`` the forum topic to play in (None: any), ``active`` False after the bot was
     removed; ``full_rules`` every rule option with its value (the defaults filled in), and
-    ``options`` the chat's other settings (``People.update_chat(options=...)``)."""
+    ``options`` the chat's other settings (``People.update_chat(options=...)``); ``known``
+    False for a chat the bot has no record of yet (its defaults)."""
 
     chat_id: int
     title: str | None
@@ -843,6 +846,7 @@ class ChatInfo:
     active: bool
     full_rules: dict[str, Any] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
+    known: bool = True
 
 
 @dataclass(frozen=True, slots=True)

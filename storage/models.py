@@ -112,6 +112,8 @@ class Match(Base):
       otherwise: ``{"afk": seat}`` while the group chooses whether a computer player takes
       the seat of a player whose turns timed out (RULES.md §1.17) or the match ends by
       timeout; ``deadline_at`` is then when the question times out.
+    - ``stopped_by``: the name of the person who stopped the match (revision 0010), None
+      for a match not stopped by a person.
     """
 
     __tablename__ = "matches"
@@ -129,6 +131,7 @@ class Match(Base):
     messages: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     deadline_at: Mapped[float | None] = mapped_column(Double)
     hold: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    stopped_by: Mapped[str | None] = mapped_column(String(64))
     creator_id: Mapped[int] = mapped_column(BigInteger)
     rematch_of: Mapped[int | None] = mapped_column(AutoId, ForeignKey("matches.id"))
     created_at: Mapped[float] = mapped_column(Double)

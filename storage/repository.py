@@ -157,6 +157,7 @@ class MatchRow:
     started_at: float | None
     finished_at: float | None
     hold: dict[str, Any] | None = None
+    stopped_by: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

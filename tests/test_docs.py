@@ -190,6 +190,7 @@ async def test_rules_link_the_rule_book_at_the_games_section_when_rules_url_is_s
     monkeypatch.setenv("RULES_URL", url)
     async with Harness(tmp_path, default_locale=locale) as h:
         tr = h.app.tr
+        await h.app.service.people.update_chat(GROUP, language=locale)
         await h.say(OLYA, GROUP, "/rules")
         text = h.tg.last(GROUP).text
         link = tr.t(locale, "rules-book", url=url, section="§1")

@@ -215,7 +215,9 @@ async def test_admin_may_start_and_stop_a_running_match(tmp_path):
         await h.press(MASHA, h.tg.last(GROUP), text=h.app.tr.plain("ru", "btn-stop-yes"))
         res = await h.app.service.store.view(match_id)
         assert res.status == "stopped"
-        assert h.app.tr.t("ru", "match-stopped") in [m.text for m in h.tg.chat(GROUP)]
+        # the question says who stopped it (issue 30 item 6)
+        texts = [m.text for m in h.tg.chat(GROUP)]
+        assert h.app.tr.t("ru", "match-stopped-by", name="Маша") in texts
         assert all(h.keyboard_message(p) is None for p in (OLYA, PETYA))
 
 

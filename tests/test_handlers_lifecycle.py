@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from aiogram.types import Chat, ChatMemberBanned, ChatMemberMember, ChatMemberUpdated, Update
 
 from service.views import Status
@@ -236,8 +237,8 @@ async def test_stopgame_in_private_ends_a_solo_match(tmp_path):
         tr = h.app.tr
         texts = [m.text for m in h.tg.chat(OLYA.id)]
         assert tr.t("ru", "err-group-only") not in texts
-        assert tr.t("ru", "match-stop-confirm") in texts
-        assert tr.t("ru", "match-stopped") in texts
+        # the question was asked, and is now the word that it stopped, and by whom
+        assert tr.t("ru", "match-stopped-by", name="Оля") in texts
         assert (await h.app.service.store.view(match_id)).status == Status.STOPPED
         await h.say(OLYA, OLYA.id, "/stopgame")
         assert h.tg.last(OLYA.id).text == tr.t("ru", "err-no-match-here")
@@ -716,3 +717,38 @@ async def test_a_players_telegram_language_survives_a_restart(tmp_path):
         # the other player's stays Russian, as her Telegram says
         assert russian in next(m.text for m in reversed(h2.tg.chat(OLYA.id))
                                if english in m.text or russian in m.text)
+
+
+# -- issue 30 item 6: a stopped match says so, and who stopped it -----------------------------
+
+
+@pytest.mark.parametrize("view", ["picture", "text"])
+async def test_a_stopped_match_says_it_was_stopped_by_whom_without_rating(tmp_path, view):
+    """/stopgame mid-match: the table no longer reads «Партия окончена» (a played-out
+    match's words) but that it was stopped, by whom, without rating — on the picture (its
+    title and note) and in the text table — and the question «Остановить партию?» is
+    edited into who stopped it, not left with its old words and no buttons."""
+    from ui.picture import picture_labels
+
+    async with Harness(tmp_path, table_view=view) as h:
+        match_id = await seated(h, (OLYA, PETYA))
+        await play_some(h, (OLYA, PETYA), 3)
+        await stop(h, OLYA, GROUP)
+        res = await h.app.service.store.view(match_id)
+        assert res.status == Status.STOPPED and res.final.stopped_by == "Оля"
+        tr = h.app.tr
+        question = [m for m in h.tg.chat(GROUP) if m.text == tr.t("ru", "match-stopped-by",
+                                                                   name="Оля")]
+        assert len(question) == 1 and not question[0].buttons()
+        assert not [m for m in h.tg.chat(GROUP) if m.text == tr.t("ru", "match-stop-confirm")]
+        table = (await h.app.messages(match_id)).id_of("table")
+        shown = h.tg.messages[(GROUP, table)]
+        if view == "picture":
+            labels = " ".join(picture_labels(shown.photo))  # (long lines wrap)
+            assert tr.plain("ru", "pic-match-stopped") in labels
+            assert tr.plain("ru", "pic-match-over") not in labels
+            for part in tr.plain("ru", "pic-stopped-by", name="Оля").split(" · "):
+                assert part in labels  # «Остановка: Оля», «без рейтинга»
+        words = shown.text  # the caption, or the text table
+        assert "Оля останавливает партию. Рейтинг не начислен." in words
+        assert tr.t("ru", "table-match-over") not in words

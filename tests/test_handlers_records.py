@@ -118,7 +118,8 @@ async def test_history_pages_and_records_in_each_language(tmp_path, lang):
         await h.say(OLYA, GROUP, "/record #3")
         assert h.tg.last(OLYA.id).filename == "kozel-classic-3.json"
         await h.say(ANN, -5, "/record 3")
-        assert h.tg.last(-5).text == tr.t("ru", "err-record-foreign")  # -5 speaks Russian
+        # -5, a group the bot never saw, speaks Ann's language (issue 30 item 8)
+        assert h.tg.last(-5).text == tr.t(ANN.language_code, "err-record-foreign")
         await h.say(OLYA, GROUP, "/record abc")
         assert h.tg.last(GROUP).text == tr.t(lang, "err-record-usage")
         await h.say(OLYA, GROUP, "/record 999")  # no such match: said so (issue 20 item 10)
@@ -376,7 +377,8 @@ async def test_the_group_answers_when_a_players_turns_time_out(tmp_path, lang):
         before = await svc.store.view(found.match_id)
         for data in (forged, forged.replace(":bot", ":end")):
             text, alert, _ = await h.press(eve, Sent(-100999, 1, "", None), data=data)
-            assert alert and text == h.app.tr.plain("ru", "err-other-chat")  # that chat's
+            # that chat's: a group the bot never saw speaks Eve's language (issue 30 item 8)
+            assert alert and text == h.app.tr.plain(lang, "err-other-chat")
         assert (await svc.store.view(found.match_id)).version == before.version
         await h.press(other, question, text=bot_button)
         answered = h.tg.messages[(GROUP, question.message_id)]

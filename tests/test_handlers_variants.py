@@ -60,9 +60,10 @@ async def test_newgame_opens_a_lobby_of_the_named_game(tmp_path, words, variant)
 
 
 async def test_an_unknown_game_is_answered_with_the_list_and_opens_nothing(tmp_path):
+    olive = Person(OLYA.id, "Olive", language_code="en")  # a new group speaks hers
     async with Harness(tmp_path, default_locale="en") as h:
-        await open_dm(h, OLYA)
-        await h.say(OLYA, GROUP, "/newgame poker")
+        await open_dm(h, olive)
+        await h.say(olive, GROUP, "/newgame poker")
         text = h.tg.last(GROUP).text
         assert text.startswith("I do not know that game.")
         for name in variant_infos():

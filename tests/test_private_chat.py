@@ -63,6 +63,19 @@ async def _play(h: Harness, people, match_id: int, rng: random.Random, *, until=
     raise AssertionError("the match did not end")
 
 
+async def _group_match(h: Harness):
+    """The two people open their private chats, one opens a lobby in the group, the other
+    joins, the first deals; the match's view."""
+    for p in PEOPLE:
+        h.tg.dm_open.add(p.id)
+        await h.say(p, p.id, "/start")
+    await h.say(PEOPLE[0], GROUP, "/newgame")
+    lobby = h.tg.last(GROUP)
+    await h.press(PEOPLE[1], lobby, data=lobby.buttons()[0].callback_data)
+    await h.say(PEOPLE[0], GROUP, "/startgame")
+    return await h.app.service.store.find_open(GROUP, None)
+
+
 async def test_a_solo_match_of_twelve_rounds_leaves_its_tables_one_hand_and_its_end(tmp_path):
     """One person against three computer players, 12 deals of sport domino (RULES.md §2.7):
     the private chat keeps each round's table, one hand message and the match's end — the
@@ -89,14 +102,7 @@ async def test_a_group_match_keeps_one_hand_message_a_player_and_every_turn_noti
     message (as many notifications as before), and at the match's end each private chat
     holds one hand message; during a round at most the round's turns' worth."""
     async with Harness(tmp_path) as h:
-        for p in PEOPLE:
-            h.tg.dm_open.add(p.id)
-            await h.say(p, p.id, "/start")
-        await h.say(PEOPLE[0], GROUP, "/newgame")
-        lobby = h.tg.last(GROUP)
-        await h.press(PEOPLE[1], lobby, data=lobby.buttons()[0].callback_data)
-        await h.say(PEOPLE[0], GROUP, "/startgame")
-        found = await h.app.service.store.find_open(GROUP, None)
+        found = await _group_match(h)
         rounds, new = await _play(h, PEOPLE, found.match_id, random.Random(8))
         actions = len([a for a in h.tg.calls if a[0] == "AnswerCallbackQuery"])
         print(f"group: {rounds} rounds, {new} new turn messages of {actions} presses")
@@ -109,14 +115,7 @@ async def test_the_hand_messages_to_delete_survive_a_restart(tmp_path):
     """The hand messages a newer one replaced are stored with the match (``spent``) until
     they are deleted: a restart mid-round deletes them (issue 20 item 15's books)."""
     async with Harness(tmp_path) as h:
-        for p in PEOPLE:
-            h.tg.dm_open.add(p.id)
-            await h.say(p, p.id, "/start")
-        await h.say(PEOPLE[0], GROUP, "/newgame")
-        lobby = h.tg.last(GROUP)
-        await h.press(PEOPLE[1], lobby, data=lobby.buttons()[0].callback_data)
-        await h.say(PEOPLE[0], GROUP, "/startgame")
-        found = await h.app.service.store.find_open(GROUP, None)
+        found = await _group_match(h)
         await _play(h, PEOPLE, found.match_id, random.Random(8),
                     until=lambda h: any(len(_hands(h, p)) >= 3 for p in PEOPLE))
         kept = MatchMessages.from_json(await h.app.service.messages.load(found.match_id))

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 #: The newest revision.
-HEAD = "0009"
+HEAD = "0010"
 
 
 def _diff(sync_conn):
@@ -40,7 +40,8 @@ def test_revisions_form_one_line_of_at_least_two():
     heads = script.get_heads()
     assert heads == [HEAD]
     chain = [rev.revision for rev in script.walk_revisions()]
-    assert chain == ["0009", "0008", "0007", "0006", "0005", "0004", "0003", "0002", "0001"]
+    assert chain == ["0010", "0009", "0008", "0007", "0006", "0005", "0004", "0003", "0002",
+                     "0001"]
 
 
 async def test_upgrade_from_empty_matches_models(tmp_path):

@@ -163,7 +163,9 @@ def test_settings_menu_shows_current_values_and_choices_mark_one():
     assert [c.key for c in cbs] == [*(spec.key for spec in settings()
                                       if spec.offered(chat.full_rules)), "done"]
     assert all(isinstance(c, SettingsCb) and c.value == "" for c in cbs)
-    assert "Язык: —" in [b.text for b in buttons(kb.settings_keyboard("ru", _chat(), tr=TR))]
+    # a group that never chose a language speaks the bot's default, and says so (issue 30)
+    assert "Язык: Русский (по умолчанию)" in [
+        b.text for b in buttons(kb.settings_keyboard("ru", _chat(), tr=TR))]
 
     choices = kb.settings_choices_keyboard("en", setting("bazar_reserve"), "1", tr=TR)
     texts = [b.text for b in buttons(choices)]

@@ -36,6 +36,7 @@ from .render import (
     _turn_line,
     action_log,
     render_round_summary,
+    stopped_text,
     table_notices,
     text_length,
 )
@@ -86,8 +87,8 @@ def render_caption(locale: str, table: TableView, *, log_lines: int = CAPTION_LO
         summary = render_round_summary(locale, table.summary, names,
                                        [s.side for s in table.seats], specials=False,
                                        tr=tr).split("\n")
-    tail = [tr.t(locale, "table-match-over")] if table.final is not None and \
-        table.final.rated else []
+    tail = ([] if table.final is None else [tr.t(locale, "table-match-over")]
+            if table.final.rated else [stopped_text(tr, locale, table.final)])
 
     # what the round stakes (the picture marks it, only the words say what it stakes), as
     # the text table says it

@@ -388,9 +388,8 @@ def settings_keyboard(locale: str, chat: ChatInfo, *, tr: Translator | None = No
     for spec in settings():
         if not spec.offered(chat.full_rules):
             continue
-        value = spec.read(chat)
         text = tr.plain(locale, "settings-item", label=tr.plain(locale, spec.label),
-                        value=spec.value_label(tr, locale, value) if value else "—")
+                        value=spec.shown(tr, locale, chat))
         rows.append([InlineKeyboardButton(
             text=text, callback_data=SettingsCb(key=spec.key, value="").pack())])
     rows.append([InlineKeyboardButton(text=tr.plain(locale, "btn-done"),

@@ -277,7 +277,8 @@ def _header(c: _Canvas, table: TableView, tr: Translator, locale: str,
     cx = (_CENTRE_X0 + _CENTRE_X1) / 2
     top = FRAME + PAD
     if table.final is not None and summary is None:
-        title = tr.plain(locale, "pic-match-over")
+        title = tr.plain(locale, "pic-match-over" if table.final.rated
+                         else "pic-match-stopped")
     elif summary is not None:
         title = tr.plain(locale, "pic-round-over", round=summary.round_no)
     elif table.deals:
@@ -290,6 +291,9 @@ def _header(c: _Canvas, table: TableView, tr: Translator, locale: str,
     if table.teams:
         variant += " · " + tr.plain(locale, "pic-teams")
     notes: list[str] = []
+    final = table.final
+    if summary is None and final is not None and not final.rated and final.stopped_by:
+        notes.append(_named(tr, locale, "pic-stopped-by", clean_name(final.stopped_by)))
     if summary is not None:
         names = {s.seat: s.name for s in table.seats}
         who = clean_name(names.get(summary.by, "?"))

@@ -46,6 +46,7 @@ from .names import bot_gender, localized
 from .variants import variant_name, variants
 
 __all__ = [
+    "stopped_text",
     "variant_text",
     "MAX_TEXT",
     "NAME_LIMIT",
@@ -660,9 +661,18 @@ def render_table(locale: str, table: TableView, *, log_lines: int = LOG_LINES,
             lines += ["", tail]
         if finished:
             lines += ["", tr.t(locale, "table-match-over")]
+        elif table.final is not None:
+            lines += ["", stopped_text(tr, locale, table.final)]
         return "\n".join(lines)
 
     return _fit(build, log, max(layout.tiles, len(layout.line)))
+
+
+def stopped_text(tr: Translator, locale: str, final: MatchEnd) -> str:
+    """A match that closed without rating: who stopped it (/stopgame), or that it was
+    stopped."""
+    name = clean_name(final.stopped_by) if final.stopped_by else ""
+    return tr.t(locale, "table-match-stopped", known="yes" if name else "no", name=name)
 
 
 def render_score(locale: str, table: TableView, *, tr: Translator | None = None) -> str:

@@ -102,7 +102,8 @@ class Setting:
     - ``choices_of(rules)``: its values where they depend on the game (the limits of a race
       are not those of a goat game), else ``choices``;
     - ``when(rules)``: for a setting that is no rule, whether the chat's game lets it be
-      chosen (the children's pictures only with the double-six set, RULES.md §2.10.4).
+      chosen (the children's pictures only with the double-six set, RULES.md §2.10.4);
+    - ``unset(tr, locale)``: what a button shows while nothing is chosen (None: «—»).
     """
 
     key: str
@@ -116,6 +117,14 @@ class Setting:
     option: str | None = None
     choices_of: Callable[[Mapping[str, Any]], tuple[str, ...]] | None = None
     when: Callable[[Mapping[str, Any]], bool] | None = None
+    unset: Callable[[Translator, str], str] | None = None
+
+    def shown(self, tr: Translator, locale: str, chat: ChatInfo) -> str:
+        """The current value of the chat as a button shows it (plain text)."""
+        value = self.read(chat)
+        if value:
+            return self.value_label(tr, locale, value)
+        return self.unset(tr, locale) if self.unset is not None else "—"
 
     def choices_for(self, rules: Mapping[str, Any]) -> tuple[str, ...]:
         """The values offered under ``rules`` (every option by name, ``full_rules``)."""
@@ -304,7 +313,10 @@ def _chat_settings() -> tuple[Setting, ...]:
             read=lambda chat: chat.language or "",
             patch=lambda v: SettingsPatch(language=v),
             value_label=lambda tr, loc, v: tr.plain(v if v in SUPPORTED_LOCALES else loc,
-                                                    "lang-name", code=v)),
+                                                    "lang-name", code=v),
+            # a group that never chose one speaks the bot's default
+            unset=lambda tr, loc: tr.plain(loc, "lang-default", name=tr.plain(
+                tr.default, "lang-name", code=tr.default))),
         Setting(  # the group's table as a picture or as text (issue 14); not a rule
             key="table", label="settings-table", choices=TABLE_VIEWS, read=table_view,
             patch=lambda v: SettingsPatch(options={"table": v}),

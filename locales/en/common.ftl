@@ -84,6 +84,7 @@ lang-name = { $code ->
     [uk] Українська
    *[en] English
 }
+lang-default = { $name } (the default)
 lang-choose = Choose a language:
 lang-changed = Done: I speak English now.
 notice-bot-removed = 🚫 The bot was removed from the group «{ $chat }», and match #{ $id } was closed without rating. Play in another group, or here: /newgame

@@ -90,6 +90,12 @@ match-rematch = Another match? Press “Rematch”.
 match-stop-confirm = Stop the match? Nobody gets rating points.
 lobby-stop-confirm = Close the lobby? Nobody has been dealt yet.
 match-stopped = ⏹ The match was stopped. No rating points.
+match-stopped-by = ⏹ { $name } stops the match. No rating points.
+table-match-stopped = { $known ->
+    [yes] ⏹ { $name } stops the match. No rating points.
+   *[no] ⏹ The match was stopped. No rating points.
+}
+lobby-stopped-by = ✖️ { $name } cancels the lobby.
 match-stop-kept = Playing on!
 score-line = { $name }: { $score }
 match-score-title = <b>Match score</b>

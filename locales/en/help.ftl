@@ -30,6 +30,7 @@ greet-group =
     1. Everyone who wants to play opens a chat with me once (the button below) and presses “Start” — their tiles arrive there.
     2. /newgame opens a lobby, players press “Take a seat”, /startgame deals.
     Rules — /rules, commands — /help, settings — /settings.
+    I speak English here; a group admin changes the group's language with /lang.
 start-joined = ✅ You are seated in “{ $chat }”. Your tiles arrive here when the match starts.
 
 ## Command menu descriptions (plain text, up to 256 characters).

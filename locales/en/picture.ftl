@@ -4,6 +4,8 @@ pic-round = Round { $round }
 pic-round-of = Deal { $round } of { $deals }
 pic-round-over = Round { $round } is over
 pic-match-over = The match is over
+pic-match-stopped = Match stopped
+pic-stopped-by = Stopped by { $name } · no rating
 pic-variant = { $variant ->
     [sea_goat] Sea goat
     [donkey] Donkey

@@ -91,6 +91,7 @@ lang-name = { $code ->
     [uk] Українська
    *[en] English
 }
+lang-default = { $name } (по умолчанию)
 lang-choose = Выберите язык:
 lang-changed = Готово: теперь я говорю по-русски.
 notice-bot-removed = 🚫 Бота убрали из группы «{ $chat }», и партия #{ $id } закрыта без рейтинга. Сыграть можно в другой группе или здесь: /newgame

@@ -91,6 +91,12 @@ match-rematch = Ещё партию? Жмите «Реванш».
 match-stop-confirm = Остановить партию? Рейтинг никому не начислится.
 lobby-stop-confirm = Закрыть набор? Партия ещё не начиналась.
 match-stopped = ⏹ Партия остановлена. Рейтинг не начислен.
+match-stopped-by = ⏹ { $name } останавливает партию. Рейтинг не начислен.
+table-match-stopped = { $known ->
+    [yes] ⏹ { $name } останавливает партию. Рейтинг не начислен.
+   *[no] ⏹ Партия остановлена. Рейтинг не начислен.
+}
+lobby-stopped-by = ✖️ { $name } отменяет набор.
 match-stop-kept = Играем дальше!
 score-line = { $name }: { $score }
 match-score-title = <b>Счёт партии</b>

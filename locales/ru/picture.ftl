@@ -4,6 +4,8 @@ pic-round = Раунд { $round }
 pic-round-of = Раздача { $round } из { $deals }
 pic-round-over = Раунд { $round } окончен
 pic-match-over = Партия окончена
+pic-match-stopped = Партия остановлена
+pic-stopped-by = Остановка: { $name } · без рейтинга
 pic-variant = { $variant ->
     [sea_goat] Морской козёл
     [donkey] Осёл

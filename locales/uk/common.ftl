@@ -91,6 +91,7 @@ lang-name = { $code ->
     [uk] Українська
    *[en] English
 }
+lang-default = { $name } (типово)
 lang-choose = Оберіть мову:
 lang-changed = Готово: тепер я розмовляю українською.
 notice-bot-removed = 🚫 Бота прибрали з групи «{ $chat }», і партію #{ $id } закрито без рейтингу. Зіграти можна в іншій групі або тут: /newgame

@@ -91,6 +91,12 @@ match-rematch = Ще партію? Тисніть «Реванш».
 match-stop-confirm = Зупинити партію? Рейтинг нікому не нарахується.
 lobby-stop-confirm = Закрити набір? Партія ще не починалася.
 match-stopped = ⏹ Партію зупинено. Рейтинг не нараховано.
+match-stopped-by = ⏹ { $name } зупиняє партію. Рейтинг не нараховано.
+table-match-stopped = { $known ->
+    [yes] ⏹ { $name } зупиняє партію. Рейтинг не нараховано.
+   *[no] ⏹ Партію зупинено. Рейтинг не нараховано.
+}
+lobby-stopped-by = ✖️ { $name } скасовує набір.
 match-stop-kept = Граємо далі!
 score-line = { $name }: { $score }
 match-score-title = <b>Рахунок партії</b>

@@ -4,6 +4,8 @@ pic-round = Раунд { $round }
 pic-round-of = Роздача { $round } з { $deals }
 pic-round-over = Раунд { $round } закінчено
 pic-match-over = Партію закінчено
+pic-match-stopped = Партію зупинено
+pic-stopped-by = Зупинка: { $name } · без рейтингу
 pic-variant = { $variant ->
     [sea_goat] Морський козел
     [donkey] Осел

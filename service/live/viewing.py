@@ -194,7 +194,7 @@ def final_view(live: Match) -> MatchEnd | None:
                         variant=live.rules.variant, title=result.title,
                         winners=tuple(result.winners), draw=bool(result.draw))
     return MatchEnd(EndReason(r.end_reason or EndReason.STOPPED), False, tuple(lines),
-                    variant=live.rules.variant)
+                    variant=live.rules.variant, stopped_by=r.stopped_by)
 
 
 def table_view(live: Match, st: Any, notes: tuple[ActionNote, ...],
