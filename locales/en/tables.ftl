@@ -68,8 +68,8 @@ table-goal-kolbasa = 🎯 To { $limit }: points are the tiles left in your queue
 settings-set = Set
 opt-set = double-{ $value }
 rules-set = Set: double-{ $set }
-settings-double-blank-value = [0|0] in hand
-rules-double-blank-value = [0|0] in hand at a round's end: { $count ->
+settings-double-blank-value = Double blank in hand
+rules-double-blank-value = A double blank in hand at a round's end: { $count ->
     [0] 0 points
    *[other] { points }
 }

@@ -68,8 +68,8 @@ table-goal-kolbasa = 🎯 До { $limit }: очки — сумма костей,
 settings-set = Набор
 opt-set = дубль-{ $value }
 rules-set = Набор: дубль-{ $set }
-settings-double-blank-value = [0|0] на руке
-rules-double-blank-value = [0|0] на руке в конце раунда: { $count ->
+settings-double-blank-value = Дубль пусто-пусто на руке
+rules-double-blank-value = Дубль пусто-пусто на руке в конце раунда: { $count ->
     [0] 0 очков
    *[other] { points }
 }

@@ -68,8 +68,8 @@ table-goal-kolbasa = 🎯 До { $limit }: очки — сума кісток, �
 settings-set = Набір
 opt-set = дубль-{ $value }
 rules-set = Набір: дубль-{ $set }
-settings-double-blank-value = [0|0] на руці
-rules-double-blank-value = [0|0] на руці наприкінці раунду: { $count ->
+settings-double-blank-value = Дубль пусто-пусто на руці
+rules-double-blank-value = Дубль пусто-пусто на руці наприкінці раунду: { $count ->
     [0] 0 очок
    *[other] { points }
 }

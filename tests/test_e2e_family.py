@@ -1,0 +1,200 @@
+"""End to end: Мексиканский поезд and Колбаса (RULES.md §2.11, §2.12) played whole through
+the real bot process and the Bot API emulator, each killed with SIGKILL in the middle of a
+round and finishing after the restart (issue 32, "Must show").
+
+- Mexican Train with eight seats on the double-12 set: three people and five computer
+  players of every strength in a group (``/addbot``), thirteen rounds;
+- Mexican Train with three people on the double-9 set (the group's /settings), ten rounds;
+- Колбаса with two people in a group, its forced placements shown one table at a time
+  (``BOT_MOVE_DELAY`` > 0: ``Result.frames``);
+- Колбаса against a computer player in a private chat (``/newgame 1 колбаса``).
+
+The simulated people press random buttons of every keyboard the bot sends them, choosing a
+train where a tile fits several (one press for the tile, one for the train).  Afterwards
+:mod:`tests.e2e.checks` replays each match from the bot's database through the engine: every
+keyboard offered exactly the legal placements of its version, the tables account for the
+whole set and show no tile of a hand (and nobody, the owner included, a tile of a Колбаса
+queue), the hand messages only the player's own tiles, the summaries and the match end are
+the engine's.
+
+One emulator and one bot serve the module (the bot is killed and restarted by each test);
+the computer players decide within the bot's worker pool (``BOT_WORKERS``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+
+import pytest
+import pytest_asyncio
+
+from tests.e2e.botproc import FAST_RATES
+from tests.e2e.checks import check_all, load_replay, match_ids
+from tests.e2e.fixtures import Shared, running_bot
+from tests.e2e.players import (
+    MOVE_PREFIX,
+    PLACE_PREFIX,
+    PLAY_PREFIX,
+    MatchLog,
+    Person,
+    Table,
+    button_move,
+)
+from tests.emulator import Emulator, FloodLimits
+
+pytest_plugins = ("tests.e2e.fixtures",)
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+#: Колбаса's forced placements are shown this far apart (``Result.frames``), and computer
+#: players wait as long before they move.
+PACE = "0.05"
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def family_bot(tmp_path_factory) -> AsyncIterator[Shared]:
+    """One emulator (no flood control) and one bot for the module."""
+    emu = Emulator(flood=FloodLimits(enabled=False))
+    await emu.start()
+    client = emu.client()
+    settings = {**FAST_RATES, "BOT_MOVE_DELAY": PACE, "BOT_WORKERS": "2",
+                "BOT_HARD_SAMPLES": "30", "PICTURE_WORKERS": "0"}
+    try:
+        async with running_bot(emu, tmp_path_factory.mktemp("family"), settings) as proc:
+            yield Shared(emu, client, proc)
+    finally:
+        await client.close()
+        await emu.stop()
+
+
+def _stored_version(bot, match_id: int) -> int:
+    import sqlite3
+
+    with sqlite3.connect(bot.database) as conn:
+        return int(conn.execute("SELECT version FROM matches WHERE id = ?",
+                                (match_id,)).fetchone()[0])
+
+
+async def _live_version(table: Table, bot, timeout: float = 30.0) -> int:
+    """One less than the stored version, once a move keyboard of that version is live in a
+    player's chat (the turn a restart shows; ``Table.play`` then presses it)."""
+    async def shown() -> tuple[int] | None:
+        version = _stored_version(bot, table.match_id)
+        for p in table.players:
+            for m in await table.client.messages(p.id):
+                data = [b.callback_data or "" for b in m.flat_buttons if (
+                    b.callback_data or "").startswith((MOVE_PREFIX, PLAY_PREFIX, PLACE_PREFIX))]
+                if m.from_bot and data and button_move(data[0]).version == version:
+                    return (version - 1,)
+        return None
+
+    (found,) = await table.client.wait_until(shown, timeout=timeout,
+                                             what="a live keyboard of the stored version")
+    return found
+
+
+async def _play_killing_once(table: Table, bot, rng: random.Random, *, before: int,
+                             timeout: float = 30.0) -> MatchLog:
+    """Play ``before`` moves, press once more and kill the bot with SIGKILL right after that
+    press, restart it, and play the match to its end; the presses made (the killed one
+    aside: it may have been lost)."""
+    log = await table.play(rng, max_moves=before, timeout=timeout)
+    assert not log.ended, "the match ended before the kill"
+    kb = await table.next_keyboard(log.presses[-1].keyboard.version, timeout=timeout)
+    assert kb is not None
+    await table.press(kb, rng)
+    await asyncio.sleep(0.005)
+    bot.kill()
+    await bot.restart()
+    rest = await table.play(rng, after_version=await _live_version(table, bot),
+                            timeout=timeout)
+    assert rest.ended
+    return MatchLog(log.presses + rest.presses, True, rest.end_text)
+
+
+async def _checked(shared: Shared, table: Table, log: MatchLog, variant: str, *,
+                   solo: bool = False) -> dict:
+    """The checkers over the table's match (:func:`tests.e2e.checks.check_all`): every
+    press after the restart answered, the engine's end."""
+    bot = shared.bot
+    assert await table.unanswered_or_alerted(log.presses) == []
+    group, dms = await table.chats()
+    (rp,) = [load_replay(bot.database, m) for m in match_ids(bot.database, table.chat_id)]
+    assert rp.rules.variant == variant
+    assert rp.final.finished and rp.final.result.reason == "limit"
+    counts = check_all([rp], dms[table.chat_id] if solo else group, dms)
+    assert counts["keyboards"] >= len(log.presses) - 1
+    assert counts["summaries"] >= len(rp.scored()) > 0
+    assert bot.errors() == []
+    return {**counts, "rounds": len(rp.scored()), "actions": len(rp.actions)}
+
+
+async def test_mexican_train_with_eight_seats_on_double_twelve(family_bot):
+    """RULES.md §2.11: eight seats — three people and five computer players, easy, normal
+    and hard — on the double-12 set, thirteen rounds from [12|12] down to [0|0]; the lowest
+    total wins.  Killed once mid-round."""
+    shared = family_bot
+    feed = await shared.feed()
+    table = await Table.create(shared.client, feed, ("Оля", "Петя", "Маша"), first_id=3200)
+    await table.gather("поезд")
+    for seated, strength in enumerate(("easy", "normal", "hard", "easy", "normal"), start=4):
+        await table.command(table.players[0], f"/addbot {strength}")
+        await table.wait_seated(seated)
+    await table.start()
+    log = await _play_killing_once(table, shared.bot, random.Random(32), before=25)
+    counts = await _checked(shared, table, log, "mexican_train")
+    assert counts["rounds"] == 13
+    assert "🏆" in (log.end_text or "")
+
+
+async def test_mexican_train_with_three_seats_on_double_nine(family_bot):
+    """RULES.md §2.10.2, §2.11: the group's admin chooses Mexican Train and the double-9
+    set in /settings; three people play its ten rounds.  Killed once mid-round."""
+    shared = family_bot
+    feed = await shared.feed()
+    table = await Table.create(shared.client, feed, ("Аня", "Боря", "Вика"), first_id=3300)
+    await table.configure(variant="mexican_train", set="9")
+    await table.gather()
+    await table.start()
+    log = await _play_killing_once(table, shared.bot, random.Random(9), before=20)
+    counts = await _checked(shared, table, log, "mexican_train")
+    assert counts["rounds"] == 10
+    (rp,) = [load_replay(shared.bot.database, m)
+             for m in match_ids(shared.bot.database, table.chat_id)]
+    assert rp.rules.set == 9
+
+
+async def test_kolbasa_with_two_people(family_bot):
+    """RULES.md §2.12: two people in a group; the keyboard comes only when the turned-over
+    tile has a choice, the forced placements are shown one table at a time.  Killed once
+    mid-round."""
+    shared = family_bot
+    feed = await shared.feed()
+    table = await Table.create(shared.client, feed, ("Гена", "Дина"), first_id=3400)
+    await table.gather("колбаса")
+    await table.start()
+    log = await _play_killing_once(table, shared.bot, random.Random(12), before=3)
+    counts = await _checked(shared, table, log, "kolbasa")
+    assert counts["frames"] > 0  # the forced placements' tables were shown
+    # nobody's private chat ever showed a tile of a queue: check_private held every hand
+    # message to the tiles on the table and turned over in everybody's sight
+
+
+async def test_kolbasa_against_a_computer_player(family_bot):
+    """RULES.md §2.12 in a private chat against one computer player (``/newgame 1 колбаса
+    normal``).  Killed once mid-round."""
+    shared = family_bot
+    feed = await shared.feed()
+    person = Person(3500, "Ева")
+    await shared.client.create_user(person.id, person.name)
+    await shared.client.start(person.id)
+    table = Table(shared.client, feed, person.id, [person])
+    await feed.sync()
+    table.start_seq = feed.seq
+    await shared.client.send(person.id, "/newgame 1 колбаса normal", chat_id=person.id)
+    kb = await table.feed.wait(lambda: table.feed.newest_keyboard([person.id]),
+                               what="the first keyboard")
+    table.match_id = kb.match_id
+    log = await _play_killing_once(table, shared.bot, random.Random(5), before=2)
+    await _checked(shared, table, log, "kolbasa", solo=True)
