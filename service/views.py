@@ -439,6 +439,8 @@ class MatchEnd:
     (§2.0.7) or the last player left in Семёрка (§2.8), empty in goat variants; ``draw`` True
     when a match ended with no goat (sport's equal scores, §2.7).  ``stopped_by``: the name
     of the person who stopped it (/stopgame: its creator or a chat admin), None otherwise.
+    ``round_no`` the round it ended in and ``deals`` the rounds the game fixes (sport's
+    deals, Мексиканский поезд's N+1 rounds, §2.11 rule 1), else None.
     """
 
     reason: EndReason
@@ -449,6 +451,8 @@ class MatchEnd:
     winners: tuple[int, ...] = ()
     draw: bool = False
     stopped_by: str | None = None
+    round_no: int = 0
+    deals: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -910,7 +914,9 @@ class HistoryEntry:
     """A finished match in the history: its id, where (``chat_id``, ``chat_title``; a
     private chat's id is its user's), the game (``variant``), when it ended (``finished_at``,
     Unix seconds) and how (``ended_by``: ``limit`` or ``timeout``), every seat, and
-    ``with_bots`` True when a computer player held a seat from the start."""
+    ``with_bots`` True when a computer player held a seat from the start; ``rules`` the
+    match's rule options (``engine.Rules.to_json()``: the set and the limit its game is
+    told by)."""
 
     match_id: int
     chat_id: int
@@ -920,6 +926,7 @@ class HistoryEntry:
     ended_by: str
     players: tuple[HistoryPlayer, ...]
     with_bots: bool = False
+    rules: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

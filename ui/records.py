@@ -205,11 +205,11 @@ def certainty(sigma: float) -> str:
 def _figures(tr: Translator, locale: str, st: PersonalStats) -> list[str]:
     if not st.matches:
         return [tr.t(locale, "pstats-none")]
+    play = tr.pick(locale, f"pstats-play-{st.variant}", "pstats-play")  # a game's words
     return [tr.t(locale, "pstats-games", matches=st.matches, wins=st.wins, goats=st.goats),
             tr.t(locale, "pstats-skill", **_signed(st.skill), sure=certainty(st.sigma),
                  points=st.rating),
-            tr.t(locale, "pstats-play", outs=st.outs, fish=st.fish,
-                 average=float(st.average_score))]
+            tr.t(locale, play, outs=st.outs, fish=st.fish, average=float(st.average_score))]
 
 
 def render_personal(locale: str, name: str, variant: str, *, here: PersonalStats | None,
@@ -274,6 +274,11 @@ def _skill(tr: Translator, locale: str, delta: float | None) -> str:
 def _entry(tr: Translator, locale: str, m: HistoryEntry, mine: bool) -> list[str]:
     head = tr.t(locale, "hist-match", id=m.match_id, date=format_date(m.finished_at),
                 variant=variant_name(locale, m.variant, tr=tr))
+    if tr.has(tr.resolve(locale), f"hist-game-{m.variant}"):  # how the game counts
+        numbers = {k: v for k, v in m.rules.items() if type(v) is int}
+        stopped = "yes" if m.ended_by == "timeout" else "no"
+        head += " · " + tr.t(locale, f"hist-game-{m.variant}", timeout=stopped,
+                             **{"set": 6, "match_limit": 0, **numbers})
     if mine:
         if m.chat_id > 0:
             head += " · " + tr.t(locale, "hist-where-private")
@@ -423,7 +428,8 @@ def render_record_check(locale: str, check: RecordCheck, *, limit: int,
         lines.append(tr.t(locale, "chk-more", count=hidden))
     for r in check.rounds[hidden:]:
         name = names[r.by] if 0 <= r.by < len(names) else "?"
-        lines.append(tr.t(locale, "chk-round", round=r.round_no, end=r.end, name=name,
+        key = tr.pick(locale, f"chk-round-{check.variant}", "chk-round")  # a game's words
+        lines.append(tr.t(locale, key, round=r.round_no, end=r.end, name=name,
                           recorded=" / ".join(map(str, r.recorded)),
                           scores=" / ".join(map(str, r.scores))))
     lines.append("")

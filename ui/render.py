@@ -963,7 +963,9 @@ def render_match_end(locale: str, end: MatchEnd, *, rematch_hint: bool = True,
         lines.append(tr.t(locale, "match-no-winner"))
     if end.draw:
         lines.append(tr.t(locale, "match-draw"))
-    lines += ["", tr.t(locale, "match-final-title")]
+    lines += ["", variant_text(tr, locale, end.variant, "match-final-title",
+                               rounds=end.round_no, deals=end.deals or 0,
+                               timeout="yes" if end.reason == "timeout" else "no")]
     order = sorted(sides, key=lambda s: (sides[s].place or 99, s in goats, s))
     if not any(p.place for p in sides.values()):  # views made before places were known
         order = sorted(sides, key=lambda s: (s in goats, sides[s].score, s))

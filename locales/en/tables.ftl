@@ -93,3 +93,28 @@ pic-fish-mexican_train = The trains are stuck
 pic-fish-kolbasa = The sausage is stuck
 pic-total = Total: { $score }
 pic-recorded = +{ $points } → { $score }
+
+## Results in the games' own terms: the match end, /history, /stats, the record check.
+match-final-title-mexican_train = <b>Totals { $timeout ->
+    [yes] up to round { $rounds } of { $deals } (interrupted)
+   *[no] after { $deals } rounds
+}</b> — the fewer points, the higher:
+match-final-title-kolbasa = <b>Final score</b> — points for the tiles left in the queues:
+hist-game-mexican_train = double-{ $set }, { $timeout ->
+    [yes] interrupted
+   *[other] { $set ->
+        [9] 10 rounds
+       *[other] 13 rounds
+    }
+}, fewer points are better
+hist-game-kolbasa = to { $match_limit }, points for the tiles left in the queue
+pstats-play-mexican_train = Outs: { $outs } · rounds the trains got stuck: { $fish } · average total: { NUMBER($average, maximumFractionDigits: 1) } (lower is better)
+pstats-play-kolbasa = Outs: { $outs } · rounds the sausage got stuck: { $fish } · average final score: { NUMBER($average, maximumFractionDigits: 1) }
+chk-round-mexican_train = Round { $round }: { $end ->
+    [out] { $name } went out
+   *[fish] the trains got stuck
+} — round points { $recorded }; totals { $scores }
+chk-round-kolbasa = Round { $round }: { $end ->
+    [out] { $name } went out
+   *[fish] the sausage got stuck
+} — queue points { $recorded }; scores { $scores }

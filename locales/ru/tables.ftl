@@ -93,3 +93,28 @@ pic-fish-mexican_train = Поезда встали
 pic-fish-kolbasa = Колбаса встала
 pic-total = Всего: { $score }
 pic-recorded = +{ $points } → { $score }
+
+## Results in the games' own terms: the match end, /history, /stats, the record check.
+match-final-title-mexican_train = <b>Итог { $timeout ->
+    [yes] до раунда { $rounds } из { $deals } (прервана)
+   *[no] после { $deals } раундов
+}</b> — у кого меньше очков, тот выше:
+match-final-title-kolbasa = <b>Итоговый счёт</b> — очки за кости, оставшиеся в рядах:
+hist-game-mexican_train = дубль-{ $set }, { $timeout ->
+    [yes] прервана
+   *[other] { $set ->
+        [9] 10 раундов
+       *[other] 13 раундов
+    }
+}, меньше очков — лучше
+hist-game-kolbasa = до { $match_limit }, очки за кости в ряду
+pstats-play-mexican_train = Выходов: { $outs } · раундов, где поезда встали: { $fish } · средний итог: { NUMBER($average, maximumFractionDigits: 1) } (меньше — лучше)
+pstats-play-kolbasa = Выходов: { $outs } · раундов, где колбаса встала: { $fish } · средний итоговый счёт: { NUMBER($average, maximumFractionDigits: 1) }
+chk-round-mexican_train = Раунд { $round }: { $end ->
+    [out] выход: { $name }
+   *[fish] поезда встали
+} — очки раунда { $recorded }; итог { $scores }
+chk-round-kolbasa = Раунд { $round }: { $end ->
+    [out] выход: { $name }
+   *[fish] колбаса встала
+} — очки за ряд { $recorded }; счёт { $scores }

@@ -93,3 +93,28 @@ pic-fish-mexican_train = Потяги стали
 pic-fish-kolbasa = Ковбаса стала
 pic-total = Усього: { $score }
 pic-recorded = +{ $points } → { $score }
+
+## Results in the games' own terms: the match end, /history, /stats, the record check.
+match-final-title-mexican_train = <b>Підсумок { $timeout ->
+    [yes] до раунду { $rounds } з { $deals } (перервано)
+   *[no] після { $deals } раундів
+}</b> — у кого менше очок, той вище:
+match-final-title-kolbasa = <b>Підсумковий рахунок</b> — очки за кістки, що лишилися в рядах:
+hist-game-mexican_train = дубль-{ $set }, { $timeout ->
+    [yes] перервано
+   *[other] { $set ->
+        [9] 10 раундів
+       *[other] 13 раундів
+    }
+}, менше очок — краще
+hist-game-kolbasa = до { $match_limit }, очки за кістки в ряду
+pstats-play-mexican_train = Виходів: { $outs } · раундів, де потяги стали: { $fish } · середній підсумок: { NUMBER($average, maximumFractionDigits: 1) } (менше — краще)
+pstats-play-kolbasa = Виходів: { $outs } · раундів, де ковбаса стала: { $fish } · середній підсумковий рахунок: { NUMBER($average, maximumFractionDigits: 1) }
+chk-round-mexican_train = Раунд { $round }: { $end ->
+    [out] вихід: { $name }
+   *[fish] потяги стали
+} — очки раунду { $recorded }; підсумок { $scores }
+chk-round-kolbasa = Раунд { $round }: { $end ->
+    [out] вихід: { $name }
+   *[fish] ковбаса стала
+} — очки за ряд { $recorded }; рахунок { $scores }

@@ -189,12 +189,14 @@ def final_view(live: Match) -> MatchEnd | None:
             if isinstance(left, Mapping) else None,
             marks=seat_marks(marks, i, side),
         ))
+    rounds = {"round_no": int(live.state.round_no),
+              "deals": live.rules.spec.fixed_rounds(live.rules)}
     if rated:
         return MatchEnd(EndReason(result.reason), True, tuple(lines),
                         variant=live.rules.variant, title=result.title,
-                        winners=tuple(result.winners), draw=bool(result.draw))
+                        winners=tuple(result.winners), draw=bool(result.draw), **rounds)
     return MatchEnd(EndReason(r.end_reason or EndReason.STOPPED), False, tuple(lines),
-                    variant=live.rules.variant, stopped_by=r.stopped_by)
+                    variant=live.rules.variant, stopped_by=r.stopped_by, **rounds)
 
 
 def table_view(live: Match, st: Any, notes: tuple[ActionNote, ...],
