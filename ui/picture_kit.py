@@ -464,7 +464,7 @@ class _Painter:
         """A half as its number (RULES.md §2.10.3), nothing for a blank."""
         if n == 0:
             return
-        size = max(6, round(side * (0.66 if n < 10 else 0.52)))
+        size = max(6, round(side * (0.8 if n < 10 else 0.6)))
         d.text((cx, cy), str(n), font=_font(True, size), fill=self.theme.pip, anchor="mm")
 
     @staticmethod

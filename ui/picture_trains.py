@@ -379,11 +379,11 @@ def legend(c: _Canvas, tr: Translator, locale: str, y: int, x0: int = _LEFT,
     """The children's set's legend (RULES.md §2.10.4), centred on one row at ``y``: «pictures
     = numbers», then each picture (a tile of it) with its number."""
     th = c.th
-    unit = 26
+    unit = 24
     words = tr.plain(locale, "pic-legend")
     shown = display_text(words, size=MIN_TEXT)
-    text_w = _font(False, MIN_TEXT).getlength(shown) + 24
-    num_w = 72
+    text_w = _font(False, MIN_TEXT).getlength(shown) + 20
+    num_w = 62
     item = 2 * unit + num_w
     x = round((x0 + x1 - (text_w + 7 * item)) / 2)
     c.text(words, x, y, size=MIN_TEXT, fg=th.dim, bg=th.felt)

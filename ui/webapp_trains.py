@@ -25,6 +25,12 @@ __all__ = ["trains_state", "sausage_state"]
 #: The page's zone [pixels of the SVG's viewBox] (as :data:`ui.webapp_view.ZONE`).
 _W, _H = 720, 560
 _GAP = 3
+#: The trains' zone: as wide as a phone held upright [pixels of the viewBox], a row per
+#: train ``_ROW_H`` high; the smallest tile of a train (a tile's short side).
+_TRAINS_W, _ROW_H = 420, 56
+#: The sausage's zone is as wide (its height follows its tiles).
+_SAUSAGE_W = 420
+MIN_UNIT = 21
 
 
 def _tile(x: float, y: float, unit: int, a: int, b: int, vertical: bool, *,
@@ -35,7 +41,7 @@ def _tile(x: float, y: float, unit: int, a: int, b: int, vertical: bool, *,
 
 
 def _mark(cx: float, cy: float, unit: int, number: int, name: str) -> dict[str, Any]:
-    r = unit / 2
+    r = max(unit, 24) / 2  # the disc holds a number of the page's size
     return {"name": name, "number": number, "closed": False,
             "box": [round(cx - r), round(cy - r), round(cx + r), round(cy + r)]}
 
@@ -45,37 +51,39 @@ def _width(train: TrainView, unit: int) -> int:
 
 
 def trains_state(layout: LayoutView, names: Sequence[str], mexican: str) -> dict[str, Any]:
-    """The trains (RULES.md §2.11) laid out in the page's zone; ``names`` of the seats,
-    ``mexican`` the Mexican train's name in the reader's language."""
+    """The trains (RULES.md §2.11) laid out in a zone as wide as a phone held upright and a
+    row per train high; ``names`` of the seats, ``mexican`` the Mexican train's name in the
+    reader's language."""
     trains = layout.trains
     rows = max(1, len(trains))
-    row_h = min(90, _H // rows)
-    hub = max(14, min(30, row_h // 2))
-    label_w = 150
-    x0 = hub + 14 + label_w
-    room = _W - x0 - 4
-    unit = max(10, min(row_h // 2 - 3, 28))
-    while unit > 10 and any(_width(t, unit) > room for t in trains):
-        unit -= 1
+    width, row_h = _TRAINS_W, _ROW_H
+    height = row_h * rows + 8
+    hub = 22
+    label_w = 120
+    x0 = hub + 12 + label_w
+    room = width - x0 - 4
+    unit = max(MIN_UNIT, min(row_h // 2 - 3, 26))
+    while unit > MIN_UNIT and any(_width(t, unit) > room for t in trains):
+        unit -= 1  # (below it, a long train shows its last tiles after «+k»)
     tiles, marks, labels, flags = [], [], [], []
     e = layout.engine if layout.engine is not None else 0
-    top = (_H - row_h * rows) / 2
+    top = 4
     tiles.append(_tile(2, top + row_h * rows / 2 - hub, hub, e, e, True))
     last = set(layout.last)
     for k, train in enumerate(trains):
         cy = top + row_h * k + row_h / 2
         owner = mexican if train.owner is None else (
             names[train.owner] if train.owner < len(names) else f"#{train.owner + 1}")
-        labels.append({"x": hub + 10, "y": round(cy), "text": owner,
+        labels.append({"x": hub + 8, "y": round(cy), "text": owner[:12],
                        "cls": "mexican" if train.owner is None else "owner",
                        "seat": train.owner})
         if train.public:
-            flags.append({"x": x0 - 16, "y": round(cy - 8), "seat": train.owner})
+            flags.append({"x": x0 - 14, "y": round(cy - 9), "seat": train.owner})
         tiles_, mark = _train_row(train, unit, x0, cy, room, last)
         tiles += tiles_["tiles"]
         labels += tiles_["more"]
         marks.append(mark)
-    return {"kind": "trains", "zone": [_W, _H], "unit": unit, "tiles": tiles,
+    return {"kind": "trains", "zone": [width, height], "unit": unit, "tiles": tiles,
             "marks": marks, "labels": labels, "flags": flags, "ends": [], "count": None,
             "engine": e}
 
@@ -110,7 +118,7 @@ def _train_row(train: TrainView, unit: int, x: float, cy: float, room: int,
         else:
             out.append(_tile(x, cy - unit / 2, unit, t.a, t.b, False, last=is_last))
             x += 2 * unit + _GAP
-    return {"tiles": out, "more": more}, _mark(x + unit / 2, cy, unit, train.end,
+    return {"tiles": out, "more": more}, _mark(x + max(unit, 24) / 2, cy, unit, train.end,
                                                "mexican" if train.owner is None
                                                else f"t{train.owner}")
 
@@ -126,10 +134,14 @@ def sausage_state(layout: LayoutView, turned_word: str) -> dict[str, Any]:
     if s is None or s.head is None:
         return out
     longest = max(len(s.a), len(s.b))
-    unit = max(8, min(40, int((_W - 40) / ((longest + 2) * 2.1))))
+    width = _SAUSAGE_W
+    unit = max(8, min(40, int((width - 40) / ((longest + 2) * 2.1))))
     step = 2 * unit + _GAP
-    left = (_W - ((longest + 1) * step + unit)) / 2 + 14
-    top = _H / 2 - unit - (unit if s.turned is not None else 0)
+    left = (width - ((longest + 1) * step + unit)) / 2 + 14
+    top = 30
+    tu = max(unit, 24)
+    height = top + 2 * unit + (44 + tu if s.turned is not None else 0) + 12
+    out["zone"] = [width, round(height)]
     last = set(layout.last)
     tiles, labels, marks = out["tiles"], out["labels"], out["marks"]
     tiles.append(_tile(left, top, unit, s.head[0], s.head[1], True,
@@ -143,14 +155,13 @@ def sausage_state(layout: LayoutView, turned_word: str) -> dict[str, Any]:
         for i, t in enumerate(s.line(name)):
             tiles.append(_tile(x, y, unit, t.a, t.b, False, last=(name, i) in last))
             x += step
-        marks.append(_mark(x + unit / 2, y + unit / 2, unit, s.ends[row], name))
+        marks.append(_mark(x + max(unit, 24) / 2, y + unit / 2, unit, s.ends[row], name))
         labels.append({"x": round(left - 10), "y": round(y + unit / 2), "text": name.upper(),
                        "cls": "line"})
     if s.turned is not None:
-        tu = max(unit, 24)
         ty = top + 2 * unit + 40
-        tiles.append(_tile(_W / 2 - tu, ty, tu, s.turned[0], s.turned[1], False, last=True))
-        labels.append({"x": round(_W / 2 - tu - 10), "y": round(ty + tu / 2),
+        tiles.append(_tile(width / 2 - tu, ty, tu, s.turned[0], s.turned[1], False, last=True))
+        labels.append({"x": round(width / 2 - tu - 10), "y": round(ty + tu / 2),
                        "text": turned_word, "cls": "turned"})
     out["unit"] = unit
     return out

@@ -90,6 +90,6 @@ def _frame(live: LiveMatch, lay: Sausage, seat: int | None, notes: list[ActionNo
     """The group's table of ``live`` with the sausage ``lay`` and the round's ``notes`` so
     far, ``seat`` having just played."""
     st = live.state
-    rs = st.round._replace(layout=lay.state(), to_act=-1 if seat is None else seat)
+    rs = st.round._replace(layout=lay.state(), to_act=-1)  # (the log says who played)
     view = table_view(live, st._replace(round=rs), tuple(notes), None)
     return replace(view, frame=index + 1, deadline_at=None)

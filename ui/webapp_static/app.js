@@ -124,7 +124,7 @@
       // a picture of the children's set, or a numeral (the double-9 and double-12 sets)
       if (n === 0 && style !== "pictures") return;
       const t = el("text", { class: style === "pictures" ? "face" : "num", x: x + s / 2,
-        y: y + s / 2, "font-size": s * (style === "pictures" ? 0.62 : n > 9 ? 0.5 : 0.66) }, g);
+        y: y + s / 2, "font-size": s * (style === "pictures" ? 0.62 : n > 9 ? 0.6 : 0.8) }, g);
       t.textContent = style === "pictures" && n <= 6 ? faces[n] : String(n);
       return;
     }
@@ -150,6 +150,7 @@
   function drawTable(layout) {
     const svg = $("table");
     svg.setAttribute("viewBox", "0 0 " + layout.zone[0] + " " + layout.zone[1]);
+    svg.style.aspectRatio = layout.zone[0] + " / " + layout.zone[1];  // the trains are tall
     svg.dataset.kind = layout.kind;
     svg.replaceChildren();
     style = layout.style || "pips";
@@ -289,6 +290,7 @@
     $("count").replaceChildren(labels.count + " ", bold(String(t.layout.count)));
     $("bazar").replaceChildren(labels.bazar + " ", bold(String(t.drawable)),
       t.reserve ? " (+" + t.reserve + " " + labels.reserve + ")" : "");
+    $("bazar").hidden = t.layout.kind === "sausage";  // Колбаса has no bazar
     $("flags").hidden = !t.flags.length;
     $("flags").replaceChildren(...t.flags.map((text) => {
       const p = document.createElement("p"); p.textContent = text; return p;
@@ -400,7 +402,7 @@
       ends.hidden = true;
     }
     const building = $("building");
-    building.hidden = !chosen.length && !pendingTile;
+    building.hidden = (!chosen.length && !pendingTile) || (hand.queue !== null && hand.queue !== undefined);
     $("chosen").textContent = chosen.map((p) => "[" + p.tile.replace("-", "|") + "]"
       + (ARROW[p.end] || "") + (p.closed ? "🔒" : "")).join(" ");
     const done = chosen.length ? complete(chosen) : null;
