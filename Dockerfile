@@ -14,6 +14,7 @@ COPY bot.py ./
 COPY engine ./engine
 COPY storage ./storage
 COPY service ./service
+COPY delivery ./delivery
 COPY handlers ./handlers
 COPY ui ./ui
 COPY locales ./locales

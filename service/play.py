@@ -247,7 +247,10 @@ class Play:
 
 
 def _result_rows(live: LiveMatch, now: float) -> list[repo.ResultRow]:
-    """The ``match_results`` rows of a match the engine just finished (RULES.md §1.15-1.17).
+    """The ``match_results`` rows of a match the engine just finished (RULES.md §1.15-1.17),
+    with what the game counts beside points (its marks: the result of Семёрка and Генерал,
+    which keep no points, §2.8–§2.9) and the remembered points (§1.12) as the match's end
+    shows them (issue 30 items 1 and 4).
     A seat a person left to a computer player is the person's row (``left_match``): the
     seat's result as the table ended it (place, final score, goat and title: one story of the
     seat everywhere, issue 20 item 1), rated 0 as the timed-out player of §1.16, with the
@@ -262,7 +265,9 @@ def _result_rows(live: LiveMatch, now: float) -> list[repo.ResultRow]:
             chat_id=live.row.chat_id, final_score=p.score, goat=p.goat, rating=p.rating,
             outs=p.outs, fish=p.fish, timed_out=p.timed_out, ended_by=str(final.reason),
             finished_at=now, bot=p.bot, variant=final.variant, side=p.side, place=p.place,
-            title=p.title,
+            title=p.title, remembered=p.remembered,
+            marks=[{"name": m.name, "count": m.count, "limit": m.limit, "per": m.per}
+                   for m in p.marks],
         )
         left = live.row.seats[p.seat].get("left")
         if isinstance(left, dict):

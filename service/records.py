@@ -19,7 +19,7 @@ from typing import Any
 
 from service.live.records import check_record, is_record_of, record_of
 from service.live.seats import seat_name
-from service.views import ErrorCode, RecordCheck, RecordFile, Status
+from service.views import ErrorCode, LeftSeat, RecordCheck, RecordFile, Status
 from storage import Database
 from storage import repository as repo
 
@@ -107,7 +107,10 @@ class Records:
         the same rules, deals and decisions as the bot's own record of it (tiles in either
         order), and so the same goats and rating points of every rated player (RULES.md
         §1.15–§1.16); names that differ from the bot's are listed (``renamed``), since the
-        record then is not quite the match as the bot recorded it.  Changes nothing."""
+        record then is not quite the match as the bot recorded it.  A seat of that match a
+        person handed to a computer player is listed (``left``): the record rates the seat as
+        the engine does, the person gets 0 (§1.16), as the match's end said.  Changes
+        nothing."""
         loop = asyncio.get_running_loop()
         out = await loop.run_in_executor(self.executor, check_record, bytes(data))
         if not out.ok:
@@ -127,11 +130,38 @@ class Records:
         same = await loop.run_in_executor(self.executor, is_record_of, sent, row, actions)
         same = same and out.finished and all(
             r.side < len(out.rating) and r.rating == out.rating[r.side]
-            and r.goat == (r.side in out.goats) for r in rows if not r.left_match)
+            and r.goat == (r.side in out.goats) for r in rows if not r.left_match) and all(
+            _same_marks(r, out) for r in rows)
         stored = [seat_name(s) for s in row.seats]
         renamed = tuple((a, b) for a, b in zip(stored, out.names, strict=False) if a != b) \
             if same else ()
-        return replace(out, stored_match=match_id, stored=same, renamed=renamed)
+        return replace(out, stored_match=match_id, stored=same, renamed=renamed,
+                       left=_left_seats(row) if same else ())
+
+
+def _left_seats(row: repo.MatchRow) -> tuple[LeftSeat, ...]:
+    """The seats of a stored match that people handed to computer players (the seat's
+    ``"left"``, :mod:`service.leaving`): they are rated 0 (RULES.md §1.16), whatever the
+    engine's rating of the seat that a record replays."""
+    out = []
+    for k, s in enumerate(row.seats):
+        left = s.get("left")
+        if isinstance(left, dict):
+            out.append(LeftSeat(k, str(left.get("name", "")), str(s.get("name", "")),
+                                int(left.get("round", 0)) or None))
+    return tuple(out)
+
+
+def _same_marks(row: repo.ResultRow, out: RecordCheck) -> bool:
+    """Whether a stored result row's marks (what the game counts beside points, RULES.md
+    §2.8–§2.9) are the replay's for its seat or side; True for a row stored without them."""
+    tallies = {t.name: t for t in out.marks}
+    for m in row.marks or ():
+        tally = tallies.get(str(m["name"]))
+        k = row.seat if tally is not None and tally.per == "seat" else row.side
+        if tally is None or k >= len(tally.counts) or tally.counts[k] != int(m["count"]):
+            return False
+    return True
 
 
 def _load(conn: Any, match_id: int) -> tuple[Any, list]:

@@ -12,12 +12,15 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from service.live.rulebook import variant_infos
 from service.views import (
     BotStats,
     HistoryEntry,
     HistoryPage,
     HistoryPlayer,
     LeaderRow,
+    MarkMean,
+    MarkView,
     PersonalStats,
 )
 from storage import GLOBAL_SCOPE, Database
@@ -36,13 +39,35 @@ def _board(chat_id: int | None, with_bots: bool) -> tuple[int, bool]:
     return chat_id, bool(with_bots)
 
 
-def _personal(r: repo.StatsRow, chat_id: int | None, place: tuple[int, int] | None = None
-              ) -> PersonalStats:
+def _personal(r: repo.StatsRow, chat_id: int | None, place: tuple[int, int] | None = None,
+              marks: tuple[MarkMean, ...] = ()) -> PersonalStats:
     return PersonalStats(
         r.user_id, chat_id, r.matches, r.goats, r.rating, r.outs, r.fish,
         r.score_sum / r.matches if r.matches else 0.0, variant=r.variant,
         with_bots=r.with_bots, wins=r.wins, skill=r.skill, mu=r.mu, sigma=r.sigma,
-        place=place[0] if place else None, players=place[1] if place else 0)
+        place=place[0] if place else None, players=place[1] if place else 0, marks=marks)
+
+
+def _counts_marks(variant: str) -> tuple[str, ...]:
+    """The names of the marks ``variant`` counts beside points (RULES.md §2), in its order."""
+    info = variant_infos().get(variant)
+    return tuple(m.name for m in info.marks) if info is not None else ()
+
+
+def _means(names: tuple[str, ...], sums: dict[str, tuple[int, int]]) -> tuple[MarkMean, ...]:
+    """Each of the marks ``names`` per match, from ``{name: (sum, matches)}``
+    (:func:`storage.repository.mark_sums`); a mark no stored match holds is left out."""
+    return tuple(MarkMean(n, sums[n][0] / sums[n][1], sums[n][1]) for n in names
+                 if sums.get(n, (0, 0))[1])
+
+
+def _marks_of(stored: list[dict[str, Any]] | None) -> tuple[MarkView, ...] | None:
+    """A result row's marks (``match_results.marks``) as views; None when not stored."""
+    if stored is None:
+        return None
+    return tuple(MarkView(str(m["name"]), int(m["count"]),
+                          int(m["limit"]) if m.get("limit") is not None else None,
+                          str(m.get("per", "seat"))) for m in stored)
 
 
 class Statistics:
@@ -58,12 +83,21 @@ class Statistics:
         RULES.md §1.16, matches and goats: in one chat or (``chat_id`` None) over all chats,
         in one ``variant``; ``with_bots`` counts matches with computer players too (a chat's
         board only).  Ties: more rating points, fewer goats, more matches.  Only matches
-        ended by limit or timeout count."""
+        ended by limit or timeout count.  In a game whose marks are its result (Семёрка's
+        палки, Генерал's lost rounds, RULES.md §2.8–§2.9) each row has them per match."""
         scope, bots = _board(chat_id, with_bots)
-        rows = await self.db.read(lambda c: repo.leaderboard(c, scope, variant, bots,
-                                                             limit=limit, offset=offset))
+        marks = _counts_marks(variant)
+
+        def read(conn):
+            rows = repo.leaderboard(conn, scope, variant, bots, limit=limit, offset=offset)
+            sums = repo.mark_sums(conn, [r.user_id for r in rows], scope, variant,
+                                  bots) if marks else {}
+            return rows, sums
+
+        rows, sums = await self.db.read(read)
         return tuple(LeaderRow(offset + i + 1, r.user_id, r.name, r.rating, r.matches, r.goats,
-                               r.skill, r.mu, r.sigma, r.wins, username=r.username)
+                               r.skill, r.mu, r.sigma, r.wins, username=r.username,
+                               marks=_means(marks, sums.get(r.user_id, {})))
                      for i, r in enumerate(rows))
 
     async def personal_stats(self, user_id: int, chat_id: int | None = None, *,
@@ -71,18 +105,23 @@ class Statistics:
                              ) -> PersonalStats:
         """A player's figures on one board (see :meth:`leaderboard`): matches, goats, rating
         points, outs, fish, average final score, first places, the skill rating and their
-        place on the board (zeros and no place when they finished no match counted there)."""
+        place on the board (zeros and no place when they finished no match counted there);
+        in a game whose marks are its result (RULES.md §2.8–§2.9) each mark per match."""
         scope, bots = _board(chat_id, with_bots)
+        marks = _counts_marks(variant)
 
         def read(conn):
             row = repo.player_stats(conn, user_id, scope, variant, bots)
-            return row, (repo.board_place(conn, user_id, scope, variant, bots) if row else None)
+            if row is None:
+                return None, None, {}
+            sums = repo.mark_sums(conn, [user_id], scope, variant, bots) if marks else {}
+            return row, repo.board_place(conn, user_id, scope, variant, bots), sums
 
-        r, place = await self.db.read(read)
+        r, place, sums = await self.db.read(read)
         if r is None:
             return PersonalStats(user_id, chat_id, 0, 0, 0, 0, 0, 0.0, variant=variant,
                                  with_bots=bots)
-        return _personal(r, chat_id, place)
+        return _personal(r, chat_id, place, _means(marks, sums.get(user_id, {})))
 
     async def bot_matches_in_groups(self, user_id: int, variant: str = "classic") -> int:
         """How many finished matches of ``variant`` a person played in groups with computer
@@ -124,7 +163,8 @@ class Statistics:
                 seat=r.seat, user_id=r.user_id, name=r.name, side=r.side, place=r.place,
                 score=r.final_score, goat=r.goat, rating=r.rating, title=r.title,
                 timed_out=r.timed_out, left=r.left_match, bot=r.bot,
-                skill=delta.get(r.user_id), **_handed(m.seats, r.seat) if r.left_match else {})
+                skill=delta.get(r.user_id), marks=_marks_of(r.marks),
+                remembered=r.remembered, **_handed(m.seats, r.seat) if r.left_match else {})
                 for r in m.results)
             entries.append(HistoryEntry(m.match_id, m.chat_id, m.chat_title, m.variant,
                                         m.finished_at, m.ended_by, players, bots, m.rules))

@@ -314,6 +314,17 @@ class MarkTally:
 
 
 @dataclass(frozen=True, slots=True)
+class MarkMean:
+    """A mark a game counts beside points (:class:`MarkView`), averaged over a person's
+    matches on a board (/stats, /top): ``name``, ``mean`` its count per match, ``matches``
+    the matches it was known for (RULES.md §2.8–§2.9: палки, проигрыши)."""
+
+    name: str
+    mean: float
+    matches: int
+
+
+@dataclass(frozen=True, slots=True)
 class FlagView:
     """Something a game says of a round beside its marks, as its variant declares it
     (RULES.md §2; :class:`FlagInfo`): ``name`` (its texts are the locale's ``flag-<name>``
@@ -408,7 +419,9 @@ class PlayerResult:
     counts beside points for the player and its side (:class:`MarkView`, RULES.md §2).
     ``left``: the name of the person who left the match and whose seat this computer player
     finished (that person is rated 0, §1.16), ``left_round`` the round they left in: the
-    seat's place, score and goat are still the seat's (issue 20 item 1)."""
+    seat's place, score and goat are still the seat's (issue 20 item 1).  ``remembered``
+    the side's points still remembered when the match ended (§1.12: they count towards
+    nothing, but the last round's summary said them; issue 30 item 4)."""
 
     seat: int
     user_id: int
@@ -426,6 +439,7 @@ class PlayerResult:
     marks: tuple[MarkView, ...] = ()
     left: str | None = None
     left_round: int | None = None
+    remembered: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -778,7 +792,9 @@ class LeaderRow:
     """A leaderboard line: rating sum (RULES.md §1.16), finished matches, goats (§1.15);
     ``skill`` the conservative estimate μ − 3σ of the skill rating the board is ordered by
     (``mu``, ``sigma``: ``storage.skill``), ``wins`` first places; ``username`` the
-    person's Telegram @username when known (without the @)."""
+    person's Telegram @username when known (without the @); ``marks`` in a game whose marks
+    are its result (Семёрка, Генерал, RULES.md §2.8–§2.9) each mark per match
+    (:class:`MarkMean`)."""
 
     place: int
     user_id: int
@@ -791,6 +807,7 @@ class LeaderRow:
     sigma: float = 25.0 / 3
     wins: int = 0
     username: str | None = None
+    marks: tuple[MarkMean, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -799,7 +816,9 @@ class PersonalStats:
     one chat or in all chats (``chat_id`` None), in one ``variant``, counting matches with
     computer players (``with_bots``) or not. ``average_score``: mean final score (0.0
     without matches); ``skill`` μ − 3σ of the skill rating (``mu``, ``sigma``); ``wins``
-    first places; ``place`` of ``players`` on that board (None when not on it)."""
+    first places; ``place`` of ``players`` on that board (None when not on it); ``marks``
+    what the game counts beside points, per match (:class:`MarkMean`: Семёрка's палки,
+    Генерал's lost rounds, RULES.md §2.8–§2.9), in the games that count any."""
 
     user_id: int
     chat_id: int | None
@@ -817,6 +836,7 @@ class PersonalStats:
     sigma: float = 25.0 / 3
     place: int | None = None
     players: int = 0
+    marks: tuple[MarkMean, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -890,7 +910,10 @@ class HistoryPlayer:
     seat's place, score and goat stay the seat's, the person's points are 0, issue 20 item
     1), ``bot`` a computer player's strength; ``skill`` the
     change of the skill estimate μ − 3σ on the board the history reads, None when the match
-    does not count there."""
+    does not count there.  ``marks`` what the game counts beside points as the match ended it
+    (:class:`MarkView`: the result of Семёрка and Генерал, which keep no points, RULES.md
+    §2.8–§2.9), None for a match stored before the bot kept them; ``remembered`` the side's
+    points still remembered at the end (§1.12)."""
 
     seat: int
     user_id: int
@@ -907,6 +930,8 @@ class HistoryPlayer:
     played_by: str | None = None
     left_round: int | None = None
     skill: float | None = None
+    marks: tuple[MarkView, ...] | None = ()
+    remembered: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -944,13 +969,30 @@ class HistoryPage:
 class RecordRound:
     """A scored round of a checked game record: ``end`` (``out``, ``fish``, ``void``,
     ``limit``), ``by`` the seat that ended it, per side what was ``recorded`` and the
-    ``scores`` after it (RULES.md §1.11–§1.14, §2)."""
+    ``scores`` after it (RULES.md §1.11–§1.14, §2); ``marks`` the counts of what the game
+    counts beside points after it (:class:`MarkTally`: Семёрка's палки, Генерал's lost
+    rounds, §2.8–§2.9), empty in a game that counts none."""
 
     round_no: int
     end: str
     by: int
     recorded: tuple[int, ...]
     scores: tuple[int, ...]
+    marks: tuple[MarkTally, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class LeftSeat:
+    """A seat of a stored match that a person handed to a computer player (by /leave, or
+    the group's choice after their turns timed out): ``seat``, the person's ``name``, the
+    computer player's ``bot`` name, ``round_no`` the round they left in (None: not known).
+    The record replays the seat's rating as the engine gives it; the person gets 0, as the
+    timed-out player of RULES.md §1.16 (issue 20 item 1, issue 30 item 3)."""
+
+    seat: int
+    name: str
+    bot: str
+    round_no: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -959,7 +1001,10 @@ class RecordCheck:
 
     ``ok`` True: it replays; ``names`` (seat order), ``variant``, ``teams``, its ``rounds``,
     and once ``finished`` the ``goats`` (sides), ``rating`` per side (RULES.md §1.16),
-    ``title``, ``winners`` (races, §2.0.7), ``draw`` (§2.7).  ``ok`` False: ``error`` says
+    ``title``, ``winners`` (races, §2.0.7), ``draw`` (§2.7), and ``marks`` what the game
+    counts beside points as the record leaves it (:class:`MarkTally`; the result of Семёрка
+    and Генерал, §2.8–§2.9), ``scores`` and ``remembered`` per side (§1.12).  ``ok`` False:
+    ``error`` says
     why — ``size``, ``json``, ``format``, ``variant``, ``misdeal``, ``deal``, ``rounds`` or
     ``illegal`` (``round_no`` and ``decision_no``, 1-based, and the ``rule``, e.g. ``§1.7``);
     ``detail`` the engine's words (English); ``seat`` (0-based) whose decision or hand it
@@ -968,7 +1013,9 @@ class RecordCheck:
     ``suit``) and ``tiles`` the tiles of that decision.  ``stored_match``: the id of the
     match of this bot the record names and whose stored result it equals (``stored`` True)
     or not (False); None when it names none.  ``renamed``: the same match with other names,
-    ``(stored name, the record's name)`` per seat whose name differs.  ``problem``: for a
+    ``(stored name, the record's name)`` per seat whose name differs; ``left`` the seats of
+    that stored match whose people handed them to computer players (:class:`LeftSeat`: rated
+    0 whatever the record gives the seat).  ``problem``: for a
     ``format`` error, what is malformed (``engine.records.ReplayError.problem``: ``object``,
     ``rules``, ``players``, ``player_count``, ``rounds``, ``start``, ``round``,
     ``decisions``, ``decision``; ``other`` for anything else), with ``problem_args``
@@ -999,6 +1046,10 @@ class RecordCheck:
     renamed: tuple[tuple[str, str], ...] = ()
     problem: str | None = None
     problem_args: tuple[tuple[str, int], ...] = ()
+    marks: tuple[MarkTally, ...] = ()
+    scores: tuple[int, ...] = ()
+    remembered: tuple[int, ...] = ()
+    left: tuple[LeftSeat, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -197,6 +197,13 @@ class MatchResult(Base):
     timed-out player of §1.16; ``user_id``/``name`` are the person's); ``title`` a goat's
     title where the variant gives one (``MatchEnd.title``: ``sea``, ``snotty``, ``admiral``,
     ``extraordinary``, ``hanging``, ``general``, RULES.md §2.1, §2.9).
+
+    Revision 0010 (issue 30 items 1 and 4): ``marks`` what the game counts beside points, as
+    the match ended it for the seat (``PlayerResult.marks``: a list of ``{"name", "count",
+    "limit", "per"}``, the seat's own count of a mark kept per seat, its side's of one kept
+    per side; Семёрка's палки, RULES.md §2.8, Генерал's lost rounds, §2.9), ``[]`` for a game
+    that counts none, NULL for a row stored before the revision (not known); ``remembered``
+    the side's points still remembered at the end (§1.12; 0 for a row stored before).
     """
 
     __tablename__ = "match_results"
@@ -223,6 +230,8 @@ class MatchResult(Base):
     place: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
     left_match: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     title: Mapped[str | None] = mapped_column(String(16))
+    marks: Mapped[list[Any] | None] = mapped_column(JSON(none_as_null=True))
+    remembered: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
 
     __table_args__ = (
         Index(None, "user_id", "finished_at"),

@@ -178,7 +178,10 @@ class ResultRow:
     strength of a computer player's seat, None for a human; ``variant`` the game, ``side``
     the scoring side (RULES.md §1.14), ``place`` the side's place (1 best), ``left_match``
     a person who left the started match (rated 0, RULES.md §1.16), ``title`` a goat's title
-    (RULES.md §2.1, §2.9)."""
+    (RULES.md §2.1, §2.9); ``marks`` what the game counts beside points for the seat
+    (``[{"name", "count", "limit", "per"}]``, RULES.md §2.8–§2.9; ``[]`` for none, None when
+    the row was stored before revision 0010), ``remembered`` the side's remembered points
+    at the end (§1.12)."""
 
     match_id: int
     seat: int
@@ -199,6 +202,8 @@ class ResultRow:
     place: int = 0
     left_match: bool = False
     title: str | None = None
+    marks: list[dict[str, Any]] | None = None
+    remembered: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -785,6 +790,36 @@ def board_place(conn: Connection, user_id: int, scope: int, variant: str, with_b
     return int(before) + 1, int(total)
 
 
+def mark_sums(conn: Connection, user_ids: Iterable[int], scope: int = GLOBAL_SCOPE,
+              variant: str = "classic", with_bots: bool = False
+              ) -> dict[int, dict[str, tuple[int, int]]]:
+    """What the game counts beside points (``match_results.marks``: Семёрка's палки,
+    Генерал's lost rounds, RULES.md §2.8–§2.9), added up per person over the matches one
+    board counts (a chat, ``scope``, or every chat, :data:`GLOBAL_SCOPE`; only the matches
+    without computer players unless ``with_bots``, :func:`storage.skill.boards`), a seat
+    they left included: ``{user_id: {mark name: (sum of its counts, matches that hold
+    it)}}``.  Rows stored before revision 0010 hold no marks and are not counted."""
+    ids = sorted({int(u) for u in user_ids})
+    if not ids:
+        return {}
+    r, bot = T_RESULTS.alias("r"), T_RESULTS.alias("b")
+    stmt = select(r.c.user_id, r.c.marks).where(
+        r.c.user_id.in_(ids), r.c.variant == variant, r.c.bot.is_(None),
+        r.c.marks.is_not(None))
+    if scope != GLOBAL_SCOPE:
+        stmt = stmt.where(r.c.chat_id == scope)
+    if scope == GLOBAL_SCOPE or not with_bots:  # the global board counts no computer players
+        stmt = stmt.where(~select(bot.c.match_id).where(
+            bot.c.match_id == r.c.match_id, bot.c.bot.is_not(None)).exists())
+    out: dict[int, dict[str, tuple[int, int]]] = {}
+    for uid, marks in conn.execute(stmt).all():
+        mine = out.setdefault(int(uid), {})
+        for m in marks or ():
+            total, n = mine.get(str(m["name"]), (0, 0))
+            mine[str(m["name"])] = (total + int(m["count"]), n + 1)
+    return out
+
+
 # ----------------------------------------------------------------------------- history
 
 
@@ -1014,6 +1049,7 @@ __all__ = [
     "list_actions",
     "list_open_matches",
     "list_open_matches_of",
+    "mark_sums",
     "move_chat",
     "next_deadline",
     "player_boards",

@@ -235,6 +235,6 @@ def test_game_words_of_rules_vocabulary(locale, words):
         if not key.startswith("-")
     )
     texts += tr.plain(locale, "match-goat", count=2, names="x", variant="classic",
-                      title="none")
+                      title="none", mark="🐐")
     missing = [w for w in words if w not in texts]
     assert missing == []

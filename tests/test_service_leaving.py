@@ -188,3 +188,60 @@ async def test_a_solo_match_is_not_put_to_anyone(svc, clock):
         if res.status != Status.PLAYING:
             break
     assert res.status == Status.FINISHED and res.final.reason == "timeout"
+
+
+@pytest.mark.parametrize("why", ["left", "afk"])
+async def test_the_record_check_rates_a_handed_seat_as_the_match_end_did(svc, clock, why):
+    """A person who handed their seat to a computer player (by /leave, or the group's choice
+    after their turns timed out, RULES.md §1.17) gets 0 rating points, as the timed-out
+    player of §1.16: the match's end says «Маша → Бот Фёдор 🤖 — …, рейтинг +0».  The
+    record replays the seat's rating as the engine gives it; checking it says +0 for the
+    person as the match's end did, and what the record gives the seat beside it, never a
+    bare «+10» beside «✅ Совпадает» (issue 30 item 3)."""
+    from ui.records import render_record_check
+    from ui.render import render_match_end
+
+    for seed in range(1, 40):  # a match whose handed seat the engine rates above 0
+        res = await start_match(svc, -100 - seed, 3, rules={"match_limit": 51})
+        rng = random.Random(seed)
+        if why == "left":
+            res = await play_on(svc, res, rng, until=lambda r: r.table.round_no > 1)
+            seat = 1
+            handed = await svc.leaving.leave(res.match_id, res.table.seats[seat].user_id)
+        else:
+            asked, seat = await _timed_out_twice(svc, clock, res)
+            other = next(s.user_id for s in asked.table.seats if s.seat != seat)
+            handed = await svc.leaving.substitute(asked.match_id, other, asked.version)
+        assert handed.ok and handed.handed.why == why
+        end = await play_on(svc, handed, rng)
+        side = end.final.players[seat].side
+        record = await svc.records.record(res.match_id, 1, -100 - seed)
+        out = records.replay(json.loads(record.data))
+        if out["rating"][side] > 0:
+            break
+    else:
+        pytest.fail("no handed seat rated above 0 by the engine")
+    person, bot = handed.handed.name, handed.handed.bot
+    ended = render_match_end("ru", end.final)
+    assert f"{person} → {bot} — " in ended and ended.count("рейтинг +0") >= 1
+    check = await svc.records.check(record.data)
+    assert check.stored and check.rating[side] == out["rating"][side] > 0
+    assert [(x.seat, x.name, x.bot) for x in check.left] == [(seat, person, bot)]
+    said = render_record_check("ru", check, limit=10**6).splitlines()
+    rating = next(line for line in said if line.startswith("Очки рейтинга: "))
+    assert f"{person} → {bot} +0" in rating
+    note = next(line for line in said if line.startswith("🚪"))
+    assert f"этому месту +{out['rating'][side]}" in note
+    assert f"{person} получает 0 очков рейтинга" in note
+    assert said[-1] == f"✅ Совпадает с партией #{res.match_id}, как её записал бот."
+    # the others' points are the match end's and the record's alike
+    for p in end.final.players:
+        if p.seat != seat:
+            assert f"+{out['rating'][p.side]}" in rating and p.rating == out["rating"][p.side]
+    # a record that is not that match (no id) says what the engine gives, with no note
+    bare = json.loads(record.data)
+    del bare["match"]
+    alone = await svc.records.check(json.dumps(bare).encode())
+    assert alone.left == () and alone.stored_match is None
+    shown = render_record_check("ru", alone, limit=10**6)
+    assert f"→ {bot} +{out['rating'][side]}" in shown and "🚪" not in shown

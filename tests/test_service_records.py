@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import re
 
 import pytest
 
@@ -35,10 +36,12 @@ async def svc(store_url):
     await service.close()
 
 
-async def finished_match(svc: GameService, variant: str, chat_id: int, seed: int):
+async def finished_match(svc: GameService, variant: str, chat_id: int, seed: int,
+                         rules: dict | None = None):
     """A match of ``variant`` played to its end with random legal moves (every move a
-    ``MoveOption``, several tiles included); the last result."""
-    rules = {"variant": variant, **SHORT.get(variant, {})}
+    ``MoveOption``, several tiles included); the last result.  ``rules``: options of the
+    game (default :data:`SHORT`'s)."""
+    rules = {"variant": variant, **(SHORT.get(variant, {}) if rules is None else rules)}
     full = engine.Rules.from_json(rules)
     players = 4 if full.spec.players_range(full)[0] == 4 else 3
     res = await svc.lobbies.open_lobby(chat_id, None, 1, "Оля", rules)
@@ -203,3 +206,65 @@ async def test_bad_record_files_get_an_answer_and_change_nothing(svc):
     # a record saved by a text editor with a byte-order mark reads as the record
     assert (await svc.records.check(b"\xef\xbb\xbf" + json.dumps(good).encode())).ok
     assert await snapshot(svc) == before
+
+
+@pytest.mark.parametrize(("variant", "rules", "mark", "words"), [
+    ("seven", {"sticks": 2}, "sticks", ("палк", "Палки:")),
+    ("general", {"losses": 2}, "losses", ("проиграно", "Проигрыши:")),
+])
+async def test_a_games_marks_are_its_stored_result_everywhere(svc, variant, rules, mark, words):
+    """Семёрка and Генерал keep no points: their marks are the result (RULES.md §2.8 rules
+    7–8: sticks; §2.9 rule 4: lost rounds).  The match's end says them; so do the stored
+    result, /history, /stats, the board and the check of the match's record — never a score
+    of 0 (issue 30 item 1)."""
+    from ui import records as texts
+    from ui.render import render_match_end
+
+    res = await finished_match(svc, variant, -100, seed=3, rules=rules)
+    final = res.final
+    seen = {p.seat: [(m.name, m.count) for m in p.marks] for p in final.players}
+    assert all(counts and counts[0][0] == mark for counts in seen.values())
+    assert any(c for counts in seen.values() for _, c in counts)  # somebody has some
+    # the stored result holds them, seat by seat (a side's for a mark kept per side)
+    rows = await svc.db.read(kit.list_results, res.match_id)
+    assert {r.seat: [(m["name"], m["count"]) for m in r.marks] for r in rows} == seen
+    # /history tells them as the match's end does
+    page = await svc.stats.history(chat_id=-100)
+    assert {p.seat: [(m.name, m.count) for m in p.marks]
+            for p in page.entries[0].players} == seen
+    ended = render_match_end("ru", final)
+    told = texts.render_history("ru", page, mine=False)
+    for p in final.players:
+        said = next(line for line in ended.splitlines()
+                    if line[:1].isdigit() and p.name in line)
+        result = said.split(" — ", 1)[1].rsplit(", рейтинг", 1)[0]
+        assert words[0] in result
+        assert any(f"{p.name}" in line and f" — {result}" in line
+                   for line in told.splitlines()), (result, told)
+    assert not re.search(r" — 0( ·|,)", told), told  # a score of 0 is not their result
+    # /stats and the board: the marks per match
+    person = final.players[0]
+    sticks = dict(seen[0])[mark]
+    stats = await svc.stats.personal_stats(person.user_id, -100, variant=variant)
+    assert [(m.name, m.mean, m.matches) for m in stats.marks] == [(mark, sticks, 1)]
+    shown = texts.render_personal("ru", person.name, variant, here=stats, overall=stats)
+    assert "средний итоговый счёт" not in shown and "за партию в среднем: " in shown
+    board = await svc.stats.leaderboard(-100, variant=variant)
+    assert {r.user_id: [(m.name, m.mean) for m in r.marks] for r in board} == {
+        p.user_id: [(mark, float(dict(seen[p.seat])[mark]))] for p in final.players}
+    assert "за партию в среднем" in texts.render_board("ru", board, variant=variant,
+                                                       everywhere=False, with_bots=False)
+    # the record check: the marks after each round and at the end, not points of 0
+    rec = await svc.records.record(res.match_id, 1, -100)
+    check = await svc.records.check(rec.data)
+    assert check.stored and [t.name for t in check.marks] == [mark]
+    tally = check.marks[0]
+    for p in final.players:
+        assert tally.counts[p.seat if tally.per == "seat" else p.side] == dict(seen[p.seat])[
+            mark]
+    assert all(r.marks and r.marks[0].name == mark for r in check.rounds)
+    assert check.rounds[-1].marks[0].counts == tally.counts
+    said = texts.render_record_check("ru", check, limit=10**6)
+    assert "очки раунда" not in said and words[1] in said
+    final_line = next(line for line in said.splitlines() if "Итоговый счёт" in line)
+    assert words[0] in final_line

@@ -16,6 +16,7 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
+from sqlalchemy import inspect as sa_inspect
 from sqlalchemy import text
 
 from storage import Database, alembic_config, open_database
@@ -27,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 #: The newest revision.
-HEAD = "0010"
+HEAD = "0011"
 
 
 def _diff(sync_conn):
@@ -40,8 +41,8 @@ def test_revisions_form_one_line_of_at_least_two():
     heads = script.get_heads()
     assert heads == [HEAD]
     chain = [rev.revision for rev in script.walk_revisions()]
-    assert chain == ["0010", "0009", "0008", "0007", "0006", "0005", "0004", "0003", "0002",
-                     "0001"]
+    assert chain == ["0011", "0010", "0009", "0008", "0007", "0006", "0005", "0004", "0003",
+                     "0002", "0001"]
 
 
 async def test_upgrade_from_empty_matches_models(tmp_path):
@@ -418,6 +419,70 @@ async def test_upgrade_from_0008_places_the_pending_mini_app_actions_after_earli
         assert seqs == {4: 4, 5: 5, -77: 5, 6: 6, 8: 8, -99: 8, -78: 0}
         await db.downgrade("0008")
         assert await db.read(_diff) != []
+        await db.migrate()
+        assert await db.read(_diff) == []
+    finally:
+        await db.dispose()
+
+
+@pytest.mark.parametrize("engine", ["sqlite", "postgresql"])
+async def test_upgrade_from_0009_keeps_the_results_and_adds_their_marks(tmp_path, request,
+                                                                         engine):
+    """Revision 0011 (issue 30 items 1 and 4): ``match_results.marks`` and
+    ``remembered``.  A result stored before keeps every value, its marks unknown (NULL: a
+    Семёрка result told as «not stored», not as a score of 0) and nothing remembered; a row
+    stored after holds its marks (RULES.md §2.8's sticks) and remembered points (§1.12),
+    which the person's figures average; a downgrade drops the two columns alone."""
+    from service.stats import Statistics
+
+    url = tmp_path / "v9.sqlite3" if engine == "sqlite" else request.getfixturevalue("pg_url")
+    db = Database(url)
+    await db.migrate("0009")
+
+    def fill(conn):
+        repo.upsert_chat(conn, -100, now=1.0, title="group")
+        mid = kit.old_match(conn, chat_id=-100, thread_id=None, creator_id=1,
+                            seats=[(1, "A"), (2, "B")], status="finished")
+        conn.execute(text(
+            "INSERT INTO match_results (match_id, seat, user_id, name, chat_id, final_score, "
+            "goat, rating, outs, fish, timed_out, ended_by, finished_at, variant, side, "
+            "place, left_match) VALUES (:m, 0, 1, 'A', -100, 0, :t, 0, 1, 0, :f, 'limit', "
+            "3.0, 'seven', 0, 2, :f), (:m, 1, 2, 'B', -100, 0, :f, 1, 0, 0, :f, 'limit', "
+            "3.0, 'seven', 1, 1, :f)"), {"m": mid, "t": True, "f": False})
+        return mid
+
+    mid = await db.write(fill)
+    await db.dispose()
+    db = await open_database(url)
+    try:
+        assert await db.current_revision() == HEAD
+        assert await db.read(_diff) == []
+        old = await db.read(repo.results_of, mid)
+        assert [(r.user_id, r.goat, r.place, r.marks, r.remembered) for r in old] == [
+            (1, True, 2, None, 0), (2, False, 1, None, 0)]
+        assert await db.read(repo.mark_sums, [1, 2], -100, "seven", True) == {}
+        new = await db.write(lambda c: kit.old_match(
+            c, chat_id=-100, thread_id=None, creator_id=1, seats=[(1, "A"), (2, "B")],
+            status="finished"))
+        sticks = [{"name": "sticks", "count": n, "limit": 2, "per": "seat"} for n in (2, 1)]
+        await db.write(repo.record_results, [
+            repo.ResultRow(new, seat, uid, name, -100, 0, seat == 0, seat, 0, 0, False,
+                           "limit", 4.0, variant="seven", side=seat, place=2 - seat,
+                           marks=[sticks[seat]], remembered=0)
+            for seat, (uid, name) in enumerate([(1, "A"), (2, "B")])])
+        assert [r.marks for r in await db.read(repo.results_of, new)] == [[sticks[0]],
+                                                                          [sticks[1]]]
+        assert await db.read(repo.mark_sums, [1, 2], -100, "seven", True) == {
+            1: {"sticks": (2, 1)}, 2: {"sticks": (1, 1)}}
+        stats = await Statistics(db).personal_stats(1, -100, variant="seven", with_bots=True)
+        # the old row is in match_results (rated by nothing here), the mean reads the new one
+        assert [(m.mean, m.matches) for m in stats.marks] == [(2.0, 1)]
+        page = await Statistics(db).history(chat_id=-100)
+        assert [p.marks for p in page.entries[1].players] == [None, None]
+        await db.downgrade("0010")
+        columns = await db.read(lambda c: {col["name"] for col in
+                                           sa_inspect(c).get_columns("match_results")})
+        assert "marks" not in columns and "remembered" not in columns and "title" in columns
         await db.migrate()
         assert await db.read(_diff) == []
     finally:

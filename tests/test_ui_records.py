@@ -4,9 +4,19 @@ person names the chat of each match only when the bot knows its title."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from service.views import HistoryEntry, HistoryPage, HistoryPlayer, LeaderRow, PersonalStats
+from service.views import (
+    HistoryEntry,
+    HistoryPage,
+    HistoryPlayer,
+    LeaderRow,
+    MarkMean,
+    MarkView,
+    PersonalStats,
+)
 from ui import records
 from ui.i18n import get_translator
 
@@ -102,3 +112,39 @@ def test_people_of_one_name_on_a_board_are_told_apart(lang):
     # …1234 alone would not tell them apart: as many digits as it takes
     assert names[0].endswith("…1001234)") and names[2].endswith("…3001234)"), names
     assert len({n.casefold() for n in names}) == 4, names
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk", "en"])
+def test_a_marks_result_is_told_as_the_match_end_tells_it(lang):
+    """Семёрка keeps no points (RULES.md §2.8): its history lines say the sticks as the
+    match's end does, and a result stored before the bot kept them says so instead of a
+    score of 0; /stats gives the sticks per match, never an average score (issue 30 item
+    1)."""
+    sticks = (MarkView("sticks", 3, 3), MarkView("sticks", 1, 3))
+    players = (HistoryPlayer(0, 1, "Оля", 0, 2, 0, True, 0, marks=(sticks[0],)),
+               HistoryPlayer(1, 2, "Петя", 1, 1, 0, False, 1, marks=(sticks[1],)))
+    old = tuple(replace(p, marks=None) for p in players)
+    page = HistoryPage((HistoryEntry(2, -100, None, "seven", 0.0, "limit", players),
+                        HistoryEntry(1, -100, None, "seven", 0.0, "limit", old)), 0, 1, 2)
+    text = records.render_history(lang, page, mine=False, tr=TR)
+    three = TR.t(lang, "mark-score-seven", count=3)
+    one = TR.t(lang, "mark-score-seven", count=1)
+    lines = text.splitlines()
+    assert any(line.startswith("1. Петя — " + one) for line in lines), text
+    assert any(line.startswith("2. 🐐 Оля — " + three) for line in lines), text
+    unknown = TR.t(lang, "hist-result-unknown")
+    assert sum(f" — {unknown}" in line for line in lines) == 2
+    assert not any(" — 0" in line for line in lines)
+    # a points game keeps its scores, remembered points beside the open score (§1.12)
+    classic = HistoryEntry(3, -100, None, "classic", 0.0, "limit", (
+        HistoryPlayer(0, 1, "Оля", 0, 1, 0, False, 10, marks=None, remembered=8),))
+    shown = records.render_history(lang, HistoryPage((classic,), 0, 1, 1), mine=False, tr=TR)
+    assert TR.t(lang, "score-remembered", score=0, remembered=8) in shown
+    stats = PersonalStats(1, None, 4, 1, 3, 0, 0, 0.0, variant="seven",
+                          marks=(MarkMean("sticks", 1.75, 4),))
+    said = records.render_personal(lang, "Оля", "seven", here=None, overall=stats, tr=TR)
+    assert TR.t(lang, "mark-mean-seven", mean=1.75) in said
+    assert "1,8" in said or "1.8" in said
+    before = replace(stats, marks=())  # only results stored before the bot kept sticks
+    said = records.render_personal(lang, "Оля", "seven", here=None, overall=before, tr=TR)
+    assert TR.t(lang, "pstats-play-short", outs=0, fish=0) in said

@@ -6,6 +6,7 @@ draws, every title and plural)."""
 
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import replace
 
@@ -186,6 +187,64 @@ def test_the_games_own_lines_are_on_the_table(matches, variant):
         assert seen_cross
     if variant in ("telephone", "muggins"):
         assert seen_count
+
+
+ARM_RE = re.compile(r"^[←→↑↓] .*: .* · (?:<b>(\d)</b>|🔒)(?: \(в сумме (\d+)\))?$")
+
+
+def arm_figures(text: str) -> list[int]:
+    """What each arm line of a Russian text table says its end adds to the count: the
+    number in «(в сумме N)», else the number the end shows (0 for a shut end)."""
+    out = []
+    for line in text.splitlines():
+        if line.startswith(("← ", "→ ", "↑ ", "↓ ")):
+            found = ARM_RE.match(line)
+            assert found, line
+            shown, counted = found.groups()
+            out.append(int(counted) if counted is not None else int(shown or 0))
+    return out
+
+
+@pytest.mark.parametrize("variant", ["telephone", "muggins"])
+def test_the_arms_figures_add_up_to_the_count(matches, variant):
+    """RULES.md §2.0.6: a double across counts both halves, the spinner with an empty side
+    both of its halves, an empty arm nothing — and the text table's arm figures say so, so
+    that they add up to the printed Σ (issue 30 item 5)."""
+    seen = 0
+    for res in matches[variant]:
+        for table in (res.table, res.closed):
+            layout = table.layout if table is not None else None
+            if layout is None or layout.spinner is None or layout.count is None:
+                continue
+            text = render.render_table("ru", table, tr=TR)
+            assert sum(arm_figures(text)) == layout.count, text
+            seen += any(e.counts != e.number for e in layout.ends if not e.closed)
+    assert seen  # the doubles across and the spinner's empty sides were met
+
+
+def test_a_double_across_at_an_arms_tip_counts_both_halves_in_its_figure():
+    """The tester's table: [0|6][6|6] to the right is 12 of the count, not 6 (§2.0.6)."""
+    layout = LayoutView(
+        kind="cross",
+        line=(LaidTile(2, 4), LaidTile(4, 4, "across"), LaidTile(4, 0), LaidTile(0, 6),
+              LaidTile(6, 6, "across")),
+        spinner=1, up=(LaidTile(4, 3),),
+        ends=(EndView("left", 2, counts=2), EndView("right", 6, counts=12),
+              EndView("up", 3, counts=3), EndView("down", 4)),
+        count=17)
+    table = _table(layout=layout, variant="telephone", rules={"variant": "telephone"})
+    text = render.render_table("ru", table, tr=TR)
+    assert "→ Вправо: [4|0][0|6][6|6] · <b>6</b> (в сумме 12)" in text
+    assert "↓ Вниз: — · <b>4</b> (в сумме 0)" in text
+    assert "← Влево: [4|2] · <b>2</b>" in text.splitlines()
+    assert sum(arm_figures(text)) == 17 and "Σ Сумма концов: <b>17</b>" in text
+    for locale in SUPPORTED_LOCALES:  # every locale says what the double adds
+        right = render.render_table(locale, table, tr=TR).splitlines()[3]
+        assert right.startswith("→ ") and right.endswith("12)"), right
+    # a game without a count shows the numbers alone
+    plain = render.render_table("ru", _table(layout=replace(layout, count=None),
+                                             variant="donkey"), tr=TR)
+    assert "в сумме" not in plain
 
 
 def test_the_match_ends_with_the_games_word(matches):
@@ -417,6 +476,62 @@ def test_match_ends_of_the_other_games():
                                ("Маша", 0, True, 0, 0, 2, 0), ("Коля", 0, False, 2, 1, 1, 0)],
                    title="general")
     assert "🎖 Генералы: <b>Оля + Маша</b>" in render.render_match_end("ru", general, tr=TR)
+
+
+def test_chcvs_end_table_shows_the_points_the_last_round_remembered():
+    """The tester's ЧЧВ match (issue 30 item 4): the last round's summary said «Оля: +8
+    запомнено → +8»; the final table says those points too, beside her open score of 0
+    (RULES.md §1.12: they count towards nothing — her rating is that of a score of 0,
+    §1.16)."""
+    end = _end("chcv", [("Оля", 0, False, 10, 0, 1, 0), ("Петя", 60, False, 4, 1, 2, 0),
+                        ("Маша", 104, True, 0, 2, 3, 0)])
+    end = replace(end, players=(replace(end.players[0], remembered=8), *end.players[1:]))
+    expected = {"ru": "1. Оля — 0 (+8 запомнено), рейтинг +10",
+                "uk": "1. Оля — 0 (+8 запам'ятовано), рейтинг +10",
+                "en": "1. Оля — 0 (+8 remembered), rating +10"}
+    for locale, line in expected.items():
+        lines = render.render_match_end(locale, end, tr=TR).splitlines()
+        assert line in lines
+        rating = line.rsplit(", ", 1)[1].split(" ")[0]
+        assert f"2. Петя — 60, {rating} +4" in lines  # nothing remembered: nothing said
+    # a game without points shows its marks alone, whatever it remembers
+    seven = _end("seven", [("Оля", 0, False, 2, 0, 1, 1), ("Петя", 0, True, 0, 1, 2, 3)])
+    seven = replace(seven, players=(replace(seven.players[0], remembered=5),
+                                    seven.players[1]))
+    assert "1. Оля — 1 палка, рейтинг +2" in render.render_match_end("ru", seven, tr=TR)
+
+
+async def test_a_finished_matchs_end_table_agrees_with_its_last_round(tmp_path):
+    """Through the service: a side left with remembered points by the match's last round
+    (RULES.md §1.12) has them at the match's end (``PlayerResult.remembered``), and the end
+    table shows them as the round's summary and the table did (issue 30 item 4)."""
+    from service.game import GameService
+    from tests.servicekit import FakeClock
+    from tests.variantkit import play_to_end, seat
+
+    svc = await GameService.open(tmp_path / "k.sqlite3", clock=FakeClock(),
+                                 seed_source=iter(range(100, 10_000)).__next__)
+    rng = random.Random(1)
+    try:
+        for k in range(30):
+            res = await seat(svc, -100 - k, 3, variant="classic", rules={"match_limit": 51})
+            end, seen = await play_to_end(svc, await svc.lobbies.start(res.match_id, 1), rng)
+            last = [r for step in seen for r in step.rounds][-1]
+            if any(last.remembered):
+                break
+        else:
+            pytest.fail("no match ended with remembered points")
+    finally:
+        await svc.close()
+    names = [s.name for s in end.table.seats]
+    summary = render.render_round_summary("ru", last, names, list(range(3)), tr=TR)
+    text = render.render_match_end("ru", end.final, tr=TR)
+    for p in end.final.players:
+        assert p.remembered == last.remembered[p.side] == end.table.remembered[p.side]
+        assert p.score == last.scores[p.side]
+        if p.remembered:
+            assert f"→ <b>+{p.remembered}</b>" in summary or f"→ +{p.remembered}" in summary
+            assert f"{p.name} — {p.score} (+{p.remembered} запомнено), рейтинг" in text
 
 
 def test_a_long_cross_with_long_names_fits_in_every_locale():

@@ -27,7 +27,7 @@ T = TypeVar("T")
 
 _STORED = re.compile("|".join(re.escape(bot_name(p)) for p in PERSONAS))
 #: View fields that hold a computer player's name whatever the view (``HandedSeat.bot``).
-_BOT_NAME_FIELDS = {"HandedSeat": ("bot",)}
+_BOT_NAME_FIELDS = {"HandedSeat": ("bot",), "LeftSeat": ("bot",)}
 #: View fields that hold names of any seat, a computer player's among them (a record's).
 _NAMES_FIELDS = {"RecordCheck": ("names",)}
 

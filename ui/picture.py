@@ -154,20 +154,24 @@ def _draw_seat(c: _Canvas, table: TableView, seat: SeatView, slot: str, tr: Tran
     c.paste(c.p.panel(CARD_W, CARD_H, 18, th.card, line, width, th.felt, stripe), x, y)
     left = x + (34 if stripe else 22)
     right = x + CARD_W - 20
-    _seat_name(c, seat, tr, locale, left, right, y, turn=turn, goat=seat.seat in goats)
+    # the loser's badge in the game's own word (Осёл's «осёл», RULES.md §2.2)
+    goat = tr.plain(locale, tr.pick(locale, f"pic-goat-{table.variant}", "pic-goat")) \
+        if seat.seat in goats else None
+    _seat_name(c, seat, tr, locale, left, right, y, turn=turn, goat=goat)
     _seat_hand(c, table, seat, tr, locale, summary, left, right, y + 84)
     _seat_score(c, table, seat, tr, locale, summary, left, right, y + 134)
 
 
 def _seat_name(c: _Canvas, seat: SeatView, tr: Translator, locale: str, left: int, right: int,
-               y: int, *, turn: bool, goat: bool) -> None:
-    """Row 1 of a seat's card: the name, and «to play» / «goat» on the right."""
+               y: int, *, turn: bool, goat: str | None) -> None:
+    """Row 1 of a seat's card: the name, and «to play» / the loser's word (``goat``: the
+    game's own, «козёл», «осёл») on the right."""
     th = c.th
     tag, tag_fill, tag_fg = None, th.turn, th.turn_text
     if turn:
         tag = tr.plain(locale, "pic-turn")
     elif goat:
-        tag, tag_fill, tag_fg = tr.plain(locale, "pic-goat"), th.closed, th.text
+        tag, tag_fill, tag_fg = goat, th.closed, th.text
     tag_w = 0
     if tag:
         shown = display_text(tag, bold=True, size=MIN_TEXT)

@@ -10,16 +10,20 @@ written in UTC, which is what Telegram gives the bot.
 
 from __future__ import annotations
 
+import html
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from service.views import (
     HistoryEntry,
     HistoryPage,
+    HistoryPlayer,
     HoldView,
     LeaderRow,
+    MarkView,
     PersonalStats,
     RecordCheck,
     RecordFile,
@@ -27,8 +31,19 @@ from service.views import (
 
 from .callbacks import HistoryCb, HoldCb, LeaveCb, RecordCb, StatsCb, TopCb
 from .i18n import Markup, Translator, get_translator
-from .names import localized
-from .render import MAX_TEXT, clean_name, seat_label, side_names, text_length
+from .names import bot_gender, localized
+from .render import (
+    MAX_TEXT,
+    clean_name,
+    goat_mark,
+    keeps_points,
+    mark_mean_words,
+    result_words,
+    seat_label,
+    side_names,
+    text_length,
+    variant_text,
+)
 from .variants import variant_name as game_name
 
 __all__ = [
@@ -107,7 +122,9 @@ def render_board(locale: str, rows: Sequence[LeaderRow], *, variant: str, everyw
     """/top: one board (issue 12, issue 15): its title with the game, what it counts (this
     chat's matches with or without computer players, or every chat's without), then the
     people best first by the skill estimate μ − 3σ with their matches, the rating points of
-    RULES.md §1.16 and their goats (§1.15)."""
+    RULES.md §1.16 and their goats (§1.15) under the game's own mark (Осёл's 🫏, §2.2), and
+    in a game whose marks are its result each mark per match (Семёрка's палки, Генерал's
+    lost rounds, §2.8–§2.9)."""
     tr = _tr(tr)
     name = variant_name(locale, variant, tr=tr)
     title = "board-title-global" if everywhere else "board-title-chat"
@@ -117,11 +134,15 @@ def render_board(locale: str, rows: Sequence[LeaderRow], *, variant: str, everyw
     if not rows:
         empty = "board-empty-global" if everywhere else "board-empty"  # no «здесь» there
         return "\n".join(head + ["", tr.t(locale, empty)])
-    lines = head + [tr.t(locale, "board-order"), ""]
+    mark = goat_mark(locale, variant, tr=tr)  # the game's own loser (RULES.md §2.2: 🫏)
+    lines = head + [tr.t(locale, "board-order", mark=mark,
+                         times=variant_text(tr, locale, variant, "goat-times")), ""]
     for r, name in zip(rows, board_names(locale, rows, tr=tr), strict=True):
-        lines.append(tr.t(locale, "board-line", place=r.place, name=name,
-                          **_signed(r.skill), matches=r.matches, points=r.rating,
-                          goats=r.goats))
+        line = tr.t(locale, "board-line", place=r.place, name=name, **_signed(r.skill),
+                    matches=r.matches, points=r.rating, goats=r.goats, mark=mark)
+        # a game whose marks are its result: them per match (RULES.md §2.8–§2.9)
+        lines.append(" · ".join([line, *(mark_mean_words(locale, variant, m, tr=tr)
+                                         for m in r.marks)]))
     return _fit(lines)
 
 
@@ -205,11 +226,25 @@ def certainty(sigma: float) -> str:
 def _figures(tr: Translator, locale: str, st: PersonalStats) -> list[str]:
     if not st.matches:
         return [tr.t(locale, "pstats-none")]
-    play = tr.pick(locale, f"pstats-play-{st.variant}", "pstats-play")  # a game's words
-    return [tr.t(locale, "pstats-games", matches=st.matches, wins=st.wins, goats=st.goats),
+    return [tr.t(locale, "pstats-games", matches=st.matches, wins=st.wins, goats=st.goats,
+                 **{"as": variant_text(tr, locale, st.variant, "goat-as")}),
             tr.t(locale, "pstats-skill", **_signed(st.skill), sure=certainty(st.sigma),
                  points=st.rating),
-            tr.t(locale, play, outs=st.outs, fish=st.fish, average=float(st.average_score))]
+            _play_line(tr, locale, st)]
+
+
+def _play_line(tr: Translator, locale: str, st: PersonalStats) -> str:
+    """Outs (RULES.md §1.9), fish (§1.10) and the result per match: the average final score,
+    or in a game whose marks are its result (no points: Семёрка, Генерал, §2.8–§2.9) each
+    mark per match over the matches that stored it."""
+    if keeps_points(st.variant):
+        play = tr.pick(locale, f"pstats-play-{st.variant}", "pstats-play")  # a game's words
+        return tr.t(locale, play, outs=st.outs, fish=st.fish,
+                    average=float(st.average_score))
+    if not st.marks:
+        return tr.t(locale, "pstats-play-short", outs=st.outs, fish=st.fish)
+    words = ", ".join(mark_mean_words(locale, st.variant, m, tr=tr) for m in st.marks)
+    return tr.t(locale, "pstats-play-marks", outs=st.outs, fish=st.fish, marks=Markup(words))
 
 
 def render_personal(locale: str, name: str, variant: str, *, here: PersonalStats | None,
@@ -220,7 +255,8 @@ def render_personal(locale: str, name: str, variant: str, *, here: PersonalStats
     counts), in every chat (``overall``, without computer players), in private matches
     against computer players (``solo``, when there are any); matches, first places, goats
     (RULES.md §1.15), the skill rating and the rating points (§1.16), outs (§1.9), fish
-    (§1.10), the average final score; then the other games they played (``others``: game,
+    (§1.10), the average final score (in Семёрка and Генерал, which keep no points, their
+    marks per match, §2.8–§2.9); then the other games they played (``others``: game,
     matches); ``bots_left_out``: this chat's board leaves out matches with computer
     players, which an empty answer then says; ``bots_elsewhere``: matches with computer
     players in groups, which no board shown here counts (private /stats says so, issue 20
@@ -271,6 +307,16 @@ def _skill(tr: Translator, locale: str, delta: float | None) -> str:
     return " · " + tr.t(locale, "hist-skill", sign=sign, delta=abs(shown))
 
 
+def _result(tr: Translator, locale: str, variant: str, p: HistoryPlayer) -> Markup:
+    """A seat's result in /history as the match's end told it (:func:`ui.render.result_words`:
+    the open score with the points still remembered, RULES.md §1.12, or the game's marks,
+    §2.8–§2.9); a game whose marks are its result, stored before the bot kept them, says it
+    was not stored rather than «0»."""
+    if p.marks is None and not keeps_points(variant):
+        return Markup(tr.t(locale, "hist-result-unknown"))
+    return Markup(result_words(locale, variant, p.score, p.remembered, p.marks or (), tr=tr))
+
+
 def _entry(tr: Translator, locale: str, m: HistoryEntry, mine: bool) -> list[str]:
     head = tr.t(locale, "hist-match", id=m.match_id, date=format_date(m.finished_at),
                 variant=variant_name(locale, m.variant, tr=tr))
@@ -297,17 +343,19 @@ def _entry(tr: Translator, locale: str, m: HistoryEntry, mine: bool) -> list[str
         if teams:
             name += " " + tr.t(locale, "hist-team", team=p.side + 1)
         skill = _skill(tr, locale, p.skill)
+        score = _result(tr, locale, m.variant, p)
         if p.left:
             skill = " · " + tr.t(locale, "hist-left", round=p.left_round or 1) + skill
         if p.goat:
             goat = tr.t(locale, "hist-goat", title=p.title or "none", variant=m.variant)
             lines.append(tr.t(locale, "hist-line-goat", place=p.place, name=name,
-                              score=p.score, goat=goat, points=p.rating) + skill)
+                              score=score, goat=goat, points=p.rating,
+                              mark=goat_mark(locale, m.variant, tr=tr)) + skill)
         elif p.timed_out:
             lines.append(tr.t(locale, "hist-line-timeout", place=p.place, name=name,
-                              score=p.score, points=p.rating) + skill)
+                              score=score, points=p.rating) + skill)
         else:
-            lines.append(tr.t(locale, "hist-line", place=p.place, name=name, score=p.score,
+            lines.append(tr.t(locale, "hist-line", place=p.place, name=name, score=score,
                               points=p.rating) + skill)
     return lines
 
@@ -316,7 +364,8 @@ def render_history(locale: str, page: HistoryPage, *, mine: bool,
                    tr: Translator | None = None) -> str:
     """/history: one page of finished matches, newest first (issue 15): for each its number,
     date, game (and for a person's own history, the chat), then each seat in the order of
-    places with its score, the goat with the game's word or title (RULES.md §1.15, §2), the
+    places with its result as the match's end told it (the score and the points remembered,
+    or the game's marks), the goat with the game's word or title (RULES.md §1.15, §2), the
     rating points (§1.16), the change of the skill estimate, who timed out (§1.17) or left.
     ``mine``: the person's own history (a private chat) rather than a chat's."""
     tr = _tr(tr)
@@ -382,11 +431,13 @@ def _rule(tr: Translator, locale: str, rule: str | None, rules_url: str | None) 
 def render_record_check(locale: str, check: RecordCheck, *, limit: int,
                         rules_url: str | None = None, tr: Translator | None = None) -> str:
     """What a sent record shows (issue 15, "Checking a record"): each round (the newest
-    :data:`CHECK_ROUNDS`) with how it ended and what was recorded, the end of the match —
-    goats with the game's word (RULES.md §1.15, §2), winners, a draw, the rating points
-    (§1.16) — and whether it equals the match the bot stored; or why it is refused, the
-    round, the decision, whose it is (the player by name) and what is wrong, and the rule it
-    breaks by its section and name in the rule book (a link with ``rules_url``, the
+    :data:`CHECK_ROUNDS`) with how it ended and what was recorded (in a game whose marks are
+    its result, its marks after the round: палки, проигрыши, RULES.md §2.8–§2.9), the end
+    of the match — each side's result as the match's end words it, goats with the game's
+    word and mark (§1.15, §2), winners, a draw, the rating points (§1.16) — and whether it
+    equals the match the bot stored; or why it is refused, the round, the decision, whose it
+    is (the player by name) and what is wrong, and the rule it breaks by its section and
+    name in the rule book (a link with ``rules_url``, the
     ``RULES_URL`` setting).  A record of a stored match with other names says which.
     ``limit``: the largest record read [bytes].  What is malformed in a file that is no
     record (``format``) is said in the reader's words (``RecordCheck.problem``), never in
@@ -395,59 +446,15 @@ def render_record_check(locale: str, check: RecordCheck, *, limit: int,
     check = localized(check, locale, tr)
     names = [clean_name(n) for n in check.names]
     if not check.ok:
-        err = check.error
-        seat = check.seat
-        name = names[seat] if seat is not None and 0 <= seat < len(names) else (
-            f"#{seat + 1}" if seat is not None else "?")
-        tiles = " ".join(f"[{t.replace('-', '|')}]" for t in check.tiles) or "none"
-        args = {"round": check.round_no or 0, "decision": check.decision_no or 0,
-                "rule": _rule(tr, locale, check.rule, rules_url), "name": name,
-                "tiles": tiles, "reason": check.reason or "other"}
-        if err == "size":
-            return tr.t(locale, "chk-err-size", size=int(check.detail or 0), limit=limit)
-        if err == "variant":
-            return tr.t(locale, "chk-err-variant", variant=check.detail)
-        key = {"json": "chk-err-json", "misdeal": "chk-err-misdeal", "deal": "chk-err-deal",
-               "rounds": "chk-err-rounds", "illegal": "chk-err-illegal"}.get(
-                   err or "", "chk-err-format")
-        lines = [tr.t(locale, key, **args).rstrip()]
-        if key == "chk-err-format":  # what is malformed, in the reader's words
-            numbers = {"count": 0, "min": 0, "max": 0, **dict(check.problem_args)}
-            lines.append(tr.t(locale, "chk-problem", problem=check.problem or "other",
-                              need="exact" if numbers["min"] == numbers["max"] else "range",
-                              **numbers,
-                              round=check.round_no or 0, decision=check.decision_no or 0))
-        return "\n".join(lines)
+        return _check_error(tr, locale, check, names, limit=limit, rules_url=rules_url)
     seats = list(range(len(names)))
     sides = [s % 2 for s in seats] if check.teams else seats
-    labels = side_names(names, sides)
     lines = [tr.t(locale, "chk-ok", variant=variant_name(locale, check.variant, tr=tr),
                   names=", ".join(names)), ""]
-    hidden = max(0, len(check.rounds) - CHECK_ROUNDS)
-    if hidden:
-        lines.append(tr.t(locale, "chk-more", count=hidden))
-    for r in check.rounds[hidden:]:
-        name = names[r.by] if 0 <= r.by < len(names) else "?"
-        key = tr.pick(locale, f"chk-round-{check.variant}", "chk-round")  # a game's words
-        lines.append(tr.t(locale, key, round=r.round_no, end=r.end, name=name,
-                          recorded=" / ".join(map(str, r.recorded)),
-                          scores=" / ".join(map(str, r.scores))))
+    lines += _check_rounds(tr, locale, check, names)
     lines.append("")
     if check.finished:
-        lines.append(tr.t(locale, "chk-finished"))
-        if check.goats:
-            goat = tr.t(locale, "hist-goat", title=check.title or "none",
-                        variant=check.variant)
-            lines.append(tr.t(locale, "chk-goats", goat=goat, names=", ".join(
-                labels[s] for s in check.goats if s < len(labels))))
-        if check.winners:
-            lines.append(tr.t(locale, "chk-winners", names=", ".join(
-                labels[s] for s in check.winners if s < len(labels))))
-        if check.draw:
-            lines.append(tr.t(locale, "chk-draw"))
-        if check.rating:
-            lines.append(tr.t(locale, "chk-rating", list=", ".join(
-                f"{labels[s]} +{r}" for s, r in enumerate(check.rating) if s < len(labels))))
+        lines += _check_end(tr, locale, check, names, sides)
     else:
         lines.append(tr.t(locale, "chk-unfinished"))
     if check.stored_match is not None and check.stored and check.renamed:
@@ -457,6 +464,124 @@ def render_record_check(locale: str, check: RecordCheck, *, limit: int,
         lines.append(tr.t(locale, "chk-stored-same" if check.stored else "chk-stored-diff",
                           id=check.stored_match))
     return _fit(lines)
+
+
+def _check_error(tr: Translator, locale: str, check: RecordCheck, names: Sequence[str], *,
+                 limit: int, rules_url: str | None) -> str:
+    """Why a sent record is refused (:func:`render_record_check`)."""
+    err = check.error
+    seat = check.seat
+    name = names[seat] if seat is not None and 0 <= seat < len(names) else (
+        f"#{seat + 1}" if seat is not None else "?")
+    tiles = " ".join(f"[{t.replace('-', '|')}]" for t in check.tiles) or "none"
+    args = {"round": check.round_no or 0, "decision": check.decision_no or 0,
+            "rule": _rule(tr, locale, check.rule, rules_url), "name": name,
+            "tiles": tiles, "reason": check.reason or "other"}
+    if err == "size":
+        return tr.t(locale, "chk-err-size", size=int(check.detail or 0), limit=limit)
+    if err == "variant":
+        return tr.t(locale, "chk-err-variant", variant=check.detail)
+    key = {"json": "chk-err-json", "misdeal": "chk-err-misdeal", "deal": "chk-err-deal",
+           "rounds": "chk-err-rounds", "illegal": "chk-err-illegal"}.get(
+               err or "", "chk-err-format")
+    lines = [tr.t(locale, key, **args).rstrip()]
+    if key == "chk-err-format":  # what is malformed, in the reader's words
+        numbers = {"count": 0, "min": 0, "max": 0, **dict(check.problem_args)}
+        lines.append(tr.t(locale, "chk-problem", problem=check.problem or "other",
+                          need="exact" if numbers["min"] == numbers["max"] else "range",
+                          **numbers,
+                          round=check.round_no or 0, decision=check.decision_no or 0))
+    return "\n".join(lines)
+
+
+def _check_rounds(tr: Translator, locale: str, check: RecordCheck, names: Sequence[str]
+                  ) -> list[str]:
+    """The newest :data:`CHECK_ROUNDS` rounds of a checked record, how each ended and what it
+    recorded (RULES.md §1.11–§1.14) — in a game whose marks are its result (no points:
+    Семёрка, Генерал, §2.8–§2.9), its marks after the round."""
+    lines = []
+    hidden = max(0, len(check.rounds) - CHECK_ROUNDS)
+    if hidden:
+        lines.append(tr.t(locale, "chk-more", count=hidden))
+    points = keeps_points(check.variant)
+    for r in check.rounds[hidden:]:
+        name = names[r.by] if 0 <= r.by < len(names) else "?"
+        if points or not r.marks:
+            key = tr.pick(locale, f"chk-round-{check.variant}", "chk-round")  # a game's words
+            lines.append(tr.t(locale, key, round=r.round_no, end=r.end, name=name,
+                              recorded=" / ".join(map(str, r.recorded)),
+                              scores=" / ".join(map(str, r.scores))))
+        else:
+            lines.append(tr.t(locale, "chk-round-marks", round=r.round_no, end=r.end,
+                              name=name, marks=Markup(_tallies(tr, locale, check.variant,
+                                                               r.marks))))
+    return lines
+
+
+def _check_end(tr: Translator, locale: str, check: RecordCheck, names: Sequence[str],
+               sides: Sequence[int]) -> list[str]:
+    """The end of a checked record's match, as the match's end tells it: each side's result
+    (:func:`_final_results`), the goats with the game's word and mark (RULES.md §1.15, §2),
+    the winners, a draw, the rating points (§1.16) — 0 for a side whose every seat a person
+    handed to a computer player in the stored match (``RecordCheck.left``), with a line per
+    such seat saying what the record gives the seat and that the person gets 0, as the
+    match's end said (issue 30 item 3)."""
+    labels = side_names(names, sides)
+    lines = [tr.t(locale, "chk-finished"),
+             tr.t(locale, "chk-final", list=Markup(" · ".join(
+                 f"{html.escape(labels[side])} — {words}"
+                 for side, words in enumerate(_final_results(tr, locale, check, sides))
+                 if side < len(labels))))]
+    if check.goats:
+        goat = tr.t(locale, "hist-goat", title=check.title or "none", variant=check.variant)
+        lines.append(tr.t(locale, "chk-goats", goat=goat,
+                          mark=goat_mark(locale, check.variant, tr=tr), names=", ".join(
+                              labels[s] for s in check.goats if s < len(labels))))
+    if check.winners:
+        lines.append(tr.t(locale, "chk-winners", names=", ".join(
+            labels[s] for s in check.winners if s < len(labels))))
+    if check.draw:
+        lines.append(tr.t(locale, "chk-draw"))
+    # a side of nobody but seats people handed to computer players earns its people nothing,
+    # as the match's end said (RULES.md §1.16); the record's own figure is said beside it
+    handed = {left.seat for left in check.left}
+    gone = {side for side in set(sides)
+            if all(k in handed for k, s in enumerate(sides) if s == side)}
+    if check.rating:
+        lines.append(tr.t(locale, "chk-rating", list=", ".join(
+            f"{labels[s]} +{0 if s in gone else r}" for s, r in enumerate(check.rating)
+            if s < len(labels))))
+    for left in check.left:
+        side = sides[left.seat] if left.seat < len(sides) else None
+        rating = check.rating[side] if side is not None and side < len(check.rating) else 0
+        lines.append(tr.t(locale, "chk-left", name=clean_name(left.name),
+                          bot=clean_name(left.bot), round=left.round_no or 1, rating=rating,
+                          gender=bot_gender(left.bot, tr)))
+    return lines
+
+
+def _tallies(tr: Translator, locale: str, variant: str, marks: Sequence[Any]) -> str:
+    """A round's marks in a record check («<b>Палки:</b> 0 / 1 / 0»), HTML."""
+    return "; ".join(f"{variant_text(tr, locale, variant, 'mark-round-title', mark=m.name)} "
+                     + " / ".join(map(str, m.counts)) for m in marks)
+
+
+def _final_results(tr: Translator, locale: str, check: RecordCheck, sides: Sequence[int]
+                   ) -> list[str]:
+    """Each side's result at the end of a checked record, as the match's end words it
+    (:func:`ui.render.result_words`: the open score and the points still remembered,
+    RULES.md §1.12, or the game's marks, §2.8–§2.9), side order; a mark kept per seat is
+    that of the side's first seat."""
+    out = []
+    for side in range(max(sides, default=-1) + 1):
+        seat = sides.index(side)
+        marks = [MarkView(t.name, t.counts[seat if t.per == "seat" else side], t.limit, t.per)
+                 for t in check.marks
+                 if (seat if t.per == "seat" else side) < len(t.counts)]
+        score = check.scores[side] if side < len(check.scores) else 0
+        kept = check.remembered[side] if side < len(check.remembered) else 0
+        out.append(result_words(locale, check.variant, score, kept, marks, tr=tr))
+    return out
 
 
 # -- leaving ----------------------------------------------------------------------------------

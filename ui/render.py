@@ -57,7 +57,9 @@ __all__ = [
     "format_tiles",
     "format_chain",
     "format_score",
+    "goat_mark",
     "keeps_points",
+    "mark_mean_words",
     "mark_words",
     "side_names",
     "action_log",
@@ -70,6 +72,7 @@ __all__ = [
     "render_hand",
     "render_round_summary",
     "render_match_end",
+    "result_words",
     "render_settings",
     "render_help",
 ]
@@ -291,6 +294,21 @@ def _end_value(end: Any) -> str:
     return CLOSED if end.closed or end.number is None else f"<b>{end.number}</b>"
 
 
+def _arm_figure(tr: Translator, locale: str, end: Any, counting: bool) -> str:
+    """An arm's figure: the number its end shows (🔒 when shut, §2.0.3); in a game with a
+    count (RULES.md §2.0.6, ``counting``) also what the end adds to it where that is not the
+    number — both halves of a double across, the spinner's two halves at the end of a
+    spinner with an empty side, nothing for an empty arm — so the arms' figures add up to
+    the count (``EndView.counts``)."""
+    value = _end_value(end)
+    if not counting or end is None or end.closed or end.number is None:
+        return value
+    adds = end.counts or 0
+    if adds == end.number:
+        return value
+    return f"{value} {tr.t(locale, 'table-end-counts', counts=adds)}"
+
+
 def _arms(layout: LayoutView) -> dict[str, tuple[LaidTile, ...]]:
     """The four arms of a cross, each read outward from the spinner (RULES.md §2.0.2): the
     line's tiles left of the spinner turned round, those right of it, and the up and down
@@ -308,7 +326,9 @@ def layout_lines(locale: str, layout: LayoutView, *, max_tiles: int | None = Non
     A line is one row of tiles and its open ends (the extraordinary lead's gap, §2.1 rule 7,
     shown as ⋯ and said to take only [0|6]; closed ends 🔒, §2.0.3).  A cross (§2.0.2) is the
     spinner ✳ and then each arm on its own line, read outward from the spinner, with its
-    open end (a number, 🔒 when closed, §2.0.3): left, right, up, down.  ``hand``: the private
+    open end (a number, 🔒 when closed, §2.0.3): left, right, up, down; in a game with a
+    count (§2.0.6) an end that adds to it something other than its number says what, so the
+    arms add up to the count («· 6 (в сумме 12)» under [6|6] across).  ``hand``: the private
     hand message's wording of a line.  Nothing but tiles on the table.  The trains (§2.11)
     and the sausage (§2.12) are :func:`ui.tables.layout_lines`' (``names`` of the seats,
     ``seat`` the reader of a hand message)."""
@@ -323,12 +343,14 @@ def layout_lines(locale: str, layout: LayoutView, *, max_tiles: int | None = Non
     if layout.kind == "cross" and layout.spinner is not None:
         lines = [tr.t(locale, "table-spinner",
                       tile=Markup(format_tile(layout.line[layout.spinner])))]
+        counting = layout.count is not None
         for arm, tiles in _arms(layout).items():
             if arm not in by_name and not tiles:
                 continue
             chain = format_chain(tiles, max_tiles) if tiles else "—"
+            figure = _arm_figure(tr, locale, by_name.get(arm), counting)
             lines.append(tr.t(locale, "table-arm", arm=arm, chain=Markup(chain),
-                              end=Markup(_end_value(by_name.get(arm)))))
+                              end=Markup(figure)))
         return lines
     row = format_chain(layout.line, max_tiles, gap=layout.gap)
     lines = [tr.t(locale, f"{prefix}-chain", chain=Markup(row))]
@@ -469,6 +491,14 @@ def variant_text(tr: Translator, locale: str, variant: str | None, key: str, /,
     return tr.t(locale, tr.pick(locale, f"{key}-{variant}", key), variant=variant, **args)
 
 
+def goat_mark(locale: str, variant: str | None, *, tr: Translator | None = None) -> str:
+    """The mark of a game's loser beside a name, plain text: «🐐» (RULES.md §1.15), Осёл's
+    «🫏» (§2.2) — the game's own ``goat-mark-<variant>`` where the locale has one, else
+    ``goat-mark``."""
+    tr = _tr(tr)
+    return tr.plain(locale, tr.pick(locale, f"goat-mark-{variant}", "goat-mark"))
+
+
 def _mark_text(tr: Translator, locale: str, variant: str | None, key: str, mark: Any,
                count: int | None = None) -> str:
     """One mark (:class:`~service.views.MarkView` or ``MarkTally``) in words, ``key`` being
@@ -484,6 +514,15 @@ def mark_words(locale: str, variant: str | None, mark: Any, *,
                tr: Translator | None = None) -> str:
     """One seat's mark as the text table words it («палки: 1 из 3», HTML)."""
     return _mark_text(_tr(tr), locale, variant, "mark-table", mark)
+
+
+def mark_mean_words(locale: str, variant: str | None, mean: Any, *,
+                    tr: Translator | None = None) -> str:
+    """A mark per match over a person's matches (:class:`~service.views.MarkMean`), as
+    /stats and the boards word it («палок за партию в среднем: 1,7»): the game's own
+    ``mark-mean-<variant>`` or the generic ``mark-mean`` (HTML)."""
+    return variant_text(_tr(tr), locale, variant, "mark-mean", mark=mean.name,
+                        mean=float(mean.mean))
 
 
 def _marks_line(tr: Translator, locale: str, variant: str | None, key: str,
@@ -929,14 +968,31 @@ def _score_words(tr: Translator, locale: str, variant: str | None, marks: Sequen
     return ", ".join(words) if words else score
 
 
+def result_words(locale: str, variant: str | None, score: int, remembered: int = 0,
+                 marks: Sequence[Any] = (), *, tr: Translator | None = None) -> str:
+    """A side's result once the match is over, as its final table, /history and the check of
+    its record word it (HTML): the open score (RULES.md §1.12) with the points still
+    remembered beside it («0 (+8 запомнено)»: they never count towards the limit nor the
+    rating of §1.16, but the round's summary said them), and the game's marks (``mark-score``:
+    «3 палки», «проиграно 1», RULES.md §2.8, §2.9) — only the marks where the game keeps no
+    points."""
+    tr = _tr(tr)
+    shown = str(score)
+    if remembered:
+        shown = tr.t(locale, "score-remembered", score=score, remembered=remembered)
+    return _score_words(tr, locale, variant, marks, shown)
+
+
 def render_match_end(locale: str, end: MatchEnd, *, rematch_hint: bool = True,
                      tr: Translator | None = None) -> str:
-    """The match-end message: the goat(s) with the game's word and title (RULES.md §1.15
-    «козёл»; §2.1 «морской», «подвесной», «внеочередной», «сопливый козёл», «адмирал»;
-    §2.2 «осёл»; §2.8 the first to leave; §2.9 «генерал»), plural for several goats or a
-    team; the winners of a race (§2.0.7) or the last player of Семёрка (§2.8); a draw
-    (§2.7); the timed-out player (§1.17); the final table ordered by place, and each side's
-    rating gain (§1.16).  ``end``: the match's :class:`~service.views.MatchEnd`."""
+    """The match-end message: the goat(s) with the game's word, mark and title (RULES.md
+    §1.15 «козёл» 🐐; §2.1 «морской», «подвесной», «внеочередной», «сопливый козёл»,
+    «адмирал»; §2.2 «осёл» 🫏; §2.8 the first to leave; §2.9 «генерал»), plural for several
+    goats or a team; the winners of a race (§2.0.7) or the last player of Семёрка (§2.8); a draw
+    (§2.7); the timed-out player (§1.17); the final table ordered by place, each side's
+    result (:func:`result_words`: the open score and the points still remembered, §1.12, or
+    the game's marks) and its rating gain (§1.16).  ``end``: the match's
+    :class:`~service.views.MatchEnd`."""
     tr = _tr(tr)
     names = [seat_label(p.name, p.left) for p in end.players]
     player_sides = [p.side for p in end.players]
@@ -950,10 +1006,11 @@ def render_match_end(locale: str, end: MatchEnd, *, rematch_hint: bool = True,
     timed_out = next((p for p in end.players if p.timed_out), None)
     if end.reason == "timeout" and timed_out is not None:
         lines.append(tr.t(locale, "match-timeout", name=_name(names, timed_out.seat)))
+    mark = goat_mark(locale, end.variant, tr=tr)
     if goats:
         lines.append(tr.t(locale, "match-goat", count=_players_of(player_sides, goats),
                           names=", ".join(labels[s] for s in goats), variant=end.variant,
-                          title=end.title or "none"))
+                          title=end.title or "none", mark=mark))
     if end.winners:
         lines.append(tr.t(locale, "match-winners", variant=end.variant,
                           count=_players_of(player_sides, end.winners),
@@ -974,9 +1031,11 @@ def render_match_end(locale: str, end: MatchEnd, *, rematch_hint: bool = True,
     for place, side in enumerate(order, start=1):
         key = "match-line-goat" if side in goats else "match-line"
         lines.append(tr.t(locale, key, place=sides[side].place or place, name=labels[side],
-                          score=Markup(_score_words(tr, locale, end.variant,
-                                                    sides[side].marks,
-                                                    str(sides[side].score))),
+                          mark=mark,
+                          score=Markup(result_words(locale, end.variant,
+                                                    sides[side].score,
+                                                    sides[side].remembered,
+                                                    sides[side].marks, tr=tr)),
                           gain=0 if side in gone else sides[side].rating))
     for p in end.players:
         if p.left:

@@ -34,6 +34,7 @@ from .render import (
     action_log,
     flag_text,
     format_score,
+    goat_mark,
     keeps_points,
     mark_words,
     render_match_end,
@@ -129,9 +130,10 @@ def table_state(result: Result, locale: str, tr: Translator, faces: str = "pips"
                 ) -> dict[str, Any]:
     """The table of ``result`` (``result.table`` set) for anyone who may watch it: see the
     module doc. ``summary`` is the last scored round (``{round, text}``: this round's once
-    scored, else the previous round's closed table) or None; ``final`` the match end's text
-    and the goats' seats, or None; ``deadline_at`` Unix seconds (the page counts down from
-    it against ``now``, the server's clock)."""
+    scored, else the previous round's closed table) or None; ``final`` the match end's text,
+    the goats' seats and the game's mark for them (``goat_mark``: 🐐, Осёл's 🫏), or None;
+    ``deadline_at`` Unix seconds (the page counts down from it against ``now``, the server's
+    clock)."""
     table = result.table
     names = _names(table)
     sides = [s.side for s in table.seats]
@@ -148,6 +150,7 @@ def table_state(result: Result, locale: str, tr: Translator, faces: str = "pips"
         final = {"text": plain(render_match_end(locale, table.final, rematch_hint=False,
                                                 tr=tr)),
                  "goats": [p.seat for p in table.final.players if p.goat],
+                 "goat_mark": goat_mark(locale, table.variant, tr=tr),
                  "reason": str(table.final.reason)}
     return {
         "match_id": table.match_id,

@@ -74,15 +74,13 @@ round-pot = 🥚 In the pot: { points }.
 match-title = <b>🏁 The match is over!</b>
 match-goat = { $title ->
     [general] 🎖
-   *[other] { $variant ->
-        [donkey] 🫏
-       *[other] 🐐
-    }
+   *[other] { $mark }
 } { goat-word }: <b>{ $names }</b>
 match-timeout = ⏱ The match was stopped by timeout: { $name } did not move.
 match-final-title = <b>Final score:</b>
+score-remembered = { $score } (+{ $remembered } remembered)
 match-line = { $place }. { $name } — { $score }, rating +{ $gain }
-match-line-goat = { $place }. 🐐 { $name } — { $score }, rating +{ $gain }
+match-line-goat = { $place }. { $mark } { $name } — { $score }, rating +{ $gain }
 match-left-note = 🚪 From round { $round } on, { $bot } played the seat of { $name }{ $gender ->
    *[other] {""}
 }; { $name } gets 0 rating points.

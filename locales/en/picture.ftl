@@ -48,6 +48,7 @@ pic-flag-general = General!
 pic-hand-empty = empty
 pic-play-points = Play points: +{ $points }
 pic-goat = goat
+pic-goat-donkey = donkey
 
 # The /settings option: the group's table as a picture (with a caption) or as text.
 settings-table = Table

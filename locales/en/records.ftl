@@ -7,11 +7,11 @@ board-title-global = 🏆 <b>The global board</b> — { $variant }
 board-counts-fair = Counts this chat's matches begun by people only — those where a computer player finished the seat of a player who left included.
 board-counts-bots = Counts every match of this chat, those with computer players too (the admins chose so in /settings).
 board-counts-global = Counts the matches of every chat begun by people only — those where a computer player finished the seat of a player who left included.
-board-order = 🎯 — skill: it grows with wins, the more the stronger the opponents; it sets the order. ⭐ — rating points; 🐐 — times a goat.
+board-order = 🎯 — skill: it grows with wins, the more the stronger the opponents; it sets the order. ⭐ — rating points; { $mark } — { $times }.
 board-line = { $place }. { $name } — 🎯 <b>{ $sign }{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) }</b> · { $matches ->
     [one] { $matches } match
    *[other] { $matches } matches
-} · ⭐ { $points } · 🐐 { $goats }
+} · ⭐ { $points } · { $mark } { $goats }
 board-name-user = { $name } (@{ $username })
 board-name-id = { $name } (id …{ $digits })
 board-empty = Nobody has finished a match of this game here yet.
@@ -29,13 +29,15 @@ pstats-overall = <b>In every chat</b> (matches begun by people only){ $place ->
    *[other] , place { $place } of { $players }:
 }
 pstats-solo = <b>In private matches against computer players:</b>
-pstats-games = Matches: { $matches } · first: { $wins } · goat: { $goats }
+pstats-games = Matches: { $matches } · first: { $wins } · { $as }: { $goats }
 pstats-skill = 🎯 Skill { $sign }{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) } ({ $sure ->
     [low] a rough estimate: few matches yet
     [mid] the estimate is settling
    *[high] a firm estimate
 }) · ⭐ rating points: { $points }
 pstats-play = Went out: { $outs } · fish: { $fish } · average final score: { NUMBER($average, maximumFractionDigits: 1) }
+pstats-play-marks = Went out: { $outs } · fish: { $fish } · { $marks }
+pstats-play-short = Went out: { $outs } · fish: { $fish }
 pstats-none = — no match yet.
 pstats-empty = { $name } has not finished a match yet.
 pstats-bots-left-out = Matches with computer players do not count here (/history lists them; an admin can count them in /settings).
@@ -57,8 +59,9 @@ hist-where-private = in private
 hist-bots = 🤖 with computer players: not on the global board
 hist-timeout = ⏱ interrupted by timeout
 hist-line = { $place }. { $name } — { $score } · ⭐ +{ $points }
-hist-line-goat = { $place }. 🐐 { $name } — { $score }, { $goat } · ⭐ +{ $points }
+hist-line-goat = { $place }. { $mark } { $name } — { $score }, { $goat } · ⭐ +{ $points }
 hist-line-timeout = { $place }. ⏱ { $name } — { $score }, did not move · ⭐ +{ $points }
+hist-result-unknown = result not stored
 hist-left = 🚪 seat handed to a computer player in round { $round }
 hist-team = (team { $team })
 hist-skill = 🎯 { $sign }{ NUMBER($delta, minimumFractionDigits: 1, maximumFractionDigits: 1) }
@@ -91,15 +94,25 @@ chk-round = Round { $round }: { $end ->
     [void] a fish that does not count, dealt again
    *[limit] { $name } reached the limit
 } — round points { $recorded }; scores { $scores }
+chk-round-marks = Round { $round }: { $end ->
+    [out] { $name } went out
+    [fish] fish, fisher { $name }
+    [void] a fish that does not count, dealt again
+   *[limit] { $name } reached the limit
+} — { $marks }
+chk-final = <b>Final score:</b> { $list }
 chk-more = … and earlier: { $count ->
     [one] { $count } round
    *[other] { $count } rounds
 }
 chk-finished = 🏁 The match is over.
-chk-goats = 🐐 { $goat }: { $names }
+chk-goats = { $mark } { $goat }: { $names }
 chk-winners = 🏆 Won: { $names }
 chk-draw = 🤝 A draw: no goat.
 chk-rating = Rating points: { $list }
+chk-left = 🚪 From round { $round } on, { $bot } played the seat of { $name }{ $gender ->
+   *[other] {""}
+}. The record gives that seat +{ $rating }, as the game itself counts it; but { $name } handed the seat to a computer player and gets 0 rating points (as for a timeout), as the match's end said.
 chk-unfinished = ⏳ The match in the record is not finished.
 chk-stored-same = ✅ It equals match #{ $id } as the bot recorded it.
 chk-stored-diff = ⚠️ It differs from match #{ $id } as the bot recorded it.

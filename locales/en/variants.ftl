@@ -168,6 +168,7 @@ table-arm = { $arm ->
     [up] ↑ Up
    *[down] ↓ Down
 }: { $chain } · { $end }
+table-end-counts = (counts { $counts })
 table-ends-gap = Open ends: <b>{ $left }</b> and <b>{ $right }</b>, only [0|6] fits the gap
 table-count = Σ Count: <b>{ $count }</b>
 table-count-scored = Σ Count: <b>{ $count }</b> — { $name } +{ $points }
@@ -248,6 +249,16 @@ flag-general = 🎖 General! Team <b>{ $names }</b> loses the match at once.
 round-scores-title = <b>Score:</b>
 round-hand-tiles = { $name }: { $tiles }
 
+## The loser's mark and the words about it in results, the history and the boards (goat-… keys):
+## the generic ones without a game's name, a game's own with it (like mark-…).
+goat-mark = 🐐
+goat-mark-donkey = 🫏
+goat-times = times a goat
+goat-times-donkey = times a donkey
+goat-times-sea_goat = times a sea goat
+goat-as = goat
+goat-as-donkey = donkey
+goat-as-sea_goat = sea goat
 ## Match end.
 goat-word = { $title ->
     [sea] { $count ->
@@ -315,6 +326,9 @@ mark-table = { $mark }: { $count }{ $limit ->
 mark-left = { $mark }: { $count }
 mark-score = { $mark }: { $count }
 mark-round-title = <b>{ $mark }:</b>
+mark-mean = { $mark } per match on average: { NUMBER($mean, maximumFractionDigits: 1) }
+mark-mean-seven = sticks per match on average: { NUMBER($mean, maximumFractionDigits: 1) }
+mark-mean-general = lost rounds per match on average: { NUMBER($mean, maximumFractionDigits: 1) }
 mark-table-seven = sticks: { $count } of { $limit }
 mark-left-seven = sticks: { $count }
 mark-score-seven = { $count ->

@@ -74,15 +74,13 @@ round-pot = 🥚 В яйцах: { points }.
 match-title = <b>🏁 Партия окончена!</b>
 match-goat = { $title ->
     [general] 🎖
-   *[other] { $variant ->
-        [donkey] 🫏
-       *[other] 🐐
-    }
+   *[other] { $mark }
 } { goat-word }: <b>{ $names }</b>
 match-timeout = ⏱ Партия прервана по тайм-ауту — { $name }: время на ход вышло.
 match-final-title = <b>Итоговый счёт:</b>
+score-remembered = { $score } (+{ $remembered } запомнено)
 match-line = { $place }. { $name } — { $score }, рейтинг +{ $gain }
-match-line-goat = { $place }. 🐐 { $name } — { $score }, рейтинг +{ $gain }
+match-line-goat = { $place }. { $mark } { $name } — { $score }, рейтинг +{ $gain }
 match-left-note = 🚪 С раунда { $round } место игрока { $name } { $gender ->
     [feminine] доигрывала
    *[masculine] доигрывал

@@ -48,6 +48,7 @@ pic-flag-general = Генерал!
 pic-hand-empty = пусто
 pic-play-points = За ходы: +{ $points }
 pic-goat = козёл
+pic-goat-donkey = осёл
 
 # Настройка /settings: стол в группе картинкой (с подписью) или текстом.
 settings-table = Вид стола

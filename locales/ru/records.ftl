@@ -7,12 +7,12 @@ board-title-global = 🏆 <b>Общий рейтинг</b> — { $variant }
 board-counts-fair = Считаются партии этого чата, начатые одними людьми, — и те, где место ушедшего игрока доиграл компьютерный игрок.
 board-counts-bots = Считаются все партии этого чата, и с компьютерными игроками тоже (так решили админы в /settings).
 board-counts-global = Считаются партии всех чатов, начатые одними людьми, — и те, где место ушедшего игрока доиграл компьютерный игрок.
-board-order = 🎯 — мастерство: растёт с победами, тем больше, чем сильнее соперники; по нему порядок. ⭐ — очки рейтинга; 🐐 — сколько раз в козлах.
+board-order = 🎯 — мастерство: растёт с победами, тем больше, чем сильнее соперники; по нему порядок. ⭐ — очки рейтинга; { $mark } — { $times }.
 board-line = { $place }. { $name } — 🎯 <b>{ $sign }{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) }</b> · { $matches ->
     [one] { $matches } партия
     [few] { $matches } партии
    *[many] { $matches } партий
-} · ⭐ { $points } · 🐐 { $goats }
+} · ⭐ { $points } · { $mark } { $goats }
 board-name-user = { $name } (@{ $username })
 board-name-id = { $name } (№ …{ $digits })
 board-empty = В этой игре здесь пока никто не доиграл ни одной партии.
@@ -30,13 +30,15 @@ pstats-overall = <b>Во всех чатах</b> (партии, начатые �
    *[other] , { $place }-е место из { $players }:
 }
 pstats-solo = <b>В личке против компьютерных игроков:</b>
-pstats-games = Партий: { $matches } · первым: { $wins } · козлом: { $goats }
+pstats-games = Партий: { $matches } · первым: { $wins } · { $as }: { $goats }
 pstats-skill = 🎯 Мастерство { $sign }{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) } ({ $sure ->
     [low] оценка пока грубая: партий мало
     [mid] оценка уточняется
    *[high] оценка надёжная
 }) · ⭐ очков рейтинга: { $points }
 pstats-play = Выходов: { $outs } · рыб: { $fish } · средний итоговый счёт: { NUMBER($average, maximumFractionDigits: 1) }
+pstats-play-marks = Выходов: { $outs } · рыб: { $fish } · { $marks }
+pstats-play-short = Выходов: { $outs } · рыб: { $fish }
 pstats-none = — ни одной партии.
 pstats-empty = { $name }: пока ни одной доигранной партии.
 pstats-bots-left-out = Партии с компьютерными игроками здесь не считаются (их видно в /history; админ может включить их в /settings).
@@ -59,8 +61,9 @@ hist-where-private = в личке
 hist-bots = 🤖 с компьютерными игроками: в общий рейтинг не идёт
 hist-timeout = ⏱ прервана по тайм-ауту
 hist-line = { $place }. { $name } — { $score } · ⭐ +{ $points }
-hist-line-goat = { $place }. 🐐 { $name } — { $score }, { $goat } · ⭐ +{ $points }
+hist-line-goat = { $place }. { $mark } { $name } — { $score }, { $goat } · ⭐ +{ $points }
 hist-line-timeout = { $place }. ⏱ { $name } — { $score }, тайм-аут · ⭐ +{ $points }
+hist-result-unknown = итог не сохранён
 hist-left = 🚪 место отдано компьютерному игроку в раунде { $round }
 hist-team = (команда { $team })
 hist-skill = 🎯 { $sign }{ NUMBER($delta, minimumFractionDigits: 1, maximumFractionDigits: 1) }
@@ -93,16 +96,27 @@ chk-round = Раунд { $round }: { $end ->
     [void] рыба не в счёт, пересдача
    *[limit] лимит: { $name }
 } — очки раунда { $recorded }; счёт { $scores }
+chk-round-marks = Раунд { $round }: { $end ->
+    [out] выход: { $name }
+    [fish] рыба, рыбак { $name }
+    [void] рыба не в счёт, пересдача
+   *[limit] лимит: { $name }
+} — { $marks }
+chk-final = <b>Итоговый счёт:</b> { $list }
 chk-more = … и ещё раньше: { $count ->
     [one] { $count } раунд
     [few] { $count } раунда
    *[many] { $count } раундов
 }
 chk-finished = 🏁 Партия окончена.
-chk-goats = 🐐 { $goat }: { $names }
+chk-goats = { $mark } { $goat }: { $names }
 chk-winners = 🏆 Победа: { $names }
 chk-draw = 🤝 Ничья: козла нет.
 chk-rating = Очки рейтинга: { $list }
+chk-left = 🚪 С раунда { $round } место игрока { $name } { $gender ->
+    [feminine] доигрывала
+   *[masculine] доигрывал
+} { $bot }. По записи этому месту +{ $rating } — так считает сама игра; но место отдано компьютерному игроку, и { $name } получает 0 очков рейтинга (как за тайм-аут) — так и сказано в итогах партии.
 chk-unfinished = ⏳ Партия в записи не доиграна.
 chk-stored-same = ✅ Совпадает с партией #{ $id }, как её записал бот.
 chk-stored-diff = ⚠️ Не совпадает с партией #{ $id }, как её записал бот.

@@ -179,6 +179,7 @@ table-arm = { $arm ->
     [up] ↑ Вверх
    *[down] ↓ Вниз
 }: { $chain } · { $end }
+table-end-counts = (в сумме { $counts })
 table-ends-gap = Концы: <b>{ $left }</b> и <b>{ $right }</b>, в промежуток — только [0|6]
 table-count = Σ Сумма концов: <b>{ $count }</b>
 table-count-scored = Σ Сумма концов: <b>{ $count }</b> — { $name } +{ $points }
@@ -259,6 +260,16 @@ flag-general = 🎖 Генерал! Команда <b>{ $names }</b> проиг�
 round-scores-title = <b>Счёт:</b>
 round-hand-tiles = { $name }: { $tiles }
 
+## Знак проигравшего и слова о нём в итогах, истории и таблицах (ключи goat-…): общие — без
+## имени игры, свои — с ним (как mark-…).
+goat-mark = 🐐
+goat-mark-donkey = 🫏
+goat-times = сколько раз в козлах
+goat-times-donkey = сколько раз в ослах
+goat-times-sea_goat = сколько раз в морских козлах
+goat-as = козлом
+goat-as-donkey = ослом
+goat-as-sea_goat = морским козлом
 ## Конец партии.
 goat-word = { $title ->
     [sea] { $count ->
@@ -326,6 +337,9 @@ mark-table = { $mark }: { $count }{ $limit ->
 mark-left = { $mark }: { $count }
 mark-score = { $mark }: { $count }
 mark-round-title = <b>{ $mark }:</b>
+mark-mean = { $mark } за партию в среднем: { NUMBER($mean, maximumFractionDigits: 1) }
+mark-mean-seven = палок за партию в среднем: { NUMBER($mean, maximumFractionDigits: 1) }
+mark-mean-general = проигранных раундов за партию в среднем: { NUMBER($mean, maximumFractionDigits: 1) }
 mark-table-seven = палки: { $count } из { $limit }
 mark-left-seven = палок: { $count }
 mark-score-seven = { $count ->

@@ -74,15 +74,13 @@ round-pot = 🥚 У яйцях: { points }.
 match-title = <b>🏁 Партію закінчено!</b>
 match-goat = { $title ->
     [general] 🎖
-   *[other] { $variant ->
-        [donkey] 🫏
-       *[other] 🐐
-    }
+   *[other] { $mark }
 } { goat-word }: <b>{ $names }</b>
 match-timeout = ⏱ Партію перервано за тайм-аутом — { $name }: час на хід вийшов.
 match-final-title = <b>Підсумковий рахунок:</b>
+score-remembered = { $score } (+{ $remembered } запам'ятовано)
 match-line = { $place }. { $name } — { $score }, рейтинг +{ $gain }
-match-line-goat = { $place }. 🐐 { $name } — { $score }, рейтинг +{ $gain }
+match-line-goat = { $place }. { $mark } { $name } — { $score }, рейтинг +{ $gain }
 match-left-note = 🚪 З раунду { $round } місце гравця { $name } { $gender ->
     [feminine] догравала
    *[masculine] догравав

@@ -48,6 +48,7 @@ pic-flag-general = Генерал!
 pic-hand-empty = порожньо
 pic-play-points = За ходи: +{ $points }
 pic-goat = козел
+pic-goat-donkey = осел
 
 # Налаштування /settings: стіл у групі картинкою (з підписом) або текстом.
 settings-table = Вигляд столу

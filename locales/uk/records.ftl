@@ -7,12 +7,12 @@ board-title-global = 🏆 <b>Загальний рейтинг</b> — { $varian
 board-counts-fair = Рахуються партії цього чату, розпочаті самими людьми, — і ті, де місце гравця, що вийшов, догравав комп'ютерний гравець.
 board-counts-bots = Рахуються всі партії цього чату, і з комп'ютерними гравцями теж (так вирішили адміни в /settings).
 board-counts-global = Рахуються партії всіх чатів, розпочаті самими людьми, — і ті, де місце гравця, що вийшов, догравав комп'ютерний гравець.
-board-order = 🎯 — майстерність: зростає з перемогами, тим більше, чим сильніші суперники; за нею порядок. ⭐ — очки рейтингу; 🐐 — скільки разів у козлах.
+board-order = 🎯 — майстерність: зростає з перемогами, тим більше, чим сильніші суперники; за нею порядок. ⭐ — очки рейтингу; { $mark } — { $times }.
 board-line = { $place }. { $name } — 🎯 <b>{ $sign }{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) }</b> · { $matches ->
     [one] { $matches } партія
     [few] { $matches } партії
    *[many] { $matches } партій
-} · ⭐ { $points } · 🐐 { $goats }
+} · ⭐ { $points } · { $mark } { $goats }
 board-name-user = { $name } (@{ $username })
 board-name-id = { $name } (№ …{ $digits })
 board-empty = У цій грі тут ще ніхто не дограв жодної партії.
@@ -30,13 +30,15 @@ pstats-overall = <b>В усіх чатах</b> (партії, розпочаті
    *[other] , { $place }-е місце з { $players }:
 }
 pstats-solo = <b>В особистих проти комп'ютерних гравців:</b>
-pstats-games = Партій: { $matches } · першим: { $wins } · козлом: { $goats }
+pstats-games = Партій: { $matches } · першим: { $wins } · { $as }: { $goats }
 pstats-skill = 🎯 Майстерність { $sign }{ NUMBER($skill, minimumFractionDigits: 1, maximumFractionDigits: 1) } ({ $sure ->
     [low] оцінка поки груба: партій мало
     [mid] оцінка уточнюється
    *[high] оцінка надійна
 }) · ⭐ очок рейтингу: { $points }
 pstats-play = Виходів: { $outs } · риб: { $fish } · середній підсумковий рахунок: { NUMBER($average, maximumFractionDigits: 1) }
+pstats-play-marks = Виходів: { $outs } · риб: { $fish } · { $marks }
+pstats-play-short = Виходів: { $outs } · риб: { $fish }
 pstats-none = — жодної партії.
 pstats-empty = { $name }: поки жодної завершеної партії.
 pstats-bots-left-out = Партії з комп'ютерними гравцями тут не рахуються (їх видно в /history; адмін може ввімкнути їх у /settings).
@@ -59,8 +61,9 @@ hist-where-private = в особистих
 hist-bots = 🤖 з комп'ютерними гравцями: у загальний рейтинг не йде
 hist-timeout = ⏱ перервана за тайм-аутом
 hist-line = { $place }. { $name } — { $score } · ⭐ +{ $points }
-hist-line-goat = { $place }. 🐐 { $name } — { $score }, { $goat } · ⭐ +{ $points }
+hist-line-goat = { $place }. { $mark } { $name } — { $score }, { $goat } · ⭐ +{ $points }
 hist-line-timeout = { $place }. ⏱ { $name } — { $score }, тайм-аут · ⭐ +{ $points }
+hist-result-unknown = підсумок не збережено
 hist-left = 🚪 місце віддано комп'ютерному гравцеві в раунді { $round }
 hist-team = (команда { $team })
 hist-skill = 🎯 { $sign }{ NUMBER($delta, minimumFractionDigits: 1, maximumFractionDigits: 1) }
@@ -93,16 +96,27 @@ chk-round = Раунд { $round }: { $end ->
     [void] риба не в рахунок, перездача
    *[limit] ліміт: { $name }
 } — очки раунду { $recorded }; рахунок { $scores }
+chk-round-marks = Раунд { $round }: { $end ->
+    [out] вихід: { $name }
+    [fish] риба, рибак { $name }
+    [void] риба не в рахунок, перездача
+   *[limit] ліміт: { $name }
+} — { $marks }
+chk-final = <b>Підсумковий рахунок:</b> { $list }
 chk-more = … і ще раніше: { $count ->
     [one] { $count } раунд
     [few] { $count } раунди
    *[many] { $count } раундів
 }
 chk-finished = 🏁 Партію завершено.
-chk-goats = 🐐 { $goat }: { $names }
+chk-goats = { $mark } { $goat }: { $names }
 chk-winners = 🏆 Перемога: { $names }
 chk-draw = 🤝 Нічия: козла немає.
 chk-rating = Очки рейтингу: { $list }
+chk-left = 🚪 З раунду { $round } місце гравця { $name } { $gender ->
+    [feminine] догравала
+   *[masculine] догравав
+} { $bot }. За записом цьому місцю +{ $rating } — так рахує сама гра; але місце віддано комп'ютерному гравцеві, і { $name } отримує 0 очок рейтингу (як за тайм-аут) — так і сказано в підсумках партії.
 chk-unfinished = ⏳ Партія в записі не дограна.
 chk-stored-same = ✅ Збігається з партією #{ $id }, як її записав бот.
 chk-stored-diff = ⚠️ Не збігається з партією #{ $id }, як її записав бот.

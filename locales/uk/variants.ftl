@@ -179,6 +179,7 @@ table-arm = { $arm ->
     [up] ↑ Угору
    *[down] ↓ Униз
 }: { $chain } · { $end }
+table-end-counts = (у сумі { $counts })
 table-ends-gap = Кінці: <b>{ $left }</b> і <b>{ $right }</b>, у проміжок — лише [0|6]
 table-count = Σ Сума кінців: <b>{ $count }</b>
 table-count-scored = Σ Сума кінців: <b>{ $count }</b> — { $name } +{ $points }
@@ -259,6 +260,16 @@ flag-general = 🎖 Генерал! Команда <b>{ $names }</b> прогр�
 round-scores-title = <b>Рахунок:</b>
 round-hand-tiles = { $name }: { $tiles }
 
+## Знак програвшого і слова про нього в підсумках, історії й таблицях (ключі goat-…): загальні —
+## без назви гри, свої — з нею (як mark-…).
+goat-mark = 🐐
+goat-mark-donkey = 🫏
+goat-times = скільки разів у козлах
+goat-times-donkey = скільки разів в ослах
+goat-times-sea_goat = скільки разів у морських козлах
+goat-as = козлом
+goat-as-donkey = ослом
+goat-as-sea_goat = морським козлом
 ## Кінець партії.
 goat-word = { $title ->
     [sea] { $count ->
@@ -326,6 +337,9 @@ mark-table = { $mark }: { $count }{ $limit ->
 mark-left = { $mark }: { $count }
 mark-score = { $mark }: { $count }
 mark-round-title = <b>{ $mark }:</b>
+mark-mean = { $mark } за партію в середньому: { NUMBER($mean, maximumFractionDigits: 1) }
+mark-mean-seven = палиць за партію в середньому: { NUMBER($mean, maximumFractionDigits: 1) }
+mark-mean-general = програних раундів за партію в середньому: { NUMBER($mean, maximumFractionDigits: 1) }
 mark-table-seven = палиці: { $count } з { $limit }
 mark-left-seven = палиць: { $count }
 mark-score-seven = { $count ->

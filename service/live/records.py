@@ -18,7 +18,7 @@ from engine.records import MAX_RECORD_BYTES
 from service.live.match import ReplayError
 from service.live.moves import decision_move, tile_code
 from service.live.seats import seat_name
-from service.views import RecordCheck, RecordRound
+from service.views import MarkTally, RecordCheck, RecordRound
 
 if TYPE_CHECKING:
     from storage.repository import ActionRow, MatchRow
@@ -103,7 +103,9 @@ def check_record(data: bytes) -> RecordCheck:
     ``misdeal`` (a deal RULES.md §1.3 voids), ``deal`` (a deal that does not hold the 28 tiles
     as the rules deal them), ``rounds`` (a round that stops before it ends, a round after the
     match's end), ``illegal`` (a decision the rules forbid: ``round_no``, ``decision_no``,
-    ``rule``).  Pure: nothing is stored."""
+    ``rule``).  What the game counts beside points is told with its rounds and its end
+    (``RecordCheck.marks``, ``RecordRound.marks``: the result of Семёрка and Генерал, issue
+    30 item 1).  Pure: nothing is stored."""
     if len(data) > records.MAX_RECORD_BYTES:
         return RecordCheck(False, "size", detail=str(len(data)))
     try:
@@ -147,10 +149,24 @@ def check_record(data: bytes) -> RecordCheck:
     except (RecursionError, ValueError, TypeError, AttributeError, KeyError) as exc:
         return RecordCheck(False, "format", detail=str(exc)[:200], problem="other")
     full = engine.Rules.from_json(rules)
+    last = out["rounds"][-1] if out["rounds"] else {}
     return RecordCheck(
         True, names=names, variant=full.variant, teams=bool(full.teams),
         rounds=tuple(RecordRound(i + 1, r["end"], int(r["by"]), tuple(r["recorded"]),
-                                 tuple(r["scores"])) for i, r in enumerate(out["rounds"])),
+                                 tuple(r["scores"]), _tallies(full, r))
+                     for i, r in enumerate(out["rounds"])),
         finished=bool(out["finished"]), goats=tuple(out["goats"]),
         rating=tuple(out["rating"]), title=out.get("title"),
-        winners=tuple(out.get("winners", ())), draw=bool(out.get("draw")))
+        winners=tuple(out.get("winners", ())), draw=bool(out.get("draw")),
+        marks=_tallies(full, out), scores=tuple(last.get("scores", ())),
+        remembered=tuple(last.get("remembered", ())))
+
+
+def _tallies(rules: Any, counts: Mapping[str, Any]) -> tuple[MarkTally, ...]:
+    """The marks the game of ``rules`` counts beside points (``Variant.marks``: Семёрка's
+    палки, Генерал's lost rounds, RULES.md §2.8–§2.9), as a replay's summary or one of its
+    rounds reports them by their names (``docs/ENGINE_API.md``, "Game records"); a mark it
+    does not report is left out."""
+    return tuple(MarkTally(m.name, m.per, tuple(int(n) for n in counts[m.name]),
+                           getattr(rules, m.limit) if m.limit else None)
+                 for m in rules.spec.marks if isinstance(counts.get(m.name), (list, tuple)))

@@ -188,6 +188,7 @@ def final_view(live: Match) -> MatchEnd | None:
             left_round=int(left.get("round", 0)) or None
             if isinstance(left, Mapping) else None,
             marks=seat_marks(marks, i, side),
+            remembered=int(live.state.remembered[side]),
         ))
     rounds = {"round_no": int(live.state.round_no),
               "deals": live.rules.spec.fixed_rounds(live.rules)}

@@ -74,7 +74,10 @@ __all__ = [
 LOCALE = "ru"
 _TILE = re.compile(r"\[(\d+)\|(\d+)\]")
 _HAND_TITLE = re.compile(r"^(?:Ваши кости \(раунд (\d+)\):|Ваш ряд \(раунд (\d+)\): .*)$")
-_END_LINE = re.compile(r"^(\d+)\. (🐐 )?(.+) — (-?\d+), рейтинг \+(\d+)$")
+#: A line of the match end's table: place, goat, name, open score, the points still
+#: remembered when there are any (RULES.md §1.12), the rating.
+_END_LINE = re.compile(
+    r"^(\d+)\. (🐐 )?(.+) — (-?\d+)(?: \(\+(\d+) запомнено\))?, рейтинг \+(\d+)$")
 #: Two deadlines far apart: the lines of a table that change between them show the deadline
 #: (RULES.md §1.17), which the rebuilt views cannot know; they are not compared.
 _DEADLINES = (1_000_000_000.0, 1_000_040_000.0)
@@ -715,9 +718,10 @@ def check_results(replay: Replay, messages: Sequence[ChatMessage]) -> None:
     shown = {}
     for line in ends[-1].text.splitlines():
         if (m := _END_LINE.match(line)) is not None:
-            shown[m.group(3)] = (int(m.group(4)), int(m.group(5)), bool(m.group(2)))
-    expected_lines = {labels[s]: (final.scores[s], result.rating[s], s in result.goats)
-                      for s in range(len(labels))}
+            shown[m.group(3)] = (int(m.group(4)), int(m.group(5) or 0), int(m.group(6)),
+                                 bool(m.group(2)))
+    expected_lines = {labels[s]: (final.scores[s], final.remembered[s], result.rating[s],
+                                  s in result.goats) for s in range(len(labels))}
     assert shown == expected_lines, f"final table {shown} != engine {expected_lines}"
 
 

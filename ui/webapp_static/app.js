@@ -315,7 +315,7 @@
       div.dataset.seat = String(s.seat);
       const name = document.createElement("div");
       name.className = "name";
-      name.textContent = (goats.includes(s.seat) ? "🐐 " : "") + s.name
+      name.textContent = (goats.includes(s.seat) ? (t.final.goat_mark || "🐐") + " " : "") + s.name
         + (s.seat === state.seat ? " (" + labels.you + ")" : "");
       const meta = document.createElement("div");
       meta.className = "meta";
