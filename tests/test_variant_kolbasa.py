@@ -22,7 +22,7 @@ from engine import (
 from engine.moves import CUT, LINE_AT, LINE_END
 from engine.records import ReplayError, record_match, replay
 from engine.sausage import SausageState
-from engine.tiles import ALL_MASK, TILES
+from engine.tiles import ALL_MASK, TILE_ID, TILES
 from engine.variants.kolbasa import CAP, QUEUE, Kolbasa
 from tests.sausagekit import RULES, ids, position
 
@@ -478,6 +478,66 @@ def test_every_tile_is_accounted_for_at_every_step(seed, rng_seed):
             state, _ = apply_host_move(state)
         else:
             state, _ = apply(state, state.to_act, rng.choice(legal_moves(state)))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), rng_seed=st.integers(0, 2**32))
+def test_every_tile_is_accounted_for_at_every_turn_the_forced_ones_too(seed, rng_seed):
+    """RULES.md §2.12 rules 4–6: a decision sets off the turns without a choice, which the
+    engine plays inside it.  Followed event by event from the state before — a forced
+    placement takes the front of its seat's queue, a tile sent back goes from the front to
+    the back, a cut moves exactly its 2k + 1 tiles from the table to the back of the other
+    queue — queues + the turned-over tile + the table hold the 28 tiles after every turn,
+    and the queues so followed are the engine's when the next decision is due."""
+    rules = Rules(variant="kolbasa", afk_limit=100)
+    rng = random.Random(rng_seed)
+    state, _ = new_match(rules, 2, seed)
+    turns = 0
+    while not state.finished:
+        lay = state.round.layout
+        queues = [list(q) for q in state.round.memo.queues]
+        table = set(ids(f"{lay.head[0]}-{lay.head[1]}")) | set(
+            ids(" ".join(f"{a}-{b}" for a, b in lay.a + lay.b)))
+        turned = ids(f"{lay.turned[0]}-{lay.turned[1]}")[0]
+        round_no = state.round_no
+        if rng.random() < 0.1:
+            state, events = apply_host_move(state)
+        else:
+            state, events = apply(state, state.to_act, rng.choice(legal_moves(state)))
+        for e in events:
+            if e.kind in ("went_out", "fish"):
+                break
+            if e.kind == "played" and not e.forced:
+                assert TILE_ID[e.tile] == turned, "the decision places the turned-over tile"
+                table.add(turned)
+                turned = None
+            elif e.kind == "played":
+                assert queues[e.seat].pop(0) == TILE_ID[e.tile], "a forced tile is the front"
+                table.add(TILE_ID[e.tile])
+            elif e.kind == "sent_back":
+                front = queues[e.seat].pop(0)
+                assert front == TILE_ID[e.tile]
+                queues[e.seat].append(front)
+            elif e.kind == "cut":
+                gone = [TILE_ID[t] for t in e.tiles]
+                assert len(gone) == 2 * e.at + 1 and set(gone) <= table
+                table -= set(gone)
+                queues[e.to] += gone
+            else:
+                continue
+            turns += 1
+            held = queues[0] + queues[1] + sorted(table) + ([turned] if turned is not None
+                                                            else [])
+            assert sorted(held) == list(range(28)), f"after {e}"
+        else:
+            if not state.finished and state.round_no == round_no:
+                # the next decision's tile was turned over from the front of its queue
+                now = state.round
+                seat = now.to_act
+                assert queues[seat].pop(0) == ids(
+                    f"{now.layout.turned[0]}-{now.layout.turned[1]}")[0]
+                assert [list(q) for q in now.memo.queues] == queues
+    assert turns > 0
 
 
 def test_rule_6_a_round_without_a_single_choice_is_played_and_recorded_at_once():
