@@ -31,14 +31,16 @@ import pytest
 import pytest_asyncio
 
 from tests.e2e.botproc import FAST_RATES
-from tests.e2e.checks import check_all, load_replay, match_ids
+from tests.e2e.checks import check_all, load_replay, match_ids, shows_version
 from tests.e2e.fixtures import Shared, running_bot
 from tests.e2e.players import (
     MOVE_PREFIX,
     PLACE_PREFIX,
     PLAY_PREFIX,
+    Keyboard,
     MatchLog,
     Person,
+    Press,
     Table,
     button_move,
 )
@@ -76,21 +78,34 @@ def _stored_version(bot, match_id: int) -> int:
                                 (match_id,)).fetchone()[0])
 
 
-async def _live_version(table: Table, bot, timeout: float = 30.0) -> int:
-    """One less than the stored version, once a move keyboard of that version is live in a
-    player's chat (the turn a restart shows; ``Table.play`` then presses it)."""
-    async def shown() -> tuple[int] | None:
-        version = _stored_version(bot, table.match_id)
-        for p in table.players:
-            for m in await table.client.messages(p.id):
-                data = [b.callback_data or "" for b in m.flat_buttons if (
-                    b.callback_data or "").startswith((MOVE_PREFIX, PLAY_PREFIX, PLACE_PREFIX))]
-                if m.from_bot and data and button_move(data[0]).version == version:
-                    return (version - 1,)
-        return None
+async def _live_keyboards(table: Table) -> list[int]:
+    """The version of every move keyboard the players' chats show."""
+    live = []
+    for p in table.players:
+        for m in await table.client.messages(p.id):
+            data = [b.callback_data or "" for b in m.flat_buttons if (
+                b.callback_data or "").startswith((MOVE_PREFIX, PLAY_PREFIX, PLACE_PREFIX))]
+            if m.from_bot and data:
+                live.append(button_move(data[0]).version)
+    return sorted(live)
 
-    (found,) = await table.client.wait_until(shown, timeout=timeout,
-                                             what="a live keyboard of the stored version")
+
+async def _live_version(table: Table, bot, timeout: float = 30.0) -> int:
+    """After a restart: one less than the stored version, once the players' chats show the
+    match as the database has it — exactly one move keyboard live, of the stored version
+    (``Table.play`` then presses it).  Not merely a keyboard of that version: one the killed
+    process sent without storing its id may still be live until the restart closes it, and
+    pressing it would be stale (a computer player's turn shows none until it has moved)."""
+    async def settled() -> tuple[int] | None:
+        version = _stored_version(bot, table.match_id)
+        return (version - 1,) if await _live_keyboards(table) == [version] else None
+
+    try:
+        (found,) = await table.client.wait_until(settled, timeout=timeout,
+                                                 what="one live keyboard, of the stored version")
+    except TimeoutError:
+        raise AssertionError(f"live keyboards {await _live_keyboards(table)}, stored version "
+                             f"{_stored_version(bot, table.match_id)}") from None
     return found
 
 
@@ -98,19 +113,67 @@ async def _play_killing_once(table: Table, bot, rng: random.Random, *, before: i
                              timeout: float = 30.0) -> MatchLog:
     """Play ``before`` moves, press once more and kill the bot with SIGKILL right after that
     press, restart it, and play the match to its end; the presses made (the killed one
-    aside: it may have been lost)."""
+    aside: it may have been lost).  A press whose update the killed process had not
+    confirmed is given to the restarted one, which makes it: its answer is waited for
+    before the restarted table is read, or the next press would meet the version it
+    moved past."""
     log = await table.play(rng, max_moves=before, timeout=timeout)
     assert not log.ended, "the match ended before the kill"
     kb = await table.next_keyboard(log.presses[-1].keyboard.version, timeout=timeout)
     assert kb is not None
-    await table.press(kb, rng)
-    await asyncio.sleep(0.005)
+    killed = await table.press(kb, rng)
+    await asyncio.sleep(0.005)  # where the kill falls: just after the press
     bot.kill()
+    pending = {u["update_id"] for u in await table.client.pending_updates()}
     await bot.restart()
+    if killed.update_id in pending:
+        feed = table.feed
+        await feed.wait(lambda: any(
+            c["method"].lower() == "answercallbackquery"
+            and c["params"].get("callback_query_id") == killed.query_id for c in feed.calls),
+            timeout=60, what="the restarted process's answer to the killed press")
     rest = await table.play(rng, after_version=await _live_version(table, bot),
                             timeout=timeout)
     assert rest.ended
     return MatchLog(log.presses + rest.presses, True, rest.end_text)
+
+
+class ReadingTable(Table):
+    """People who look at the table before they press: a keyboard of version v is pressed
+    once the table message shows version v — after the forced placements the step before it
+    carried (``Result.frames``, RULES.md §2.12 rule 6), which the bot shows one after the
+    other before that table (people who press the instant their keyboard comes make a newer
+    change, which ends the frames where they are) — and on the message that then carries
+    it (in a private chat's match the turn moves below a new round's table, the old message
+    deleted)."""
+
+    database = None
+
+    async def press(self, kb: Keyboard, rng: random.Random | None = None, *,
+                    index: int | None = None) -> Press:
+        replay = load_replay(self.database, self.match_id)
+
+        async def shown() -> bool:
+            return any(m.from_bot and not m.deleted and shows_version(replay, m.shown,
+                                                                         kb.version)
+                       for m in reversed(await self.client.messages(self.chat_id)))
+
+        async def live() -> Keyboard | None:
+            for m in reversed(await self.client.messages(kb.chat_id)):
+                buttons = tuple({"text": b.text, "callback_data": b.callback_data}
+                                for b in m.flat_buttons if (b.callback_data or "").startswith(
+                                    (MOVE_PREFIX, PLAY_PREFIX, PLACE_PREFIX)))
+                if m.from_bot and not m.deleted and buttons and \
+                        button_move(buttons[0]["callback_data"]).version == kb.version:
+                    return Keyboard(kb.chat_id, m.message_id, kb.match_id, kb.version,
+                                    buttons, kb.seq)
+            return None
+
+        await self.client.wait_until(shown, timeout=30,
+                                     what=f"the table of version {kb.version}")
+        kb = await self.client.wait_until(live, timeout=30,
+                                          what=f"the live keyboard of version {kb.version}")
+        return await super().press(kb, rng, index=index)
 
 
 async def _checked(shared: Shared, table: Table, log: MatchLog, variant: str, *,
@@ -171,10 +234,11 @@ async def test_kolbasa_with_two_people(family_bot):
     mid-round."""
     shared = family_bot
     feed = await shared.feed()
-    table = await Table.create(shared.client, feed, ("Гена", "Дина"), first_id=3400)
+    table = await ReadingTable.create(shared.client, feed, ("Гена", "Дина"), first_id=3400)
+    table.database = shared.bot.database
     await table.gather("колбаса")
     await table.start()
-    log = await _play_killing_once(table, shared.bot, random.Random(12), before=3)
+    log = await _play_killing_once(table, shared.bot, random.Random(12), before=1)
     counts = await _checked(shared, table, log, "kolbasa")
     assert counts["frames"] > 0  # the forced placements' tables were shown
     # nobody's private chat ever showed a tile of a queue: check_private held every hand
@@ -189,12 +253,13 @@ async def test_kolbasa_against_a_computer_player(family_bot):
     person = Person(3500, "Ева")
     await shared.client.create_user(person.id, person.name)
     await shared.client.start(person.id)
-    table = Table(shared.client, feed, person.id, [person])
+    table = ReadingTable(shared.client, feed, person.id, [person])
+    table.database = shared.bot.database
     await feed.sync()
     table.start_seq = feed.seq
     await shared.client.send(person.id, "/newgame 1 колбаса normal", chat_id=person.id)
     kb = await table.feed.wait(lambda: table.feed.newest_keyboard([person.id]),
                                what="the first keyboard")
     table.match_id = kb.match_id
-    log = await _play_killing_once(table, shared.bot, random.Random(5), before=2)
+    log = await _play_killing_once(table, shared.bot, random.Random(5), before=1)
     await _checked(shared, table, log, "kolbasa", solo=True)
