@@ -1,5 +1,5 @@
-"""Entry point: settings → logging → the app wired once (database migrated, service, delivery)
-→ Bot + Dispatcher → run.
+"""Entry point: settings → logging (``LOG_FORMAT``: text or JSON) → the app wired once
+(database migrated, service, delivery) → Bot + Dispatcher → run until a signal stops it.
 
 ``python bot.py`` (or ``make run``).  Settings come from the environment or ``.env``
 (:class:`delivery.settings.Settings`; see ``.env.example``).  Nothing happens at import time.
@@ -8,25 +8,22 @@
 from __future__ import annotations
 
 import asyncio
-import logging
 
 from delivery.settings import load_settings
 
-log = logging.getLogger("kozel")
-
 
 def main() -> None:
-    """Run the bot until interrupted."""
+    """Run the bot until a signal stops it (SIGTERM or SIGINT: a graceful stop, exit status
+    0; a second signal: at once; ``handlers.run``)."""
     settings = load_settings()
-    logging.basicConfig(
-        level=settings.log_level.upper(),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    from service.logs import configure
+
+    configure(settings.log_level, settings.log_format)
     from handlers.run import run
 
     try:
         asyncio.run(run(settings))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # before the signal handlers were installed
         pass
 
 

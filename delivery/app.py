@@ -23,6 +23,7 @@ from aiogram.types import Chat, Message, ReplyParameters, User
 from delivery.admins import Admins
 from delivery.books import Books, MatchMessages
 from delivery.languages import Languages
+from delivery.lifecycle import Lifecycle
 from delivery.outbox import Outbox
 from delivery.pages import Pages
 from delivery.pictures import TablePictures
@@ -30,6 +31,7 @@ from delivery.post import Links, Post
 from delivery.publisher import Publisher
 from delivery.reach import Reach
 from delivery.settings import Settings
+from delivery.telegram import count_calls
 from service.cluster import Cluster, WorkerOptions
 from service.game import GameService
 from service.views import ErrorCode, Result, Status
@@ -67,7 +69,9 @@ class App:
     ``resend_hand``, ``chat_migrated``, ``bot_removed``, ``heal``); who speaks which
     language (``languages``); who blocked the bot (``reach``); who administers which group
     (``admins``); the ``links``; the open Mini App ``pages`` (None without a Mini App); this
-    worker's ``cluster`` (None in a single process); ``settings``."""
+    worker's ``cluster`` (None in a single process); ``settings``; the process's ``life``
+    (the updates in hand, the loops it needs, its stop: :class:`delivery.lifecycle.
+    Lifecycle`)."""
 
     service: GameService
     tr: Translator
@@ -81,6 +85,8 @@ class App:
     pages: Pages | None = None
     cluster: Cluster | None = None
     admins: Admins = field(default_factory=Admins)
+    life: Lifecycle = field(default_factory=Lifecycle)
+    _closed: bool = field(default=False, init=False, repr=False)
 
     # -- what the settings say -------------------------------------------------------------
 
@@ -185,10 +191,19 @@ class App:
 
     # -- the end ---------------------------------------------------------------------------
 
-    async def close(self) -> None:
-        """Send what the outbox holds, store the message ids in flight, stop the outbox,
-        the picture processes, the service and (a worker) the cluster membership."""
-        await self.outbox.drain()
+    async def close(self, timeout: float | None = None) -> None:
+        """Send what the outbox holds (for at most ``timeout`` seconds: what is left then is
+        dropped -- the chats are shown anew from the database by the next start, or by the
+        worker that takes them), store the message ids in flight, then (a worker) hand the
+        chats back, and stop the outbox, the picture processes and the service.  Once: a
+        second call does nothing."""
+        if self._closed:
+            return
+        self._closed = True
+        left = await self.outbox.drain(timeout)
+        if left:
+            log.warning("stopping with %d messages unsent: the next owner shows the chats "
+                        "anew", left)
         await self.publisher.settled()
         if self.cluster is not None:
             await self.cluster.stop()
@@ -236,6 +251,8 @@ async def wire(settings: Settings, bot: Bot, *, cluster: bool = False,
                     **{**limits, **outbox_options})
     if member is None:
         await outbox.restore()
+    service.metrics.watch_outbox(outbox.depths)
+    bot.session.middleware(count_calls(service.metrics))
     languages = Languages(service.people, settings.default_locale)
     books = Books(service.messages)
     links = Links(me.username or "bot", settings.webapp_url,

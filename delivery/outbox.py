@@ -144,6 +144,7 @@ class _Op:
     on_failed: Callable[[], Any] | None = None  # send_photo, edit_media
     after: Any = None  # an awaitable the request waits for (a send's recorded intent)
     mark: Callable[[], Awaitable[bool]] | None = None  # awaited right before the request
+    queued: float = 0.0  # when it was queued (the outbox's clock), for /metrics
 
 
 @dataclass
@@ -295,6 +296,10 @@ class Outbox:
             return None
         return self.newest.get(chat_id, 0)
 
+    def depths(self) -> dict[str, tuple[int, float]]:
+        """``{"group": (waiting, oldest age [s]), "private": (…)}`` (``/metrics``)."""
+        return _depths(self._chats, self.clock())
+
     def pending(self, chat_id: int | None = None) -> int:
         """Requests waiting (not yet sent) for one chat, or for all chats."""
         chats = [self._chats.get(chat_id)] if chat_id is not None else self._chats.values()
@@ -314,13 +319,23 @@ class Outbox:
             recent = {chat_id: recent[chat_id]} if chat_id in recent else {}
         return self.limits.restore(recent, self.wall())
 
-    async def drain(self) -> None:
-        """Wait until every queue is empty (e.g. before shutdown or in tests)."""
+    async def drain(self, timeout: float | None = None) -> int:
+        """Wait until every queue is empty (e.g. before shutdown or in tests), at most
+        ``timeout`` seconds (None: as long as it takes).  Returns how many requests are
+        still waiting (0 when drained)."""
+        loop = asyncio.get_running_loop()  # real time, whatever clock the limits keep
+        end = None if timeout is None else loop.time() + timeout
         while True:
             tasks = [c.task for c in self._chats.values() if c.task and not c.task.done()]
             if not tasks:
-                return
-            await asyncio.gather(*tasks, return_exceptions=True)
+                return 0
+            if end is None:
+                await asyncio.gather(*tasks, return_exceptions=True)
+                continue
+            left = end - loop.time()
+            if left <= 0:
+                return self.pending()
+            await asyncio.wait(tasks, timeout=left)
 
     async def close(self) -> None:
         """Stop all workers; requests still waiting resolve to None."""
@@ -353,6 +368,7 @@ class Outbox:
                 return future
             op.chat_id = self.migrated[op.chat_id]
         chat = self._chats.setdefault(op.chat_id, _Chat())
+        op.queued = self.clock()
         target = self._coalesce_target(chat, op)
         if target is not None:
             target.kwargs = op.kwargs
@@ -535,6 +551,19 @@ class Outbox:
                 await outcome
         except Exception:
             log.exception("outbox callback %r failed", callback)
+
+
+def _depths(chats: dict[int, _Chat], now: float) -> dict[str, tuple[int, float]]:
+    """The requests waiting per chat kind in ``chats`` and how long the oldest of them has
+    waited [seconds] at ``now``."""
+    out = {"group": [0, 0.0], "private": [0, 0.0]}
+    for chat_id, chat in chats.items():
+        if not chat.ops:
+            continue
+        kind = out["group" if is_group_chat(chat_id) else "private"]
+        kind[0] += len(chat.ops)
+        kind[1] = max(kind[1], now - min(op.queued for op in chat.ops))
+    return {k: (int(n), float(age)) for k, (n, age) in out.items()}
 
 
 async def _resolve_target(op: _Op) -> bool:

@@ -33,6 +33,19 @@ class Settings(BaseSettings):
     bot_api_url: str | None = None
     default_locale: str = Field("ru", pattern="^(ru|uk|en)$")
     log_level: str = "INFO"
+    # text, or one JSON object a line with the update, chat and match ids as fields
+    log_format: str = Field("text", pattern="^(text|json)$")
+    # seconds a SIGTERM or SIGINT leaves the bot to finish the updates in hand, send what
+    # the outbox holds and hand its chats back before it exits (keep it below the process
+    # manager's own grace: Docker's default is 10 s; a second signal stops at once)
+    stop_grace: float = Field(8.0, ge=1, le=600)
+    # updates waiting to be processed above which a webhook answers 503 (Telegram sends
+    # them again later): a single process's updates in hand, a cluster's pending inbox
+    backlog_limit: int = Field(2000, ge=10)
+    # /healthz, /readyz and /metrics in long-polling mode (a webhook serves them on its own
+    # port, WEBHOOK_PORT); 0: none
+    health_host: str = "0.0.0.0"
+    health_port: int = Field(8080, ge=0, le=65535)
     turn_timeout: int = Field(60, ge=5, le=86400)
     lobby_ttl: int = Field(900, ge=30)
     bot_move_delay: float = Field(1.5, ge=0, le=30)

@@ -11,6 +11,7 @@ from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
+from aiogram.exceptions import TelegramForbiddenError, TelegramRetryAfter
 from aiogram.methods.base import Response
 from aiogram.types import BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 
@@ -19,7 +20,7 @@ from delivery.settings import Settings
 from ui.commands import bot_commands
 from ui.i18n import SUPPORTED_LOCALES, Translator
 
-__all__ = ["make_bot", "pin_response_types", "register_commands"]
+__all__ = ["count_calls", "make_bot", "pin_response_types", "register_commands"]
 
 #: ``Response[T]`` of every method the bot has called, kept alive (see below).
 _RESPONSE_TYPES: dict[type, type] = {}
@@ -37,6 +38,32 @@ async def pin_response_types(make_request: Any, bot: Bot, method: Any) -> Any:
     if cls not in _RESPONSE_TYPES:
         _RESPONSE_TYPES[cls] = Response[method.__returning__]
     return await make_request(bot, method)
+
+
+def count_calls(metrics: Any) -> Any:
+    """A request middleware that counts every Bot API request the bot makes in ``metrics``
+    (:class:`service.metrics.Metrics`' ``botapi_calls{method, outcome}``): ``ok``,
+    ``retry_after`` (Telegram's 429), ``forbidden`` (403) or ``error``.  Registered last,
+    it sees each attempt, a retried one included."""
+    calls = metrics.botapi_calls
+
+    async def counted(make_request: Any, bot: Bot, method: Any) -> Any:
+        name = getattr(method, "__api_method__", type(method).__name__)
+        try:
+            result = await make_request(bot, method)
+        except TelegramRetryAfter:
+            calls.labels(name, "retry_after").inc()
+            raise
+        except TelegramForbiddenError:
+            calls.labels(name, "forbidden").inc()
+            raise
+        except Exception:
+            calls.labels(name, "error").inc()
+            raise
+        calls.labels(name, "ok").inc()
+        return result
+
+    return counted
 
 
 def make_bot(settings: Settings) -> Bot:

@@ -15,6 +15,8 @@ from aiogram import Bot, Dispatcher
 from aiogram.types import Update
 from aiohttp import web
 
+from delivery.app import App
+from handlers.intake import refuse, secret_matches
 from handlers.webapp import WEBAPP_ACTION, perform
 from service.cluster import Cluster
 from ui.callbacks import HoldCb, LeaveCb, LobbyCb, MoveCb, PlayCb, RecordCb, StopCb
@@ -66,20 +68,27 @@ async def route_of(update: dict[str, Any], cluster: Cluster) -> int:
     return 0
 
 
-def inbox_handler(cluster: Cluster, secret: str | None):
-    """The aiohttp handler of the webhook: 401 without the secret, 400 for a body that is no
-    update, else the update stored (once per ``update_id``) and 200."""
+def inbox_handler(app: App, secret: str):
+    """The aiohttp handler of a worker's webhook: 401 without the secret (nothing stored),
+    503 while this worker stops or the cluster's inbox holds more than its backlog limit
+    (Telegram sends the update again later), 400 for a body that is no update, else the
+    update stored (once per ``update_id``) and 200."""
+    cluster = app.cluster
+    metrics = app.service.metrics
+
     async def handle(request: web.Request) -> web.Response:
-        if secret is not None and request.headers.get(
-                "X-Telegram-Bot-Api-Secret-Token") != secret:
-            return web.Response(status=401)
+        if not secret_matches(request, secret):
+            return refuse(app, "secret", 401)
+        if app.life.stopping.is_set() or await cluster.backlog() >= app.life.max_in_flight:
+            return refuse(app, "busy", 503)
         try:
             update = await request.json()
             update_id = int(update["update_id"])
         except Exception:
-            return web.Response(status=400)
+            return refuse(app, "malformed", 400)
         chat_id = await route_of(update, cluster)
         await cluster.receive(update_id, chat_id, update)
+        metrics.updates_received.labels("webhook").inc()
         return web.Response(status=200)
 
     return handle
@@ -94,6 +103,6 @@ def feeder(dp: Dispatcher, bot: Bot):
         if action is not None:
             return await perform(dp["app"], action)
         update = Update.model_validate(payload, context={"bot": bot})
-        await dp.feed_update(bot, update)
+        await dp.feed_update(bot, update, source="inbox")
 
     return feed

@@ -231,6 +231,7 @@ async def action(request: web.Request) -> web.Response:
         return _json({"ok": False, "error": str(ErrorCode.BAD_MOVE),
                       "reason": app.error_text(locale, Result(False, ErrorCode.BAD_MOVE))},
                      status=400)
+    app.service.metrics.updates_received.labels("page").inc()
     if app.cluster is not None:
         return await _via_owner(app, pages, locale, caller.user_id, match_id, version, move,
                                 signed)

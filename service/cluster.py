@@ -62,6 +62,8 @@ KEEP_DONE = 86_400.0
 PURGE_EVERY = 600.0
 #: How many of its latest processed update ids a worker remembers (see ``Cluster._finished``).
 FINISHED_KEPT = 10_000
+#: Seconds a worker keeps its count of the cluster's pending updates (:meth:`Cluster.backlog`).
+BACKLOG_EVERY = 1.0
 #: Exit status of a worker fenced out (EX_TEMPFAIL: the process manager restarts it).
 FENCED_EXIT = 75
 
@@ -143,6 +145,8 @@ class Cluster:
         #: committed still returns them, and they must not run again.
         self._finished: OrderedDict[int, None] = OrderedDict()
         self.wake = asyncio.Event()
+        self._backlog = 0
+        self._backlog_at = -BACKLOG_EVERY
 
     # -- membership --------------------------------------------------------------------------
 
@@ -171,7 +175,10 @@ class Cluster:
         expire now, so other workers take them at once), free the liveness lock."""
         await asyncio.gather(*self._tasks.values(), return_exceptions=True)
         try:
-            await self.db.write(cl.renew_leases, self.worker_id, self.clock(), -self.lease)
+            released = await self.db.write(cl.renew_leases, self.worker_id, self.clock(),
+                                           -self.lease)
+            self.metrics.leases_released.inc(len(released))
+            self.metrics.chats_owned.set(0)
         except Exception:
             log.warning("the leases could not be handed back", exc_info=True)
 
@@ -182,6 +189,10 @@ class Cluster:
                 self._lock_engine.dispose()
 
         await asyncio.to_thread(unlock)
+
+    def heartbeat_age(self) -> float:
+        """Seconds since the leases were last renewed (readiness fails past ``lease``)."""
+        return time.monotonic() - self._renewed
 
     def check(self) -> None:
         """Fencing: exit (or raise :class:`FencedOut`) when the leases were last renewed more
@@ -224,6 +235,16 @@ class Cluster:
                 return None
             await asyncio.sleep(poll)
 
+    async def backlog(self) -> int:
+        """The cluster's updates not yet done (:func:`storage.cluster.inbox_backlog`), asked
+        of the database at most once every :data:`BACKLOG_EVERY` seconds (a webhook asks at
+        every POST)."""
+        now = time.monotonic()
+        if now - self._backlog_at >= BACKLOG_EVERY:
+            self._backlog_at = now
+            self._backlog = await self.db.read(cl.inbox_backlog)
+        return self._backlog
+
     async def versions(self, match_ids: list[int]) -> dict[int, int]:
         """``{match id: version}`` as the database has them now (of those that exist)."""
         return await self.db.read(cl.match_versions, list(match_ids))
@@ -254,6 +275,9 @@ class Cluster:
         their order of arrival, one chat's one at a time.  ``handle``'s errors are logged and
         the update is done (a broken update must not block its chat)."""
         stop = stop or asyncio.Event()
+        # no lease is held before the first take: a slow start-up (the webhook set, the
+        # menus registered, on a busy machine) is no silence to be fenced out for
+        self._renewed = time.monotonic()
         heart = asyncio.create_task(self._heartbeat(stop))
         try:
             while not stop.is_set():
@@ -262,6 +286,7 @@ class Cluster:
                     now = self.clock()
                     taken = await self.db.write(cl.take_leases, self.worker_id, now,
                                                 self.lease, now + 1.0, self.take)
+                    self.metrics.takeovers.inc(len(taken))
                     for chat_id in taken:
                         self.owned.add(chat_id)
                         self._forget(chat_id)
@@ -298,6 +323,8 @@ class Cluster:
                 self.check()
                 self._renewed = started
                 self.owned = set(held)
+                self.metrics.chats_owned.set(len(held))
+                self.metrics.lease_renewal.observe(time.monotonic() - started)
                 if started - purged >= PURGE_EVERY:
                     purged = started
                     await self.db.write(cl.inbox_purge, self.clock() - KEEP_DONE)
@@ -323,7 +350,9 @@ class Cluster:
                 continue
             self._queued.add(row.update_id)
             self._queues.setdefault(row.chat_id, deque()).append(row)
-            if row.chat_id not in self._tasks:
+        self.metrics.inbox_pending.set(len(self._queued))
+        for row in rows:
+            if row.chat_id not in self._tasks and row.chat_id in self._queues:
                 self._tasks[row.chat_id] = asyncio.create_task(
                     self._drain(row.chat_id, handle))
 
@@ -342,12 +371,14 @@ class Cluster:
                 await asyncio.gather(healing, return_exceptions=True)
             while queue:
                 row = queue[0]
+                self.metrics.inbox_lag.observe(max(0.0, self.clock() - row.received_at))
                 await self.process(row, handle)
                 self._finished[row.update_id] = None
                 while len(self._finished) > FINISHED_KEPT:
                     self._finished.popitem(last=False)
                 queue.popleft()
                 self._queued.discard(row.update_id)
+                self.metrics.inbox_pending.set(len(self._queued))
         finally:
             self._tasks.pop(chat_id, None)
             if not queue:
@@ -372,9 +403,13 @@ class Cluster:
                 outcome = await handle(row.payload)
         except once.AlreadyApplied:
             log.info("update %s of chat %s was applied already", row.update_id, row.chat_id)
+            self.metrics.updates_applied.labels("duplicate").inc()
             return
         except Exception:
             log.exception("update %s of chat %s failed", row.update_id, row.chat_id)
+            self.metrics.updates_applied.labels("failed").inc()
+        else:
+            self.metrics.updates_applied.labels("done").inc()
         self.check()
         payload = ({**row.payload, "outcome": outcome} if isinstance(outcome, dict)
                    else None)

@@ -104,10 +104,10 @@ class GameService:
         self.play = Play(self.store, clock=clock, thinkers=self.thinkers,
                          bot_move_delay=bot_move_delay,
                          close_locked=lambda live, reason: self.lobbies.close_locked(
-                             live, reason))
+                             live, reason), metrics=self.metrics)
         self.lobbies = Lobbies(self.store, self.people, clock=clock, lobby_ttl=lobby_ttl,
                                seed_source=seed_source, turn_deadline=self.play.turn_deadline,
-                               armed=self.play.armed)
+                               armed=self.play.armed, metrics=self.metrics)
         self.leaving = Leaving(self.store, self.play, clock=clock,
                                close_locked=self.lobbies.close_locked)
         self.deadlines = Deadlines(db, self.lobbies, self.play, clock=clock, due=due)

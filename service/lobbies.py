@@ -15,6 +15,7 @@ from service.live.match import LiveMatch
 from service.live.rulebook import full_rules, rules_players, switch_variant, variant_infos
 from service.live.seats import DEFAULT_STRENGTH, STRENGTHS, is_bot, new_bot_seat
 from service.live.viewing import OPEN, result_of
+from service.metrics import Metrics
 from service.people import People, ensure_user
 from service.store import MatchStore, Refused, answers, db_values, refusal, refuse
 from service.views import EndReason, ErrorCode, Result, Status
@@ -45,8 +46,10 @@ class Lobbies:
                  lobby_ttl: float = DEFAULT_LOBBY_TTL,
                  seed_source: Callable[[], int] | None = None,
                  turn_deadline: Callable[[LiveMatch, float], float],
-                 armed: Callable[[LiveMatch], None]) -> None:
+                 armed: Callable[[LiveMatch], None],
+                 metrics: Metrics | None = None) -> None:
         self.store = store
+        self.metrics = metrics or Metrics()
         self.people = people
         self.clock = clock
         self.lobby_ttl = float(lobby_ttl)
@@ -141,6 +144,7 @@ class Lobbies:
         if dealt:
             nxt, events = dealt[0]
             self.store.keep(nxt)
+            self.metrics.matches_started.labels(nxt.rules.variant).inc()
             self.armed(nxt)
             return result_of(nxt, events=events)
         live = LiveMatch.from_row(row)
@@ -290,6 +294,7 @@ class Lobbies:
             self._startable(live)
             nxt, values, events = self._dealt(live, self.clock())
             nxt = await self.store.write(live, nxt, values, stale="the lobby changed; try again")
+            self.metrics.matches_started.labels(live.rules.variant).inc()
             self.armed(nxt)
             return result_of(nxt, events=events)
 
@@ -345,7 +350,10 @@ class Lobbies:
         now = self.clock()
         values = {"status": Status.STOPPED, "end_reason": reason, "deadline_at": None,
                   "finished_at": now, "stopped_by": by[:64] if by else None}
-        return result_of(await self.store.write(live, live.next(now, **values), values))
+        nxt = await self.store.write(live, live.next(now, **values), values)
+        if live.status == Status.PLAYING:  # a dealt match ends; a lobby only closes
+            self.metrics.matches_ended.labels(live.rules.variant, str(reason)).inc()
+        return result_of(nxt)
 
     @answers
     async def expire(self, match_id: int, expected_version: int | None = None) -> Result:

@@ -17,6 +17,7 @@ from service.live.frames import frames
 from service.live.match import BadMove, LiveMatch, Step
 from service.live.seats import is_bot, strength_of
 from service.live.viewing import result_of
+from service.metrics import Metrics
 from service.store import MatchStore, answers, refuse
 from service.thinkers import Thinkers
 from service.views import EndReason, ErrorCode, MoveOption, Result, Status
@@ -40,8 +41,10 @@ class Play:
 
     def __init__(self, store: MatchStore, *, clock: Callable[[], float],
                  thinkers: Thinkers, bot_move_delay: float = DEFAULT_BOT_MOVE_DELAY,
-                 close_locked: Callable[[LiveMatch, EndReason], Any]) -> None:
+                 close_locked: Callable[[LiveMatch, EndReason], Any],
+                 metrics: Metrics | None = None) -> None:
         self.store = store
+        self.metrics = metrics or Metrics()
         self.clock = clock
         self.thinkers = thinkers
         self.bot_move_delay = float(bot_move_delay)
@@ -166,7 +169,7 @@ class Play:
                 nxt = await self.store.write(live, live.next(now, **values), values,
                                              stale="another action was applied first")
                 return result_of(nxt)
-            return await self._commit(live, live.host_step(), None)
+            return await self._commit(live, live.host_step(), None, source="host")
 
     @answers
     async def bot_move(self, match_id: int, expected_version: int | None = None) -> Result:
@@ -196,7 +199,7 @@ class Play:
                 log.exception("computer player of match %s failed; the host moves for it",
                               match_id)
                 step = live.bot_step(seat, None, strength)
-            return await self._commit(live, step, int(holder["user_id"]))
+            return await self._commit(live, step, int(holder["user_id"]), source="computer")
 
     async def bot_to_act(self, match_id: int, version: int) -> bool:
         """Whether a computer player is to act in that version of the match (the move itself
@@ -206,15 +209,20 @@ class Play:
             return False
         return is_bot(live.row.seats[live.to_act])
 
-    async def commit(self, live: LiveMatch, step: Step, user_id: int | None) -> Result:
+    async def commit(self, live: LiveMatch, step: Step, user_id: int | None, *,
+                     source: str = "host") -> Result:
         """Commit ``step`` (made on ``live``, whose lock the caller holds) as :meth:`act`
         does: the action, the version, the next deadline, at the match's end its results;
-        ``user_id`` who pressed (None for the host).  Raises ``Refused`` (stale)."""
-        return await self._commit(live, step, user_id)
+        ``user_id`` who pressed (None for the host), ``source`` who made the move
+        (``metrics.moves``).  Raises ``Refused`` (stale)."""
+        return await self._commit(live, step, user_id, source=source)
 
-    async def _commit(self, live: LiveMatch, step: Step, user_id: int | None) -> Result:
+    async def _commit(self, live: LiveMatch, step: Step, user_id: int | None, *,
+                      source: str = "person") -> Result:
         """One transaction: bump the version (checked), append the action, set the next
-        deadline; at the match's end also its status and results. Then swap the cache."""
+        deadline; at the match's end also its status and results. Then swap the cache.
+        Counted once committed: a move of ``source`` (``person``, ``computer``, ``host``)
+        and, at the end, the match's end with its reason."""
         now = self.clock()
         nxt = live.next(now)
         rounds = nxt.take(step)
@@ -241,6 +249,9 @@ class Play:
 
         nxt = await self.store.write(live, nxt, values, also=also,
                                      stale="another action was applied first")
+        self.metrics.moves.labels(source).inc()
+        if step.ended is not None:
+            self.metrics.matches_ended.labels(live.rules.variant, str(step.ended)).inc()
         self.armed(nxt)
         return result_of(nxt, events=step.events, rounds=rounds, frames=shown,
                          frame_seconds=pace)

@@ -8,7 +8,13 @@ start-up, and the queries the game service needs.
 """
 
 from storage import repository
-from storage.database import Database, alembic_config, database_url, open_database
+from storage.database import (
+    Database,
+    alembic_config,
+    database_url,
+    head_revision,
+    open_database,
+)
 from storage.models import GLOBAL_SCOPE, Base
 
 __all__ = [
@@ -17,6 +23,7 @@ __all__ = [
     "Database",
     "alembic_config",
     "database_url",
+    "head_revision",
     "open_database",
     "repository",
 ]

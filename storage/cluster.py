@@ -34,6 +34,7 @@ from storage.repository import OPEN_STATUSES, MatchRow, _insert, _row
 
 __all__ = [
     "GLOBAL_BUCKET", "LOCK_CLASS", "InboxRow", "application_name", "due_owned", "inbox_apply",
+    "inbox_backlog",
     "inbox_claim", "inbox_done", "inbox_outcome", "match_versions",
     "inbox_pending", "inbox_purge", "inbox_put", "lease_owner", "match_chat", "owned_chats",
     "renew_leases", "take_leases", "take_token",
@@ -56,11 +57,13 @@ GLOBAL_BUCKET = 0
 
 @dataclass(frozen=True, slots=True)
 class InboxRow:
-    """A pending update: its ``update_id``, route ``chat_id`` and JSON ``payload``."""
+    """A pending update: its ``update_id``, route ``chat_id``, JSON ``payload`` and when it
+    was stored (``received_at``, the cluster's clock in seconds)."""
 
     update_id: int
     chat_id: int
     payload: dict[str, Any]
+    received_at: float = 0.0
 
 
 # ----------------------------------------------------------------------------- inbox
@@ -113,13 +116,15 @@ def inbox_claim(conn: Connection, owner: int, now: float, limit: int = 200) -> l
     (``FOR UPDATE SKIP LOCKED``; nothing on SQLite)."""
     mine = (select(T_LEASES.c.chat_id)
             .where(T_LEASES.c.owner == owner, T_LEASES.c.expires_at >= now))
-    stmt = (select(T_INBOX.c.update_id, T_INBOX.c.chat_id, T_INBOX.c.payload)
+    stmt = (select(T_INBOX.c.update_id, T_INBOX.c.chat_id, T_INBOX.c.payload,
+                   T_INBOX.c.received_at)
             .where(T_INBOX.c.done_at.is_(None), T_INBOX.c.chat_id.in_(mine))
             .order_by(T_INBOX.c.chat_id, T_INBOX.c.seq,
                       case((T_INBOX.c.update_id < 0, 1), else_=0), T_INBOX.c.received_at)
             .limit(limit)
             .with_for_update(skip_locked=True, of=T_INBOX))
-    rows = [InboxRow(int(r[0]), int(r[1]), r[2]) for r in conn.execute(stmt)]
+    rows = [InboxRow(int(r[0]), int(r[1]), r[2], float(r[3] or 0.0))
+            for r in conn.execute(stmt)]
     if rows:
         _lazy_commit(conn)
         conn.execute(update(T_INBOX).where(T_INBOX.c.update_id.in_([r.update_id for r in rows]))
@@ -164,6 +169,13 @@ def inbox_outcome(conn: Connection, update_id: int) -> tuple[bool, dict[str, Any
     row = conn.execute(select(T_INBOX.c.done_at, T_INBOX.c.payload)
                        .where(T_INBOX.c.update_id == update_id)).first()
     return None if row is None else (row[0] is not None, dict(row[1]))
+
+
+def inbox_backlog(conn: Connection) -> int:
+    """How many stored updates are not yet done, in the whole cluster (a webhook's
+    backpressure)."""
+    return int(conn.execute(select(func.count()).select_from(T_INBOX)
+                            .where(T_INBOX.c.done_at.is_(None))).scalar_one())
 
 
 def inbox_purge(conn: Connection, before: float) -> int:

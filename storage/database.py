@@ -112,6 +112,14 @@ def alembic_config(url: str | None = None) -> Config:
     return cfg
 
 
+def head_revision() -> str:
+    """The newest schema revision the migrations know (what :meth:`Database.migrate`
+    upgrades to)."""
+    from alembic.script import ScriptDirectory
+
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
 def _locked(exc: BaseException) -> bool:
     """True for SQLite's ``database is locked`` / ``database is busy`` (SQLITE_BUSY)."""
     text = str(exc).lower()

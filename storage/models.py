@@ -378,3 +378,17 @@ class RateBucket(Base):
     key: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     tokens: Mapped[float] = mapped_column(Double)
     at: Mapped[float] = mapped_column(Double)
+
+
+class BotSecret(Base):
+    """A secret the bot made for itself and every worker shares (revision 0012, issue 33):
+    ``name`` (``"webhook"``: the ``secret_token`` Telegram sends with every webhook POST when
+    ``WEBHOOK_SECRET`` is not set), its ``value`` (1–256 characters of ``A-Za-z0-9_-``) and
+    ``created_at`` (Unix seconds).  Made once, by whichever worker starts first; kept, so a
+    restart registers the same one."""
+
+    __tablename__ = "bot_secrets"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(256))
+    created_at: Mapped[float] = mapped_column(Double)

@@ -87,6 +87,7 @@ class PgServer:
         self._root = root
         self._names = itertools.count(1)
         self._template: str | None = None
+        self._options: list[str] = []
 
     # ------------------------------------------------------------------ start, stop
 
@@ -128,8 +129,8 @@ class PgServer:
             options += ["-c fsync=off", "-c synchronous_commit=off",
                         "-c full_page_writes=off"]
         pg_ctl = [*run_as, str(bindir / "pg_ctl"), "-D", str(data)]
-        up = subprocess.run([*pg_ctl, "-w", "-t", "60", "-l", str(root / "log"),
-                             "-o", " ".join(options), "start"], capture_output=True, text=True)
+        up = subprocess.run([*pg_ctl, *_start_args(root, options)], capture_output=True,
+                            text=True)
         if up.returncode:
             log = (root / "log").read_text(errors="replace") if (root / "log").exists() else ""
             shutil.rmtree(root, ignore_errors=True)
@@ -137,8 +138,24 @@ class PgServer:
         server = cls(f"postgresql://postgres@127.0.0.1:{port}/postgres", started=True,
                      pg_ctl=pg_ctl, data=data, root=root,
                      start_seconds=time.perf_counter() - t0)
+        server._options = options
         atexit.register(server.stop)
         return server
+
+    def pause(self) -> None:
+        """Stop a server this process started, keeping its files (:meth:`resume` starts it
+        again on the same port): the database is down meanwhile."""
+        if self._pg_ctl is None or not self.started:
+            raise RuntimeError("only a server this process started can be paused")
+        subprocess.run([*self._pg_ctl, "-w", "-m", "fast", "stop"], capture_output=True,
+                       check=True)
+
+    def resume(self) -> None:
+        """Start a :meth:`pause` d server again."""
+        if self._pg_ctl is None or self._root is None:
+            raise RuntimeError("only a server this process started can be resumed")
+        subprocess.run([*self._pg_ctl, *_start_args(self._root, self._options)],
+                       capture_output=True, check=True)
 
     def stop(self) -> None:
         """Stop a server this process started and delete its files; on a server it was
@@ -199,6 +216,11 @@ class PgServer:
                 engine.dispose()
             self._template = name
         return self._template
+
+
+def _start_args(root: Path, options: list[str]) -> list[str]:
+    """``pg_ctl``'s arguments that start the cluster under ``root`` with ``options``."""
+    return ["-w", "-t", "60", "-l", str(root / "log"), "-o", " ".join(options), "start"]
 
 
 def find_server(*, fsync: bool = False) -> PgServer:

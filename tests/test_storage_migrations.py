@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 #: The newest revision.
-HEAD = "0011"
+HEAD = "0012"
 
 
 def _diff(sync_conn):
@@ -41,7 +41,7 @@ def test_revisions_form_one_line_of_at_least_two():
     heads = script.get_heads()
     assert heads == [HEAD]
     chain = [rev.revision for rev in script.walk_revisions()]
-    assert chain == ["0011", "0010", "0009", "0008", "0007", "0006", "0005", "0004", "0003",
+    assert chain == ["0012", "0011", "0010", "0009", "0008", "0007", "0006", "0005", "0004", "0003",
                      "0002", "0001"]
 
 

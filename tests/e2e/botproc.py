@@ -50,6 +50,8 @@ _DEFAULTS: dict[str, str] = {
     "WEBAPP_SHORT_NAME": "",
     "TABLE_VIEW": "picture",
     "PICTURE_WORKERS": "1",
+    "LOG_FORMAT": "text",
+    "HEALTH_PORT": "0",
 }
 _KEEP = ("PATH", "LANG", "LC_ALL", "TMPDIR", "SYSTEMROOT")
 
