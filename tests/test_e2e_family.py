@@ -258,8 +258,8 @@ async def test_kolbasa_against_a_computer_player(family_bot):
     await feed.sync()
     table.start_seq = feed.seq
     await shared.client.send(person.id, "/newgame 1 колбаса normal", chat_id=person.id)
-    kb = await table.feed.wait(lambda: table.feed.newest_keyboard([person.id]),
-                               what="the first keyboard")
+    kb = await table.next_keyboard(-1, since=table.start_seq)  # the match's first
+    assert kb is not None
     table.match_id = kb.match_id
     log = await _play_killing_once(table, shared.bot, random.Random(5), before=1)
     await _checked(shared, table, log, "kolbasa", solo=True)
