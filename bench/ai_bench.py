@@ -5,8 +5,8 @@ the hard player's playouts per second against the engine of commit 98f9371.
 the bot does (``BOT_HARD_SAMPLES``, ``service.thinkers.DEFAULT_HARD_SAMPLES``), so that its
 strength does not depend on how busy the machine is.
 
-4 players, free-for-all, the variant's defaults (``--variant``, classic by default: RULES.md
-§1, matches to 101).  Line-ups:
+4 players (2 in a game that seats two, Колбаса), free-for-all, the variant's defaults
+(``--variant``, classic by default: RULES.md §1, matches to 101).  Line-ups:
 
 - ``normal`` against three ``easy`` (target in classic: normal's goat rate at most 12%; in
   the other games: below the fair share, 25%, or 50% where the game is played in teams);
@@ -143,11 +143,14 @@ def pct(xs: list[float], q: float) -> float:
 
 def run_lineup(name: str, strong: str, weak: str, matches: int, budget: float, seed: int,
                jobs: int, rules_json: dict, samples: int | None = None) -> dict[str, dict]:
-    """Play a line-up; returns per strength: goats, matches (seat-matches), scores, times."""
+    """Play a line-up; returns per strength: goats, matches (seat-matches), scores, times.
+    Four players, or as many as the variant seats when it seats fewer (Колбаса: 2)."""
+    rules = Rules.from_json(rules_json)
+    players = min(4, rules.spec.players_range(rules)[1])
     tasks = []
     for i in range(matches):
-        lineup = [weak] * 4
-        lineup[i % 4] = strong
+        lineup = [weak] * players
+        lineup[i % players] = strong
         tasks.append((tuple(lineup), f"{seed}-{name}-{i}", budget, rules_json, samples))
     out: dict[str, dict] = {s: {"goats": 0, "n": 0, "scores": [], "times": []}
                             for s in (strong, weak)}
@@ -427,8 +430,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     rules = Rules(variant=args.variant)
     rules_json = rules.to_json()
-    # a side's fair share of losing: one side in two with teams, else one in four
-    fair = 0.5 if rules.teams else 0.25
+    # a side's fair share of losing: one side in two with teams, else one in four (one in
+    # two where the game seats two)
+    fair = 0.5 if rules.teams or rules.spec.players_range(rules)[1] == 2 else 0.25
     classic = args.variant == "classic"
 
     started = time.perf_counter()

@@ -35,16 +35,27 @@ def decide_bound(state: Any, seat: int, history: list[Any], rng: random.Random |
     moves = obs.legal
     if len(moves) == 1:
         return moves[0]
-    bel = ai.beliefs(obs)
-    know = ai._knowledge(obs, bel)
-    judge = ai._Judge(ai._context(obs))
-    prior = ai._normal(obs, bel, know, judge)
     side = obs.side
     base = Table.from_state(state.round)  # the true deal: the cheat
+    game = ai._own_layout(obs)
+    if game is not None:  # the trains, the sausage: their own policy and playouts
+        judge = game.judge
+        prior = game.prior()
+
+        def run(t: Table, m: Move):
+            return game.run(t, m)
+    else:
+        bel = ai.beliefs(obs)
+        know = ai._knowledge(obs, bel)
+        judge = ai._Judge(ai._context(obs))
+        prior = ai._normal(obs, bel, know, judge)
+
+        def run(t: Table, m: Move):
+            return ai._run(t, know.copy(), judge, m)
     best, best_key = 0, None
     for k, m in enumerate(moves):
         t = base.copy()
-        vals = ai._run(t, know.copy(), judge, m)
+        vals = run(t, m)
         u = (vals or ai._settle(judge, t))[side]
         key = (round(u, 9), m == prior)
         if best_key is None or key > best_key:

@@ -10,9 +10,19 @@ machine noise hits both alike.
 
 Also printed: where a round of the core spends its time; the cross layout's move generation
 per move next to classic's (RULES.md §2.0.2–§2.0.4), so that the variants can be compared
-with classic; and every registered variant's random rounds per second on the core.
+with classic; and every registered variant's random rounds per second on the core
+(Колбаса with its 2 players; Мексиканский поезд with 4 and with 8).
+
+``--old-engine DIR`` (a checkout of an older commit) instead measures this tree's engine
+and that one side by side in one process: the old package is copied under the name
+``oldengine``, and every row — the round core, the match API, 2 players with the bazar and
+each variant that both engines have — plays the same rounds (the same deals and the same
+random choices) on both engines in alternating slices of ``--slice`` rounds, so that the
+machine's noise hits both alike; CPU time per engine, rounds per second and the ratio
+new/old are printed.
 
     python bench/engine_bench.py [--seconds 6]
+                                 [--old-engine DIR [--slices 20] [--slice 40] [--rows W,…]]
 """
 
 from __future__ import annotations
@@ -22,6 +32,7 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -185,26 +196,147 @@ def variants(rng: random.Random, seconds: float) -> None:
     """Random rounds per second of every registered variant on the round core."""
     print("Every variant on the round core: random legal moves to the end of a round")
     for name, v in sorted(VARIANTS.items()):
-        players = 4 if v.players[1] >= 4 else v.players[1]
         rules = Rules(variant=name)
-        rounds = moves = 0
-        start = time.perf_counter()
-        while time.perf_counter() - start < seconds:
-            state, _ = new_match(rules, players, f"{name}-{rounds}")
-            t = Table.from_state(state.round)
+        hi = v.players_range(rules)[1]
+        for players in sorted({min(4, hi), hi} if hi > 4 else {hi}):
+            rounds = moves = 0
+            start = time.perf_counter()
+            while time.perf_counter() - start < seconds:
+                state, _ = new_match(rules, players, f"{name}-{rounds}")
+                t = Table.from_state(state.round)
+                while t.to_act >= 0:
+                    t.play(rng.choice(t.moves()))
+                    moves += 1
+                rounds += 1
+            elapsed = time.perf_counter() - start
+            print(f"  {name:13s} {players} players {rounds / elapsed:9.0f} rounds/s "
+                  f"{moves / elapsed:9.0f} moves/s")
+
+
+# ------------------------------------------------------------------ side by side, old and new
+
+
+def _workloads(eng: Any) -> dict[str, Any]:
+    """The rows of the side-by-side comparison on the engine package ``eng``: name → one
+    round of it, ``fn(k)`` returning the moves played; round ``k`` is dealt and played with
+    the same random choices (``random.Random(k)``) on either engine."""
+    from importlib import import_module
+
+    table = import_module(eng.__name__ + ".table")
+    variant = import_module(eng.__name__ + ".variant")
+    classic = eng.Rules()
+
+    def core(players: int):
+        def fn(k: int) -> int:
+            rng = random.Random(k)
+            order = table.shuffled_deal(players, k, 1, 0)
+            hands = []
+            for s in range(0, players * 7, 7):
+                m = 0
+                for i in order[s:s + 7]:
+                    m |= 1 << i
+                hands.append(m)
+            seat, lead = table.holder_of_first(hands, variant.LEAD_ORDER)
+            t = eng.Table(classic, players, hands, tuple(order[players * 7:]), 0, seat,
+                          lead_id=lead)
+            n = 0
             while t.to_act >= 0:
                 t.play(rng.choice(t.moves()))
-                moves += 1
-            rounds += 1
-        elapsed = time.perf_counter() - start
-        print(f"  {name:12s} {players} players {rounds / elapsed:9.0f} rounds/s "
-              f"{moves / elapsed:9.0f} moves/s")
+                n += 1
+            return n
+        return fn
+
+    def api(k: int) -> int:
+        rng = random.Random(k)
+        state, _ = eng.new_match(classic, 4, k)
+        n = 0
+        while state.round_no == 1 and not state.finished:
+            state, _ = eng.apply(state, state.to_act, rng.choice(eng.legal_moves(state)))
+            n += 1
+        return n
+
+    def game(name: str, players: int):
+        rules = eng.Rules(variant=name)
+
+        def fn(k: int) -> int:
+            rng = random.Random(k)
+            state, _ = eng.new_match(rules, players, f"{name}-{k}")
+            t = eng.Table.from_state(state.round)
+            n = 0
+            while t.to_act >= 0:
+                t.play(rng.choice(t.moves()))
+                n += 1
+            return n
+        return fn
+
+    out = {"round core, 4 players": core(4), "match API, 4 players": api,
+           "round core, 2 players with the bazar": core(2)}
+    for name in sorted(eng.VARIANTS):
+        players = min(4, eng.VARIANTS[name].players[1])
+        out[f"{name}, {players} players"] = game(name, players)
+    return out
+
+
+def side_by_side(old_dir: str, slices: int, per_slice: int, only: str | None = None) -> None:
+    """Every row on both engines in alternating slices (see the module doc).  The garbage
+    collector runs between slices, never inside one (as ``timeit`` does), so that a
+    collection that the other engine's allocations started is not charged to a slice."""
+    import gc
+    import shutil
+    import tempfile
+
+    tmp = tempfile.mkdtemp(prefix="oldengine-")
+    shutil.copytree(Path(old_dir) / "engine", Path(tmp) / "oldengine",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    sys.path.insert(0, tmp)
+    import oldengine
+
+    import engine
+
+    old_rows = _workloads(oldengine)
+    new_rows = {k: v for k, v in _workloads(engine).items() if k in old_rows
+                and (not only or any(w in k for w in only.split(",")))}
+    for rows in (old_rows, new_rows):  # warm both engines' caches alike before measuring
+        for fn in rows.values():
+            for k in range(per_slice):
+                fn(k)
+    print(f"Side by side with {old_dir}: {slices} slices of {per_slice} rounds per engine "
+          "and row, alternating; CPU time")
+    print(f"  {'row':40s} {'old rounds/s':>13s} {'new rounds/s':>13s} {'new/old':>8s}")
+    for name, fn_new in new_rows.items():
+        fn_old = old_rows[name]
+        cpu = {"old": 0.0, "new": 0.0}
+        rounds = 0
+        for s in range(slices):
+            ks = range(s * per_slice, (s + 1) * per_slice)
+            order = (("old", fn_old), ("new", fn_new)) if s % 2 == 0 else \
+                (("new", fn_new), ("old", fn_old))
+            for who, fn in order:
+                gc.collect()
+                gc.disable()
+                t0 = time.process_time()
+                for k in ks:
+                    fn(k)
+                cpu[who] += time.process_time() - t0
+                gc.enable()
+            rounds += per_slice
+        o, n = rounds / cpu["old"], rounds / cpu["new"]
+        print(f"  {name:40s} {o:13.0f} {n:13.0f} {n / o:8.2f}")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=6.0, help="time per engine (split in 6)")
+    ap.add_argument("--old-engine", metavar="DIR",
+                    help="compare with the engine of an older checkout, side by side")
+    ap.add_argument("--slices", type=int, default=20)
+    ap.add_argument("--slice", type=int, default=40, help="rounds per slice")
+    ap.add_argument("--rows", help="with --old-engine: only the rows whose names contain one "
+                                   "of these comma-separated words")
     args = ap.parse_args()
+    if args.old_engine:
+        side_by_side(args.old_engine, args.slices, args.slice, args.rows)
+        return
     random.seed(1)  # dominoes shuffles with the global generator
     rng = random.Random(2)
     contenders = {

@@ -82,6 +82,12 @@ TABLE_LINEUPS = ("ne", "hn", "bn", "en")
 DEFAULT_HARD_SAMPLES = 1500
 
 
+def _seats(game: str) -> int:
+    """Four seats, or as many as the game seats when it seats fewer (Колбаса: 2)."""
+    rules = Rules(variant=game)
+    return min(4, rules.spec.players_range(rules)[1])
+
+
 def _decide(state, seat, history, strength, rng, work, samples, seconds):
     """The move and whether the time budget stopped it."""
     if strength == "bound":
@@ -132,7 +138,7 @@ def timing_positions(game: str, count: int, seed: int) -> list[tuple[str, int]]:
     while len(out) < count and i < 50:
         ms = f"{seed}-{game}-timing-{i}"
         i += 1
-        state, events = new_match(Rules(variant=game), 4, ms)
+        state, events = new_match(Rules(variant=game), _seats(game), ms)
         history = list(events)
         k = n = 0
         while not state.finished and len(out) < count:
@@ -156,7 +162,7 @@ def time_hard(game: str, ms: str, steps: int, samples: int, seconds: float | Non
     """CPU seconds of one ``hard`` decision as the bot makes it (at most ``samples`` deals,
     :data:`engine.ai.DEFAULT_WORK` and ``seconds`` of CPU), ``steps`` decisions into the
     four-``normal`` match ``ms``, and whether the time budget stopped it."""
-    state, events = new_match(Rules(variant=game), 4, ms)
+    state, events = new_match(Rules(variant=game), _seats(game), ms)
     history = list(events)
     for _ in range(steps):
         obs = ai.observe(state, state.to_act, history)
@@ -242,9 +248,10 @@ def main(argv: list[str] | None = None) -> int:
                 count = args.matches_easy
             elif name == "hn":
                 count = hard_counts.get(g, args.matches)
+            seats = _seats(g)
             for i in range(count):
-                lineup = [weak] * 4
-                lineup[i % 4] = strong
+                lineup = [weak] * seats
+                lineup[i % seats] = strong
                 tasks.append(("match", g, tuple(lineup), f"{args.seed}-{g}-{name}-{i}",
                               args.hard_work, args.hard_samples, args.think_seconds))
     for g in games:

@@ -258,7 +258,7 @@ async def wire(settings: Settings, bot: Bot, *, cluster: bool = False,
     books = Books(service.messages)
     links = Links(me.username or "bot", settings.webapp_url,
                   settings.webapp_short_name if settings.webapp_url else None)
-    pages = Pages(tr) if settings.webapp_url else None
+    pages = Pages(tr, faces=books.faces) if settings.webapp_url else None
     post = Post(outbox, tr, books, languages, reach, service.clock, links)
     publisher = Publisher(service, post, TablePictures(tr, workers=settings.picture_workers),
                           listeners=(pages.push,) if pages is not None else ())

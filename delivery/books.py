@@ -11,13 +11,15 @@ The stored JSON object (``matches.messages``)::
 
     {"lobby": 12, "lobby_chat": -100, "lobby_closed": 1,
      "table": 13, "table_round": 2, "table_chat": -100, "table_closed": 1, "table_photo": 1,
+     "faces": "pictures",
      "end_shown": 1, "hold": 15, "hold_version": 9, "hold_name": "Петя",
      "hand:21": {"id": 14, "version": 7, "round": 2, "live": 1, "unsure": 1},
      "dm_notice:22": 2, "dm_notice_msg:22": 16, "retired:21": [11], "spent:21": [9, 10],
      "sending:22": 16}
 
 ``hand:<user id>`` was written ``[id, version, round, live]`` before; both forms are read.
-``table_photo`` is absent for a table shown as text (as every table was before pictures).
+``table_photo`` is absent for a table shown as text (as every table was before pictures);
+``faces`` is absent for tiles drawn with pips.
 """
 
 from __future__ import annotations
@@ -84,6 +86,9 @@ class MatchMessages:
       round, its chat; ``table_closed``: the round whose table was edited into its closed
       form with the summary; ``table_photo``: the table message is a photo (the picture of
       the table with its caption, issue 14), edited with ``editMessageMedia``, else a text;
+      ``faces``: how the match's tiles are drawn, ``pips`` or ``pictures`` (the children's
+      set, RULES.md §2.10.4), the chat's setting when the match was first shown — kept for
+      the whole match, in its picture and on its page; None before;
     - ``end``: the match-end message (sent once; a crash before it was recorded shows it
       twice rather than never);
     - ``hands``: per user id, the last hand message (:class:`HandMessage`);
@@ -115,6 +120,7 @@ class MatchMessages:
     table_chat: int | None = None
     table_closed: int | None = None
     table_photo: bool = False
+    faces: str | None = None
     end: MessageRef | None = None
     hands: dict[int, HandMessage] = field(default_factory=dict)
     dm_notices: dict[int, int] = field(default_factory=dict)
@@ -138,6 +144,7 @@ class MatchMessages:
             table=_int(data.get("table")), table_round=_int(data.get("table_round")),
             table_chat=_int(data.get("table_chat")), table_closed=_int(data.get("table_closed")),
             table_photo=bool(data.get("table_photo")),
+            faces=data.get("faces") if data.get("faces") in ("pips", "pictures") else None,
             end=1 if data.get("end_shown") else None,
             hold=_int(data.get("hold")), hold_version=_int(data.get("hold_version")),
             hold_name=data.get("hold_name") if isinstance(data.get("hold_name"), str) else None,
@@ -176,6 +183,8 @@ class MatchMessages:
                 out["table_photo"] = 1
         if self.table_closed is not None:
             out["table_closed"] = self.table_closed
+        if self.faces == "pictures":
+            out["faces"] = self.faces
         if ref_id(self.end) is not None:
             out["end_shown"] = 1
         if ref_id(self.hold) is not None:
@@ -332,6 +341,12 @@ class Books:
     def held(self, match_id: int) -> MatchMessages | None:
         """A match's books if they are in memory, else None."""
         return self._books.get(match_id)
+
+    def faces(self, match_id: int) -> str:
+        """How a match's tiles are drawn (``MatchMessages.faces``, RULES.md §2.10.4):
+        ``pictures`` or ``pips`` (also before its table was first shown)."""
+        books = self._books.get(match_id)
+        return (books.faces if books is not None else None) or "pips"
 
     def lock(self, match_id: int) -> asyncio.Lock:
         """The lock under which a match's messages change."""

@@ -29,7 +29,7 @@ from ui import records, render
 from ui.caption import render_caption
 from ui.keyboards import dm_keyboard, lobby_keyboard, rematch_keyboard, webapp_keyboard
 from ui.names import localize_name, localized
-from ui.settings import table_view
+from ui.settings import faces, table_view
 
 __all__ = ["GroupMessages"]
 
@@ -95,6 +95,8 @@ class GroupMessages:
         result = localized(result, locale, post.tr)
         table = result.table
         picture = table_view(info) == "picture"
+        if books.faces is None:  # kept for the whole match (RULES.md §2.10.4)
+            books.faces = faces(info)
         if books.lobby and not books.lobby_closed:
             post.outbox.edit_text(table.chat_id, books.lobby,
                                   post.tr.t(locale, "lobby-started"), reply_markup=None)
@@ -107,12 +109,23 @@ class GroupMessages:
                     and closed.round_no == shown:
                 self._show_table(books, closed, locale, picture=picture)
                 books.table_closed = shown
-            if not table.layout.line:
+            if not table.layout.started:
                 # the new round opens its table with the lead; until then the closed table
                 # is the group's last word (the leader has their keyboard already)
                 return
             books.table = None
         self._show_table(books, table, locale, picture=picture)
+
+    async def frame(self, table: TableView, books: MatchMessages) -> bool:
+        """One of Колбаса's tables between a step's placements (``TableView.frame``): the
+        round's table message, where it shows this round, is edited to it (True); nothing
+        new is sent for a frame (False: no table message of its round)."""
+        if not books.table or books.table_round != table.round_no:
+            return False
+        locale = await self.post.languages.of_chat(table.chat_id)
+        self._show_table(books, localized(table, locale, self.post.tr), locale,
+                         picture=books.table_photo)
+        return True
 
     def _show_table(self, books: MatchMessages, table: TableView, locale: str, *,
                     picture: bool) -> None:
@@ -124,7 +137,8 @@ class GroupMessages:
         markup = self._table_markup(table, locale)
         if books.table and books.table_photo:
             ref = books.table
-            outbox.edit_media(chat, ref, self.pictures.source(table, locale),
+            outbox.edit_media(chat, ref, self.pictures.source(table, locale,
+                                                               books.faces or "pips"),
                               caption=render_caption(locale, table, tr=tr),
                               on_failed=self._on_photo_failed(table, locale, ref), **markup)
         elif books.table:
@@ -135,7 +149,7 @@ class GroupMessages:
             if picture:
                 holder: list[MessageRef] = []
                 books.table = outbox.send_photo(
-                    chat, self.pictures.source(table, locale),
+                    chat, self.pictures.source(table, locale, books.faces or "pips"),
                     caption=render_caption(locale, table, tr=tr),
                     on_failed=lambda: self._photo_failed(table, locale, holder[0]),
                     **where, **markup)

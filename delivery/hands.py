@@ -95,7 +95,7 @@ class HandMessages:
         if books.spent.get(uid) and (redo or finished or (old and old.round_no != round_no)):
             self._clear(books, table.match_id, uid)
         if hand.your_turn:
-            markup = self.keyboard(table.match_id, version, hand.legal, uid, locale)
+            markup = self.keyboard(localized(table, locale, post.tr), hand, locale)
             if old and old.version == version and old.live:
                 if redo and old.unsure:
                     # a restart: the books say it holds this keyboard, but a SIGKILL came
@@ -145,12 +145,23 @@ class HandMessages:
         others = [ref_id(r) for r in (books.table, books.end, books.hold)]
         return mine >= max([last, *(i for i in others if i is not None)])
 
-    def keyboard(self, match_id: int, version: int, legal: Any, user_id: int,
-                 locale: str) -> Any:
-        """A hand's move buttons (:func:`ui.keyboards.hand_keyboard`) with the button that
-        leaves the match under them (issue 15), and the Mini App's beside it (issue 21)."""
+    def keyboard(self, table: TableView, hand: Any, locale: str,
+                 chosen: Sequence[Any] | None = None) -> Any:
+        """A hand's move buttons (:func:`ui.keyboards.hand_keyboard`; with ``chosen``, a move
+        being built, :func:`ui.keyboards.compose_keyboard`) with the button that leaves the
+        match under them (issue 15), and the Mini App's beside it (issue 21)."""
         tr = self.post.tr
-        markup = hand_keyboard(match_id, version, legal, locale=locale, tr=tr)
+        match_id, user_id = table.match_id, hand.user_id
+        where = dict(seat=hand.seat, names=[s.name for s in table.seats],
+                     oldest=next((t.key for t in table.layout.open_trains), None))
+        if chosen is None:
+            markup = hand_keyboard(match_id, table.version, hand.legal, locale=locale, tr=tr,
+                                   **where)
+        else:
+            markup = compose_keyboard(match_id, table.version, hand.legal, chosen,
+                                      locale=locale, tr=tr, **where)
+        if chosen is not None:
+            return markup  # building a move, choosing a train: its own buttons only
         markup.inline_keyboard.append(records.leave_button(locale, match_id, user_id, tr=tr))
         page = self.post.links.page(match_id)
         if page:  # beside today's buttons, which stay (issue 21)
@@ -341,8 +352,7 @@ class HandMessages:
                 # SIGKILL cut short): show it as it is now
                 table = result.table
                 text = compose.hand_text(locale, hand, table, tr=post.tr)
-                markup = (self.keyboard(table.match_id, table.version, hand.legal, user_id,
-                                        locale) if hand.your_turn else None)
+                markup = self.keyboard(table, hand, locale) if hand.your_turn else None
                 post.outbox.edit_text(chat_id, live.message, text, reply_markup=markup)
                 books.hands[user_id] = HandMessage(live.message, table.version, table.round_no,
                                                    hand.your_turn)
@@ -410,11 +420,6 @@ class HandMessages:
             post.books.changed(result.match_id)
             text = compose.hand_text(locale, localized(hand, locale, tr),
                                      localized(table, locale, tr), chosen=chosen, tr=tr)
-            if chosen is None:
-                markup = self.keyboard(table.match_id, table.version, hand.legal, user_id,
-                                       locale)
-            else:
-                markup = compose_keyboard(table.match_id, table.version, hand.legal, chosen,
-                                          locale=locale, tr=tr)
+            markup = self.keyboard(localized(table, locale, tr), hand, locale, chosen)
             post.outbox.edit_text(chat_id, ref, text, reply_markup=markup)
         return True

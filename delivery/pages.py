@@ -70,9 +70,12 @@ class Pages:
     """The open pages, per match. ``tr`` words the states; ``clock`` gives Unix seconds (the
     ``now`` a page counts its countdown against)."""
 
-    def __init__(self, tr: Translator, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, tr: Translator, *, clock: Callable[[], float] = time.time,
+                 faces: Callable[[int], str] | None = None) -> None:
         self.tr = tr
         self.clock = clock
+        #: How a match's tiles are drawn (``delivery.books.Books.faces``, RULES.md §2.10.4).
+        self.faces = faces or (lambda match_id: "pips")
         self._pages: dict[int, set[Page]] = {}
         #: Called with each result pushed to at least one page (the benchmark times them).
         self.observers: list[Callable[[Result], Awaitable[None] | None]] = []
@@ -106,7 +109,8 @@ class Pages:
 
     def state_for(self, result: Result, user_id: int, locale: str) -> dict[str, Any]:
         """The state one page of ``user_id`` shows for ``result`` (``result.table`` set)."""
-        return page_state(result, user_id, locale, self.tr, now=self.clock())
+        return page_state(result, user_id, locale, self.tr, now=self.clock(),
+                          faces=self.faces(result.match_id))
 
     def push(self, result: Result) -> None:
         """Give every page of the result's match its own state of ``result`` (a result

@@ -59,20 +59,22 @@ class PictureCache:
         self.misses = 0
 
     @staticmethod
-    def key(table: TableView, locale: str, summary: RoundSummary | None, theme: Theme
-            ) -> tuple:
+    def key(table: TableView, locale: str, summary: RoundSummary | None, theme: Theme,
+            faces: str = "pips") -> tuple:
         """The cache key of a picture."""
-        return (table.match_id, table.version, locale, theme.name,
-                summary.round_no if summary is not None else None)
+        return (table.match_id, table.version, table.frame, locale, theme.name,
+                summary.round_no if summary is not None else None, faces)
 
     def table_png(self, table: TableView, *, locale: str, tr: Translator | None = None,
-                  summary: RoundSummary | None = None, theme: Theme = FELT) -> bytes:
+                  summary: RoundSummary | None = None, theme: Theme = FELT,
+                  faces: str = "pips") -> bytes:
         """:func:`render_table_png`, drawn once per key."""
-        key = self.key(table, locale, summary, theme)
+        key = self.key(table, locale, summary, theme, faces)
         hit = self.get(key)
         if hit is not None:
             return hit
-        png = render_table_png(table, locale=locale, tr=tr, summary=summary, theme=theme)
+        png = render_table_png(table, locale=locale, tr=tr, summary=summary, theme=theme,
+                               faces=faces)
         self.put(key, png)
         return png
 
@@ -98,10 +100,11 @@ class PictureCache:
 
 
 def _draw(table: TableView, locale: str, summary: RoundSummary | None, theme: Theme,
-          tr: Translator | None = None) -> bytes:
+          faces: str = "pips", tr: Translator | None = None) -> bytes:
     """One picture (:func:`ui.picture.render_table_png`), where the drawing runs: a worker
     process uses its own default translator (the same locale files)."""
-    return render_table_png(table, locale=locale, tr=tr, summary=summary, theme=theme)
+    return render_table_png(table, locale=locale, tr=tr, summary=summary, theme=theme,
+                            faces=faces)
 
 
 def _warm_draw(locales: Sequence[str], theme: Theme, tr: Translator | None = None) -> None:
@@ -186,26 +189,27 @@ class TablePictures:
                 executor.shutdown(wait=False, cancel_futures=True)
             raise
 
-    async def png(self, table: TableView, locale: str) -> bytes:
+    async def png(self, table: TableView, locale: str, faces: str = "pips") -> bytes:
         """The picture of ``table`` for a group reading ``locale``: the closing picture with
         the hands revealed when the round is scored (``table.summary``), else the table as it
         is.  PNG bytes of 1200 × 960 pixels (:func:`ui.picture.render_table_png`; raises its
         ``ValueError`` for an impossible layout, ``BrokenProcessPool`` when the drawing
-        process died)."""
+        process died).  ``faces``: ``pictures`` for the children's set (RULES.md §2.10.4)."""
         summary = table.summary
-        key = PictureCache.key(table, locale, summary, self.theme)
+        key = PictureCache.key(table, locale, summary, self.theme, faces)
         hit = self.cache.get(key)
         if hit is not None:
             return hit
-        png = await self._run(_draw, table, locale, summary, self.theme)
+        png = await self._run(_draw, table, locale, summary, self.theme, faces)
         self.cache.put(key, png)
         return png
 
-    def source(self, table: TableView, locale: str) -> Callable[[], Awaitable[bytes]]:
+    def source(self, table: TableView, locale: str, faces: str = "pips"
+               ) -> Callable[[], Awaitable[bytes]]:
         """A function that draws :meth:`png` when called: the photo source of an outbox
         request (:data:`delivery.outbox.PhotoSource`), so a picture whose request is coalesced
         away is never drawn."""
-        return partial(self.png, table, locale)
+        return partial(self.png, table, locale, faces)
 
     async def warm(self, locales: Sequence[str] = SUPPORTED_LOCALES) -> float:
         """Draw the example tables (a line, a closed round with hands, a cross) in every

@@ -16,6 +16,12 @@ summary without a table message, the match end, a stopped match — are sent onl
 change that produced them.  The match end is queued last, after the last round's closing
 table: a group's queue is sent in order, so the end is the match's last word there.
 
+Колбаса's placements without a choice (RULES.md §2.12 rule 6; issue 32) come as the result's
+``frames``: the group's table after each of them.  The players' hand messages show the change
+at once; the table message shows the frames one after the other, ``frame_seconds`` apart, and
+then the table as it is (:meth:`Publisher._frames`) — the service gave the next turn that
+much more time.  A newer change of the match ends the frames where they are.
+
 Per accepted move this costs three Bot API calls besides the answer to the press: the table
 edit, the mover's hand message losing its keyboard, and a new message (with a notification)
 to the player to act.  A round's end edits its table into the closed table with the round's
@@ -26,6 +32,7 @@ round's end costs what a move costs.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -95,15 +102,37 @@ class Publisher:
             except Exception:  # a page's trouble never keeps a move from the chats
                 log.exception("a page listener failed on match %s", result.match_id)
         match_id = result.match_id
+        paced = fresh and bool(result.frames) and result.table is not None
         async with self.books.lock(match_id):
             books = await self.books.of(match_id)
-            await self._publish(result, books, fresh, redo)
+            await self._publish(result, books, fresh, redo, table=not paced)
             if result.status not in (Status.LOBBY, Status.PLAYING):
                 self.books.close(match_id)
             self.books.changed(match_id)
+        if paced:  # (in a task of its own: the caller never waits for them)
+            self.books.spawn(self._frames(result))
+
+    async def _frames(self, result: Result) -> None:
+        """The table message of ``result``'s match shows its ``frames`` one after the other,
+        ``frame_seconds`` apart, then the result's table — unless a newer change of the
+        match was shown meanwhile, which ends them where they are."""
+        match_id, version = result.match_id, result.version or 0
+        for table in (*result.frames, result.table):
+            async with self.books.lock(match_id):
+                if self.books.shown(match_id) > version:
+                    return
+                books = await self.books.of(match_id)
+                if table is result.table:
+                    await self.group.table(result, books)
+                    shown = False
+                else:
+                    shown = await self.group.frame(table, books)
+                self.books.changed(match_id)
+            if shown:
+                await asyncio.sleep(result.frame_seconds)
 
     async def _publish(self, result: Result, books: MatchMessages, fresh: bool,
-                       redo: bool = False) -> None:
+                       redo: bool = False, *, table: bool = True) -> None:
         match_id = result.match_id
         version = result.version or 0
         await self.group.one_shots(result, books, fresh)
@@ -116,7 +145,8 @@ class Publisher:
                 await self.group.lobby(result, books)
                 return
             if result.table is not None:
-                await self.group.table(result, books, redo)
+                if table:  # (else its frames go first: :meth:`_frames`)
+                    await self.group.table(result, books, redo)
                 await self.hands.show(result, books, redo)
         # the match end last: a group's queue is sent in order, so whoever reads it finds
         # the table above already closed with the last round's summary

@@ -3,8 +3,8 @@
 See ``docs/ENGINE_API.md`` for the contract the service and the UI rely on.
 """
 
-# The variants of RULES.md §2, one module each (engine/variants/__init__.py lists them):
-# importing the package registers them, whichever of its modules is asked for first.
+# The variants of RULES.md §2, one module each, register themselves in VARIANTS on import
+# (engine/variants/__init__.py lists them); engine.variant itself imports none of them.
 from . import variants  # noqa: F401
 from .errors import (
     AmbiguousEnd,

@@ -54,6 +54,17 @@ Strengths:
   move replaces the ``normal`` choice only when it beats it by a paired standard error
   (:data:`PRIOR_Z`).
 
+On the two tables of their own kind the same three strengths play with policies of their
+own, chosen by the table's kind, never by the variant's name: on the trains (RULES.md §2.11)
+``normal`` sheds what a held tile costs, lays a double only when it can follow it, keeps
+tiles to place next turn, takes its marker off and uses the others' public trains
+(:func:`_trains_pick`); on the sausage (§2.12) it weighs what a cut sends against what the
+opponent's next tile may do on the table it leaves (:func:`_sausage_pick`).  ``hard`` runs
+the same search: on the trains over deals from :func:`beliefs` (a draw or a knock says the
+seat could place nothing then) weighed by the other seats' plays, on the sausage over random
+fills of the tiles nobody has seen into the queues' unseen fronts — every such fill is as
+likely, since nothing public depends on them (:class:`_TrainsGame`, :class:`_SausageGame`).
+
 What a game's outcome is worth comes from the variant's own hooks, never from code here:
 ``held_costs`` (what a tile still in hand at the round's end costs in that game) for
 shedding, and ``score_round``/``result``/``standing`` for a finished playout (whatever the
@@ -71,10 +82,27 @@ from typing import Any
 from . import errors
 from .layout import LINE_STEP, Layout
 from .match import MatchState, legal_moves
-from .moves import END_CODE, Move
+from .moves import END_CODE, MEXICAN, TRAIN, Move, Placement, target_code
 from .rules import Rules
+from .sausage import Sausage
 from .table import RoundState, Table
-from .tiles import ALL_MASK, HIGH, LOW, PIPS, SUIT_MASK, TILE_ID, Tile, ids_of
+from .tiles import (
+    ALL_HIGH,
+    ALL_LOW,
+    ALL_MASK,
+    ALL_TILES,
+    HIGH,
+    LOW,
+    PIPS,
+    SUIT_MASK,
+    SUITS,
+    TILE_ID,
+    Tile,
+    ids_of,
+    set_mask,
+    tiles_of,
+)
+from .trains import Trains
 
 __all__ = [
     "STRENGTHS",
@@ -109,7 +137,7 @@ DEFAULT_WORK = 240_000
 #: games with move hooks or a cross, :func:`_preview_score`) rather than by a look-up.
 PREVIEW_WORK = 6
 
-_BIT = tuple(1 << i for i in range(28))
+_BIT = tuple(1 << i for i in range(len(ALL_TILES)))
 
 
 def _numbers(ends) -> int:
@@ -159,6 +187,7 @@ class PublicAction:
     fit: int = 0
     shown: int = -1
     source: int = -1
+    target: int = -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,11 +195,15 @@ class Observation:
     """Everything ``seat`` may know when it decides, and nothing else.  Pickles.
 
     - ``seat``/``players``/``rules``/``round_no``: who observes, in which match and round.
-    - ``hand``: the seat's own tiles, sorted (RULES.md §0).
-    - ``round``: the public part of the round (:class:`engine.table.RoundState`): the layout
+    - ``hand``: the seat's own tiles, sorted (RULES.md §0); () in Колбаса, where nobody sees
+      a queue, the owner included (§2.12 rule 1).
+    - ``round``: the public part of the round (:class:`engine.table.RoundState`, the
+      variant's :meth:`~engine.variant.Variant.public_round`): the layout
       (``round.layout``, RULES.md §2.0), the seats in play and their sides, play points and
       count (§2.0.6), phase, leader, last mover; ``round.hands`` holds this seat's hand and 0
-      for every other seat, ``round.bazar`` is empty and ``round.reserve_mask`` 0.
+      for every other seat, ``round.bazar`` is empty and ``round.reserve_mask`` 0.  In
+      Колбаса every hand is 0 and ``round.memo.queues`` holds -1 for every tile never turned
+      over (the queues' fronts), the seen tiles at their places.
     - ``hand_sizes``: tiles in every hand, per seat; ``drawable``/``reserve``: bazar tiles that
       may / may never be drawn (§1.4, §1.8).
     - ``scores``/``remembered``/``pot``: per side (player, or team, §1.14) [points];
@@ -226,14 +259,15 @@ def _field(ev: Any, name: str) -> Any:
     return getattr(ev, name, None)
 
 
-def _tile(value: Any) -> Tile:
-    return value if isinstance(value, Tile) else Tile.parse(value)
+def _tile(value: Any, top: int = 6) -> Tile:
+    return value if isinstance(value, Tile) else Tile.parse(value, top)
 
 
 def _public_round(rs: RoundState, seat: int) -> RoundState:
-    """``rs`` without what ``seat`` may not see: other hands, the bazar, the reserve."""
-    hands = tuple(h if s == seat else 0 for s, h in enumerate(rs.hands))
-    return rs._replace(hands=hands, bazar=(), reserve_mask=0)
+    """``rs`` without what ``seat`` may not see (the variant's
+    :meth:`~engine.variant.Variant.public_round`): other hands, the bazar, the reserve, and
+    whatever the variant hides (Колбаса's queues, §2.12 rule 1)."""
+    return rs.rules.spec.public_round(rs, seat)
 
 
 def observe(state: Any, seat: int, history: Iterable[Any]) -> Observation:
@@ -267,6 +301,11 @@ def observe(state: Any, seat: int, history: Iterable[Any]) -> Observation:
     if dealt is not None and _field(dealt, "lead_tile") is not None:
         lead_tile = _tile(_field(dealt, "lead_tile"))
     rs = state.round
+    kind = rs.layout.kind
+    if kind in ("trains", "sausage"):
+        steps, over = (_trains_history if kind == "trains" else _sausage_history)(
+            state, events[start:])
+        return _observation(state, seat, tuple(steps), None, over)
     lay = Layout(rs.layout.cross)
     steps: list[PublicAction] = []
     move: list[tuple[int, int, bool, bool, bool]] = []
@@ -343,16 +382,109 @@ def observe(state: Any, seat: int, history: Iterable[Any]) -> Observation:
         lay.lay(tuple(move))
     if lay.state() != rs.layout:
         raise ValueError("the history does not cover the current round's layout")
+    return _observation(state, seat, tuple(steps), lead_tile, over)
+
+
+def _observation(state: Any, seat: int, steps: tuple[PublicAction, ...],
+                 lead_tile: Tile | None, over: bool) -> Observation:
+    """The :class:`Observation` of ``seat`` with the round's public ``steps``."""
+    rs = state.round
+    public = _public_round(rs, seat)
     to_act = None if over else state.to_act
     legal: tuple[Move, ...] = legal_moves(state) if to_act == seat else ()
     return Observation(
-        seat=seat, players=players, rules=state.rules, round_no=state.round_no,
-        hand=tuple(state.hand(seat)), round=_public_round(rs, seat),
+        seat=seat, players=state.players, rules=state.rules, round_no=state.round_no,
+        hand=tiles_of(public.hands[seat]), round=public,
         hand_sizes=tuple(state.hand_sizes()), drawable=state.drawable, reserve=state.reserve,
         scores=tuple(state.scores), remembered=tuple(state.remembered), pot=state.pot,
-        own=state.own, history=tuple(steps), lead_tile=lead_tile,
+        own=state.own, history=steps, lead_tile=lead_tile,
         to_act=to_act, legal=legal,
     )
+
+
+def _trains_history(state: Any, events: list) -> tuple[list[PublicAction], bool]:
+    """The public steps of a round on the trains (RULES.md §2.11), laid again on an engine
+    :class:`engine.trains.Trains`: each placement with its target and the tiles the seat
+    could legally place then (rules 5–7), each draw, pass and knock with the tiles it could
+    not place; markers follow ``marked``/``unmarked``.  Raises ``ValueError`` when the
+    result is not the state's trains."""
+    rs = state.round
+    n = state.players
+    lay = Trains(n, rs.layout.engine)
+    free = set_mask(state.rules.set)
+    steps: list[PublicAction] = []
+    after_double = -1  # the seat whose latest placement this turn was a double (rule 7 b)
+    over = False
+
+    def fits(s: int) -> int:
+        m = 0
+        for tid, _ in lay.placements(s, free & ~lay.mask, after_double == s):
+            m |= _BIT[tid]
+        return m
+
+    top = state.rules.set
+    for ev in events:
+        kind = _field(ev, "kind")
+        if kind == "played":
+            s = int(_field(ev, "seat"))
+            t = _tile(_field(ev, "tile"), top)
+            tid = TILE_ID[t]
+            train = _field(ev, "train")
+            i = n if train == "mexican" else int(train)
+            steps.append(PublicAction("played", s, t, None, (), 0, fit=fits(s),
+                                      target=Trains.code(i, n)))
+            lay.place(tid, i)
+            if i == s:
+                lay.public[s] = False
+            after_double = s if t.a == t.b else -1
+        elif kind in ("drew", "passed", "knocked"):
+            s = int(_field(ev, "seat"))
+            steps.append(PublicAction(kind, s, count=1 if kind == "drew" else 0, fit=fits(s)))
+            if kind != "drew":
+                after_double = -1
+        elif kind == "marked":
+            lay.public[int(_field(ev, "seat"))] = True
+        elif kind == "unmarked":
+            lay.public[int(_field(ev, "seat"))] = False
+        elif kind in ("went_out", "fish", "round_scored", "match_ended"):
+            over = True
+    if lay.state() != rs.layout:
+        raise ValueError("the history does not cover the current round's trains")
+    return steps, over
+
+
+def _sausage_history(state: Any, events: list) -> tuple[list[PublicAction], bool]:
+    """The public steps of a round on the sausage (RULES.md §2.12): the head, every
+    placement with its target, every tile sent to the back (all seen by both), laid again on
+    an engine :class:`engine.sausage.Sausage`.  Raises ``ValueError`` when the result is not
+    the state's sausage."""
+    rs = state.round
+    lay = Sausage(state.players)
+    steps: list[PublicAction] = []
+    over = False
+    for ev in events:
+        kind = _field(ev, "kind")
+        if kind in ("led", "played", "sent_back"):
+            s = int(_field(ev, "seat"))
+            t = _tile(_field(ev, "tile"))
+            if kind == "led":
+                lay.lead(TILE_ID[t])
+                steps.append(PublicAction("led", s, t))
+            elif kind == "played":
+                fields = {k: _field(ev, k) for k in ("line", "at", "cut")}
+                code = target_code(Placement(t, **{k: v for k, v in fields.items()
+                                                   if v is not None}))
+                lay.place(TILE_ID[t], code)
+                steps.append(PublicAction("played", s, t, target=code))
+            else:
+                steps.append(PublicAction("sent_back", s, t))
+        elif kind in ("went_out", "fish", "round_scored", "match_ended"):
+            over = True
+    got = lay.state()
+    want = rs.layout
+    if (got.head, got.a, got.b, got.mask) != (want.head, want.a, want.b, want.mask):
+        raise ValueError("the history does not cover the current round's sausage")
+    return steps, over
 
 
 def _context(obs: Observation) -> MatchState:
@@ -379,8 +511,9 @@ class Beliefs:
       is ``()``, as is a seat with no tiles (one that left the match, §2.8 rule 8).
     - ``undealt``: tiles the round's forced lead shows were in no hand at the deal (§1.5: the
       lead is the first tile of the order that some hand holds).
-    - ``voids``: per seat, a 7-bit mask of the numbers the seat is known to hold no tile of
-      (none of its groups may hold an unseen tile showing it).
+    - ``voids``: per seat, a bit mask of the numbers (0..N of the double-N set, RULES.md
+      §2.10) the seat is known to hold no tile of (none of its groups may hold an unseen tile
+      showing it).
 
     Whatever of ``unseen`` no group holds is in the bazar (``obs.drawable + obs.reserve``
     tiles, in an unknown order).
@@ -459,7 +592,8 @@ def beliefs(obs: Observation) -> Beliefs:
         elif a.kind == "took":
             size[a.seat] -= a.count
             size[a.source] += a.count
-    dealt_allowed = ALL_MASK & ~undealt
+    full = set_mask(obs.rules.set)
+    dealt_allowed = full & ~undealt
     groups: list[list[list[int]]] = [[[max(0, n), dealt_allowed]] for n in size]
     pending = [0] * players  # allowed mask of a drawn tile that must be placed next
     for i, act in enumerate(hist):
@@ -481,7 +615,7 @@ def beliefs(obs: Observation) -> Beliefs:
             else:  # cannot happen with a true history; stay sound by forgetting
                 n = sum(x[0] for x in g) + (1 if pending[s] else 0) - 1
                 pending[s] = 0
-                groups[s] = [[n, ALL_MASK]]
+                groups[s] = [[n, full]]
             groups[s] = [x for x in groups[s] if x[0] > 0]
         elif kind in ("drew", "knocked", "passed"):
             fit = act.fit
@@ -493,12 +627,12 @@ def beliefs(obs: Observation) -> Beliefs:
                 closing = _next_of(hist, i)
                 kept = act.count if closing in ("knocked", "passed") else act.count - 1
                 if kept:
-                    groups[s].append([kept, ALL_MASK & ~fit])
+                    groups[s].append([kept, full & ~fit])
                 if closing not in ("knocked", "passed"):
                     pending[s] = fit
         elif kind == "forced":
             if act.count:
-                groups[s].append([act.count, ALL_MASK])
+                groups[s].append([act.count, full])
         elif kind == "took":
             src = act.source
             g = groups[src] + ([[1, pending[src]]] if pending[src] else [])
@@ -507,9 +641,10 @@ def beliefs(obs: Observation) -> Beliefs:
             moved = act.count
             merged[0] -= moved
             groups[src] = [merged] if merged[0] > 0 else []
-            groups[s].append([moved, merged[1] or ALL_MASK])
+            groups[s].append([moved, merged[1] or full])
     seen = obs.round.hands[obs.seat] | obs.round.layout.mask
-    unseen = ALL_MASK & ~seen
+    unseen = full & ~seen
+    numbers = range(obs.rules.set + 1)
     out_groups = []
     voids = []
     for s in range(players):
@@ -519,12 +654,12 @@ def beliefs(obs: Observation) -> Beliefs:
         if s == obs.seat or not obs.hand_sizes[s]:
             g = []
         elif sum(c for c, _ in g) != obs.hand_sizes[s]:  # inconsistent: forget, stay sound
-            g = [(obs.hand_sizes[s], ALL_MASK)]
+            g = [(obs.hand_sizes[s], full)]
         out_groups.append(tuple(g))
         v = 0
         if g:
-            for n in range(7):
-                if not any(m & unseen & SUIT_MASK[n] for _, m in g):
+            for n in numbers:
+                if not any(m & unseen & SUITS[n] for _, m in g):
                     v |= 1 << n
         voids.append(v)
     return Beliefs(unseen, tuple(out_groups), undealt, tuple(voids))
@@ -567,7 +702,7 @@ class _Sampler:
                     slots.append((count, allowed, s))
         nbazar = obs.drawable + obs.reserve
         if nbazar:
-            slots.append((nbazar, ALL_MASK, -1))
+            slots.append((nbazar, set_mask(obs.rules.set), -1))
         unseen = bel.unseen
         if sum(x[0] for x in slots) != unseen.bit_count():
             raise ValueError("hand sizes and bazar do not add up to the unseen tiles")
@@ -887,8 +1022,8 @@ def _base_scores(rules: Rules) -> tuple[float, ...]:
     got = _BASES.get(key)
     if got is None:
         costs = rules.spec.held_costs(rules)
-        got = tuple(W_PIPS * costs[t] + (W_DOUBLE if LOW[t] == HIGH[t] else 0.0)
-                    for t in range(28))
+        got = tuple(W_PIPS * costs[t] + (W_DOUBLE if ALL_LOW[t] == ALL_HIGH[t] else 0.0)
+                    for t in range(len(costs)))
         if len(_BASES) > 256:
             _BASES.clear()
         _BASES[key] = got
@@ -1359,6 +1494,259 @@ def _run(t: Table, know: _Know, judge: _Judge, first: Move | None = None
     return None
 
 
+# ====================================================================== the trains (§2.11)
+
+# Weights of the ``normal`` policy on the trains (RULES.md §2.11; measured with
+# bench/ai_bench.py against ``easy``).  A pip kept in hand is a point recorded (rule 11).
+T_AGAIN = 6.0      # a double I can follow at once (rule 8 a: I place again)
+T_OPEN = 8.0       # a double I cannot follow: I draw and likely mark (rules 7–8)
+T_FOLLOW = 2.0     # per tile I could place next turn on the trains as they are (capped)
+T_FOLLOW_CAP = 4
+T_UNMARK = 4.0     # my marked train becomes private again (rule 5)
+T_OWN = 1.0        # per tile of mine that fits my own train's new end (kept for later)
+T_OTHER = 1.5      # a placement on another seat's public train keeps my own for later
+
+
+def _trains_pick(t: Table, seat: int, moves: tuple[Move, ...], costs: tuple[float, ...]
+                 ) -> int:
+    """Index of the ``normal`` choice among ``moves`` on the trains (RULES.md §2.11): go out;
+    else shed what a held tile costs (``costs``, the variant's
+    :meth:`~engine.variant.Variant.held_costs`), lay a double only when it can be followed
+    (rule 8 a), keep tiles to place next turn, take the marker off one's own train (rule 5)
+    and use the others' public trains.  Reads only the seat's hand and the table."""
+    lay = t.layout
+    hand = t.hands[seat]
+    n = lay.players
+    best = 0
+    best_score = -1e18
+    marked = lay.public[seat]
+    for k, m in enumerate(moves):
+        tid, code = m._c[0][0], m._c[0][1]
+        h2 = hand & ~_BIT[tid]
+        if not h2:
+            return k  # going out (rule 10 a)
+        i = n if code == MEXICAN else code - TRAIN
+        after = lay.copy()
+        after.place(tid, i)
+        if i == seat:
+            after.public[seat] = False
+        score = W_PIPS * costs[tid]
+        if ALL_LOW[tid] == ALL_HIGH[tid]:
+            score += T_AGAIN if after.placements(seat, h2, True) else -T_OPEN
+        else:
+            nxt = {x for x, _ in after.placements(seat, h2, False)}
+            score += T_FOLLOW * min(len(nxt), T_FOLLOW_CAP)
+        score += T_OWN * (h2 & SUITS[after.ends[seat]]).bit_count()
+        if i == seat and marked:
+            score += T_UNMARK
+        elif i != seat and i != n:
+            score += T_OTHER
+        if score > best_score:
+            best, best_score = k, score
+    return best
+
+
+class _TrainsGame:
+    """How the computer players play the trains (RULES.md §2.11): the ``normal`` choice at
+    the observation, deals sampled from :func:`beliefs` and weighed by the other seats'
+    plays (:class:`_Inference`), and playouts with :func:`_trains_pick` for every seat."""
+
+    def __init__(self, obs: Observation) -> None:
+        self.obs = obs
+        self.judge = _Judge(_context(obs))
+        self.costs = obs.rules.spec.held_costs(obs.rules)
+        self._template: Table | None = None
+        self._sampler: Any = None
+
+    def prior(self) -> Move:
+        obs = self.obs
+        t = Table.from_state(obs.round)
+        return obs.legal[_trains_pick(t, obs.seat, obs.legal, self.costs)]
+
+    def deal(self, rng: random.Random) -> Table:
+        if self._template is None:
+            obs = self.obs
+            bel = beliefs(obs)
+            self._template = Table.from_state(obs.round)
+            self._sampler = (_Sampler(obs, bel), _Inference(obs, _base_scores(obs.rules)))
+        sampler, infer = self._sampler
+        return _deal_table(self.obs, *infer.deal(sampler, rng), self._template)
+
+    def run(self, t: Table, first: Move) -> None:
+        costs = self.costs
+        work = 0
+        m = first
+        while True:
+            work += 1
+            t.play(m)
+            if t.end is not None:
+                break
+            moves = t.moves()
+            if len(moves) == 1:
+                m = moves[0]
+            else:
+                work += PREVIEW_WORK * len(moves)
+                m = moves[_trains_pick(t, t.to_act, moves, costs)]
+        self.judge.work += work
+        return None
+
+
+# ====================================================================== the sausage (§2.12)
+
+# Weights of the ``normal`` policy on the sausage (RULES.md §2.12): tiles and pips sent to
+# the opponent by a cut count for me, what the opponent's next tile may do on the table I
+# leave (place a tile, cut and send me tiles) against me.
+S_TILE = 1.0       # per tile a cut sends (rule 5 c: to the back of the other queue)
+S_PIP = 0.1        # per pip of them (rule 8: pips left are recorded)
+S_PLACE = 1.0      # the opponent's next tile is placed (its queue shrinks)
+
+
+def _sausage_pool(t: Table) -> tuple[int, int]:
+    """``(mask, count)`` of the tiles that nobody has seen yet (RULES.md §2.12 rule 1: the
+    fronts of the queues that are still as dealt); a tile that came to a queue's back was
+    seen by both."""
+    memo = t.memo
+    seen = t.layout.mask
+    if t.layout.turned >= 0:
+        seen |= _BIT[t.layout.turned]
+    for q, f in zip(memo.queues, memo.fresh, strict=True):
+        for x in q[f:]:
+            seen |= _BIT[x]
+    pool = ALL_MASK & ~seen
+    return pool, pool.bit_count()
+
+
+def _sausage_threat(lay: Sausage, pool: int, count: int, front: int) -> float:
+    """What the opponent's next turn is expected to cost me on ``lay``: its tile is
+    ``front`` when it is known, else any tile of ``pool`` (``count`` of them) alike; a tile
+    that fits is placed (:data:`S_PLACE`), a cut sends me 2k + 1 tiles (k the largest
+    position it cuts at) with their pips."""
+    fit = lay.fit()
+    la, lb = lay.lines
+    cuts: dict[int, float] = {}
+    head = lay.head
+    cum_a = PIPS[head]
+    cum_b = 0
+    for k in range(min(len(la), len(lb))):
+        x, y = la[k][1], lb[k][1]
+        a0, a1 = la[k]
+        b0, b1 = lb[k]
+        cum_a += a0 + a1
+        cum_b += b0 + b1
+        lo, hi = (x, y) if x <= y else (y, x)
+        cuts[TILE_ID[Tile(lo, hi)]] = S_TILE * (2 * k + 3) + S_PIP * (cum_a + cum_b)
+    if front >= 0:
+        return (S_PLACE if fit >> front & 1 else 0.0) + cuts.get(front, 0.0)
+    if not count:
+        return 0.0
+    total = S_PLACE * (fit & pool).bit_count()
+    for tid, v in cuts.items():
+        if pool >> tid & 1:
+            total += v
+    return total / count
+
+
+def _sausage_pick(t: Table, seat: int, moves: tuple[Move, ...]) -> int:
+    """Index of the ``normal`` choice among the placements of the turned-over tile on the
+    sausage (RULES.md §2.12 rule 6): what a cut sends to the opponent, less what the
+    opponent's next tile is expected to do on the table left (:func:`_sausage_threat`).
+    Reads only what both players see: the table, the tiles seen in the queues."""
+    lay = t.layout
+    opp = t.nxt[seat]
+    memo = t.memo
+    q = memo.queues[opp]
+    front = q[0] if q and memo.fresh[opp] == 0 else -1
+    pool, count = _sausage_pool(t)
+    best = 0
+    best_score = -1e18
+    for k, m in enumerate(moves):
+        tid, code = m._c[0][0], m._c[0][1]
+        after = lay.copy()
+        gone = after.place(tid, code)
+        score = 0.0
+        if gone:
+            score += S_TILE * len(gone) + S_PIP * sum(PIPS[g] for g in gone)
+        score -= _sausage_threat(after, pool, count, front)
+        if score > best_score:
+            best, best_score = k, score
+    return best
+
+
+class _SausageGame:
+    """How the computer players play the sausage (RULES.md §2.12): the ``normal`` choice at
+    the observation; deals sampled by filling the tiles nobody has seen into the queues'
+    unseen fronts at random (every order is as likely: nothing public depends on them); and
+    playouts with :func:`_sausage_pick` for every decision, the forced turns played by the
+    round core."""
+
+    def __init__(self, obs: Observation) -> None:
+        self.obs = obs
+        self.judge = _Judge(_context(obs))
+        rs = obs.round
+        memo = rs.memo
+        self.template = Table.from_state(rs)
+        known = rs.layout.mask
+        if self.template.layout.turned >= 0:
+            known |= _BIT[self.template.layout.turned]
+        for q in memo.queues:
+            for x in q:
+                if x >= 0:
+                    known |= _BIT[x]
+        self.unseen = ids_of(ALL_MASK & ~known)
+        self.slots = [(s, j) for s, q in enumerate(memo.queues) for j, x in enumerate(q)
+                      if x < 0]
+
+    def prior(self) -> Move:
+        obs = self.obs
+        return obs.legal[_sausage_pick(self.template, obs.seat, obs.legal)]
+
+    def deal(self, rng: random.Random) -> Table:
+        tiles = list(self.unseen)
+        rng.shuffle(tiles)
+        t = self.template.copy()
+        memo = t.memo
+        queues = [list(q) for q in memo.queues]
+        for (s, j), x in zip(self.slots, tiles, strict=True):
+            queues[s][j] = x
+        hands = []
+        for q in queues:
+            m = 0
+            for x in q:
+                m |= _BIT[x]
+            hands.append(m)
+        if t.layout.turned >= 0 and t.to_act >= 0:
+            hands[t.to_act] |= _BIT[t.layout.turned]
+        t.hands = hands
+        t.memo = memo._replace(queues=tuple(tuple(q) for q in queues))
+        return t
+
+    def run(self, t: Table, first: Move) -> None:
+        work = 0
+        m = first
+        while True:
+            turns = t.memo.turns
+            t.play(m)
+            work += 1 + t.memo.turns - turns
+            if t.end is not None:
+                break
+            moves = t.moves()
+            work += PREVIEW_WORK * len(moves)
+            m = moves[_sausage_pick(t, t.to_act, moves)]
+        self.judge.work += work
+        return None
+
+
+def _own_layout(obs: Observation) -> _TrainsGame | _SausageGame | None:
+    """The computer players' ways on a layout of its own kind (the trains, the sausage), or
+    None on the line and the cross."""
+    kind = obs.round.layout.kind
+    if kind == "trains":
+        return _TrainsGame(obs)
+    if kind == "sausage":
+        return _SausageGame(obs)
+    return None
+
+
 # ====================================================================== decisions
 
 
@@ -1392,12 +1780,15 @@ def _normal(obs: Observation, bel: Beliefs, know: _Know, judge: _Judge) -> Move:
 
 
 def decide_normal(obs: Observation, rng: random.Random | None = None) -> Move:
-    """The heuristic move (see the module doc; weights ``W_*``).  Deterministic: ``rng`` is
-    accepted for a uniform signature and unused.  Raises ``ValueError`` when ``obs.seat`` is
-    not to act."""
+    """The heuristic move (see the module doc; weights ``W_*``, on the trains ``T_*``, on the
+    sausage ``S_*``).  Deterministic: ``rng`` is accepted for a uniform signature and unused.
+    Raises ``ValueError`` when ``obs.seat`` is not to act."""
     _check(obs)
     if len(obs.legal) == 1:
         return obs.legal[0]
+    game = _own_layout(obs)
+    if game is not None:
+        return game.prior()
     bel = beliefs(obs)
     return _normal(obs, bel, _knowledge(obs, bel), _Judge(_context(obs)))
 
@@ -1504,17 +1895,39 @@ def think_hard(obs: Observation, rng: random.Random, *, budget: float | None = N
         raise ValueError("give a work budget, a time budget or a number of samples")
     if budget is not None and clock is None:
         raise ValueError("a time budget needs a clock")
-    bounds = _Bounds(samples, work, budget, clock)
-    bel = beliefs(obs)
-    know = _knowledge(obs, bel)
-    judge = _Judge(_context(obs))
-    side = obs.side
-    moves = obs.legal
-    prior = _normal(obs, bel, know, judge)
-    judge.work = 0
-    template = Table.from_state(obs.round)
-    sampler = _Sampler(obs, bel)
-    infer = _Inference(obs, know.base)
+    game = _own_layout(obs)
+    if game is not None:  # the trains, the sausage (RULES.md §2.11, §2.12)
+        judge = game.judge
+        prior = game.prior()
+        judge.work = 0
+        deal = game.deal
+        run = game.run
+    else:
+        bel = beliefs(obs)
+        know = _knowledge(obs, bel)
+        judge = _Judge(_context(obs))
+        prior = _normal(obs, bel, know, judge)
+        judge.work = 0
+        template = Table.from_state(obs.round)
+        sampler = _Sampler(obs, bel)
+        infer = _Inference(obs, know.base)
+
+        def deal(rng: random.Random) -> Table:
+            return _deal_table(obs, *infer.deal(sampler, rng), template)
+
+        def run(t: Table, m: Move) -> list[float] | None:
+            return _run(t, know.copy(), judge, m)
+
+    return _search(obs.legal, prior, deal, run, judge, obs.side, rng,
+                   bounds=_Bounds(samples, work, budget, clock), samples=samples)
+
+
+def _search(moves: tuple[Move, ...], prior: Move, deal, run, judge: _Judge, side: int,
+            rng: random.Random, *, bounds: _Bounds, samples: int | None) -> Thought:
+    """The search of :func:`think_hard`: ``deal(rng)`` gives the table of one sampled deal,
+    ``run(table, move)`` plays the round out from ``move`` (the values per side when the
+    policy already scored its end, else None), ``judge`` scores and counts the work,
+    ``bounds`` end it."""
     totals = [0.0] * len(moves)
     per: list[list[float]] = [[] for _ in moves]
     k0 = moves.index(prior) if prior in moves else -1
@@ -1523,10 +1936,10 @@ def think_hard(obs: Observation, rng: random.Random, *, budget: float | None = N
     bounds.begin()
     while True:
         w0 = judge.work
-        base = _deal_table(obs, *infer.deal(sampler, rng), template)
+        base = deal(rng)
         for k in alive:
             t = base.copy()
-            vals = _run(t, know.copy(), judge, moves[k])
+            vals = run(t, moves[k])
             u = (vals or _settle(judge, t))[side]
             totals[k] += u
             per[k].append(u)

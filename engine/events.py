@@ -108,13 +108,16 @@ class Led(NamedTuple):
 
     ``flip``: the lead lies high half left (RULES.md §0: ``"6-5"``).  The extraordinary lead
     (RULES.md §2.1 rule 7) is a ``led`` of [0|0] (end ``left``) and a ``played`` of [6|6]
-    (end ``right``, ``part`` 1).
+    (end ``right``, ``part`` 1).  ``forced``: the rules placed it without a decision (the
+    head of Колбаса, RULES.md §2.12 rules 2 and 6).
     """
 
     seat: int
     tile: Tile
     flip: bool = False
+    forced: bool = False
     kind = "led"
+    optional = frozenset({"forced"})
     note = no_note
 
 
@@ -122,15 +125,27 @@ class Played(NamedTuple):
     """``seat`` placed ``tile`` at ``end`` (``"left"``, ``"right"``, ``"up"``, ``"down"`` or
     ``"gap"``) (RULES.md §1.7, §2.0.2, §2.1 rule 7); ``closed`` face down (§2.0.3), ``along``
     (§2.5 rule 3).  ``part`` is the placement's index within its move: a move of several tiles
-    (§2.0.4) is one ``played`` event per tile, the later ones with ``part`` 1, 2, …"""
+    (§2.0.4) is one ``played`` event per tile, the later ones with ``part`` 1, 2, …
+
+    On the trains and the sausage (RULES.md §2.10.0) ``end`` is None and the target is
+    ``train`` (a seat, or ``"mexican"``, §2.11), ``line`` with ``at`` (the position where a
+    double went, None at the end, §2.12 rule 5 a–b) or ``cut`` (the position, rule 5 c), as
+    in :class:`engine.moves.Placement`.  ``forced``: the rules placed it without a decision
+    (a Колбаса turn with one placement, §2.12 rule 6)."""
 
     seat: int
     tile: Tile
-    end: str
+    end: str | None
     closed: bool = False
     along: bool = False
     part: int = 0
+    train: int | str | None = None
+    line: str | None = None
+    at: int | None = None
+    cut: int | None = None
+    forced: bool = False
     kind = "played"
+    optional = frozenset({"train", "line", "at", "cut", "forced"})
     note = no_note
 
 
@@ -316,8 +331,13 @@ def _plain(value: Any) -> Any:
 
 
 def to_dict(event: Event) -> dict[str, Any]:
-    """The event as a JSON-ready dict with its ``kind``; tiles are written ``"a-b"``."""
+    """The event as a JSON-ready dict with its ``kind``; tiles are written ``"a-b"``.  The
+    fields an event lists as ``optional`` (the targets of the trains and the sausage, §2.10.0)
+    are left out while they hold their default (None, False)."""
     d = {"kind": event.kind}
+    optional = getattr(event, "optional", ())
     for k, v in zip(event._fields, event, strict=True):
+        if k in optional and (v is None or v is False):
+            continue
         d[k] = _plain(v)
     return d

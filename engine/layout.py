@@ -26,13 +26,18 @@ from .moves import DOWN, END_NAMES, GAP, LEFT, RIGHT, UP, single
 from .tiles import HIGH, LOW, SUIT_MASK, SUIT_NONDOUBLE_MASK, TILE_ID, Tile, ids_of
 
 __all__ = [
-    "NO_END", "CLOSED", "GAP_OPEN", "ACROSS", "ALONG", "FACE_DOWN", "PLAIN",
+    "NO_END", "CLOSED", "GAP_OPEN", "ACROSS", "ALONG", "FACE_DOWN", "PLAIN", "OWN_TURNS",
     "Layout", "LayoutState", "Line", "fit_mask", "LINE_STEP", "LINE_MOVES",
 ]
 
 NO_END = -1
 CLOSED = -2
 GAP_OPEN = 7
+#: ``pos`` of a layout of its own kind (the trains of RULES.md §2.11, :mod:`engine.trains`;
+#: the sausage of §2.12, :mod:`engine.sausage`): the round core neither looks up nor caches
+#: its moves, and leaves a move's placement and the turn that follows to the variant
+#: (:attr:`engine.variant.Variant.play_move`).
+OWN_TURNS = -2
 
 #: How a tile lies (``LayoutState`` triples ``(a, b, lay)``): a non-double or a double in
 #: line with the chain, a double across (counts both halves at an end, §2.0.6), a double
@@ -101,6 +106,16 @@ class LayoutState(NamedTuple):
     mask: int
     last_mask: int
     lead_at: int = -1
+
+    @property
+    def kind(self) -> str:
+        """The kind of layout: ``"line"`` (RULES.md §2.0.1) or ``"cross"`` (§2.0.2); the
+        trains and the sausage have states of their own (``"trains"``, ``"sausage"``)."""
+        return "cross" if self.cross else "line"
+
+    def to_layout(self) -> Layout:
+        """A mutable :class:`Layout` equal to this snapshot."""
+        return Layout.from_state(self)
 
     @property
     def last(self) -> tuple[tuple[str, int], ...]:

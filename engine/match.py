@@ -31,6 +31,7 @@ __all__ = [
     "host_move",
     "deal_next",
     "deal_given",
+    "deal_from_seed",
 ]
 
 
@@ -95,13 +96,16 @@ class MatchState(NamedTuple):
 
     @property
     def layout(self):
-        """The tiles on the table (:class:`engine.layout.LayoutState`, RULES.md §2.0)."""
+        """The tiles on the table: a :class:`engine.layout.LayoutState` (the line and the
+        cross, RULES.md §2.0), :class:`engine.trains.TrainsState` (§2.11) or
+        :class:`engine.sausage.SausageState` (§2.12); ``layout.kind`` says which."""
         return self.round.layout
 
     @property
     def chain(self) -> tuple[tuple[int, int], ...]:
-        """The line as oriented ``(a, b)`` pairs, left to right (RULES.md §0)."""
-        return self.round.layout.chain
+        """The line as oriented ``(a, b)`` pairs, left to right (RULES.md §0); () on the
+        trains and the sausage (§2.11, §2.12)."""
+        return self.round.chain
 
     @property
     def ends(self) -> tuple[int, ...]:
@@ -149,13 +153,18 @@ def new_match(rules: Rules, players: int, seed: object) -> tuple[MatchState, lis
     """Start a match: deal the first round from ``seed`` (RULES.md §1.2–§1.5 and the
     variant's deal and lead).
 
-    ``players`` as the variant allows (2..4; 4 with teams); ``seed`` any int or str.
-    Returns ``(state, events)``; raises ``ValueError`` for a bad number of players.
+    ``players`` as the variant allows (2..4; 4 with teams; 2..8 in Мексиканский поезд, 2 in
+    Колбаса); ``seed`` any int or str.  A round that the rules play to its end before any
+    decision (Колбаса) is recorded within the call and the next one dealt.  Returns
+    ``(state, events)``; raises ``ValueError`` for a bad number of players.
     """
     rules.check_players(players)
     state = _initial(rules, players, seed)
     t, events = rules.spec.deal_round(state, 1)
-    return state._replace(round=remember(t.state(), t)), events
+    state = state._replace(round=remember(t.state(), t))
+    if t.end is not None:  # a round the rules played to its end without a decision
+        state = _finish_round(state, t, events, True)
+    return state, events
 
 
 def start_match(rules: Rules, players: int, round_state: RoundState | None = None,
@@ -211,15 +220,38 @@ def deal_next(state: MatchState, round_state: RoundState) -> MatchState:
     return state._replace(round_no=state.round_no + 1, round=round_state)
 
 
-def deal_given(state: MatchState, hands: tuple[int, ...], bazar: tuple[int, ...],
+def deal_given(state: MatchState, hands: tuple, bazar: tuple[int, ...],
                *, first: bool = False) -> tuple[MatchState, list]:
     """Deal the next round (or, with ``first``, the first) from given hands and bazar, e.g.
     a game record's deal: the variant's lead rule picks the leader (RULES.md §1.5, §1.6).
-    Returns ``(state, [dealt event])``."""
+    ``hands``: a tile mask per seat; in Колбаса (RULES.md §2.12) each seat's queue as tile
+    ids, front first, and ``bazar`` ().  Returns ``(state, [dealt event, …])``: the steps the
+    rules force before the first decision follow the ``dealt`` event
+    (:meth:`engine.variant.Variant.begin_round`)."""
     v = state.rules.spec
     round_no = state.round_no if first else state.round_no + 1
     t = v.new_table(state, tuple(hands), tuple(bazar), round_no)
-    return state._replace(round_no=round_no, round=t.state()), [v.dealt_event(t, round_no)]
+    events = [v.dealt_event(t, round_no)]
+    v.start_round(t, events)
+    state = state._replace(round_no=round_no, round=remember(t.state(), t))
+    if t.end is not None:  # the rules played the round to its end: it is recorded now
+        state = _finish_round(state, t, events, False)
+    return state, events
+
+
+def deal_from_seed(state: MatchState, *, first: bool = False) -> tuple[MatchState, list]:
+    """Deal the next round (or, with ``first``, the first) from the match's seed, as
+    :func:`apply` does, for a match whose finished round was kept with ``deal=False`` (or a
+    match from :func:`start_match` without a round).  A round that the rules play to its end
+    before any decision (Колбаса, RULES.md §2.12 rule 6) is recorded at once and kept as it
+    finished.  Returns ``(state, events)``."""
+    v = state.rules.spec
+    round_no = state.round_no if first else state.round_no + 1
+    t, events = v.deal_round(state, round_no)
+    state = state._replace(round_no=round_no, round=remember(t.state(), t))
+    if t.end is not None:
+        state = _finish_round(state, t, events, False)
+    return state, events
 
 
 def apply(state: MatchState, seat: int, move: Move, *, deal: bool = True,
@@ -263,25 +295,30 @@ def apply(state: MatchState, seat: int, move: Move, *, deal: bool = True,
 
 def _finish_round(state: MatchState, t: Table, events: list, deal: bool) -> MatchState:
     """Score a finished round (the variant's :meth:`score_round`), then end the match or,
-    with ``deal``, deal the next round."""
+    with ``deal``, deal the next round.  A round that the rules play to its end before any
+    decision (Колбаса, RULES.md §2.12 rule 6: every turn without a choice) is scored at once
+    and the next one dealt."""
     v = state.rules.spec
-    rs = t.state()
-    end: RoundEnd = v.score_round(state._replace(round=rs), t)
-    events.append(end.scored)
-    events.extend(end.events)
-    state = state._replace(
-        round=rs, scores=end.scores, remembered=end.remembered, pot=end.pot,
-        own=end.own if end.own is not None else state.own)
-    result = v.result(state, end)
-    if result is not None:
-        events.append(MatchEnded(result.reason, result.goats, result.rating, None,
-                                 state.scores, result.title, result.winners))
-        return state._replace(result=result)
-    if not deal:
-        return state
-    nxt, deal_events = v.deal_round(state, state.round_no + 1)
-    events.extend(deal_events)
-    return deal_next(state, remember(nxt.state(), nxt))
+    while True:
+        rs = t.state()
+        end: RoundEnd = v.score_round(state._replace(round=rs), t)
+        events.append(end.scored)
+        events.extend(end.events)
+        state = state._replace(
+            round=rs, scores=end.scores, remembered=end.remembered, pot=end.pot,
+            own=end.own if end.own is not None else state.own)
+        result = v.result(state, end)
+        if result is not None:
+            events.append(MatchEnded(result.reason, result.goats, result.rating, None,
+                                     state.scores, result.title, result.winners))
+            return state._replace(result=result)
+        if not deal:
+            return state
+        t, deal_events = v.deal_round(state, state.round_no + 1)
+        events.extend(deal_events)
+        state = deal_next(state, remember(t.state(), t))
+        if t.end is None:
+            return state
 
 
 def host_move(state: MatchState) -> Move:
@@ -297,7 +334,10 @@ def apply_host_move(state: MatchState, *, deal: bool = True,
                     take: list[Tile] | None = None) -> tuple[MatchState, list]:
     """The turn of ``state.to_act`` timed out: the host moves for them (RULES.md §1.17).
 
-    Emits :class:`engine.events.HostMoved` before the move's own events.  After
+    Where a turn holds several decisions (Мексиканский поезд, RULES.md §2.11 rule 14) the
+    host finishes the whole turn, each placement a decision of its own (``version`` grows by
+    each), and the turn counts as one host move.  Emits :class:`engine.events.HostMoved`
+    before the move's own events.  After
     ``rules.afk_limit`` consecutive host moves for one seat — unless that move ended the match
     — the match is interrupted by timeout with the timeout rating (§1.16).  ``deal``/``take``
     as in :func:`apply`.  Raises :class:`engine.errors.RoundOver` when the match is over.
@@ -308,6 +348,11 @@ def apply_host_move(state: MatchState, *, deal: bool = True,
     move = host_move(state)
     count = state.afk[seat] + 1
     new, events = apply(state, seat, move, deal=deal, take=take, _host=True)
+    v = state.rules.spec
+    while new.result is None and new.round.to_act == seat and v.turn_goes_on(new.round):
+        # a turn of several decisions: the host finishes it (RULES.md §2.11 rule 14)
+        new, more = apply(new, seat, host_move(new), deal=deal, _host=True)
+        events.extend(more)
     events.insert(0, HostMoved(seat, count))
     afk = new.afk[:seat] + (count,) + new.afk[seat + 1:]
     new = new._replace(afk=afk)

@@ -19,7 +19,17 @@ true`` face down, ``"along": true`` laid along; a lead lies as it is written, ``
 6 at the left end, RULES.md §0), ``{"tiles": [placement, ...]}`` (several tiles at once, e.g.
 two doubles), ``{"take": ["2-5"]}`` (Семёрка's blind take, right after the move that made the
 7, RULES.md §2.8 rule 5).  A decision may carry ``"host": true``: the host moved for a player
-whose turn timed out (RULES.md §1.17); its tiles must then be the host's move.  ``start``
+whose turn timed out (RULES.md §1.17); its tiles must then be the host's move.
+
+Мексиканский поезд (RULES.md §2.11 rule 15): tiles of the double-9 or double-12 set
+(``"9-12"``); the deal's hands and bazar hold the set without the round's engine; every
+placement is an entry ``{"tile": "5-12", "train": 0}`` or ``{"train": "mexican"}`` (``train``
+left out where the tile has one legal placement); draws and marks are not written; a turn the
+host finished is one ``"host": true`` entry per placement.  Колбаса (§2.12 rule 11): the deal
+is ``{"queues": [[14 tiles], [14 tiles]]}``, front first; every placement is an entry, the
+forced ones too (they are checked against what the rules force): the lead ``{"tile": "2-5"}``,
+``{"tile": "1-0", "line": "a"}``, ``{"tile": "6-6", "line": "a", "at": 2}``, ``{"tile":
+"1-0", "cut": 3}``; a tile sent to the back of its queue is not written.  ``start``
 arrays are per side (player, or team when ``rules.teams``); a variant that counts marks
 (:attr:`engine.variant.Variant.marks`) may give each by its name, per player or per team as
 the mark is counted.  Seats are 0-based indices into ``players``.  A void
@@ -33,17 +43,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import errors
-from .events import MatchEnded, RoundScored, Took
+from .events import RoundScored
 from .match import (
     MatchState,
     apply,
     apply_host_move,
+    deal_from_seed,
     deal_given,
     host_move,
-    new_match,
     start_match,
 )
-from .moves import END_NAMES, Move, Placement
+from .moves import END_NAMES, LINES, Move, Placement
 from .rules import Rules
 from .table import misdeal_reason
 from .tiles import TILE_ID, Tile
@@ -85,26 +95,43 @@ class ReplayError(Exception):
         return (", ".join(where) + ": " if where else "") + self.message
 
 
-def _tiles(value: Any, what: str, problem: str = "deal") -> list[Tile]:
+def _tiles(value: Any, what: str, top: int = 6, problem: str = "deal") -> list[Tile]:
     if not isinstance(value, list):
         raise ReplayError(f"{what} must be a list of tiles", problem=problem)
     try:
-        return [Tile.parse(t) for t in value]
+        return [Tile.parse(t, top) for t in value]
     except ValueError as e:
         raise ReplayError(f"{what}: {e}", problem=problem) from None
 
 
-def _deal(rnd: dict, state: MatchState) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The hands and bazar of a round's ``deal``, checked (RULES.md §1.2, §1.3)."""
+def _deal(rnd: dict, state: MatchState) -> tuple[tuple, tuple[int, ...]]:
+    """The hands and bazar of a round's ``deal``, checked (RULES.md §1.2, §1.3); Колбаса's
+    queues as tile ids, front first (§2.12 rule 11).  The variant's table checks the rest
+    (:class:`engine.errors.InvalidDeal`)."""
     players = state.players
     v = state.rules.spec
+    top = state.rules.set
     deal = rnd.get("deal", rnd)
+    if v.deal_form == "queues":
+        raw = deal.get("queues") if isinstance(deal, dict) else None
+        if not isinstance(raw, list) or len(raw) != players:
+            raise ReplayError(f"deal.queues must list {players} queues, front first "
+                              f"(RULES.md {v.section})", problem="deal")
+        queues = tuple(tuple(TILE_ID[t] for t in _tiles(q, f"queue {i}", top))
+                       for i, q in enumerate(raw))
+        return queues, ()
     hands_raw = deal.get("hands") if isinstance(deal, dict) else None
     if not isinstance(hands_raw, list) or len(hands_raw) != players:
         raise ReplayError(f"deal.hands must list {players} hands", problem="deal")
-    hands = [_tiles(h, f"hand {i}") for i, h in enumerate(hands_raw)]
-    bazar = _tiles(deal.get("bazar", []), "bazar")
+    hands = [_tiles(h, f"hand {i}", top) for i, h in enumerate(hands_raw)]
+    bazar = _tiles(deal.get("bazar", []), "bazar", top)
     everything = [t for h in hands for t in h] + bazar
+    if not v.misdeals:  # the variant's table checks its own deal (RULES.md §2.11 rule 2)
+        if len(everything) != len(set(everything)):
+            raise ReplayError(f"the deal holds a tile twice (RULES.md {v.section})",
+                              problem="deal")
+        return (tuple(sum(1 << TILE_ID[t] for t in h) for h in hands),
+                tuple(TILE_ID[t] for t in bazar))
     size = v.hand_size(players)
     playing = set(v.playing_seats(state))
     for i, h in enumerate(hands):
@@ -126,17 +153,19 @@ def _deal(rnd: dict, state: MatchState) -> tuple[tuple[int, ...], tuple[int, ...
     return masks, tuple(TILE_ID[t] for t in bazar)
 
 
-def _placement(d: Any) -> Placement:
+def _placement(d: Any, top: int = 6) -> Placement:
     if not isinstance(d, dict) or "tile" not in d:
         raise ReplayError("a placement must be an object with a \"tile\"", problem="decision")
     raw = d["tile"]
     try:
-        tile = Tile.parse(raw)
+        tile = Tile.parse(raw, top)
     except ValueError as e:
         raise ReplayError(str(e), problem="decision") from None
     flip = False
     if isinstance(raw, str):
-        halves = [c for c in raw if c.isdigit()]
+        halves = [int(x) for x in "".join(c if c.isdigit() else " " for c in raw).split()]
+        if len(halves) == 1 and len(str(halves[0])) == 2:  # "65": two one-digit halves
+            halves = [halves[0] // 10, halves[0] % 10]
         flip = len(halves) == 2 and halves[0] > halves[1]
     elif isinstance(raw, list) and len(raw) == 2:
         flip = raw[0] > raw[1]
@@ -147,13 +176,35 @@ def _placement(d: Any) -> Placement:
     for flag in ("closed", "along"):
         if flag in d and not isinstance(d[flag], bool):
             raise ReplayError(f"\"{flag}\" must be true or false", problem="decision")
+    train = d.get("train")
+    if train is not None and train != "mexican" and (type(train) is not int or train < 0):
+        raise ReplayError(f"\"train\" must be a seat (0-based) or \"mexican\", not {train!r} "
+                          "(RULES.md §2.11 rule 15)", problem="decision")
+    line = d.get("line")
+    if line is not None and line not in LINES:
+        raise ReplayError(f"\"line\" must be a or b, not {line!r} (RULES.md §2.12 rule 11)",
+                          problem="decision")
+    at = d.get("at")
+    if at is not None and (line is None or type(at) is not int or at < 0):
+        raise ReplayError("\"at\" must be a position 0, 1, … with a \"line\" "
+                          "(RULES.md §2.12 rule 11)", problem="decision")
+    cut = d.get("cut")
+    if cut is not None and (type(cut) is not int or cut < 1):
+        raise ReplayError(f"\"cut\" must be a position 1, 2, …, not {cut!r} "
+                          "(RULES.md §2.12 rule 11)", problem="decision")
+    if (end is not None) + (train is not None) + (line is not None) + (cut is not None) > 1:
+        raise ReplayError("a placement names one target: \"end\", \"train\", \"line\" or "
+                          "\"cut\" (RULES.md §2.10.0)", problem="decision")
     return Placement(tile, end, bool(d.get("closed", False)), bool(d.get("along", False)),
-                     flip)
+                     flip, train, line, at, cut)
 
 
-def parse_decision(d: Any) -> tuple[Move, bool]:
+def parse_decision(d: Any, top: int = 6) -> tuple[Move, bool]:
     """A record decision → ``(Move, host)`` (RULES.md §2.0.4): ``{"tile": "2-5", "end":
-    "left", "host": false}`` or ``{"tiles": [...]}``.
+    "left", "host": false}`` or ``{"tiles": [...]}``; on the trains ``{"tile": "5-12",
+    "train": 0}`` (§2.11 rule 15), on the sausage ``{"tile": "6-6", "line": "a", "at": 2}``
+    or ``{"tile": "0-1", "cut": 3}`` (§2.12 rule 11).  ``top``: the set's highest number
+    (RULES.md §2.10: 6, 9 or 12).
 
     Raises :class:`ReplayError` for a malformed decision.
     """
@@ -168,12 +219,80 @@ def parse_decision(d: Any) -> tuple[Move, bool]:
         if not isinstance(raw, list) or not raw:
             raise ReplayError("\"tiles\" must list the placements of the move",
                               problem="decision")
-        return Move.of(_placement(p) for p in raw), host
+        return Move.of(_placement(p, top) for p in raw), host
     if "tile" not in d:
         raise ReplayError("a decision must be an object with a \"tile\" or \"tiles\"",
                           problem="decision")
-    p = _placement(d)
-    return Move(p.tile, p.end, closed=p.closed, along=p.along, flip=p.flip), host
+    p = _placement(d, top)
+    return Move.of((p,)), host
+
+
+def _placements(events: list, *, forced: bool) -> list[list[Any]]:
+    """The decisions in ``events`` up to the round's end, as the ``led``/``played`` events
+    of each (a move of several tiles is one event per tile, ``part`` 0, 1, …), that were
+    (``forced`` True) or were not placed by the rules without a decision."""
+    out: list[list[Any]] = []
+    for ev in events:
+        if ev.kind == "round_scored":
+            break
+        if ev.kind in ("led", "played") and bool(ev.forced) == forced:
+            if ev.kind == "played" and ev.part and out:
+                out[-1].append(ev)
+            else:
+                out.append([ev])
+    return out
+
+
+def _placement_of(ev: Any) -> Placement:
+    """The placement of a ``led`` or ``played`` event."""
+    if ev.kind == "led":
+        return Placement(ev.tile, flip=ev.flip)
+    return Placement(ev.tile, ev.end, ev.closed, ev.along, False, ev.train, ev.line, ev.at,
+                     ev.cut)
+
+
+def _entry(group: list[Any]) -> dict[str, Any]:
+    """The record entry of one decision's placement events (RULES.md §2.0.4, §2.11 rule 15,
+    §2.12 rule 11)."""
+    return Move.of(_placement_of(ev) for ev in group).to_dict()
+
+
+def _same(ev: Any, d: Any, top: int) -> bool:
+    """Whether record entry ``d`` (not a host move) names the placement of event ``ev``: the
+    same tile, and the same target where the entry names one."""
+    try:
+        move, host = parse_decision(d, top)
+    except ReplayError:
+        return False
+    if host or len(move) != 1 or move.tile != ev.tile:
+        return False
+    p = move[0]
+    if ev.kind == "led":
+        return p.end is None and p.train is None and p.line is None and p.cut is None
+    want = (ev.end, ev.train, ev.line, ev.at, ev.cut)
+    got = (p.end, p.train, p.line, p.at, p.cut)
+    if got == (None,) * 5:
+        return True
+    if p.line is not None and p.at is not None and ev.line == p.line and ev.at is None:
+        return True  # a double at a line's end written with its position (§2.12 rule 11)
+    return got == want
+
+
+def _forced(events: list, decisions: list, d_no: int, r_no: int, top: int) -> int:
+    """Check the placements the rules made without a decision (Колбаса's lead and turns
+    with one placement, RULES.md §2.12 rules 6, 11) against the record's next entries;
+    returns the index after them.  A record whose entries stop there is left as it is."""
+    for group in _placements(events, forced=True):
+        ev = group[0]
+        if d_no >= len(decisions):
+            break
+        d_no += 1
+        if not _same(ev, decisions[d_no - 1], top):
+            raise ReplayError(
+                f"the rules place {ev.tile} here at once ({_entry(group)}), not "
+                f"{decisions[d_no - 1]!r} (RULES.md §2.12 rule 6)", r_no, d_no,
+                "RULES.md §2.12", seat=ev.seat)
+    return d_no
 
 
 def _take(d: Any) -> list[Tile] | None:
@@ -182,7 +301,7 @@ def _take(d: Any) -> list[Tile] | None:
         if set(d) - {"take"}:
             raise ReplayError("a take entry holds only \"take\" (RULES.md §2.8 rule 5)",
                               problem="decision")
-        return _tiles(d["take"], "take", "decision")
+        return _tiles(d["take"], "take", problem="decision")
     return None
 
 
@@ -275,7 +394,7 @@ def replay(record: dict) -> dict:
             raise ReplayError("a round must be an object", r_no, problem="round")
         try:
             hands, bazar = _deal(rnd, state)
-            state, _ = deal_given(state, hands, bazar, first=r_no == 1)
+            state, dealt = deal_given(state, hands, bazar, first=r_no == 1)
         except ReplayError as e:
             e.round_no = r_no
             raise
@@ -284,8 +403,9 @@ def replay(record: dict) -> dict:
         decisions = rnd.get("decisions", [])
         if not isinstance(decisions, list):
             raise ReplayError("\"decisions\" must be a list", r_no, problem="decisions")
-        scored = None
-        d_no = 0
+        top = rules.set
+        scored = next((ev for ev in dealt if isinstance(ev, RoundScored)), None)
+        d_no = _forced(dealt, decisions, 0, r_no, top)
         while d_no < len(decisions):
             d = decisions[d_no]
             d_no += 1
@@ -293,7 +413,7 @@ def replay(record: dict) -> dict:
                 if _take(d) is not None:
                     raise ReplayError("a take comes right after the move that made the 7 "
                                       "(RULES.md §2.8 rule 5)", rule="RULES.md §2.8")
-                move, host = parse_decision(d)
+                move, host = parse_decision(d, top)
                 take = _take(decisions[d_no]) if d_no < len(decisions) else None
                 if take is not None:
                     d_no += 1
@@ -309,8 +429,22 @@ def replay(record: dict) -> dict:
                             f"{', '.join(map(str, move.tiles))} (RULES.md §1.17)",
                             rule="RULES.md §1.17")
                     state, events = apply_host_move(state, deal=False, take=take)
+                    # a turn of several decisions: the host's later placements follow, one
+                    # "host" entry each (RULES.md §2.11 rules 14–15)
+                    for group in _placements(events, forced=False)[1:]:
+                        ev = group[0]
+                        nxt = decisions[d_no] if d_no < len(decisions) else None
+                        d_no += 1
+                        got, again = parse_decision(nxt, top) if nxt is not None else (None,
+                                                                                       False)
+                        if not again or got.tiles != (ev.tile,):
+                            raise ReplayError(
+                                f"the host finishes the turn with {ev.tile}: the record must "
+                                "write it next, with \"host\": true (RULES.md §2.11 rule 14)",
+                                rule="RULES.md §2.11")
                 else:
                     state, events = apply(state, state.to_act, move, deal=False, take=take)
+                d_no = _forced(events, decisions, d_no, r_no, top)
             except errors.EngineError as e:
                 seat = state.to_act
                 raise ReplayError(f"seat {seat}: {e}", r_no, d_no, e.rule, seat=seat,
@@ -367,33 +501,44 @@ def record_match(rules: Rules, names: list[str], seed: object,
     written as ``{"take": [...]}`` entries.  Raises :class:`engine.errors.EngineError` if a
     decision is illegal.
     """
-    state, _ = new_match(rules, len(names), seed)
+    state = start_match(rules, len(names), None, seed)
+    v = rules.spec
     rounds: list[dict] = []
 
-    def open_round(s: MatchState) -> None:
-        rounds.append({
-            "deal": {
-                "hands": [[t.code() for t in h] for h in s.hands],
-                "bazar": [t.code() for t in s.bazar],
-            },
-            "decisions": [],
-        })
-
-    open_round(state)
-    for move, host in decisions:
-        before = state.round_no
-        if host:
-            move = host_move(state)
-            state, events = apply_host_move(state)
-        else:
-            state, events = apply(state, state.to_act, move)
-        entry = dict(move.to_dict(), **({"host": True} if host else {}))
-        rounds[-1]["decisions"].append(entry)
-        for ev in events:
-            if isinstance(ev, Took):
+    def entries(evs: list) -> None:
+        """The placements the rules made without a decision (RULES.md §2.12 rule 11) and
+        Семёрка's takes, in the order of the events."""
+        for ev in evs:
+            if ev.kind in ("led", "played") and ev.forced:
+                rounds[-1]["decisions"].append(_entry([ev]))
+            elif ev.kind == "took":
                 rounds[-1]["decisions"].append({"take": [t.code() for t in ev.tiles]})
-        if state.round_no != before and not state.finished:
-            open_round(state)
-        elif any(isinstance(e, MatchEnded) for e in events):
+
+    def deal(first: bool = False) -> None:
+        """Deal rounds from the seed until one waits for a decision or the match is over
+        (a round may end before any decision, RULES.md §2.12 rule 6)."""
+        nonlocal state
+        while True:
+            state, evs = deal_from_seed(state, first=first)
+            first = False
+            rounds.append({"deal": v.deal_record(state.round), "decisions": []})
+            entries(evs)
+            if state.finished or state.to_act is not None:
+                return
+
+    deal(first=True)
+    for move, host in decisions:
+        if state.finished:
             break
+        if host:
+            state, events = apply_host_move(state, deal=False)
+            # the host's placements, one entry each (a turn of several, §2.11 rule 14)
+            for group in _placements(events, forced=False):
+                rounds[-1]["decisions"].append(dict(_entry(group), host=True))
+        else:
+            state, events = apply(state, state.to_act, move, deal=False)
+            rounds[-1]["decisions"].append(move.to_dict())
+        entries(events)
+        if not state.finished and state.to_act is None:
+            deal()
     return {"rules": rules.to_json(), "players": list(names), "rounds": rounds}

@@ -19,7 +19,7 @@ from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
 
 __all__ = ["Rules", "Option", "VARIANTS", "FISH_SCORINGS", "CLASSIC_DEFAULTS",
-           "OPTION_RANGES", "declared_options"]
+           "OPTION_RANGES", "SET_DEFAULT", "declared_options"]
 
 #: RULES.md §1.13: the three ways of scoring a fish.
 FISH_SCORINGS = ("all_to_max", "each_own", "own_to_max")
@@ -49,6 +49,15 @@ OPTION_RANGES: dict[str, Any] = {
     "turn_timeout": (5, 86400),
     "afk_limit": (1, 100),
 }
+
+
+#: RULES.md §2.10.2: the option ``set`` (the double-N set a game is played with), §1's
+#: default.  It is a field of :class:`Rules` beside §1's options, but not among
+#: :data:`CLASSIC_DEFAULTS`: a variant reads it only where it declares it in its ``options``
+#: (``mexican_train``, §2.11), with the values of its :attr:`engine.variant.Variant.sets`.
+SET_DEFAULT = 6
+#: What ``set`` may hold anywhere (RULES.md §2.10.2).
+SET_RANGE = (6, 9, 12)
 
 
 class Option(NamedTuple):
@@ -104,6 +113,8 @@ class Rules:
     - ``match_limit``: the score that makes a goat, or wins a race (§1.15, §2.0.7) [points].
     - ``turn_timeout``: time for one turn (§1.17) [seconds].
     - ``afk_limit``: consecutive host moves that interrupt the match (§1.17).
+    - ``set``: the double-N set, 6, 9 or 12 (§2.10.2): 6 for every game but the one that
+      reads it (``mexican_train``, 9 or 12, default 12; :attr:`engine.variant.Variant.sets`).
     - ``own``: the options the variant declares itself (:class:`Option`), as ``(name, value)``
       pairs in its order; each is also an attribute (``rules.deals``), None for a game that
       does not read it.
@@ -123,6 +134,7 @@ class Rules:
     match_limit: int | None
     turn_timeout: int | None
     afk_limit: int | None
+    set: int
     own: tuple[tuple[str, Any], ...]
 
     def __init__(self, variant: str = "classic", **options: Any) -> None:
@@ -131,7 +143,8 @@ class Rules:
                 f"rules: variant must be one of {tuple(VARIANTS)}, got {variant!r}")
         v = VARIANTS[variant]
         declared = declared_options()
-        unknown = [k for k in options if k not in CLASSIC_DEFAULTS and k not in declared]
+        unknown = [k for k in options
+                   if k not in CLASSIC_DEFAULTS and k not in declared and k != "set"]
         if unknown:
             raise TypeError(f"Rules() got an unexpected option {unknown[0]!r}")
         reads = v.options
@@ -152,6 +165,7 @@ class Rules:
                 if value != CLASSIC_DEFAULTS[name]:
                     raise ValueError(_not_read(variant, name, v.section))
             set_(self, name, value)
+        set_(self, "set", _set_of(v, options.get("set")))
         mine = []
         for name, spec in own.items():
             value = options.get(name)
@@ -160,7 +174,8 @@ class Rules:
             _check(name, value, spec.allowed)
             mine.append((name, v.fixed.get(name, value)))
         for name, value in options.items():
-            if name not in CLASSIC_DEFAULTS and name not in own and value is not None:
+            if name not in CLASSIC_DEFAULTS and name not in own and name != "set" \
+                    and value is not None:
                 _check(name, value, declared[name].allowed)
                 raise ValueError(_not_read(variant, name, v.section))
         set_(self, "own", tuple(mine))
@@ -191,8 +206,9 @@ class Rules:
             if self.variant == "classic":
                 raise ValueError(
                     f"Kozel is played by 2 to 4 players, not {players!r} (RULES.md §1.1)")
+            with_set = f" with the double-{self.set} set" if self.set != SET_DEFAULT else ""
             raise ValueError(
-                f"{self.variant} is played by {lo} to {hi} players, not {players!r} "
+                f"{self.variant} is played by {lo} to {hi} players{with_set}, not {players!r} "
                 f"(RULES.md {self.spec.section})")
 
     def to_json(self) -> dict[str, Any]:
@@ -215,6 +231,23 @@ class Rules:
         if unknown:
             raise ValueError(f"rules: unknown option(s) {', '.join(unknown)}")
         return cls(**data)
+
+
+def _set_of(v: Any, value: Any) -> int:
+    """The ``set`` of rules for variant ``v`` (RULES.md §2.10.2): the variant's default when
+    None; refused when it is not one of the variant's :attr:`~engine.variant.Variant.sets`,
+    with the error of an option the variant does not read where it reads none."""
+    reads = "set" in v.options
+    if value is None:
+        return v.options["set"] if reads else SET_DEFAULT
+    _check("set", value, SET_RANGE)
+    if value in v.sets:
+        return value
+    if not reads:
+        raise ValueError(_not_read(v.name, "set", v.section))
+    allowed = " or ".join(str(n) for n in v.sets)
+    raise ValueError(f"rules: the variant {v.name} is played with set {allowed}, not "
+                     f"{value} (RULES.md {v.section})")
 
 
 def _not_read(variant: str, name: str, section: str) -> str:

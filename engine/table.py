@@ -10,6 +10,12 @@ simulations and the computer players' playouts all run on it.
 A table is mutable so that playouts reuse it move after move; :meth:`Table.state` gives the
 immutable :class:`RoundState` that the engine's API passes around, and
 :meth:`Table.from_state` rebuilds a table from one.
+
+The trains of RULES.md §2.11 and the sausage of §2.12 are layouts of their own kind (their
+``pos`` is :data:`engine.layout.OWN_TURNS`): there the table keeps the same state — hands
+(Колбаса's queues as sets), the bazar, the seat to act, the round's end, the events — and
+hands every move to the variant (:attr:`engine.variant.Variant.play_move`), which lays it on
+its layout and plays the turn the way its section says.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from typing import Any, NamedTuple
 
 from . import errors
 from .events import Drew, Fish, Knocked, Led, Played, Void, WentOut
-from .layout import LINE_MOVES, LINE_STEP, Layout, LayoutState, Line
+from .layout import LINE_MOVES, LINE_STEP, OWN_TURNS, LayoutState, Line
 from .moves import END_CODE, END_NAMES, GAP, LEFT, RIGHT, Move
 from .tiles import DOUBLE_MASK, HIGH, LOW, SUIT_MASK, TILE_ID, TILES
 
@@ -88,16 +94,18 @@ class RoundState(NamedTuple):
     # -- the classic names ----------------------------------------------------------------
     @property
     def line(self):
-        """The line with its two ends (:class:`engine.layout.Line`, RULES.md §0)."""
+        """The line with its two ends (:class:`engine.layout.Line`, RULES.md §0); empty on
+        the trains and the sausage, which have no line (§2.11, §2.12)."""
         lay = self.layout
-        if not lay.line:
+        if type(lay) is not LayoutState or not lay.line:
             return _EMPTY_LINE
         return Line(lay.chain, lay.ends[LEFT], lay.ends[RIGHT])
 
     @property
     def chain(self) -> tuple[tuple[int, int], ...]:
-        """The line as oriented ``(a, b)`` pairs, left to right."""
-        return self.layout.chain
+        """The line as oriented ``(a, b)`` pairs, left to right; () on the trains and the
+        sausage."""
+        return self.line.tiles
 
     @property
     def drawable(self) -> int:
@@ -162,7 +170,7 @@ class Table:
             self.reserve_mask = rm
         else:
             self.reserve = self.reserve_mask = 0
-        self.layout = Layout(v.layout == "cross")
+        self.layout = v.new_layout(rules, players)
         self.to_act = leader
         self.lead_id = lead_id
         self.leader = leader
@@ -258,7 +266,7 @@ class Table:
         t.drawn = 0
         t.reserve = rs.reserve
         t.reserve_mask = rs.reserve_mask
-        t.layout = Layout.from_state(rs.layout)
+        t.layout = rs.layout.to_layout()
         t.to_act = rs.to_act
         t.lead_id = rs.lead_id
         t.leader = rs.leader
@@ -325,6 +333,8 @@ class Table:
                 m ^= low
                 got += row[low]
             return got
+        if pos == OWN_TURNS:  # the trains, the sausage: the variant lists them every time
+            return self.v.generate(self)
         if lay.line:
             key = (self.hands[seat] & lay.fit) << 32 | self.mkey << 21 | lay.ends_key()
         elif self.lead_id < 0 and not self.mkey:
@@ -398,6 +408,9 @@ class Table:
             return
         codes = move._c
         seat = self.to_act
+        if pos == OWN_TURNS:  # the trains, the sausage: the variant lays it and runs the turn
+            self.v.play_move(self, seat, codes)
+            return
         ev = self.events
         lead = not lay.line
         bits = lay.lay(codes)
@@ -517,6 +530,8 @@ class Table:
         legal = self.moves()
         if move in legal:
             return move
+        if self.layout.pos == OWN_TURNS:
+            return self.v.resolve(self, seat, move, legal)
         found = _match(self, move, legal)
         if found is None:
             _refuse(self, seat, move)
@@ -557,7 +572,7 @@ def remember(rs: RoundState, t: Table) -> RoundState:
 # (id(rules), players, seats) -> (rules, next seats, sides, fish b, move cache, sides count,
 # no move hooks): the same for every round of a match.
 _SHAPES: dict[tuple, tuple] = {}
-_ALL_SEATS = tuple(tuple(range(n)) for n in range(5))
+_ALL_SEATS = tuple(tuple(range(n)) for n in range(9))
 
 
 def _next_table(players: int, seats: tuple[int, ...]) -> tuple[int, ...]:
@@ -591,7 +606,7 @@ def canonical(t: Table, placements) -> tuple | None:
     lead = not lay.line and len(placements) == 1
     for p in placements:
         tid = TILE_ID.get(p.tile) if isinstance(p.tile, tuple) else None
-        if tid is None:
+        if tid is None or tid >= 28:  # the line and the cross are of the double-six set
             return None
         end = None if lead else p.end  # a lead of one tile has no end to name
         if lay.line and end is None:
@@ -644,7 +659,7 @@ def _refuse(t: Table, seat: int, move: Move) -> None:
     seen = 0
     for p in move:
         tid = TILE_ID.get(p.tile) if isinstance(p.tile, tuple) else None
-        if tid is None:
+        if tid is None or tid >= 28:  # the line and the cross are of the double-six set
             raise errors.TileNotInHand(f"{p.tile!r} is not a tile of the set")
         if not hand >> tid & 1:
             raise errors.TileNotInHand(f"{TILES[tid]} is not in seat {seat}'s hand")
@@ -692,15 +707,23 @@ def _refuse(t: Table, seat: int, move: Move) -> None:
     raise errors.MoveNotAllowed(t.v.why_not(t, move), f"RULES.md {t.v.section}")
 
 
-def shuffled_deal(players: int, seed: object, round_no: int, attempt: int) -> list[int]:
+def shuffled_deal(players: int, seed: object, round_no: int, attempt: int,
+                  ids: tuple[int, ...] | None = None) -> list[int]:
     """The 28 tile ids in the order of a shuffle fixed by ``(seed, round_no, attempt)``.
 
     Every tile gets a 64-bit key from SHAKE-128 of the seed string and the tiles are sorted
     by key: a uniform shuffle, identical on every platform and process (RULES.md §1.2).
-    ``players`` is accepted for a uniform signature.
+    ``players`` is accepted for a uniform signature.  ``ids``: other tile ids to shuffle
+    instead (a bigger set, a set without its engine double, RULES.md §2.10–§2.11); their
+    keys come from the same seed string, salted with how many there are.
     """
-    digest = hashlib.shake_128(f"kozel:{seed}:{round_no}:{attempt}".encode()).digest(224)
-    return sorted(_ALL_IDS, key=_KEYS(digest).__getitem__)
+    if ids is None:
+        digest = hashlib.shake_128(f"kozel:{seed}:{round_no}:{attempt}".encode()).digest(224)
+        return sorted(_ALL_IDS, key=_KEYS(digest).__getitem__)
+    n = len(ids)
+    digest = hashlib.shake_128(f"kozel:{seed}:{round_no}:{attempt}:{n}".encode()).digest(8 * n)
+    keys = struct.unpack(f"<{n}Q", digest)
+    return [ids[i] for i in sorted(range(n), key=keys.__getitem__)]
 
 
 _ALL_IDS = tuple(range(28))

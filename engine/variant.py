@@ -19,17 +19,26 @@ The hooks, by the time they are called:
 - the end of a round: :meth:`Variant.blocked_end` (fish or a void round dealt again),
   :meth:`Variant.hand_value`, :meth:`Variant.score_round`;
 - the end of the match: :meth:`Variant.result` (goats, winners, titles, eliminations and
-  the rating), :meth:`Variant.timeout_result` (§1.16–§1.17).
+  the rating), :meth:`Variant.timeout_result` (§1.16–§1.17);
+- a layout of its own (the trains of §2.11, the sausage of §2.12): :attr:`Variant.sets`,
+  :meth:`Variant.new_layout`, :meth:`Variant.begin_round` (the steps the rules force before
+  a round's first decision), :attr:`Variant.play_move` (a placement and the turn that
+  follows), :meth:`Variant.resolve` (a move named in part), :meth:`Variant.turn_goes_on`
+  (a turn of several decisions), :meth:`Variant.public_round` (what a seat may see),
+  :meth:`Variant.deal_record` (a round's deal as a record writes it).
 
 The round core (:mod:`engine.table`) and the match (:mod:`engine.match`) call them; a
-variant module never places a tile itself (:mod:`engine.layout` does).
+variant module never places a tile itself (its layout does: :mod:`engine.layout`,
+:mod:`engine.trains`, :mod:`engine.sausage`).
 """
 
 from __future__ import annotations
 
 from typing import Any, ClassVar, NamedTuple
 
+from . import errors
 from .events import Dealt, Misdeal, RoundScored
+from .layout import Layout
 from .moves import Move, single
 from .rules import CLASSIC_DEFAULTS, VARIANTS, Option
 from .scoring import (
@@ -41,7 +50,7 @@ from .scoring import (
     timeout_rating,
 )
 from .table import Table, holder_of_first, misdeal_reason, shuffled_deal
-from .tiles import HIGH, LOW, PIPS, TILE_ID, TILES, Tile, ids_of, tiles_of
+from .tiles import HIGH, LOW, PIPS, TILE_ID, TILES, Tile, ids_of, tile_code, tiles_of
 
 __all__ = [
     "Variant", "Race", "Classic", "VARIANTS", "register", "variant_of", "MatchResult", "RoundEnd",
@@ -137,17 +146,95 @@ class Flag(NamedTuple):
     names_losers: bool = False
 
 
-class Variant:
+class Scoring:
+    """The scoring hooks of :class:`Variant` (RULES.md §1.11–§1.16), kept apart so that each
+    class reads in a sitting: a variant overrides them as any other hook."""
+
+    def hand_value(self, mask: int, rules: Any) -> int:
+        """The points of a hand (RULES.md §1.11: pips; a lone [0|0] counts
+        ``lone_zero_double_value``)."""
+        return hand_value(mask, rules)
+
+    def side_values(self, state: Any, t: Table) -> list[int]:
+        """Hand values per side at the round's end (a team's is the sum of its hands,
+        §1.14)."""
+        rules = state.rules
+        values = [0] * self.sides_count(state.players, rules)
+        for seat, h in enumerate(t.hands):
+            values[t.sides[seat]] += self.hand_value(h, rules)
+        return values
+
+    def score_round(self, state: Any, t: Table) -> RoundEnd:
+        """Record the finished round (RULES.md §1.11–§1.14)."""
+        rules = state.rules
+        values = tuple(self.side_values(state, t))
+        rec = record_round(rules, state.scores, state.remembered, state.pot, values, t.end,
+                           t.sides[t.last])
+        return RoundEnd(rec.scores, rec.remembered, rec.pot, self.scored_event(
+            state, t, rec.hand_values, rec.recorded, rec.scores, rec.remembered,
+            rec.pot_won, rec.pot))
+
+    @staticmethod
+    def scored_event(state: Any, t: Table, hand_values, recorded, scores, remembered,
+                     pot_won: int, pot: int, losers=(), extra=None) -> RoundScored:
+        """The :class:`engine.events.RoundScored` of a finished round."""
+        return RoundScored(state.round_no, t.end, t.last, tuple(tiles_of(h) for h in t.hands),
+                           tuple(hand_values), tuple(recorded), tuple(scores),
+                           tuple(remembered), pot_won, pot, tuple(t.points), tuple(losers),
+                           extra, t.layout.state())
+
+    def result(self, state: Any, end: RoundEnd) -> MatchResult | None:
+        """The match's end after a recorded round, or None: RULES.md §1.15, every side whose
+        open score reached ``match_limit`` is a goat; rating §1.16."""
+        goats = goats_of(state.rules, end.scores)
+        if not goats:
+            return None
+        return MatchResult("limit", goats, rating(state.rules, end.scores, goats), None)
+
+    def timeout_result(self, state: Any, seat: int) -> MatchResult:
+        """The match interrupted by timeout of ``seat`` (RULES.md §1.16–§1.17)."""
+        side = self.side_of(seat, state.rules)
+        return MatchResult("timeout", (), timeout_rating(state.scores, side), seat)
+
+    def held_costs(self, rules: Any) -> tuple[float, ...]:
+        """Per tile id (0..27), what still holding the tile when the round ends costs the
+        holder's side, in points of this game, as the computer players weigh a tile to shed
+        (``engine.ai``: the ``normal`` policy and the playouts of ``hard``).  Default: its
+        pips, the points it adds to a hand's value (RULES.md §1.11: recorded against the
+        holder in the goat games, given to the winner in the races, §2.0.7).  A variant whose
+        hand values are not recorded, or that punishes a held tile on its own, says so."""
+        return tuple(float(PIPS[t]) for t in range(28))
+
+    def standing(self, state: Any) -> list[float]:
+        """Per side, how close it is to losing the match (higher is worse), in the units of
+        :meth:`standing_scale`.  Goat variants: the open score, remembered points at half
+        weight (RULES.md §1.12, §1.15); races: the points behind the leader, since the side
+        with the fewest points is the goat (§2.0.7).  The computer players read it to value
+        a position (``engine.ai``)."""
+        if self.race:
+            return [-float(s) for s in state.scores]
+        return [s if s > 0 else 0.5 * r for s, r in zip(state.scores, state.remembered,
+                                                         strict=True)]
+
+    def standing_scale(self, rules: Any) -> float:
+        """The difference of :meth:`standing` that separates a safe side from a lost one
+        (a temperature for the computer players' estimate of the goat risk) [points]: 18 for
+        the limit of 101, in proportion for other limits."""
+        return 18.0 * (rules.match_limit or 101) / 101
+
+
+class Variant(Scoring):
     """Classic Kozel (RULES.md §1) and the base of every variant (RULES.md §2).
 
     Class attributes describe the variant: ``name`` (its ``Rules.variant``), ``section``
-    (its rule section, e.g. ``"§2.1"``), ``layout`` (``"line"``, §2.0.1, or ``"cross"``,
-    §2.0.2), ``closing`` (doubles may be closed, §2.0.3), ``along`` (doubles may lie along,
-    §2.5 rule 3), ``teams`` (``"optional"``, ``"never"`` or ``"always"``, §1.14), ``players``
-    (``(lo, hi)``), ``race`` (the first to the limit wins, §2.0.7), ``options`` (the options
-    it reads with its defaults), ``fixed`` (options whose value the variant forces),
-    ``goat_word`` (the locale's word for its loser: ``goat``, ``sea_goat``, ``donkey``, …),
-    ``one_tile`` (see below).
+    (its rule section, e.g. ``"§2.1"``), ``layout`` (``"line"``, §2.0.1, ``"cross"``,
+    §2.0.2, ``"trains"``, §2.11, or ``"sausage"``, §2.12), ``sets`` (the double-N sets it is
+    played with, §2.10.2), ``closing`` (doubles may be closed, §2.0.3), ``along`` (doubles
+    may lie along, §2.5 rule 3), ``teams`` (``"optional"``, ``"never"`` or ``"always"``,
+    §1.14), ``players`` (``(lo, hi)``), ``race`` (the first to the limit wins, §2.0.7),
+    ``options`` (the options it reads with its defaults), ``fixed`` (options whose value the
+    variant forces), ``goat_word`` (the locale's word for its loser: ``goat``,
+    ``sea_goat``, ``donkey``, …), ``one_tile`` (see below).
 
     ``options`` maps each option the variant reads to its default; an option that only this
     variant reads is given as an :class:`engine.rules.Option` (its default, its values, the
@@ -167,6 +254,10 @@ class Variant:
     own_options: ClassVar[dict[str, Option]] = {}
     fixed: ClassVar[dict[str, Any]] = {}
     goat_word: ClassVar[str] = "goat"
+    #: The double-N sets the variant is played with (RULES.md §2.10.2): ``(6,)`` for every
+    #: game but Мексиканский поезд.  ``Rules.set`` must be one of them; a variant reads the
+    #: option ``set`` only where its ``options`` name it (with its default).
+    sets: ClassVar[tuple[int, ...]] = (6,)
     #: The legal moves are exactly the layout's single placements, face up (RULES.md §1.7):
     #: no closing, no laying along, no moves of several tiles.  The round core then lists
     #: them without asking :meth:`generate`.
@@ -193,6 +284,18 @@ class Variant:
     #: a draw the rules force (not a stuck draw, RULES.md §1.8), ``maker`` being the seat
     #: that caused it (Семёрка's 7, §2.8 rule 5).
     forced_draws: ClassVar[frozenset[str]] = frozenset()
+    #: ``play_move(table, seat, codes)``: on a layout of its own kind (``layout.pos`` is
+    #: :data:`engine.layout.OWN_TURNS`: the trains, the sausage), the round core hands every
+    #: move to it: it lays the placement, plays what the rules force after it (draws,
+    #: marks, turned-over tiles, the out, the blocked round) and sets ``table.to_act`` to the
+    #: seat whose decision is awaited, or ends the round.  None on the line and the cross.
+    play_move: ClassVar[Any] = None
+    #: How a game record writes a round's deal (:meth:`deal_record`): ``"hands"`` (hands and
+    #: a bazar, RULES.md §1.2) or ``"queues"`` (each seat's queue in order, Колбаса §2.12
+    #: rule 11).
+    deal_form: ClassVar[str] = "hands"
+    #: RULES.md §1.3 applies: a deal with too many doubles or tiles of one number is void.
+    misdeals: ClassVar[bool] = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -231,6 +334,20 @@ class Variant:
         """The rule a refused lead breaks, for the error message."""
         return "RULES.md §1.5" if table is None or table.lead_id >= 0 else "RULES.md §1.6"
 
+    def turn_goes_on(self, rs: Any) -> bool:
+        """Whether the seat to act in round ``rs`` is still in the turn of its last decision
+        (RULES.md §2.11 rule 8: after placing a double a player places again), so that a
+        host finishing a timed-out turn moves again (§2.11 rule 14).  False: one decision
+        per turn (§1.7)."""
+        return False
+
+    def resolve(self, t: Table, seat: int, move: Move, legal: tuple[Move, ...]) -> Move:
+        """The legal move of ``legal`` that ``move`` names on a layout of its own kind (a
+        target left out where the tile has one placement, RULES.md §2.11 rule 15), or the
+        :class:`engine.errors.IllegalMove` that says why it is not legal.  Only variants
+        with :attr:`play_move` are asked."""
+        raise errors.MoveNotAllowed(self.why_not(t, move), f"RULES.md {self.section}")
+
     def why_not(self, table: Table, move: Move) -> str:
         """Why a move whose tiles fit is still refused (for :class:`errors.MoveNotAllowed`)."""
         if len(move) > 1:
@@ -246,6 +363,36 @@ class Variant:
     def hand_size(self, players: int) -> int:
         """Tiles dealt to each player (RULES.md §1.2: seven)."""
         return 7
+
+    def deal_size(self, rules: Any, players: int) -> int:
+        """Tiles dealt to each player under ``rules`` (the set may change it, RULES.md §2.11
+        rule 2): :meth:`hand_size` by default."""
+        return self.hand_size(players)
+
+    def new_layout(self, rules: Any, players: int) -> Any:
+        """The empty table of a round: a line (RULES.md §2.0.1) or, for ``layout`` ``"cross"``,
+        a cross (§2.0.2) (:class:`engine.layout.Layout`).  A variant on a layout of its own
+        returns that (:class:`engine.trains.Trains`, :class:`engine.sausage.Sausage`)."""
+        return Layout(self.layout == "cross")
+
+    def begin_round(self, t: Table) -> None:
+        """What the rules force before the first decision of a freshly dealt round ``t``
+        (its events go to ``t.events``): nothing on the line and the cross, where the leader
+        leads.  Мексиканский поезд: a starter with no placement draws and marks (§2.11 rule
+        8); Колбаса: the head and every turn without a choice (§2.12 rules 2, 6)."""
+
+    def deal_record(self, rs: Any) -> dict[str, Any]:
+        """The ``deal`` of the round ``rs`` as a game record writes it, taken right after the
+        deal (``docs/RECORDS.md``): ``{"hands": [[tiles of seat 0], …], "bazar": [tiles in
+        draw order]}`` (RULES.md §1.2)."""
+        return {"hands": [[tile_code(i) for i in ids_of(h)] for h in rs.hands],
+                "bazar": [tile_code(i) for i in rs.bazar]}
+
+    def public_round(self, rs: Any, seat: int) -> Any:
+        """The round ``rs`` as ``seat`` may see it (the computer players' observation): the
+        other hands 0, the bazar empty and nothing reserved (RULES.md §1.2, §1.4, §1.8)."""
+        hands = tuple(h if s == seat else 0 for s, h in enumerate(rs.hands))
+        return rs._replace(hands=hands, bazar=(), reserve_mask=0)
 
     def start(self, rules: Any, players: int) -> dict[str, Any]:
         """The match's values before its first round: per side ``scores`` and
@@ -350,7 +497,8 @@ class Variant:
 
     def deal_round(self, state: Any, round_no: int) -> tuple[Table, list]:
         """Deal round ``round_no`` from the match's seed, dealing void deals again (RULES.md
-        §1.2, §1.3).  Returns the table and the ``misdeal``/``dealt`` events."""
+        §1.2, §1.3).  Returns the table and the ``misdeal``/``dealt`` events (and those of
+        :meth:`begin_round`)."""
         events: list = []
         for attempt in range(MAX_DEALS):
             order = shuffled_deal(state.players, state.seed, round_no, attempt)
@@ -359,9 +507,19 @@ class Variant:
             if found is None:
                 t = self.new_table(state, hands, bazar, round_no)
                 events.append(self.dealt_event(t, round_no))
+                self.start_round(t, events)
                 return t, events
             events.append(Misdeal(round_no, *found))
         raise RuntimeError("no valid deal found")  # pragma: no cover
+
+    def start_round(self, t: Table, events: list) -> None:
+        """Run :meth:`begin_round` on a freshly dealt table, its events going to ``events``
+        (after the ``dealt`` event)."""
+        if type(self).begin_round is Variant.begin_round:
+            return
+        t.events = events
+        self.begin_round(t)
+        t.events = None
 
     @staticmethod
     def dealt_event(t: Table, round_no: int) -> Dealt:
@@ -431,80 +589,6 @@ class Variant:
             if k > key:
                 best, key = m, k
         return best
-
-    # ------------------------------------------------------------------ scoring
-
-    def hand_value(self, mask: int, rules: Any) -> int:
-        """The points of a hand (RULES.md §1.11: pips; a lone [0|0] counts
-        ``lone_zero_double_value``)."""
-        return hand_value(mask, rules)
-
-    def side_values(self, state: Any, t: Table) -> list[int]:
-        """Hand values per side at the round's end (a team's is the sum of its hands,
-        §1.14)."""
-        rules = state.rules
-        values = [0] * self.sides_count(state.players, rules)
-        for seat, h in enumerate(t.hands):
-            values[t.sides[seat]] += self.hand_value(h, rules)
-        return values
-
-    def score_round(self, state: Any, t: Table) -> RoundEnd:
-        """Record the finished round (RULES.md §1.11–§1.14)."""
-        rules = state.rules
-        values = tuple(self.side_values(state, t))
-        rec = record_round(rules, state.scores, state.remembered, state.pot, values, t.end,
-                           t.sides[t.last])
-        return RoundEnd(rec.scores, rec.remembered, rec.pot, self.scored_event(
-            state, t, rec.hand_values, rec.recorded, rec.scores, rec.remembered,
-            rec.pot_won, rec.pot))
-
-    @staticmethod
-    def scored_event(state: Any, t: Table, hand_values, recorded, scores, remembered,
-                     pot_won: int, pot: int, losers=(), extra=None) -> RoundScored:
-        """The :class:`engine.events.RoundScored` of a finished round."""
-        return RoundScored(state.round_no, t.end, t.last, tuple(tiles_of(h) for h in t.hands),
-                           tuple(hand_values), tuple(recorded), tuple(scores),
-                           tuple(remembered), pot_won, pot, tuple(t.points), tuple(losers),
-                           extra, t.layout.state())
-
-    def result(self, state: Any, end: RoundEnd) -> MatchResult | None:
-        """The match's end after a recorded round, or None: RULES.md §1.15, every side whose
-        open score reached ``match_limit`` is a goat; rating §1.16."""
-        goats = goats_of(state.rules, end.scores)
-        if not goats:
-            return None
-        return MatchResult("limit", goats, rating(state.rules, end.scores, goats), None)
-
-    def timeout_result(self, state: Any, seat: int) -> MatchResult:
-        """The match interrupted by timeout of ``seat`` (RULES.md §1.16–§1.17)."""
-        side = self.side_of(seat, state.rules)
-        return MatchResult("timeout", (), timeout_rating(state.scores, side), seat)
-
-    def held_costs(self, rules: Any) -> tuple[float, ...]:
-        """Per tile id (0..27), what still holding the tile when the round ends costs the
-        holder's side, in points of this game, as the computer players weigh a tile to shed
-        (``engine.ai``: the ``normal`` policy and the playouts of ``hard``).  Default: its
-        pips, the points it adds to a hand's value (RULES.md §1.11: recorded against the
-        holder in the goat games, given to the winner in the races, §2.0.7).  A variant whose
-        hand values are not recorded, or that punishes a held tile on its own, says so."""
-        return tuple(float(PIPS[t]) for t in range(28))
-
-    def standing(self, state: Any) -> list[float]:
-        """Per side, how close it is to losing the match (higher is worse), in the units of
-        :meth:`standing_scale`.  Goat variants: the open score, remembered points at half
-        weight (RULES.md §1.12, §1.15); races: the points behind the leader, since the side
-        with the fewest points is the goat (§2.0.7).  The computer players read it to value
-        a position (``engine.ai``)."""
-        if self.race:
-            return [-float(s) for s in state.scores]
-        return [s if s > 0 else 0.5 * r for s, r in zip(state.scores, state.remembered,
-                                                         strict=True)]
-
-    def standing_scale(self, rules: Any) -> float:
-        """The difference of :meth:`standing` that separates a safe side from a lost one
-        (a temperature for the computer players' estimate of the goat risk) [points]: 18 for
-        the limit of 101, in proportion for other limits."""
-        return 18.0 * (rules.match_limit or 101) / 101
 
 
 class Race(Variant):

@@ -27,8 +27,8 @@ from aiogram.types import CallbackQuery, Message
 from delivery.app import App
 from handlers.common import acknowledge, alert, answer, reply, thread_of
 from service.views import ErrorCode, MoveOption, Result, Status
-from ui import compose, render
-from ui.callbacks import MoveCb, PlayCb, parse_callback
+from ui import compose, render, targets
+from ui.callbacks import MoveCb, PlaceCb, PlayCb, parse_callback
 
 
 async def on_move(query: CallbackQuery, callback_data: MoveCb, app: App, locale: str) -> None:
@@ -75,7 +75,7 @@ def _shown_version(message: Any) -> int | None:
                 cb = parse_callback(button.callback_data)
             except Exception:  # noqa: BLE001 - a button of another kind
                 continue
-            if isinstance(cb, (MoveCb, PlayCb)):
+            if isinstance(cb, (MoveCb, PlayCb, PlaceCb)):
                 return int(cb.ver)
     return None
 
@@ -102,6 +102,34 @@ async def on_play(query: CallbackQuery, callback_data: PlayCb, app: App, locale:
     hand = res.hand_for(user)
     chosen = list(cb.placements) if cb.act == "b" else None
     if chosen is not None and not compose.is_prefix(chosen, hand.legal):
+        await alert(query, app.tr.plain(locale, "err-compose-bad"))
+        return
+    await acknowledge(query)
+    if query.message is not None:
+        await app.publisher.show_move(res, user, query.message.chat.id,
+                                      query.message.message_id, chosen)
+
+
+async def on_place(query: CallbackQuery, callback_data: PlaceCb, app: App, locale: str
+                   ) -> None:
+    """A :class:`~ui.callbacks.PlaceCb` button on the trains or the sausage (RULES.md §2.11,
+    §2.12): ``p`` plays its tile on its target (checked by the service as every move);
+    ``c`` shows the trains its tile fits (refused unless the tile has a legal placement of
+    the presser's seat, at the current version, on their turn); ``t`` shows the tiles
+    again.  Nothing a ``c`` or ``t`` press does changes the game."""
+    cb = callback_data
+    user = query.from_user.id
+    if cb.act == "p":
+        await _act(query, app, locale, cb.game, MoveOption.of(cb.placement), None, cb.ver)
+        return
+    res = await app.service.play.check_press(cb.game, user, cb.ver)
+    if not res.ok:
+        gone = res.error == ErrorCode.NOT_FOUND
+        await _refused(query, app, locale, res, "err-stale-button" if gone else None)
+        return
+    hand = res.hand_for(user)
+    chosen = [cb.placement] if cb.act == "c" else None
+    if chosen is not None and cb.placement.tile not in targets.tile_targets(hand.legal):
         await alert(query, app.tr.plain(locale, "err-compose-bad"))
         return
     await acknowledge(query)
@@ -143,5 +171,6 @@ def create_router() -> Router:
     router = Router(name="play")
     router.callback_query.register(on_move, MoveCb.filter())
     router.callback_query.register(on_play, PlayCb.filter())
+    router.callback_query.register(on_place, PlaceCb.filter())
     router.message.register(cmd_score, Command("score"))
     return router

@@ -59,6 +59,7 @@ from delivery.initdata import (
 )
 from delivery.pages import Pages
 from service.views import ErrorCode, MoveOption, PlacementOption, Result
+from ui.callbacks import target_code, target_fields
 
 log = logging.getLogger(__name__)
 
@@ -179,10 +180,19 @@ def _placements(body: dict[str, Any]) -> MoveOption | None:
         if not isinstance(p, dict) or not isinstance(p.get("tile"), str) \
                 or p.get("end") not in _ENDS or len(p["tile"]) > 8:
             return None
+        target: dict[str, Any] = {}
+        if p.get("to") is not None:  # on the trains or the sausage (RULES.md §2.10.0)
+            try:
+                target = target_fields(p["to"])
+            except ValueError:
+                return None
         out.append(PlacementOption(p["tile"], p.get("end"), bool(p.get("closed")),
-                                   bool(p.get("along"))))
+                                   bool(p.get("along")), **target))
+    if len(out) > 1 and any(p.train is not None or p.line is not None or p.cut is not None
+                            for p in out):
+        return None  # one placement a decision there
     first, *more = out
-    return MoveOption(first.tile, first.end, first.closed, first.along, tuple(more))
+    return MoveOption.of(first, tuple(more))
 
 
 def _refused(app: App, pages: Pages, locale: str, user_id: int, signed: bool,
@@ -233,7 +243,8 @@ async def action(request: web.Request) -> web.Response:
 
 
 def _placement_dicts(move: MoveOption) -> list[dict[str, Any]]:
-    return [{"tile": p.tile, "end": p.end, "closed": p.closed, "along": p.along}
+    return [{"tile": p.tile, "end": p.end, "closed": p.closed, "along": p.along,
+             **({"to": target_code(p)} if move.targeted else {})}
             for p in move.placements]
 
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from service.live.frames import frames
 from service.live.match import BadMove, LiveMatch, Step
 from service.live.seats import is_bot, strength_of
 from service.live.viewing import result_of
@@ -33,8 +34,10 @@ DEFAULT_BOT_MOVE_DELAY = 1.5
 class Play:
     """Moves over the match ``store``: ``clock`` gives Unix seconds; ``bot_move_delay``
     seconds after a computer player's turn began its deadline falls due (then it moves, see
-    :meth:`bot_move`); ``thinkers`` make its decisions.  ``close_locked(live, reason)``
-    closes a match whose last person is gone (the lobby room's)."""
+    :meth:`bot_move`), and as far apart the tables of Колбаса's forced placements are shown
+    (``Result.frames``, :mod:`service.live.frames`); ``thinkers`` make its decisions.
+    ``close_locked(live, reason)`` closes a match whose last person is gone (the lobby
+    room's)."""
 
     def __init__(self, store: MatchStore, *, clock: Callable[[], float],
                  thinkers: Thinkers, bot_move_delay: float = DEFAULT_BOT_MOVE_DELAY,
@@ -223,8 +226,13 @@ class Play:
         now = self.clock()
         nxt = live.next(now)
         rounds = nxt.take(step)
+        # Колбаса's forced placements, one by one, at a computer player's pace (§2.12)
+        pace = self.bot_move_delay
+        shown = frames(live, nxt, step.events) if pace > 0 else ()
         if step.ended is None:
-            values: dict[str, Any] = {"deadline_at": self.turn_deadline(nxt, now)}
+            # the next turn's clock starts once the table has shown them
+            values: dict[str, Any] = {
+                "deadline_at": self.turn_deadline(nxt, now) + pace * len(shown)}
         else:
             values = {"status": Status.FINISHED, "end_reason": step.ended,
                       "deadline_at": None, "finished_at": now}
@@ -245,7 +253,8 @@ class Play:
         if step.ended is not None:
             self.metrics.matches_ended.labels(live.rules.variant, str(step.ended)).inc()
         self.armed(nxt)
-        return result_of(nxt, events=step.events, rounds=rounds)
+        return result_of(nxt, events=step.events, rounds=rounds, frames=shown,
+                         frame_seconds=pace)
 
 
 def _result_rows(live: LiveMatch, now: float) -> list[repo.ResultRow]:

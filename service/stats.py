@@ -167,7 +167,7 @@ class Statistics:
                 remembered=r.remembered, **_handed(m.seats, r.seat) if r.left_match else {})
                 for r in m.results)
             entries.append(HistoryEntry(m.match_id, m.chat_id, m.chat_title, m.variant,
-                                        m.finished_at, m.ended_by, players, bots))
+                                        m.finished_at, m.ended_by, players, bots, m.rules))
         return HistoryPage(tuple(entries), page, pages, total)
 
     async def bot_stats(self) -> tuple[BotStats, ...]:

@@ -137,10 +137,79 @@ class EndView:
 
 
 @dataclass(frozen=True, slots=True)
+class TrainView:
+    """One train of Мексиканский поезд (RULES.md §2.11 rules 4–7): ``owner`` the seat whose
+    personal train it is, None for the Mexican train; ``tiles`` outward from the engine
+    (``a`` touching what precedes it: the first tile's ``a`` is the engine number); ``end``
+    the number its open end shows (the engine number while it is empty); ``public`` its
+    owner's marker is on it (anyone may play there, rule 5; the Mexican train is always
+    public and carries no marker: False); ``open`` the place of its last tile among the open
+    doubles (0 the oldest, the one everybody must satisfy first, rule 7), None when its
+    last tile is no open double."""
+
+    owner: int | None
+    tiles: tuple[LaidTile, ...] = ()
+    end: int = 0
+    public: bool = False
+    open: int | None = None
+
+    @property
+    def mexican(self) -> bool:
+        """Whether it is the Mexican train."""
+        return self.owner is None
+
+    @property
+    def key(self) -> int | str:
+        """The train as a move names it: its owner's seat, or ``"mexican"``."""
+        return "mexican" if self.owner is None else self.owner
+
+
+@dataclass(frozen=True, slots=True)
+class SausageView:
+    """The sausage of Колбаса (RULES.md §2.12): ``head`` the head's halves ``(x, y)``, ``x``
+    starting line ``a`` and ``y`` line ``b`` (None before the lead); ``a`` and ``b`` each
+    line's tiles outward from the head as ``(inner, outer)``; ``turned`` the tile turned over
+    that waits for its player's choice (rule 6), None while none waits; ``queues`` each
+    seat's queue length — nobody, its owner included, is shown a queue's tiles (rule 1)."""
+
+    head: tuple[int, int] | None
+    a: tuple[LaidTile, ...] = ()
+    b: tuple[LaidTile, ...] = ()
+    turned: tuple[int, int] | None = None
+    queues: tuple[int, ...] = ()
+
+    def line(self, name: str) -> tuple[LaidTile, ...]:
+        """The tiles of line ``"a"`` or ``"b"``."""
+        return self.a if name == "a" else self.b
+
+    def numbers(self, name: str) -> tuple[int, ...]:
+        """The numbers of line ``name`` at positions 0 (the head's half), 1, …, its length
+        (rule 3); () before the lead."""
+        if self.head is None:
+            return ()
+        start = self.head[0 if name == "a" else 1]
+        return (start,) + tuple(t.b for t in self.line(name))
+
+    @property
+    def ends(self) -> tuple[int, int] | tuple[()]:
+        """The numbers at the ends of lines ``a`` and ``b``; () before the lead."""
+        if self.head is None:
+            return ()
+        return (self.numbers("a")[-1], self.numbers("b")[-1])
+
+    @property
+    def tiles(self) -> int:
+        """How many tiles lie on the table."""
+        return (self.head is not None) + len(self.a) + len(self.b)
+
+
+@dataclass(frozen=True, slots=True)
 class LayoutView:
     """The tiles on the table, for every layout (RULES.md §2.0).
 
-    - ``kind``: ``"line"`` or ``"cross"``.
+    - ``kind``: ``"line"`` or ``"cross"`` (RULES.md §2.0.1–§2.0.2), ``"trains"``
+      (§2.11: ``engine`` and ``trains``) or ``"sausage"`` (§2.12: ``sausage``); a renderer
+      draws the view its kind declares.
     - ``line``: the line left to right (the spinner included, when there is one).
     - ``spinner``: index of the spinner in ``line``, None while there is none (RULES.md §2.0.2).
     - ``up``/``down``: the arms above and below the spinner, outward from it.
@@ -154,6 +223,15 @@ class LayoutView:
     - ``lead``: the index in ``line`` of the round's lead (its first tile, RULES.md §1.5–§1.6),
       None when not known. The picture grows a line too long for one row out of its lead, so
       that a move adds a tile at an end and moves none of the others (``ui.picture_layout``).
+      On the trains an arm is ``"t<seat>"`` or ``"mexican"``, on the sausage ``"a"``, ``"b"``
+      or ``"head"``.
+    - ``engine``: on the trains, the number of the engine double in the middle (§2.11 rule
+      1); ``trains``: every seat's personal train in seat order, then the Mexican train
+      (:class:`TrainView`).
+    - ``sausage``: on the sausage, its head, lines, turned tile and queue lengths
+      (:class:`SausageView`).
+    - ``top``: the highest number of the set (6, 9 or 12, §2.10): pictures write the halves
+      above 9 as numerals.
     """
 
     kind: str = "line"
@@ -166,6 +244,10 @@ class LayoutView:
     count: int | None = None
     last: tuple[tuple[str, int], ...] = ()
     lead: int | None = None
+    engine: int | None = None
+    trains: tuple[TrainView, ...] = ()
+    sausage: SausageView | None = None
+    top: int = 6
 
     @property
     def chain(self) -> tuple[tuple[int, int], ...]:
@@ -179,8 +261,32 @@ class LayoutView:
 
     @property
     def tiles(self) -> int:
-        """How many tiles lie on the table."""
-        return len(self.line) + len(self.up) + len(self.down)
+        """How many tiles lie on the table (the engine double of the trains included)."""
+        n = len(self.line) + len(self.up) + len(self.down)
+        if self.engine is not None:
+            n += 1 + sum(len(t.tiles) for t in self.trains)
+        if self.sausage is not None:
+            n += self.sausage.tiles
+        return n
+
+    @property
+    def started(self) -> bool:
+        """Whether the round's table holds a tile (the lead, the engine, the head): a new
+        round's table is shown from then on."""
+        return self.tiles > 0
+
+    def train(self, key: int | str) -> TrainView | None:
+        """The train of seat ``key``, or the Mexican train (``"mexican"``); None without."""
+        for t in self.trains:
+            if t.key == key:
+                return t
+        return None
+
+    @property
+    def open_trains(self) -> tuple[TrainView, ...]:
+        """The trains whose last tile is an open double, the oldest first (§2.11 rule 7)."""
+        return tuple(sorted((t for t in self.trains if t.open is not None),
+                            key=lambda t: t.open))
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,6 +380,11 @@ class ActionNote:
     every placement after the first (``(tile, end, closed, along)``); ``closed``/``along``
     describe the first; ``points`` the points the move scored on the count (§2.0.6) and
     ``total`` the count.
+
+    On the trains and the sausage a placement names its target instead of an ``end``
+    (RULES.md §2.10.0): ``train`` (a seat or ``"mexican"``, §2.11), ``line`` with ``at`` (a
+    double inserted at that position, None at the line's end) or ``cut`` (§2.12); ``forced``
+    a placement the rules made with no choice (Колбаса §2.12 rule 6).
     """
 
     kind: str
@@ -289,6 +400,11 @@ class ActionNote:
     total: int | None = None
     args: tuple[tuple[str, Any], ...] = ()
     names: tuple[tuple[str, int], ...] = ()
+    train: int | str | None = None
+    line: str | None = None
+    at: int | None = None
+    cut: int | None = None
+    forced: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,6 +453,8 @@ class MatchEnd:
     (§2.0.7) or the last player left in Семёрка (§2.8), empty in goat variants; ``draw`` True
     when a match ended with no goat (sport's equal scores, §2.7).  ``stopped_by``: the name
     of the person who stopped it (/stopgame: its creator or a chat admin), None otherwise.
+    ``round_no`` the round it ended in and ``deals`` the rounds the game fixes (sport's
+    deals, Мексиканский поезд's N+1 rounds, §2.11 rule 1), else None.
     """
 
     reason: EndReason
@@ -347,6 +465,8 @@ class MatchEnd:
     winners: tuple[int, ...] = ()
     draw: bool = False
     stopped_by: str | None = None
+    round_no: int = 0
+    deals: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -372,7 +492,12 @@ class RoundSummary:
     round's end as ``(rule, seat)`` (ЧЧВ's ``out_0-0``, ``out_6-6``, ``held_0-0``,
     ``held_6-6``, §2.3 rule 4); ``variant`` and ``rules`` the match's game and its rule
     options (``engine.Rules.to_json()``: the limits the texts name); ``deals`` the number of
-    rounds the match lasts where the game fixes it (sport domino's deals, §2.7), else None.
+    rounds the match lasts where the game fixes it (sport domino's deals, §2.7, Мексиканский
+    поезд's rounds, §2.11 rule 1), else None.
+
+    Колбаса (§2.12): nobody is ever shown a queue's tiles, so ``hands`` holds none (each
+    seat's is empty) and ``queues`` the length of each seat's queue at the round's end;
+    ``seat_values`` are the points of what was left in them (rule 8).
     """
 
     round_no: int
@@ -397,6 +522,7 @@ class RoundSummary:
     variant: str = "classic"
     rules: Mapping[str, Any] = field(default_factory=dict)
     deals: int | None = None
+    queues: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -424,7 +550,9 @@ class TableView:
     §2.1 rules 6–7); ``summary`` the round's summary once it is scored
     (the closed table); ``rules`` every rule option of the match (``engine.Rules.to_json()``,
     for /rules and what the game is played for); ``creator_id`` who opened the match (may
-    stop it, as a chat admin may).
+    stop it, as a chat admin may); ``frame`` 0 for the table as it is, k > 0 for the k-th
+    table of Колбаса's forced placements a step carries (``Result.frames``), shown before
+    it.
     """
 
     match_id: int
@@ -456,18 +584,38 @@ class TableView:
     summary: RoundSummary | None = None
     rules: Mapping[str, Any] = field(default_factory=dict)
     creator_id: int | None = None
+    frame: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class PlacementOption:
     """One placement of a move (RULES.md §2.0.4): ``tile`` (code ``"a-b"``) on ``end``
     (``left``/``right``/``up``/``down``/``gap``, or None on a lead), ``closed`` face down
-    (§2.0.3), ``along`` (Маггинс, §2.5 rule 3)."""
+    (§2.0.3), ``along`` (Маггинс, §2.5 rule 3).  On the trains and the sausage the target
+    is ``train`` (a seat, or ``"mexican"``, §2.11), ``line`` (``"a"``/``"b"``) with ``at``
+    (a double inserted at that position; None: the line's end) or ``cut`` (the position of
+    a cut, §2.12), and ``end`` is None."""
 
     tile: str
     end: str | None
     closed: bool = False
     along: bool = False
+    train: int | str | None = None
+    line: str | None = None
+    at: int | None = None
+    cut: int | None = None
+
+    @property
+    def target(self) -> tuple[Any, ...]:
+        """Where it goes, as one hashable value: ``("end", end)``, ``("train", key)``,
+        ``("line", line, at)`` or ``("cut", k)``."""
+        if self.train is not None:
+            return ("train", self.train)
+        if self.line is not None:
+            return ("line", self.line, self.at)
+        if self.cut is not None:
+            return ("cut", self.cut)
+        return ("end", self.end)
 
 
 @dataclass(frozen=True, slots=True)
@@ -485,11 +633,31 @@ class MoveOption:
     closed: bool = False
     along: bool = False
     more: tuple[PlacementOption, ...] = ()
+    train: int | str | None = None
+    line: str | None = None
+    at: int | None = None
+    cut: int | None = None
+
+    @property
+    def first(self) -> PlacementOption:
+        """The first placement (the only one on the trains and the sausage)."""
+        return PlacementOption(self.tile, self.end, self.closed, self.along, self.train,
+                               self.line, self.at, self.cut)
 
     @property
     def placements(self) -> tuple[PlacementOption, ...]:
         """Every placement of the move, the first included."""
-        return (PlacementOption(self.tile, self.end, self.closed, self.along),) + self.more
+        return (self.first,) + self.more
+
+    @property
+    def targeted(self) -> bool:
+        """Whether it is a placement on the trains or the sausage (RULES.md §2.10.0)."""
+        return self.train is not None or self.line is not None or self.cut is not None
+
+    @classmethod
+    def of(cls, p: PlacementOption, more: tuple[PlacementOption, ...] = ()) -> MoveOption:
+        """The move whose first placement is ``p``."""
+        return cls(p.tile, p.end, p.closed, p.along, more, p.train, p.line, p.at, p.cut)
 
 
 @dataclass(frozen=True, slots=True)
@@ -507,6 +675,12 @@ class HandView:
     - ``host_moved``: the host placed its last tile, its turn having timed out (§1.17).
     - ``lead``: on its turn before the round's first tile, the tile it must lead (the first
       lead of a match, §1.5), None when it may lead any tile.
+    - ``queue``: in Колбаса (RULES.md §2.12 rule 1), the length of the seat's face-down
+      queue; ``tiles`` is then always empty, since nobody — its owner included — is shown a
+      queue's tiles (the tile turned over that waits is on the table,
+      ``SausageView.turned``).  None in the other games.
+    - ``again``: on the trains, the seat is to place again in the same turn after its
+      double (RULES.md §2.11 rules 7–8).
     """
 
     match_id: int
@@ -524,6 +698,8 @@ class HandView:
     lead: str | None = None
     taken: tuple[str, ...] = ()
     taken_from: int | None = None
+    queue: int | None = None
+    again: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -577,6 +753,9 @@ class Result:
     - ``hold``: the question the match waits on instead of a turn (:class:`HoldView`);
       ``handed``: set by the change that handed a person's seat to a computer player
       (:class:`HandedSeat`).
+    - ``frames``: the group's tables after each placement the rules made without a choice
+      in this change (Колбаса, RULES.md §2.12 rule 6), oldest first, to be shown
+      ``frame_seconds`` apart before ``table`` (``service.live.frames``).
 
     Nothing here holds more than its audience may see: the group's views never hold a hand
     before the round's summary, and each :class:`HandView` belongs to one seat.
@@ -597,6 +776,8 @@ class Result:
     closed: TableView | None = None
     hold: HoldView | None = None
     handed: HandedSeat | None = None
+    frames: tuple[TableView, ...] = ()
+    frame_seconds: float = 0.0
 
     def hand_for(self, user_id: int) -> HandView | None:
         """The hand view of ``user_id``, or None if they hold no seat."""
@@ -758,7 +939,9 @@ class HistoryEntry:
     """A finished match in the history: its id, where (``chat_id``, ``chat_title``; a
     private chat's id is its user's), the game (``variant``), when it ended (``finished_at``,
     Unix seconds) and how (``ended_by``: ``limit`` or ``timeout``), every seat, and
-    ``with_bots`` True when a computer player held a seat from the start."""
+    ``with_bots`` True when a computer player held a seat from the start; ``rules`` the
+    match's rule options (``engine.Rules.to_json()``: the set and the limit its game is
+    told by)."""
 
     match_id: int
     chat_id: int
@@ -768,6 +951,7 @@ class HistoryEntry:
     ended_by: str
     players: tuple[HistoryPlayer, ...]
     with_bots: bool = False
+    rules: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -937,7 +1121,10 @@ class VariantInfo:
     round beside them (:class:`FlagInfo`); ``scoring`` ``"points"``
     where the match is played for points, ``"marks"`` where only its marks decide it
     (Семёрка §2.8, Генерал §2.9); ``counts_hands`` False where the hand values at a round's
-    end are only shown (Генерал, §2.9 rule 4)."""
+    end are only shown (Генерал, §2.9 rule 4); ``sets`` the double-N sets it is played with
+    (§2.10.2: 9 and 12 for Мексиканский поезд, the option ``set``; 6 for every other game);
+    ``hidden_hands`` True where nobody, a hand's owner included, is shown its tiles
+    (Колбаса's queues, §2.12 rule 1)."""
 
     name: str
     section: str
@@ -953,6 +1140,8 @@ class VariantInfo:
     flags: tuple[FlagInfo, ...] = ()
     scoring: str = "points"
     counts_hands: bool = True
+    sets: tuple[int, ...] = (6,)
+    hidden_hands: bool = False
 
     def reads(self, option: str) -> bool:
         """Whether the game reads ``option`` and lets a chat choose its value."""

@@ -22,7 +22,7 @@ Times are Unix seconds (float). Nothing here commits: the caller's transaction d
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from itertools import groupby
 from typing import Any
 
@@ -242,6 +242,7 @@ class HistoryMatch:
     results: tuple[ResultRow, ...]
     changes: tuple[ChangeRow, ...]
     seats: tuple[dict[str, Any], ...] = ()
+    rules: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -885,8 +886,9 @@ def history(conn: Connection, *, chat_id: int | None = None, user_id: int | None
     chats = {r.chat_id for rows in by_match.values() for r in rows[:1]}
     titles = dict(conn.execute(select(T_CHATS.c.id, T_CHATS.c.title)
                                .where(T_CHATS.c.id.in_(chats))).all())
-    seats = dict(conn.execute(select(T_MATCHES.c.id, T_MATCHES.c.seats)
-                              .where(T_MATCHES.c.id.in_(page))).all())
+    stored = {r.id: r for r in conn.execute(
+        select(T_MATCHES.c.id, T_MATCHES.c.seats, T_MATCHES.c.rules)
+        .where(T_MATCHES.c.id.in_(page))).all()}
     out = []
     for mid in page:
         rows = by_match[mid]
@@ -896,7 +898,8 @@ def history(conn: Connection, *, chat_id: int | None = None, user_id: int | None
             variant=first.variant, finished_at=max(r.finished_at for r in rows),
             ended_by=first.ended_by, results=tuple(rows),
             changes=tuple(changes.get(mid, ())),
-            seats=tuple(dict(s) for s in seats.get(mid) or ())))
+            seats=tuple(dict(s) for s in (stored[mid].seats if mid in stored else None) or ()),
+            rules=dict((stored[mid].rules if mid in stored else None) or {})))
     return out
 
 

@@ -100,7 +100,7 @@ def replay(row: repo.MatchRow, actions: list[repo.ActionRow]) -> Any:
             state, _ = engine.apply_host_move(state)
         else:
             state, _ = engine.apply(state, a.seat, parse_decision(
-                {k: v for k, v in d.items() if k != "bot"})[0])
+                {k: v for k, v in d.items() if k != "bot"}, state.rules.set)[0])
     return state
 
 

@@ -83,7 +83,9 @@ def test_the_deal_kept_follows_the_weights():
 def test_the_true_deal_always_has_a_weight(game, seed, steps):
     """In every game, from the seat to act: each read play's tile is in its seat's hand
     then (now plus what it placed since), so no deal that could have happened weighs 0."""
-    state, history = play_to(Rules(variant=game), 4, seed, steps, random.Random(seed))
+    rules = Rules(variant=game)
+    players = min(4, rules.spec.players_range(rules)[1])
+    state, history = play_to(rules, players, seed, steps, random.Random(seed))
     assume(not state.finished and state.to_act is not None)
     obs = ai.observe(state, state.to_act, history)
     inf = ai._Inference(obs, ai._base_scores(obs.rules))

@@ -15,7 +15,7 @@ import pytest
 
 from engine import Rules, ai, apply, new_match
 from engine.table import Table
-from engine.tiles import PIPS, TILE_ID, Tile
+from engine.tiles import PIPS, TILE_ID, Tile, set_size
 from engine.variant import VARIANTS
 from tests.test_ai import position
 
@@ -46,12 +46,14 @@ def test_traditional_weighs_a_held_pip_at_half_a_point():
 
 @pytest.mark.parametrize("game", sorted(VARIANTS))
 def test_every_game_declares_a_cost_per_tile_that_the_policy_reads(game):
+    """A cost per tile of the game's set (RULES.md §2.10.1: 28, or 91 with double-12)."""
     rules = Rules(variant=game)
     costs = rules.spec.held_costs(rules)
-    assert len(costs) == 28 and all(c >= 0 for c in costs)
+    assert len(costs) == set_size(rules.set) and all(c >= 0 for c in costs)
     base = ai._base_scores(rules)
-    for t in range(28):
-        extra = ai.W_DOUBLE if t in {TILE_ID[Tile(n, n)] for n in range(7)} else 0.0
+    doubles = {TILE_ID[Tile(n, n)] for n in range(rules.set + 1)}
+    for t in range(len(costs)):
+        extra = ai.W_DOUBLE if t in doubles else 0.0
         assert base[t] == pytest.approx(ai.W_PIPS * costs[t] + extra)
 
 
@@ -74,7 +76,7 @@ def test_the_match_stakes_of_each_game():
     (§2.9), points behind in a race (§2.0.7)."""
     for game in sorted(VARIANTS):
         rules = Rules(variant=game)
-        state, _ = new_match(rules, 4, "stakes")
+        state, _ = new_match(rules, min(4, rules.spec.players_range(rules)[1]), "stakes")
         stand = rules.spec.standing(state)
         assert len(stand) == len(state.scores)
         assert len(set(stand)) == 1  # nobody is closer to losing at the start

@@ -243,7 +243,7 @@ _MUTATORS = frozenset({"append", "appendleft", "add", "update", "setdefault", "p
 #: ``Class.attribute``), and objects made and dropped within one call.
 _MEMOS = {
     "ui/i18n.py": {"Translator._memo"},  # formatted texts (Fluent formatting is pure)
-    "ui/picture.py": {"_glyphs", "_painters", "_Painter._sprites", "_Painter._labels",
+    "ui/picture_kit.py": {"_glyphs", "_painters", "_Painter._sprites", "_Painter._labels",
                       "_Canvas.labels", "_Canvas.sizes"},  # glyph checks; one picture's texts
     # the laying of one arm of the table, made and dropped within one call
     "ui/picture_layout.py": {f"_ArmLayer.{a}" for a in (

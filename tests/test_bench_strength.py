@@ -22,7 +22,9 @@ from tests.test_ai import play_to, shuffle_hidden
 @given(game=st.sampled_from(sorted(VARIANTS)), seed=st.integers(0, 10**6),
        steps=st.integers(0, 40))
 def test_the_bound_plays_a_legal_move_in_every_game(game, seed, steps):
-    state, history = play_to(Rules(variant=game), 4, seed, steps, random.Random(seed))
+    rules = Rules(variant=game)
+    players = min(4, rules.spec.players_range(rules)[1])
+    state, history = play_to(rules, players, seed, steps, random.Random(seed))
     assume(not state.finished)
     assert decide_bound(state, state.to_act, history) in legal_moves(state)
 

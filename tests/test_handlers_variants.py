@@ -162,7 +162,7 @@ async def test_settings_offer_only_the_options_of_the_chats_game(tmp_path):
         menu = h.tg.last(GROUP)
         assert menu_keys(menu) == ["variant", "teams", "match_limit", "fish_scoring",
                                    "fish_without_double", "bazar_reserve", "turn_timeout",
-                                   "bot_matches", "lang", "table", "done"]
+                                   "bot_matches", "lang", "table", "faces", "done"]
         for data in ("s2:fish_scoring:each_own", "s2:teams:1", "s2:match_limit:151"):
             await h.press(OLYA, menu, data=data)
         await h.press(OLYA, menu, data="s2:variant:")
@@ -175,7 +175,7 @@ async def test_settings_offer_only_the_options_of_the_chats_game(tmp_path):
         menu = h.tg.messages[(GROUP, menu.message_id)]
         assert menu_keys(menu) == ["variant", "match_limit", "fish_without_double",
                                    "bazar_reserve", "turn_timeout", "bot_matches", "lang", "table",
-                                   "done"]
+                                   "faces", "done"]
         assert "Игра: <b>ЧЧВ</b>" in menu.text and "Рыба:" not in menu.text
         # a button of the chat's previous game is refused and changes nothing
         for data in ("s2:fish_scoring:", "s2:fish_scoring:own_to_max", "s2:teams:0"):
@@ -209,6 +209,24 @@ async def test_settings_offer_only_the_options_of_the_chats_game(tmp_path):
         assert "both_doubles_value" in menu_keys(h.tg.messages[(GROUP, menu.message_id)])
         await h.press(OLYA, menu, data="s2:both_doubles_value:75")
         assert (await h.app.service.people.chat_info(GROUP)).full_rules["both_doubles_value"] == 75
+        # Мексиканский поезд (RULES.md §2.10.2, §2.11): its set and the [0|0] in hand; the
+        # children's pictures are offered only with the double-six set (§2.10.4)
+        await h.press(OLYA, menu, data="s2:variant:mexican_train")
+        keys = menu_keys(h.tg.messages[(GROUP, menu.message_id)])
+        assert {"set", "double_blank_value"} <= set(keys) and "faces" not in keys
+        await h.press(OLYA, menu, data="s2:set:")
+        sets = [b.text for b in h.tg.messages[(GROUP, menu.message_id)].buttons()]
+        assert sets[:2] == ["дубль-9", "✓ дубль-12"]
+        await h.press(OLYA, menu, data="s2:set:9")
+        await h.press(OLYA, menu, data="s2:double_blank_value:50")
+        rules = (await h.app.service.people.chat_info(GROUP)).full_rules
+        assert (rules["set"], rules["double_blank_value"]) == (9, 50)
+        text, alert, _ = await h.press(OLYA, menu, data="s2:faces:pictures")
+        assert alert  # not with double-9
+        await h.press(OLYA, menu, data="s2:variant:sea_goat")
+        await h.press(OLYA, menu, data="s2:faces:pictures")
+        assert (await h.app.service.people.chat_info(GROUP)).options["faces"] == "pictures"
+        await h.press(OLYA, menu, data="s2:both_doubles_value:75")
         # a new lobby plays the chat's game
         h.tg.dm_open.add(OLYA.id)
         await h.say(OLYA, GROUP, "/newgame")

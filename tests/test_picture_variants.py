@@ -24,6 +24,7 @@ from ui import render
 from ui.caption import MAX_CAPTION, render_caption
 from ui.i18n import SUPPORTED_LOCALES, Translator
 from ui.picture import CARD_H, CARD_W, FELT, HEIGHT, MAX_PNG_BYTES, WIDTH, render_table_image
+from ui.picture_trains import card_boxes
 
 TR = Translator(strict=True)
 LONG = ["Оля «<b>»", "Петя &amp; " + "Ж" * 60, "🐐" * 40, "Олександра-Вікторія Іваненко"]
@@ -96,19 +97,26 @@ def test_every_group_view_of_a_real_match_draws_and_fits(matches, variant):
 @pytest.mark.parametrize("variant", list(variant_infos()))
 def test_a_running_round_shows_no_tile_of_a_hand(matches, variant):
     """RULES.md §1.8: the seat cards of a running round's picture hold backs only (no pip
-    anywhere in them); at the round's end the closing picture shows the hands' pips."""
+    anywhere in them); at the round's end the closing picture shows the hands' pips.  The
+    trains' cards (RULES.md §2.11) hold backs only at any time (the closing picture says
+    what each seat recorded), and Колбаса's queues are never shown (§2.12 rule 1)."""
     results = matches[variant]
     running = revealed = 0
+    trains = results[0].table.layout.kind == "trains"
     for n, res in enumerate(results):
         players = len(res.table.seats)
-        if n % PIXEL_EVERY == 0 and res.table.summary is None and running < 40:
-            im = render_table_image(res.table, locale="ru", tr=TR).convert("RGB")
-            for s in range(players):
-                assert FELT.pip not in colours(im, card(s, players)), (n, s)
+        if n % PIXEL_EVERY == 0 and running < 40 and (res.table.summary is None or trains):
+            im = render_table_image(res.table, locale="ru", tr=TR,
+                                    summary=res.table.summary).convert("RGB")
+            boxes = card_boxes(players + 1)[:players] if trains else \
+                [card(s, players) for s in range(players)]
+            for s, box in enumerate(boxes):
+                assert FELT.pip not in colours(im, box), (n, s)
             running += 1
         closed = res.closed
-        if closed is not None and closed.summary is not None and revealed < 4 and any(
-                t != "0-0" for hand in closed.summary.hands for t in hand):
+        if not trains and closed is not None and closed.summary is not None \
+                and revealed < 4 and any(t != "0-0" for hand in closed.summary.hands
+                                         for t in hand):
             im = render_table_image(closed, locale="ru", tr=TR,
                                     summary=closed.summary).convert("RGB")
             # a hand of [0|0] alone has no pip to show
@@ -117,7 +125,8 @@ def test_a_running_round_shows_no_tile_of_a_hand(matches, variant):
             assert any(FELT.pip in colours(im, card(s, players)) for s in holders), (
                 closed.summary, closed.seats)
             revealed += 1
-    assert running and revealed
+    shown = not trains and not variant_infos()[variant].hidden_hands
+    assert running and bool(revealed) == shown
 
 
 @pytest.mark.parametrize("variant", list(variant_infos()))
@@ -140,15 +149,33 @@ def test_the_caption_fits_in_every_locale_and_names_only_public_tiles(matches, v
                 assert [line for line in text.split("\n") if line.startswith("🎯")] == [
                     line for line in lines if line.startswith("🎯")] != []
                 if table.summary is None:
-                    laid = {(min(t.a, t.b), max(t.a, t.b)) for t in
-                            table.layout.line + table.layout.up + table.layout.down}
+                    lay = table.layout
+                    on_table = lay.line + lay.up + lay.down + tuple(
+                        t for train in lay.trains for t in train.tiles)
+                    if lay.sausage is not None:
+                        on_table += lay.sausage.a + lay.sausage.b
+                    laid = {(min(t.a, t.b), max(t.a, t.b)) for t in on_table}
+                    if lay.engine is not None:
+                        laid.add((lay.engine, lay.engine))
+                    if lay.sausage is not None:
+                        for t in (lay.sausage.head, lay.sausage.turned):
+                            if t is not None:
+                                laid.add((min(t), max(t)))
+                    # Колбаса: a tile turned over is seen by both before it goes back to
+                    # its queue (RULES.md §2.12 rule 4); the log says which
+                    laid |= {(min(int(a), int(b)), max(int(a), int(b))) for note in table.notes
+                             if note.kind == "sent_back"
+                             for a, b in _tiles(str(dict(note.args)["tile"]))}
+                    # and a tile placed this round that a cut took off the table (§2.12 5 c)
+                    laid |= {tuple(sorted(map(int, note.tile.split("-"))))
+                             for note in table.notes if note.kind in ("led", "played")}
                     shown = {(min(int(a), int(b)), max(int(a), int(b)))
                              for a, b in _tiles(caption)}
                     assert shown <= laid | _rule_tiles(locale, caption), caption
 
 
 def _tiles(text: str) -> list[tuple[str, str]]:
-    return re.findall(r"\[(\d)\|(\d)\]", text)
+    return re.findall(r"\[(\d+)\|(\d+)\]", text)
 
 
 def _rule_tiles(locale: str, caption: str) -> set[tuple[int, int]]:

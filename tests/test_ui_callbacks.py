@@ -24,6 +24,7 @@ from ui.callbacks import (
     LeaveCb,
     LobbyCb,
     MoveCb,
+    PlaceCb,
     PlayCb,
     RecordCb,
     SettingsCb,
@@ -36,7 +37,10 @@ from ui.callbacks import (
     move_callback,
     pack_placements,
     parse_callback,
+    place_callback,
     play_callback,
+    target_code,
+    target_fields,
     tile_halves,
     tile_id,
     unpack_placements,
@@ -148,11 +152,11 @@ def test_bad_callback_is_a_value_error_so_aiogram_filters_skip_it():
 
 def test_prefixes_carry_each_factorys_version():
     factories = (MoveCb, PlayCb, LobbyCb, SettingsCb, StopCb, LangCb, VariantCb, SoloCb,
-                 TopCb, StatsCb, HistoryCb, RecordCb, LeaveCb, HoldCb)
+                 TopCb, StatsCb, HistoryCb, RecordCb, LeaveCb, HoldCb, PlaceCb)
     for cls in factories:
         letter = cls.__prefix__[0]
         assert cls.__prefix__ == f"{letter}{VERSIONS[letter]}"
-    assert len({cls.__prefix__[0] for cls in factories}) == len(VERSIONS) == 14
+    assert len({cls.__prefix__[0] for cls in factories}) == len(VERSIONS) == 15
 
 
 @pytest.mark.parametrize("data", [
@@ -181,10 +185,10 @@ def test_tile_ids_match_the_engine_order():
         assert tile_halves(tile.id) == (tile.a, tile.b)
     assert tile_id((5, 2)) == tile_id((2, 5)) == engine.Tile.of(2, 5).id
     assert tile_id("2-5") == tile_id("[5|2]") == tile_id((2, 5))
-    for bad in [(7, 1), (-1, 0), "25", "7-1", "2-5x", None, 3]:
+    for bad in [(13, 1), (-1, 0), "25", "13-1", "2-5x", None, 3]:
         with pytest.raises(ValueError):
             tile_id(bad)
-    for bad in [-1, 28, "3"]:
+    for bad in [-1, 91, "3"]:
         with pytest.raises(ValueError):
             tile_halves(bad)
 
@@ -242,3 +246,48 @@ def test_tile_ids_in_buttons_are_the_engines():
     from ui.callbacks import tile_halves, tile_id
     for tile, tid in TILE_ID.items():
         assert tile_id(f"{tile.a}-{tile.b}") == tid and tile_halves(tid) == (tile.a, tile.b)
+
+
+# -- placements on the trains and the sausage (issue 32) ----------------------------------------
+
+targets = st.one_of(
+    st.builds(PlacementOption, st.just("5-12"), st.none(), train=st.integers(0, 7)),
+    st.builds(PlacementOption, st.just("5-12"), st.none(), train=st.just("mexican")),
+    st.builds(PlacementOption, st.just("1-2"), st.none(), line=st.sampled_from("ab"),
+              at=st.one_of(st.none(), st.integers(0, 27))),
+    st.builds(PlacementOption, st.just("1-2"), st.none(), cut=st.integers(1, 14)))
+
+
+@given(ids, ids, st.integers(0, 90), targets)
+def test_a_placement_button_fits_64_bytes_and_round_trips(game, ver, tid, p):
+    """RULES.md §2.10.0: a tile of any set (ids 0..90) on any target of the trains and the
+    sausage travels in at most 64 bytes, and reads back as it was."""
+    a, b = tile_halves(tid)
+    data = place_callback(game, ver, "p", f"{a}-{b}", p)
+    assert len(data.encode()) <= MAX_CALLBACK_BYTES
+    cb = parse_callback(data)
+    assert isinstance(cb, PlaceCb) and (cb.game, cb.ver, cb.tile) == (game, ver, tid)
+    got = cb.placement
+    assert (got.tile, got.train, got.line, got.at, got.cut) == (
+        f"{a}-{b}", p.train, p.line, p.at, p.cut)
+    fields = target_fields(target_code(p))
+    assert {k: fields.get(k) for k in ("train", "line", "at", "cut")} == {
+        "train": p.train, "line": p.line, "at": p.at, "cut": p.cut}
+
+
+def test_every_tile_of_double_twelve_has_an_id():
+    """RULES.md §2.10.1: the 91 tiles of double-12, each with its id, [9|12] written both
+    ways."""
+    assert len({tile_id((a, b)) for a in range(13) for b in range(a, 13)}) == 91
+    assert tile_id("9-12") == tile_id("[12|9]") == tile_id((12, 9))
+    with pytest.raises(ValueError):
+        pack_placements([PlacementOption("7-9", "left")])  # the line is double-six only
+
+
+@pytest.mark.parametrize("data", [
+    "y1:1:2:p:5:", "y1:1:2:p:91:m", "y1:1:2:p:5:8", "y1:1:2:p:5:c0", "y1:1:2:p:5:a07",
+    "y1:1:2:c:5:m", "y1:1:2:t:5:", "y1:1:2:x:5:m", "y1:1:2:p:5:mx", "y1:1:2:p:5:c01",
+])
+def test_forged_placement_buttons_raise_bad_callback(data):
+    with pytest.raises(BadCallback):
+        parse_callback(data)

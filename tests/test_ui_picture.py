@@ -175,8 +175,9 @@ def test_the_group_picture_takes_no_hand():
     """RULES.md §1.8: the picture's inputs are the group's views; a hand enters only with a
     round summary."""
     params = inspect.signature(render_table_png).parameters
-    assert list(params) == ["table", "locale", "tr", "summary", "theme"]
+    assert list(params) == ["table", "locale", "tr", "summary", "theme", "faces"]
     assert typing.get_type_hints(render_table_png)["summary"] == RoundSummary | None
+    assert typing.get_type_hints(render_table_png)["faces"] is str  # a chat's display choice
 
     def field_names(cls, seen=()):
         out = set()

@@ -34,7 +34,7 @@ from ui import render
 from ui.i18n import SUPPORTED_LOCALES, Translator
 
 TR = Translator(strict=True)
-TILE_RE = re.compile(r"\[(\d)\|(\d)\]")
+TILE_RE = re.compile(r"\[(\d+)\|(\d+)\]")
 LONG = ["Оля «<b>»", "Петя &amp; " + "Ж" * 60, "🐐" * 40, "A" * 200]
 
 
@@ -42,8 +42,26 @@ def tiles_in(text: str) -> set[tuple[int, int]]:
     return {(min(int(a), int(b)), max(int(a), int(b))) for a, b in TILE_RE.findall(text)}
 
 
-def laid(layout: LayoutView) -> set[tuple[int, int]]:
-    return {(min(t.a, t.b), max(t.a, t.b)) for t in layout.line + layout.up + layout.down}
+def laid(layout: LayoutView, notes=()) -> set[tuple[int, int]]:
+    """The tiles on the table (the line, the cross's arms; the trains and their engine; the
+    sausage's head, lines and the tile turned over, RULES.md §2.11, §2.12), and those the
+    round's public log named: a placed tile a cut took off the table, a turned-over tile
+    that went back to its queue (§2.12 rules 4–5), all seen by everybody."""
+    tiles = layout.line + layout.up + layout.down + tuple(
+        t for train in layout.trains for t in train.tiles)
+    out = {(min(t.a, t.b), max(t.a, t.b)) for t in tiles}
+    if layout.engine is not None:
+        out.add((layout.engine, layout.engine))
+    s = layout.sausage
+    if s is not None:
+        out |= {(min(t.a, t.b), max(t.a, t.b)) for t in s.a + s.b}
+        out |= {(min(t), max(t)) for t in (s.head, s.turned) if t is not None}
+    for note in notes:
+        if note.kind in ("led", "played"):
+            out.add(tuple(sorted(map(int, note.tile.split("-")))))
+        elif note.kind == "sent_back":
+            out |= tiles_in(str(dict(note.args)["tile"]))
+    return out
 
 
 def rule_lines(locale: str) -> set[str]:
@@ -85,7 +103,7 @@ def test_every_view_of_a_real_match_renders_within_limits_and_shows_no_hand(matc
         text = render.render_table(locale, table, tr=TR)
         assert render.text_length(text) <= render.MAX_TEXT
         if table.summary is None:  # a running round: nothing but the table's tiles
-            assert public_tiles(locale, text) <= laid(table.layout), text
+            assert public_tiles(locale, text) <= laid(table.layout, table.notes), text
         score = render.render_score(locale, table, tr=TR)
         assert render.text_length(score) <= render.MAX_TEXT and not tiles_in(score)
         if res.closed is not None:
@@ -93,7 +111,8 @@ def test_every_view_of_a_real_match_renders_within_limits_and_shows_no_hand(matc
             assert render.text_length(closed) <= render.MAX_TEXT
             hands = {(min(map(int, t.split("-"))), max(map(int, t.split("-"))))
                      for h in res.closed.summary.hands for t in h}
-            assert public_tiles(locale, closed) <= laid(res.closed.layout) | hands
+            assert public_tiles(locale, closed) <= laid(res.closed.layout,
+                                                        res.closed.notes) | hands
         for summary in res.rounds:
             rounds += 1
             names = [s.name for s in table.seats]
@@ -128,6 +147,9 @@ def test_the_games_own_lines_are_on_the_table(matches, variant):
         lines = text.splitlines()
         if variant == "classic":
             assert lines[0] == TR.t("ru", "table-title-classic", round=table.round_no)
+        elif variant == "mexican_train":  # the round of N+1 and its hub (§2.11 rule 1)
+            assert lines[0] == (f"<b>{name} · раунд {table.round_no} из {table.deals}</b> · "
+                                f"станция {table.layout.engine}")
         elif table.deals:
             assert lines[0] == f"<b>{name} · раздача {table.round_no} из {table.deals}</b>"
         else:
@@ -141,6 +163,15 @@ def test_the_games_own_lines_are_on_the_table(matches, variant):
             assert sum(line.startswith(("← Влево", "→ Вправо", "↑ Вверх", "↓ Вниз"))
                        for line in lines) == len([e for e in table.layout.ends
                                                   if e.name in ("left", "right", "up", "down")])
+        if table.layout.kind == "trains":  # a line per train and the Mexican one
+            e = table.layout.engine
+            assert f"🚉 Станция: [{e}|{e}]" in lines
+            assert sum(line.startswith(("🚂 ", "🇲🇽 ")) for line in lines) == \
+                len(table.seats) + 1
+        if table.layout.kind == "sausage" and table.layout.sausage.head is not None:
+            x, y = table.layout.sausage.head
+            assert f"🌭 Голова: [{x}|{y}]" in lines
+            assert sum(line.startswith(("A: ", "B: ")) for line in lines) == 2
         if table.layout.count is not None:
             seen_count += 1
             assert f"Σ Сумма концов: <b>{table.layout.count}</b>" in text
@@ -150,7 +181,7 @@ def test_the_games_own_lines_are_on_the_table(matches, variant):
         if "losses" in info.options:
             assert sum(line.startswith("Команда") and "проиграно" in line
                        for line in lines) == 2
-        if not (info.options.keys() & {"match_limit", "deals"}):
+        if info.scoring == "marks":
             assert "счёт" not in text  # Семёрка and Генерал keep no points
     if info.layout == "cross":
         assert seen_cross

@@ -83,7 +83,7 @@ def test_the_game_menus_fit_telegrams_limits():
         setup = kb.solo_keyboard(locale, "sport", 3, "easy", (3,), tr=TR)
         cbs = [parse_callback(b.callback_data) for row in setup.inline_keyboard for b in row]
         assert all(isinstance(c, SoloCb) for c in cbs) and cbs[-1].go
-        assert [c.bots for c in cbs[10:11]] == [3] and len(setup.inline_keyboard) == 8
+        assert [c.bots for c in cbs[12:13]] == [3] and len(setup.inline_keyboard) == 9
     for forged in ("v1:pick:1:" + "x" * 17, "v1:jump:1:", "o1:classic:4:normal:0",
                    "o1:classic:1:ultra:0", "o1:Classic:1:easy:0"):
         with pytest.raises(ValueError):

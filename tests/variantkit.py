@@ -44,7 +44,8 @@ async def play_to_end(svc: GameService, res: Result, rng: random.Random,
 async def play_every_game(path: Path, names: list[str], *, seeds: range, rng_seed: int,
                           chat: int) -> dict[str, list[Result]]:
     """A whole match of every game of RULES.md §2 through a service over the database
-    ``path``: four players where the game seats four, else two, three and four in turn, named
+    ``path``: four players where the game seats four, else two, three and four in turn (as
+    far as the game seats them: Колбаса two), named
     ``names``, in chats ``chat``, ``chat - 1``, …; deals from ``seeds``, moves from a random
     generator seeded ``rng_seed``.  Per game, the start's result and every result after it."""
     svc = await GameService.open(path, clock=FakeClock(), seed_source=iter(seeds).__next__)
@@ -52,7 +53,8 @@ async def play_every_game(path: Path, names: list[str], *, seeds: range, rng_see
     out = {}
     try:
         for k, (name, info) in enumerate(variant_infos().items()):
-            players = 4 if info.players[0] == 4 else 2 + k % 3
+            lo, hi = info.players
+            players = 4 if lo == 4 else max(lo, min(hi, 2 + k % 3))
             res = await seat(svc, chat - k, players, names=names[:players], variant=name)
             res = await svc.lobbies.start(res.match_id, 1)
             assert res.ok, res

@@ -13,7 +13,15 @@ field count, out-of-range number, unknown word -- raises :class:`BadCallback`, a
 :func:`parse_callback` gives handlers one exception to catch.
 
 Tiles travel as their id ``0..27`` in the order ``[0|0], [0|1], …, [0|6], [1|1], …, [6|6]``
-(the same order as ``engine.TILES``); ends as ``"l"`` / ``"r"`` / ``"-"`` (the lead).
+(the same order as ``engine.TILES``); ends as ``"l"`` / ``"r"`` / ``"-"`` (the lead).  The
+tiles of the double-9 and double-12 sets follow, up to id 90 (RULES.md §2.10: every set is a
+prefix of the ids, ``service.TILE_CODES``).
+
+A placement on the trains or the sausage (RULES.md §2.10.0: Мексиканский поезд §2.11,
+Колбаса §2.12) travels in :class:`PlaceCb`: the tile's id and its target in a few
+characters (:func:`target_code`): a seat's train ``"0"``–``"7"``, the Mexican train ``"m"``,
+a line's end ``"a"``/``"b"``, a double inserted at position j ``"a<j>"``/``"b<j>"``, a cut
+at k ``"c<k>"``.
 
 A move button of the variants (RULES.md §2.0.4: ends ``up``/``down``/``gap``, closed doubles,
 doubles laid along, several placements at once) and a move being built press by press carry
@@ -53,6 +61,10 @@ __all__ = [
     "RecordCb",
     "LeaveCb",
     "HoldCb",
+    "PlaceCb",
+    "target_code",
+    "target_fields",
+    "place_callback",
     "LOBBY_ACTIONS",
     "SETTINGS_MENU",
     "tile_id",
@@ -70,7 +82,9 @@ __all__ = [
 #: ``variant``, a name now kept for the variants of RULES.md §2).
 VERSIONS = {"m": 1, "p": 1, "l": 1, "s": 2, "x": 1, "g": 1, "v": 1, "o": 1,
             # players' records (issue 15): boards, stats, history, records, leaving
-            "t": 1, "u": 1, "h": 1, "d": 1, "q": 1, "k": 1}
+            "t": 1, "u": 1, "h": 1, "d": 1, "q": 1, "k": 1,
+            # placements on the trains and the sausage (issue 32)
+            "y": 1}
 #: Telegram's limit on callback_data, in bytes.
 MAX_CALLBACK_BYTES = 64
 _MAX_ID = 2**63 - 1  # database ids and versions are signed 64-bit integers
@@ -86,10 +100,13 @@ LobbyAction = Literal["join", "leave", "start", "cancel", "addbot", "rmbot", "re
 SETTINGS_MENU = ("menu", "done")
 
 #: (low, high) halves by tile id: the service's one table of tile ids (``service.TILE_CODES``)
-_TILES: tuple[tuple[int, int], ...] = tuple((int(c[0]), int(c[2])) for c in TILE_CODES)
+_TILES: tuple[tuple[int, int], ...] = tuple(
+    (int(a), int(b)) for a, b in (c.split("-") for c in TILE_CODES))
 _TILE_ID: dict[tuple[int, int], int] = {t: i for i, t in enumerate(_TILES)}
+#: Tile ids of the double-six set (RULES.md §1.1): the games of a line or a cross.
+SIX_TILES = 28
 _END_CODE = {"left": "l", "right": "r", None: "-"}
-_CODE = re.compile(r"\[?([0-6])[-|]([0-6])\]?")
+_CODE = re.compile(r"\[?(1[0-2]|[0-9])[-|](1[0-2]|[0-9])\]?")
 _CODE_END = {v: k for k, v in _END_CODE.items()}
 
 
@@ -156,7 +173,10 @@ def _placement_value(p: PlacementOption) -> int:
         end = _PLACE_END_CODE[p.end]
     except KeyError:
         raise ValueError(f"not an end: {p.end!r}") from None
-    return tile_id(p.tile) * 24 + end * 4 + bool(p.closed) * 2 + bool(p.along)
+    tid = tile_id(p.tile)
+    if tid >= SIX_TILES:  # the line and the cross are played with double-six (§2.10.2)
+        raise ValueError(f"not a double-six tile: {p.tile!r}")
+    return tid * 24 + end * 4 + bool(p.closed) * 2 + bool(p.along)
 
 
 def pack_placements(placements: Any) -> str:
@@ -193,7 +213,7 @@ def unpack_placements(code: str) -> tuple[PlacementOption, ...]:
         value = hi * 36 + lo
         tid, rest = divmod(value, 24)
         end, flags = divmod(rest, 4)
-        if tid >= len(_TILES) or end >= len(_PLACE_ENDS) or tid in seen:
+        if tid >= SIX_TILES or end >= len(_PLACE_ENDS) or tid in seen:
             raise ValueError(f"not a placement code: {code!r}")
         seen.add(tid)
         a, b = _TILES[tid]
@@ -346,17 +366,106 @@ class HoldCb(_Strict, CallbackData, prefix=f"k{VERSIONS['k']}"):
     choice: Literal["bot", "end"]
 
 
+#: What a :class:`PlaceCb` button does: ``p`` plays its tile on its target, ``c`` shows the
+#: targets its tile may go to (a tile that fits several trains), ``t`` goes back to the tiles.
+PLACE_ACTIONS = ("p", "c", "t")
+_TARGET = re.compile(r"^(?:([0-7])|(m)|([ab])(\d{1,2})?|c(\d{1,2}))$")
+
+
+def target_code(p: Any) -> str:
+    """The target of a placement on the trains or the sausage (anything with ``train``,
+    ``line``, ``at`` and ``cut``, e.g. :class:`~service.views.PlacementOption`) in a few
+    characters: ``"3"`` seat 3's train, ``"m"`` the Mexican train, ``"a"`` line a's end,
+    ``"b2"`` a double inserted at position 2 of line b, ``"c4"`` a cut at 4.  Raises
+    ``ValueError`` for a placement with no such target."""
+    if p.train is not None:
+        if p.train == "mexican":
+            return "m"
+        if isinstance(p.train, int) and 0 <= p.train <= 7:
+            return str(p.train)
+    elif p.line in ("a", "b"):
+        if p.at is None:
+            return p.line
+        if isinstance(p.at, int) and 0 <= p.at <= 99:
+            return f"{p.line}{p.at}"
+    elif isinstance(p.cut, int) and 1 <= p.cut <= 99:
+        return f"c{p.cut}"
+    raise ValueError(f"not a target of the trains or the sausage: {p!r}")
+
+
+def target_fields(code: str) -> dict[str, Any]:
+    """The placement's fields (``train``, ``line``, ``at``, ``cut``) of a
+    :func:`target_code`; ``ValueError`` for anything it does not produce."""
+    m = _TARGET.match(code) if isinstance(code, str) else None
+    if m is None or (m.group(4) is not None and str(int(m.group(4))) != m.group(4)) or \
+            (m.group(5) is not None and (m.group(5).startswith("0"))):
+        raise ValueError(f"not a target: {code!r}")
+    seat, mexican, line, at, cut = m.groups()
+    if seat is not None:
+        return {"train": int(seat)}
+    if mexican:
+        return {"train": "mexican"}
+    if line is not None:
+        return {"line": line, "at": None if at is None else int(at)}
+    return {"cut": int(cut)}
+
+
+class PlaceCb(_Strict, CallbackData, prefix=f"y{VERSIONS['y']}"):
+    """A placement button on the trains or the sausage (RULES.md §2.10.0, §2.11, §2.12):
+    ``game`` the match id, ``ver`` the match version the keyboard was built for (any other is
+    stale), ``act`` one of :data:`PLACE_ACTIONS`, ``tile`` the tile's id (0..90, any set),
+    ``to`` its target (:func:`target_code`) for ``p``, ``""`` for ``c`` and ``t`` (``t``
+    with tile 0).  Packs to at most 52 bytes."""
+
+    game: Id
+    ver: Id
+    act: Literal["p", "c", "t"]
+    tile: Annotated[int, Field(ge=0, le=90)]
+    to: Annotated[str, Field(pattern=r"^[0-9a-z]{0,3}$")] = ""
+
+    @model_validator(mode="after")
+    def _fits_the_action(self) -> PlaceCb:
+        if self.act == "p":
+            target_fields(self.to)
+        elif self.to or (self.act == "t" and self.tile):
+            raise ValueError(f"no target for action {self.act!r}")
+        return self
+
+    @property
+    def code(self) -> str:
+        """The tile as a code ``"a-b"``."""
+        a, b = _TILES[self.tile]
+        return f"{a}-{b}"
+
+    @property
+    def placement(self) -> PlacementOption:
+        """The placement a ``p`` button plays (for ``c``: the tile with no target yet)."""
+        fields = target_fields(self.to) if self.to else {}
+        return PlacementOption(self.code, None, **fields)
+
+
+def place_callback(game_id: int, version: int, action: str, tile: Any = None,
+                   target: Any = None) -> str:
+    """Packed :class:`PlaceCb` data: ``action`` (:data:`PLACE_ACTIONS`) of ``tile`` (a code,
+    a pair or an ``engine.Tile``) on ``target`` (anything :func:`target_code` reads) in match
+    ``game_id`` at state ``version``."""
+    return PlaceCb(game=game_id, ver=version, act=action,
+                   tile=0 if tile is None else tile_id(tile),
+                   to="" if target is None else target_code(target)).pack()
+
+
 _FACTORIES: dict[str, type[CallbackData]] = {
     cls.__prefix__: cls
     for cls in (MoveCb, PlayCb, LobbyCb, SettingsCb, StopCb, LangCb, VariantCb, SoloCb, TopCb,
-                StatsCb, HistoryCb, RecordCb, LeaveCb, HoldCb)
+                StatsCb, HistoryCb, RecordCb, LeaveCb, HoldCb, PlaceCb)
 }
 
 
 def tile_id(tile: Any) -> int:
-    """Id 0..27 of a tile given as an object with ``a``/``b`` (``engine.Tile``), a pair, or a
-    code ``"2-5"`` / ``"[2|5]"`` (the service's views), halves in either order.  Raises
-    ``ValueError`` for anything that is not a double-six tile."""
+    """Id of a tile given as an object with ``a``/``b`` (``engine.Tile``), a pair, or a code
+    ``"2-5"`` / ``"[2|5]"`` / ``"9-12"`` (the service's views), halves in either order: 0..27
+    for double-six, up to 90 for double-12 (RULES.md §2.10).  Raises ``ValueError`` for
+    anything that is not a tile of these sets."""
     try:
         if isinstance(tile, str):
             m = _CODE.fullmatch(tile)
@@ -367,11 +476,11 @@ def tile_id(tile: Any) -> int:
             a, b = (tile.a, tile.b) if hasattr(tile, "a") else tuple(tile)
         return _TILE_ID[(min(a, b), max(a, b))]
     except (KeyError, TypeError, ValueError) as exc:
-        raise ValueError(f"not a double-six tile: {tile!r}") from exc
+        raise ValueError(f"not a tile: {tile!r}") from exc
 
 
 def tile_halves(tid: int) -> tuple[int, int]:
-    """``(a, b)`` with ``a <= b`` of tile id ``tid``; ``ValueError`` outside 0..27."""
+    """``(a, b)`` with ``a <= b`` of tile id ``tid``; ``ValueError`` outside 0..90."""
     if not isinstance(tid, int) or not 0 <= tid < len(_TILES):
         raise ValueError(f"not a tile id: {tid!r}")
     return _TILES[tid]

@@ -78,7 +78,7 @@ def render_caption(locale: str, table: TableView, *, log_lines: int = CAPTION_LO
     # RULES.md §2.7) and what the game is played for (§1.15, §2.0.7)
     title = _title(tr, locale, table)
     goal = _goal(tr, locale, table.variant, table.rules)
-    log = action_log(table.notes, names, locale, tr=tr)
+    log = action_log(table.notes, names, locale, tr=tr, variant=table.variant)
     hidden = max(0, len(log) - max(0, log_lines))
     log = log[hidden:]
     summary: list[str] = []

@@ -26,6 +26,7 @@ from typing import Any
 
 from service.views import HandView, MoveOption, PlacementOption, TableView
 
+from . import targets
 from .callbacks import MAX_PLACEMENTS, tile_halves, tile_id
 from .i18n import Translator, get_translator
 from .render import render_hand
@@ -279,7 +280,10 @@ def hand_text(locale: str, hand: HandView, table: TableView, *,
     text = render_hand(locale, hand, table, tr=tr)
     if not hand.your_turn or not hand.legal:
         return text
-    if chosen is not None:
+    if targets.targeted(hand.legal):  # the trains, the sausage (RULES.md §2.11, §2.12)
+        extra = (targets.choice_lines(locale, chosen[0].tile, tr=tr) if chosen
+                 else targets.legend_lines(locale, hand.legal, seat=hand.seat, tr=tr))
+    elif chosen is not None:
         extra = compose_lines(locale, hand.legal, chosen, tr=tr)
     else:
         extra = legend_lines(locale, hand.legal, tr=tr)

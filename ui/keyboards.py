@@ -14,7 +14,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from service.views import ChatInfo, MoveOption, PlacementOption
 
-from . import compose
+from . import compose, targets
 from .callbacks import (
     LangCb,
     LobbyCb,
@@ -106,8 +106,9 @@ def _single_button(game_id: int, version: int, m: MoveOption) -> InlineKeyboardB
 
 
 def hand_keyboard(game_id: int, version: int, moves: Iterable[Any], *,
-                  locale: str | None = None, tr: Translator | None = None
-                  ) -> InlineKeyboardMarkup:
+                  locale: str | None = None, tr: Translator | None = None,
+                  seat: int | None = None, names: Sequence[str] = (),
+                  oldest: int | str | None = None) -> InlineKeyboardMarkup:
     """The move keyboard of the seat to act: ``moves`` are its legal moves (``HandView.legal``,
     :class:`~service.views.MoveOption`), ``version`` the view's version (issue 4, "Hands in
     private"; issues 12 and 13).
@@ -122,7 +123,15 @@ def hand_keyboard(game_id: int, version: int, moves: Iterable[Any], *,
       press by press (:func:`compose_keyboard`).
 
     Every button plays or builds a legal move and every legal move is reachable.  Raises
-    ``ValueError`` for a duplicate move."""
+    ``ValueError`` for a duplicate move.
+
+    Placements on the trains and the sausage (RULES.md §2.11, §2.12) get their own keyboard
+    (:func:`ui.targets.targets_keyboard`, with the ``seat`` to act, the seats' ``names`` and
+    the train of the ``oldest`` open double)."""
+    moves = list(moves)
+    if targets.targeted(moves):
+        return targets.targets_keyboard(game_id, version, moves, seat=seat, names=names,
+                                        oldest=oldest, locale=locale, tr=tr)
     options = _options(moves)
     seen = set()
     for m in options:
@@ -152,8 +161,9 @@ def hand_keyboard(game_id: int, version: int, moves: Iterable[Any], *,
 
 
 def compose_keyboard(game_id: int, version: int, moves: Iterable[Any], chosen: Sequence[Any],
-                     *, locale: str | None = None, tr: Translator | None = None
-                     ) -> InlineKeyboardMarkup:
+                     *, locale: str | None = None, tr: Translator | None = None,
+                     seat: int | None = None, names: Sequence[str] = (),
+                     oldest: int | str | None = None) -> InlineKeyboardMarkup:
     """The keyboard of a move of several placements being built (issue 13, "Composing a
     move"; RULES.md §2.0.4): ``chosen`` the placements chosen so far (a
     :func:`ui.compose.is_prefix` of ``moves``, the legal moves).  A "+" button per placement
@@ -162,9 +172,18 @@ def compose_keyboard(game_id: int, version: int, moves: Iterable[Any], chosen: S
     the move as the service lists it), and "cancel" back to :func:`hand_keyboard`.  Every
     button carries the placements so far (:class:`~ui.callbacks.PlayCb`), so the state
     lives in the keyboard alone.  Raises ``ValueError`` when ``chosen`` is no part of a legal
-    move."""
+    move.
+
+    On the trains ``chosen`` is one tile without a target: the trains it fits
+    (:func:`ui.targets.choice_keyboard`)."""
     tr = _tr(tr)
     locale = locale or DEFAULT_LOCALE
+    moves = list(moves)
+    if targets.targeted(moves):
+        if len(chosen) != 1:
+            raise ValueError(f"one tile is chosen on the trains, not {chosen!r}")
+        return targets.choice_keyboard(game_id, version, moves, chosen[0].tile, seat=seat,
+                                       names=names, oldest=oldest, locale=locale, tr=tr)
     options = _options(moves)
     chosen = list(chosen)
     if not compose.is_prefix(chosen, options):

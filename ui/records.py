@@ -238,7 +238,8 @@ def _play_line(tr: Translator, locale: str, st: PersonalStats) -> str:
     or in a game whose marks are its result (no points: Семёрка, Генерал, §2.8–§2.9) each
     mark per match over the matches that stored it."""
     if keeps_points(st.variant):
-        return tr.t(locale, "pstats-play", outs=st.outs, fish=st.fish,
+        play = tr.pick(locale, f"pstats-play-{st.variant}", "pstats-play")  # a game's words
+        return tr.t(locale, play, outs=st.outs, fish=st.fish,
                     average=float(st.average_score))
     if not st.marks:
         return tr.t(locale, "pstats-play-short", outs=st.outs, fish=st.fish)
@@ -319,6 +320,11 @@ def _result(tr: Translator, locale: str, variant: str, p: HistoryPlayer) -> Mark
 def _entry(tr: Translator, locale: str, m: HistoryEntry, mine: bool) -> list[str]:
     head = tr.t(locale, "hist-match", id=m.match_id, date=format_date(m.finished_at),
                 variant=variant_name(locale, m.variant, tr=tr))
+    if tr.has(tr.resolve(locale), f"hist-game-{m.variant}"):  # how the game counts
+        numbers = {k: v for k, v in m.rules.items() if type(v) is int}
+        stopped = "yes" if m.ended_by == "timeout" else "no"
+        head += " · " + tr.t(locale, f"hist-game-{m.variant}", timeout=stopped,
+                             **{"set": 6, "match_limit": 0, **numbers})
     if mine:
         if m.chat_id > 0:
             head += " · " + tr.t(locale, "hist-where-private")
@@ -501,7 +507,8 @@ def _check_rounds(tr: Translator, locale: str, check: RecordCheck, names: Sequen
     for r in check.rounds[hidden:]:
         name = names[r.by] if 0 <= r.by < len(names) else "?"
         if points or not r.marks:
-            lines.append(tr.t(locale, "chk-round", round=r.round_no, end=r.end, name=name,
+            key = tr.pick(locale, f"chk-round-{check.variant}", "chk-round")  # a game's words
+            lines.append(tr.t(locale, key, round=r.round_no, end=r.end, name=name,
                               recorded=" / ".join(map(str, r.recorded)),
                               scores=" / ".join(map(str, r.scores))))
         else:

@@ -40,6 +40,7 @@ from service.views import (
     TableView,
 )
 
+from . import tables
 from .i18n import Markup, Translator, get_translator
 from .names import bot_gender, localized
 from .variants import variant_name, variants
@@ -215,9 +216,17 @@ def _placement(tr: Translator, locale: str, tile: str, end: str | None, closed: 
     return tr.t(locale, "log-place", tile=Markup(text), end=end or "none", how=how).strip()
 
 
-def move_words(tr: Translator, locale: str, note: ActionNote) -> str:
+def move_words(tr: Translator, locale: str, note: ActionNote,
+               names: Sequence[str] = ()) -> str:
     """A move of one or several tiles as one action (RULES.md §2.0.4): ``[3|3] слева и
-    [5|5] справа``, with the points it scored on the count (``· +15``, §2.0.6)."""
+    [5|5] справа``, with the points it scored on the count (``· +15``, §2.0.6); on the
+    trains and the sausage the tile and its target (``[5|12] → на свой поезд``,
+    :func:`ui.tables.target_words`), marked where the rules placed it with no choice
+    (Колбаса, §2.12 rule 6)."""
+    if note.train is not None or note.line is not None or note.cut is not None:
+        text = format_tile(str(note.tile)) + " → " + tables.target_words(
+            tr, locale, note, [clean_name(n) for n in names])
+        return text + tr.t(locale, "log-forced") if note.forced else text
     lead = note.kind == "led"
     parts = [_placement(tr, locale, str(note.tile), note.end, note.closed, note.along,
                         lead=lead)]
@@ -230,7 +239,7 @@ def move_words(tr: Translator, locale: str, note: ActionNote) -> str:
 
 
 def action_log(notes: Iterable[ActionNote], names: Sequence[str], locale: str, *,
-               tr: Translator | None = None) -> list[str]:
+               tr: Translator | None = None, variant: str | None = None) -> list[str]:
     """The public moves of ``notes`` (a round's :class:`~service.views.ActionNote`) as lines
     of words, oldest first (HTML).
 
@@ -239,7 +248,8 @@ def action_log(notes: Iterable[ActionNote], names: Sequence[str], locale: str, *
     RULES.md §1.8), else they get their own line at the end.  A move of one or several tiles
     is one line (§2.0.4, :func:`move_words`).  Every other note is ``log-<kind>`` with its
     ``args`` and the names of its seats — a host move (§1.17), a void round, a variant's own
-    events — whatever the game.
+    events — whatever the game, in the game's own words where the locale has them
+    (``log-<kind>-<variant>``: a fish with no fisher on the trains, §2.11 rule 10).
     """
     tr = _tr(tr)
     lines: list[str] = []
@@ -254,13 +264,15 @@ def action_log(notes: Iterable[ActionNote], names: Sequence[str], locale: str, *
         args: dict[str, Any] = dict(note.args)
         args.update((key, _name(names, seat)) for key, seat in note.names)
         if kind in ("led", "played"):
-            args["move"] = Markup(move_words(tr, locale, note))
+            args["move"] = Markup(move_words(tr, locale, note, names))
         drawn = pending.get(note.seat, 0) if kind != "led" else 0
         if drawn and tr.has(tr.resolve(locale), f"log-drew-{words}"):
             del pending[note.seat]
             lines.append(tr.t(locale, f"log-drew-{words}", name=name, count=drawn, **args))
         else:
-            lines.append(tr.t(locale, f"log-{words}", name=name, **args))
+            key = tr.pick(locale, f"log-{words}-{variant}", f"log-{words}") if variant \
+                else f"log-{words}"
+            lines.append(tr.t(locale, key, name=name, **args))
     for seat, n in pending.items():
         lines.append(tr.t(locale, "log-drew", name=_name(names, seat), count=n))
     return lines
@@ -307,7 +319,8 @@ def _arms(layout: LayoutView) -> dict[str, tuple[LaidTile, ...]]:
 
 
 def layout_lines(locale: str, layout: LayoutView, *, max_tiles: int | None = None,
-                 hand: bool = False, tr: Translator | None = None) -> list[str]:
+                 hand: bool = False, tr: Translator | None = None,
+                 names: Sequence[str] = (), seat: int | None = None) -> list[str]:
     """The tiles on the table as lines (RULES.md §2.0).
 
     A line is one row of tiles and its open ends (the extraordinary lead's gap, §2.1 rule 7,
@@ -316,8 +329,13 @@ def layout_lines(locale: str, layout: LayoutView, *, max_tiles: int | None = Non
     open end (a number, 🔒 when closed, §2.0.3): left, right, up, down; in a game with a
     count (§2.0.6) an end that adds to it something other than its number says what, so the
     arms add up to the count («· 6 (в сумме 12)» under [6|6] across).  ``hand``: the private
-    hand message's wording of a line.  Nothing but tiles on the table."""
+    hand message's wording of a line.  Nothing but tiles on the table.  The trains (§2.11)
+    and the sausage (§2.12) are :func:`ui.tables.layout_lines`' (``names`` of the seats,
+    ``seat`` the reader of a hand message)."""
     tr = _tr(tr)
+    if layout.kind in ("trains", "sausage"):
+        return tables.layout_lines(tr, locale, layout, [clean_name(n) for n in names],
+                                   max_tiles=max_tiles, hand=hand, seat=seat)
     prefix = "hand" if hand else "table"
     if not layout.line:
         return [] if hand else [tr.t(locale, "table-chain-empty")]
@@ -521,8 +539,10 @@ def _title(tr: Translator, locale: str, table: TableView) -> str:
     of N in sport domino (RULES.md §2.7)."""
     game = variant_name(tr, locale, table.variant)
     if table.deals:
-        return tr.t(locale, "table-title-deal", game=game, round=table.round_no,
-                    deals=table.deals)
+        e = table.layout.engine
+        return variant_text(tr, locale, table.variant, "table-title-deal", game=game,
+                            round=table.round_no, deals=table.deals,
+                            hub=e if e is not None else "")
     return variant_text(tr, locale, table.variant, "table-title", game=game, round=table.round_no)
 
 
@@ -643,7 +663,7 @@ def render_table(locale: str, table: TableView, *, log_lines: int = LOG_LINES,
     tail = (render_round_summary(locale, table.summary, names, [s.side for s in table.seats],
                                  specials=False, tr=tr)
             if table.summary is not None else None)
-    log = action_log(table.notes, names, locale, tr=tr)
+    log = action_log(table.notes, names, locale, tr=tr, variant=table.variant)
     hidden = max(0, len(log) - log_lines)
     log = log[hidden:]
     layout = table.layout
@@ -654,13 +674,13 @@ def render_table(locale: str, table: TableView, *, log_lines: int = LOG_LINES,
 
     def build(log_part: list[str], max_tiles: int | None) -> str:
         lines = [_title(tr, locale, table), *notices]
-        lines += layout_lines(locale, layout, max_tiles=max_tiles, tr=tr)
+        lines += layout_lines(locale, layout, max_tiles=max_tiles, tr=tr, names=names)
         if count is not None:
             lines.append(count)
         if table.reserve:
             lines.append(tr.t(locale, "table-bazar-reserve", drawable=table.drawable,
                               reserve=table.reserve))
-        else:
+        elif layout.kind != "sausage":  # Колбаса has no bazar (RULES.md §2.12)
             lines.append(tr.t(locale, "table-bazar", drawable=table.drawable))
         lines.append("")
         lines += _seat_lines(tr, locale, table)
@@ -733,8 +753,12 @@ def render_hand(locale: str, hand: HandView, table: TableView, *,
     """
     tr = _tr(tr)
     lines = [tr.t(locale, "hand-title", round=table.round_no)]
-    lines.append(format_tiles(hand.tiles) if hand.tiles else tr.t(locale, "hand-empty"))
-    lines += layout_lines(locale, table.layout, max_tiles=HAND_CHAIN_TILES, hand=True, tr=tr)
+    if hand.queue is not None:  # Колбаса: a queue nobody sees, its owner included (§2.12)
+        lines[0] = tr.t(locale, "hand-queue", round=table.round_no, count=hand.queue)
+    else:
+        lines.append(format_tiles(hand.tiles) if hand.tiles else tr.t(locale, "hand-empty"))
+    lines += layout_lines(locale, table.layout, max_tiles=HAND_CHAIN_TILES, hand=True, tr=tr,
+                          names=_names(table), seat=hand.seat)
     if hand.host_moved:
         lines.append(tr.t(locale, "hand-host-moved"))
     if hand.drawn:
@@ -749,14 +773,21 @@ def render_hand(locale: str, hand: HandView, table: TableView, *,
     if table.final is not None:
         lines.append(tr.t(locale, _closed_hand_key(table.final.reason, here)))
     elif hand.your_turn:
-        if not table.layout.line:
+        if hand.queue is not None:
+            lines.append(tr.t(locale, "hand-choose-place"))
+        elif hand.again:
+            lines.append(tr.t(locale, "hand-again"))
+        if table.layout.kind in ("line", "cross") and not table.layout.line:
             if hand.lead is not None:
                 lines.append(tr.t(locale, "hand-lead-forced", tile=format_tile(hand.lead)))
             else:
                 lines.append(tr.t(locale, "hand-lead-any"))
-        lines.append(tr.t(locale, "hand-your-turn"))
+        if hand.queue is None:
+            lines.append(tr.t(locale, "hand-your-turn"))
     elif table.to_act is not None:
         lines.append(tr.t(locale, "hand-waiting", name=_name(_names(table), table.to_act)))
+        if hand.queue is not None:
+            lines.append(tr.t(locale, "hand-forced-turns"))
     else:
         lines.append(tr.t(locale, "hand-round-over-here" if here else "hand-round-over"))
     return "\n".join(lines)
@@ -794,7 +825,7 @@ def _end_line(tr: Translator, locale: str, summary: RoundSummary, names: Sequenc
     (RULES.md §2.1 rule 6, §2.9 rule 2) or a race won in the middle of it (§2.0.7)."""
     name = _name(names, summary.by)
     if summary.end == "fish":
-        return tr.t(locale, "round-fish", name=name)
+        return variant_text(tr, locale, summary.variant, "round-fish", name=name)
     if summary.end == "void":
         return tr.t(locale, "round-void", name=name, variant=summary.variant)
     if summary.end == "limit":
@@ -856,7 +887,8 @@ def render_round_summary(locale: str, summary: RoundSummary, names: Sequence[str
     points = _points(variant)
     labels = side_names(names, sides)
     if summary.deals:
-        lines = [tr.t(locale, "round-title-deal", round=summary.round_no, deals=summary.deals)]
+        lines = [variant_text(tr, locale, variant, "round-title-deal", round=summary.round_no,
+                              deals=summary.deals)]
     else:
         lines = [tr.t(locale, "round-title", round=summary.round_no)]
     lines.append(_end_line(tr, locale, summary, names))
@@ -872,7 +904,12 @@ def render_round_summary(locale: str, summary: RoundSummary, names: Sequence[str
         lines += [flag_text(tr, locale, variant, f, names=losers) for f in named]
     lines += ["", tr.t(locale, "round-hands-title")]
     valued = info is None or info.counts_hands  # some games only show the hands
-    for seat, hand in enumerate(summary.hands):
+    if summary.queues:  # Колбаса: nobody sees a queue, even now (§2.12 rules 1, 8)
+        lines[-1] = tr.t(locale, "round-queues-title")
+        lines += [tr.t(locale, "round-queue", name=_name(names, seat), count=n,
+                       points=summary.seat_values[seat] if seat < len(summary.seat_values)
+                       else 0) for seat, n in enumerate(summary.queues)]
+    for seat, hand in enumerate(() if summary.queues else summary.hands):
         if hand and not valued:
             lines.append(tr.t(locale, "round-hand-tiles", name=_name(names, seat),
                               tiles=format_tiles(hand)))
@@ -983,7 +1020,9 @@ def render_match_end(locale: str, end: MatchEnd, *, rematch_hint: bool = True,
         lines.append(tr.t(locale, "match-no-winner"))
     if end.draw:
         lines.append(tr.t(locale, "match-draw"))
-    lines += ["", tr.t(locale, "match-final-title")]
+    lines += ["", variant_text(tr, locale, end.variant, "match-final-title",
+                               rounds=end.round_no, deals=end.deals or 0,
+                               timeout="yes" if end.reason == "timeout" else "no")]
     order = sorted(sides, key=lambda s: (sides[s].place or 99, s in goats, s))
     if not any(p.place for p in sides.values()):  # views made before places were known
         order = sorted(sides, key=lambda s: (s in goats, sides[s].score, s))

@@ -27,8 +27,8 @@ from service.views import ChatInfo
 from .i18n import SUPPORTED_LOCALES, Translator
 from .variants import variant_name
 
-__all__ = ["DEFAULT_TABLE_VIEW", "settings", "TABLE_VIEWS", "Setting", "SettingsPatch",
-           "setting", "table_view"]
+__all__ = ["DEFAULT_TABLE_VIEW", "FACES", "settings", "TABLE_VIEWS", "Setting",
+           "SettingsPatch", "faces", "setting", "table_view"]
 
 #: How a group is shown its table (issue 14): ``picture``, the table drawn as a photo
 #: (:mod:`ui.picture`) with a caption (:mod:`ui.caption`), or ``text`` (``ui.render``).
@@ -36,6 +36,31 @@ TABLE_VIEWS: tuple[str, ...] = ("picture", "text")
 #: The table view of a chat whose admins chose none (``TABLE_VIEW`` changes it bot-wide,
 #: through the service's chat option defaults).
 DEFAULT_TABLE_VIEW = "picture"
+
+
+#: How the tiles are drawn (RULES.md §2.10.4): ``pips``, or ``pictures`` — the children's set,
+#: seven pictures for the numbers 0–6, a display setting of the chat offered only with the
+#: double-six set; texts and records keep the numbers.
+FACES: tuple[str, ...] = ("pips", "pictures")
+
+
+def faces(chat: ChatInfo | None) -> str:
+    """The chat's faces of the tiles, one of :data:`FACES` (``chat.options["faces"]``, else
+    ``pips``)."""
+    value = chat.options.get("faces") if chat is not None else None
+    return value if value in FACES else FACES[0]
+
+
+def _double_six(rules: Mapping[str, Any]) -> bool:
+    """Whether the game of ``rules`` is played with the double-six set (RULES.md §2.10.4: the
+    children's pictures are offered only there)."""
+    return int(rules.get("set", 6)) == 6
+
+
+def _sets(rules: Mapping[str, Any]) -> tuple[str, ...]:
+    """The sets the game of ``rules`` is played with (RULES.md §2.10.2)."""
+    info = variant_infos().get(str(rules.get("variant", "classic")))
+    return tuple(str(n) for n in (info.sets if info is not None else (6,)))
 
 
 def table_view(chat: ChatInfo) -> str:
@@ -76,6 +101,8 @@ class Setting:
       language; the setting exists where the game reads that option;
     - ``choices_of(rules)``: its values where they depend on the game (the limits of a race
       are not those of a goat game), else ``choices``;
+    - ``when(rules)``: for a setting that is no rule, whether the chat's game lets it be
+      chosen (the children's pictures only with the double-six set, RULES.md §2.10.4);
     - ``unset(tr, locale)``: what a button shows while nothing is chosen (None: «—»).
     """
 
@@ -89,6 +116,7 @@ class Setting:
     width: int = 3
     option: str | None = None
     choices_of: Callable[[Mapping[str, Any]], tuple[str, ...]] | None = None
+    when: Callable[[Mapping[str, Any]], bool] | None = None
     unset: Callable[[Translator, str], str] | None = None
 
     def shown(self, tr: Translator, locale: str, chat: ChatInfo) -> str:
@@ -106,7 +134,7 @@ class Setting:
         """Whether /settings offers it under ``rules``: the game reads its option and lets a
         chat choose it (RULES.md §2)."""
         if self.option is None:
-            return True
+            return self.when is None or not rules or self.when(rules)
         info = variant_infos().get(str(rules.get("variant", "classic")))
         return info is not None and self.option in rules and info.reads(self.option)
 
@@ -229,6 +257,15 @@ def settings() -> tuple[Setting, ...]:
             describe=lambda tr, loc, r: tr.t(loc, "rules-limit", limit=r["match_limit"],
                                              race=_yes(_race(r)), variant=r.get("variant")),
             option="match_limit", choices_of=_limits),
+        Setting(  # RULES.md §2.10.2: the double-N set, where the game offers several
+            key="set", label="settings-set", choices=tuple(sorted(
+                {str(n) for i in variant_infos().values() if "set" in i.options
+                 for n in i.sets}, key=int)),
+            read=lambda chat: str(chat.full_rules.get("set", 6)),
+            patch=_rule("set", int),
+            value_label=lambda tr, loc, v: tr.plain(loc, "opt-set", value=int(v)),
+            describe=lambda tr, loc, r: tr.t(loc, "rules-set", set=r["set"]),
+            option="set", choices_of=_sets, width=2),
         # the options only a game reads, as its variant declares them (RULES.md §2)
         *_own_settings(),
         Setting(  # RULES.md §1.13
@@ -256,6 +293,14 @@ def settings() -> tuple[Setting, ...]:
             value_label=lambda tr, loc, v: tr.plain(loc, "opt-seconds", value=int(v)),
             describe=lambda tr, loc, r: tr.t(loc, "rules-timeout", count=r["turn_timeout"]),
             option="turn_timeout"),
+        *_chat_settings(),
+    )
+
+
+def _chat_settings() -> tuple[Setting, ...]:
+    """The settings of a chat that are no rule: its board, its language, how its table and
+    its tiles are drawn."""
+    return (
         Setting(  # issue 15, "Fair boards": the chat's board counts matches with computer players
             key="bot_matches", label="settings-bot-matches", choices=("0", "1"),
             read=lambda chat: _flag(bool(chat.options.get("bot_matches"))),
@@ -276,6 +321,11 @@ def settings() -> tuple[Setting, ...]:
             key="table", label="settings-table", choices=TABLE_VIEWS, read=table_view,
             patch=lambda v: SettingsPatch(options={"table": v}),
             value_label=lambda tr, loc, v: tr.plain(loc, "opt-table", value=v), width=2),
+        Setting(  # RULES.md §2.10.4: the children's set, a display setting; not a rule
+            key="faces", label="settings-faces", choices=FACES, read=faces,
+            patch=lambda v: SettingsPatch(options={"faces": v}),
+            value_label=lambda tr, loc, v: tr.plain(loc, "opt-faces", value=v), width=2,
+            when=_double_six),
     )
 
 def setting(key: str) -> Setting:

@@ -26,6 +26,7 @@ from typing import Any
 
 from service.views import HandView, LayoutView, MoveOption, Result, TableView
 
+from .callbacks import target_code
 from .compose import first_matters
 from .i18n import Translator
 from .names import localized
@@ -41,6 +42,8 @@ from .render import (
     render_round_summary,
     side_names,
 )
+from .targets import target_label
+from .webapp_trains import sausage_state, trains_state
 
 __all__ = ["ZONE", "LABEL_KEYS", "plain", "layout_state", "table_state", "hand_state",
            "page_state", "labels"]
@@ -56,7 +59,12 @@ LABEL_KEYS = ("webapp-title", "webapp-bazar", "webapp-reserve", "webapp-count",
               "webapp-last-moves", "webapp-summary", "webapp-match-end", "webapp-close",
               "webapp-tiles", "webapp-offline", "webapp-no-moves", "webapp-closed",
               "webapp-along", "webapp-seconds", "webapp-you", "webapp-bot", "webapp-left",
-              "webapp-score")
+              "webapp-score", "webapp-queue", "webapp-legend")
+
+#: The children's set on the page (RULES.md §2.10.4): one picture for each number 0–6, the
+#: same as the group's picture draws (:data:`ui.picture_kit.FACE_PICTURES`: a moon, a sun, a
+#: heart, a star, a fir tree, a flower, a fish), as the browser's emoji.
+FACE_EMOJI = ("🌙", "☀️", "❤️", "⭐", "🌲", "🌸", "🐟")
 
 _TAG = re.compile(r"<[^>]+>")
 
@@ -72,13 +80,26 @@ def labels(tr: Translator, locale: str) -> dict[str, str]:
     return {k.removeprefix("webapp-"): tr.plain(locale, k, name="{name}") for k in LABEL_KEYS}
 
 
-def layout_state(layout: LayoutView) -> dict[str, Any]:
+def layout_state(layout: LayoutView, names: Sequence[str] = (), *, tr: Translator | None = None,
+                 locale: str = "ru", faces: str = "pips") -> dict[str, Any]:
     """The table's tiles where the picture puts them (RULES.md §2.0): ``zone`` ``[w, h]``
     [pixels], ``unit``, ``tiles`` ``[{box: [x0, y0, x1, y1], a, b, vertical, face, last}]``
     (``a``/``b`` the pips of the left/top and right/bottom half; ``face`` ``up``, ``down``
     for a closed double §2.0.3, ``ghost`` for the extraordinary lead's gap §2.1 rule 7),
     ``marks`` ``[{name, number, closed, box}]`` where the next tile of each end goes, ``ends``
-    ``[{name, number, closed}]``, ``kind`` ``line``/``cross``, ``count`` (§2.0.6) or None."""
+    ``[{name, number, closed}]``, ``kind`` ``line``/``cross``, ``count`` (§2.0.6) or None.
+    The trains and the sausage (``kind`` ``trains``/``sausage``, RULES.md §2.11, §2.12) are
+    :mod:`ui.webapp_trains`' (with ``labels`` and ``flags``; ``names`` of the seats and the
+    reader's words).  ``style``: how the page draws the halves — ``pips``, ``numerals``
+    (the double-9 and double-12 sets, §2.10.3) or ``pictures`` (the children's set,
+    §2.10.4: ``faces`` ``pictures`` with double-six), with its ``legend``."""
+    pictures = faces == "pictures" and layout.top == 6
+    style = "pictures" if pictures else "numerals" if layout.top > 6 else "pips"
+    extra = {"style": style, "legend": list(FACE_EMOJI) if pictures else None}
+    if layout.kind == "trains" and tr is not None:
+        return {**trains_state(layout, names, tr.plain(locale, "pic-mexican")), **extra}
+    if layout.kind == "sausage" and tr is not None:
+        return {**sausage_state(layout, tr.plain(locale, "pic-turned")), **extra}
     plan = plan_table(layout, ZONE)
     last = set(layout.last)
     return {
@@ -92,6 +113,7 @@ def layout_state(layout: LayoutView) -> dict[str, Any]:
         "ends": [{"name": e.name, "number": e.number, "closed": e.closed}
                  for e in layout.ends],
         "count": layout.count,
+        "labels": [], "flags": [], **extra,
     }
 
 
@@ -105,7 +127,8 @@ def _summary(table: TableView, locale: str, tr: Translator) -> str:
                                       [s.side for s in table.seats], tr=tr))
 
 
-def table_state(result: Result, locale: str, tr: Translator) -> dict[str, Any]:
+def table_state(result: Result, locale: str, tr: Translator, faces: str = "pips"
+                ) -> dict[str, Any]:
     """The table of ``result`` (``result.table`` set) for anyone who may watch it: see the
     module doc. ``summary`` is the last scored round (``{round, text}``: this round's once
     scored, else the previous round's closed table) or None; ``final`` the match end's text,
@@ -139,7 +162,7 @@ def table_state(result: Result, locale: str, tr: Translator) -> dict[str, Any]:
         "round": table.round_no,
         "deals": table.deals,
         "teams": teams,
-        "layout": layout_state(table.layout),
+        "layout": layout_state(table.layout, names, tr=tr, locale=locale, faces=faces),
         "flags": [plain(flag_text(tr, locale, table.variant, f)) for f in table.flags],
         "drawable": table.drawable,
         "reserve": table.reserve,
@@ -161,33 +184,51 @@ def table_state(result: Result, locale: str, tr: Translator) -> dict[str, Any]:
         "to_act": table.to_act,
         "deadline_at": table.deadline_at,
         "turn_seconds": table.turn_seconds,
-        "log": [plain(line) for line in action_log(table.notes, names, locale, tr=tr)],
+        "log": [plain(line) for line in action_log(table.notes, names, locale, tr=tr,
+                                                           variant=table.variant)],
         "summary": summary,
         "final": final,
     }
 
 
-def _move(move: MoveOption, legal: Sequence[MoveOption]) -> dict[str, Any]:
-    return {"placements": [{"tile": p.tile, "end": p.end, "closed": p.closed,
-                            "along": p.along} for p in move.placements],
+def _move(move: MoveOption, legal: Sequence[MoveOption], words: dict[str, Any]
+          ) -> dict[str, Any]:
+    return {"placements": [_placement(p, words) for p in move.placements],
             "first": len(move.more) > 0 and first_matters(move, legal)}
 
 
-def hand_state(hand: HandView) -> dict[str, Any]:
+def _placement(p: Any, words: dict[str, Any]) -> dict[str, Any]:
+    """A placement for the page: its tile and end, or its target on the trains or the
+    sausage (``to``, as the private chat's buttons carry it) with the words of that
+    target (``label``)."""
+    out = {"tile": p.tile, "end": p.end, "closed": p.closed, "along": p.along}
+    if p.train is not None or p.line is not None or p.cut is not None:
+        out["to"] = target_code(p)
+        if words:
+            out["label"] = target_label(words["tr"], words["locale"], p, seat=words["seat"],
+                                        names=words["names"])
+    return out
+
+
+def hand_state(hand: HandView, words: dict[str, Any] | None = None) -> dict[str, Any]:
     """One seat's hand (RULES.md §1.8: for that seat only): ``seat``, ``tiles`` (codes
     ``"a-b"``), ``your_turn``, ``legal`` ``[{placements: [{tile, end, closed, along}],
     first}]`` (``first``: the order of the placements matters, its first one is the
     spinner, §2.0.2), ``drawn`` (what the seat drew since its last decision), ``knocked``,
-    ``host_moved``, ``lead`` (the tile it must lead, §1.5) and ``version``."""
+    ``host_moved``, ``lead`` (the tile it must lead, §1.5) and ``version``; Колбаса's
+    ``queue`` (its length only: nobody sees a queue, §2.12 rule 1) and the trains' ``again``
+    (a double was placed, place again, §2.11 rule 8).  ``words``: the translator, locale and
+    seat names that word a target of the trains or the sausage."""
+    words = words or {}
     return {"seat": hand.seat, "version": hand.version, "tiles": list(hand.tiles),
-            "your_turn": hand.your_turn,
-            "legal": [_move(m, hand.legal) for m in hand.legal],
+            "your_turn": hand.your_turn, "queue": hand.queue, "again": hand.again,
+            "legal": [_move(m, hand.legal, words) for m in hand.legal],
             "drawn": list(hand.drawn), "knocked": hand.knocked, "host_moved": hand.host_moved,
             "lead": hand.lead}
 
 
 def page_state(result: Result, user_id: int, locale: str, tr: Translator, *,
-               now: float) -> dict[str, Any]:
+               now: float, faces: str = "pips") -> dict[str, Any]:
     """Everything one page shows for ``user_id``: ``table`` (:func:`table_state`), ``hand``
     (:func:`hand_state` of the caller's own seat, None for a spectator — never another
     seat's), ``seat`` (the caller's, or None), ``locale``, ``labels`` and ``now`` (the
@@ -198,5 +239,7 @@ def page_state(result: Result, user_id: int, locale: str, tr: Translator, *,
             "locale": locale,
             "labels": labels(tr, locale),
             "seat": hand.seat if hand is not None else None,
-            "table": table_state(result, locale, tr),
-            "hand": hand_state(hand) if hand is not None else None}
+            "table": table_state(result, locale, tr, faces),
+            "hand": hand_state(hand, {"tr": tr, "locale": locale, "seat": hand.seat,
+                                      "names": _names(result.table)})
+            if hand is not None else None}

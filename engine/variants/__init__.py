@@ -11,6 +11,8 @@ from . import (
     chcv,  # noqa: F401  RULES.md §2.3
     donkey,  # noqa: F401  RULES.md §2.2
     general,  # noqa: F401  RULES.md §2.9
+    kolbasa,  # noqa: F401  RULES.md §2.12
+    mexican_train,  # noqa: F401  RULES.md §2.11
     muggins,  # noqa: F401  RULES.md §2.5
     sea_goat,  # noqa: F401  RULES.md §2.1
     seven,  # noqa: F401  RULES.md §2.8

@@ -16,6 +16,8 @@ pic-variant = { $variant ->
     [sport] Sport domino
     [seven] Seven
     [general] General
+    [mexican_train] Mexican Train
+    [kolbasa] Kolbasa
    *[classic] Kozel
 }
 pic-teams = teams

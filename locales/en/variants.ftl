@@ -12,6 +12,8 @@ variant-name = { $variant ->
     [sport] Sport domino
     [seven] Seven
     [general] General
+    [mexican_train] Mexican Train
+    [kolbasa] Kolbasa
    *[classic] Kozel
 }
 
@@ -26,6 +28,8 @@ variant-aliases-traditional = trad, traditional, traditional domino
 variant-aliases-sport = sports, sport domino
 variant-aliases-seven = sevens, semerka
 variant-aliases-general = general
+variant-aliases-mexican_train = train, mexican, mexican train, trains
+variant-aliases-kolbasa = kolbasa, sausage
 
 ## The rules in short: how the game differs from classic Kozel.
 variant-about = { $variant ->
@@ -38,6 +42,8 @@ variant-about = { $variant ->
     [sport] Exactly four, in teams. Scored like classic Kozel but with no limit: a fixed number of deals, the lead going round. After the last deal the team with the higher score is the goat; equal scores are a draw.
     [seven] Every player for themselves. Ends adding up to 6 — you move again; to 7 — the next player takes two tiles and misses the turn. Nothing to play — draw one; if it does not fit, pass. At the end of a round whoever holds the most (a double is 10) gets a stick. Collect the sticks and you are out; the first out is the goat, the last one left wins.
     [general] Exactly four, in teams, 7 tiles each, no boneyard. [1|1] leads. A fish does not count — deal again. The player after the one who went out loses the round for their team. Going out with [0|0] or [6|6] makes that loser a “general”, and their team loses the match at once. No points.
+    [mexican_train] Everyone has a train of their own, and there is the shared Mexican train; all of them start from the hub, the double in the middle. A double-12 set (13 rounds, hubs from [12|12] down to [0|0]) or double-9 (10 rounds), two to eight players. You may play on your own train, on the Mexican train and on anyone's train that carries a marker 🚩. Nothing to play — draw one tile; if it does not fit, a marker goes on your train, and anyone may play there until you play on it yourself. Play a double and you play again; an open double ⚠️ must be covered first, by everyone. Points are the pips left in hand after each round; the lowest total over all rounds wins, the highest is the goat.
+    [kolbasa] Two players. Each has a queue of 14 tiles face down — nobody sees it, not even its owner. On your turn the queue's first tile is turned over: it is placed if it fits, else it goes to the back. The sausage grows from its head in two lines, A and B; a double may be slipped into a joint. A tile that matches both lines' numbers at one position “cuts the sausage”: the head and everything up to there goes into the opponent's queue. Buttons come only when the tile fits in several places; everything else plays itself. Points are the tiles left in your queue; whoever reaches the limit is the goat.
    *[classic] The classic: 7 tiles each, the rest is the boneyard. The match's first lead is [1|1] (if nobody holds it, the next double). Points are the pips in hand; up to 12 are remembered (+N), 13 or more open the score. Whoever reaches the limit is the goat.
 }
 
@@ -300,6 +306,10 @@ goat-word = { $title ->
 }
 match-winners = 🏆 { $variant ->
     [seven] The last one left
+    [mexican_train] { $count ->
+        [one] The lowest total wins
+       *[other] The lowest totals win
+    }
    *[other] { $count ->
         [one] The winner
        *[other] The winners

@@ -27,3 +27,5 @@ webapp-you = you
 webapp-bot = computer
 webapp-left = out
 webapp-open = 🁫 Open the table
+webapp-queue = in the queue (nobody sees them)
+webapp-legend = Pictures = numbers

@@ -16,6 +16,8 @@ pic-variant = { $variant ->
     [sport] Спортивное домино
     [seven] Семёрка
     [general] Генерал
+    [mexican_train] Мексиканский поезд
+    [kolbasa] Колбаса
    *[classic] Козёл
 }
 pic-teams = команды

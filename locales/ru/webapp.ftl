@@ -27,3 +27,5 @@ webapp-you = вы
 webapp-bot = компьютер
 webapp-left = вне игры
 webapp-open = 🁫 Открыть стол
+webapp-queue = в ряду (их не видит никто)
+webapp-legend = Картинки = числа

@@ -16,6 +16,8 @@ pic-variant = { $variant ->
     [sport] Спортивне доміно
     [seven] Сімка
     [general] Генерал
+    [mexican_train] Мексиканський потяг
+    [kolbasa] Ковбаса
    *[classic] Козел
 }
 pic-teams = команди

@@ -27,3 +27,5 @@ webapp-you = ви
 webapp-bot = комп'ютер
 webapp-left = поза грою
 webapp-open = 🁫 Відкрити стіл
+webapp-queue = у ряду (їх не бачить ніхто)
+webapp-legend = Картинки = числа

@@ -131,7 +131,11 @@ def _note_after(notes: list[ActionNote], recent: list[Recent], ev: Any, round_no
             notes.append(ActionNote(kind, seat, round_no, tile=tile_code(ev.tile),
                                     end=getattr(ev, "end", None),
                                     closed=getattr(ev, "closed", False),
-                                    along=getattr(ev, "along", False)))
+                                    along=getattr(ev, "along", False),
+                                    train=getattr(ev, "train", None),
+                                    line=getattr(ev, "line", None),
+                                    at=getattr(ev, "at", None), cut=getattr(ev, "cut", None),
+                                    forced=bool(getattr(ev, "forced", False))))
     elif kind == "scored":  # points on the count, for the move just made (§2.0.6)
         for k in range(len(notes) - 1, -1, -1):
             if notes[k].kind in ("led", "played") and notes[k].seat == seat:

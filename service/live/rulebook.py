@@ -22,7 +22,7 @@ def _section_order(name: str) -> tuple[int, ...]:
 
 
 #: Every game the engine plays (``Rules.variant``), in the order of RULES.md: classic (§1),
-#: then §2.1 … §2.9.
+#: then §2.1 … §2.12.
 VARIANT_NAMES: tuple[str, ...] = tuple(sorted(engine.VARIANTS, key=_section_order))
 
 
@@ -64,7 +64,10 @@ def variant_infos() -> dict[str, VariantInfo]:
                 marks=tuple(MarkInfo(m.name, m.per, m.limit, m.leaves) for m in v.marks),
                 flags=tuple(FlagInfo(f.name, f.during, f.at_end, f.names_losers)
                             for f in v.flags),
-                scoring=v.scoring, counts_hands=bool(v.counts_hands))
+                scoring=v.scoring, counts_hands=bool(v.counts_hands),
+                sets=tuple(v.sets),
+                # a deal of face-down queues is one nobody sees (Колбаса, §2.12 rule 1)
+                hidden_hands=v.deal_form == "queues")
     return _INFOS
 
 

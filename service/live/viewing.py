@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import engine
 from service.live.moves import layout_view, option_of, public_events, tile_code
-from service.live.rulebook import rules_players
+from service.live.rulebook import rules_players, variant_infos
 from service.views import (
     ActionNote,
     EndReason,
@@ -112,9 +112,10 @@ def round_summary(live: Match, ev: Any, closed: Any, before: tuple[int, ...] = (
     reset = tuple(s for s, (was, now) in enumerate(zip(before, scores, strict=True))
                   if was > 0 and now == 0) if len(before) == len(scores) else ()
     specials = tuple((str(x["rule"]), int(x["seat"])) for x in extra.get("specials", ()))
+    hidden = variant_infos()[rules.variant].hidden_hands  # Колбаса's queues (§2.12 rule 1)
     return RoundSummary(
         round_no=ev.round_no, end=ev.end, by=ev.by,
-        hands=tuple(tuple(tile_code(t) for t in h) for h in ev.hands),
+        hands=tuple(() if hidden else tuple(tile_code(t) for t in h) for h in ev.hands),
         hand_values=tuple(ev.hand_values), recorded=tuple(ev.recorded),
         scores=tuple(ev.scores), remembered=tuple(ev.remembered),
         pot_won=ev.pot_won, pot=ev.pot,
@@ -122,11 +123,12 @@ def round_summary(live: Match, ev: Any, closed: Any, before: tuple[int, ...] = (
         losers=tuple(ev.losers), marks=mark_tallies(rules, closed),
         left=tuple(s for s in closed.round.seats if s not in playing),
         flags=tuple(FlagView(n, v) for n, v in rules.spec.end_flags(ev)),
-        layout=layout_view(lay, closed.round.count),
+        layout=layout_view(lay, closed.round.count, rules.set),
         seat_values=tuple(rules.spec.hand_value(mask, rules)
                           for mask in closed.round.hands),
         reset=reset, specials=specials, variant=rules.variant, rules=live.rules_json,
         deals=rules.spec.fixed_rounds(rules),
+        queues=tuple(int(n) for n in extra.get("queue_lengths", ())),
     )
 
 
@@ -188,12 +190,14 @@ def final_view(live: Match) -> MatchEnd | None:
             marks=seat_marks(marks, i, side),
             remembered=int(live.state.remembered[side]),
         ))
+    rounds = {"round_no": int(live.state.round_no),
+              "deals": live.rules.spec.fixed_rounds(live.rules)}
     if rated:
         return MatchEnd(EndReason(result.reason), True, tuple(lines),
                         variant=live.rules.variant, title=result.title,
-                        winners=tuple(result.winners), draw=bool(result.draw))
+                        winners=tuple(result.winners), draw=bool(result.draw), **rounds)
     return MatchEnd(EndReason(r.end_reason or EndReason.STOPPED), False, tuple(lines),
-                    variant=live.rules.variant, stopped_by=r.stopped_by)
+                    variant=live.rules.variant, stopped_by=r.stopped_by, **rounds)
 
 
 def table_view(live: Match, st: Any, notes: tuple[ActionNote, ...],
@@ -208,7 +212,10 @@ def table_view(live: Match, st: Any, notes: tuple[ActionNote, ...],
     to_act = st.to_act if playing else None
     afk = st.afk
     scores, remembered = tuple(st.scores), tuple(st.remembered)
-    sizes = st.hand_sizes()
+    rs = st.round
+    lay = rs.layout
+    # Колбаса: a queue's length, the tile turned over that waits being in none (§2.12)
+    sizes = tuple(lay.queues) if lay.kind == "sausage" else st.hand_sizes()
     marks = mark_tallies(rules, st)
     in_play = set(rules.spec.playing_seats(st))
     seats = []
@@ -221,13 +228,11 @@ def table_view(live: Match, st: Any, notes: tuple[ActionNote, ...],
             left=i not in in_play,
         ))
     seats = tuple(seats)
-    rs = st.round
-    lay = rs.layout
     return TableView(
         match_id=r.id, chat_id=r.chat_id, thread_id=r.thread_id,
         version=r.version if version is None else version,
         status=status, round_no=st.round_no, teams=bool(rules.teams),
-        chain=tuple(lay.chain), ends=tuple(st.ends),
+        chain=tuple(st.chain), ends=tuple(st.ends),
         drawable=st.drawable, reserve=st.reserve,
         seats=seats, scores=scores, remembered=remembered,
         pot=st.pot, to_act=to_act,
@@ -235,7 +240,7 @@ def table_view(live: Match, st: Any, notes: tuple[ActionNote, ...],
         deadline_at=r.deadline_at if to_act is not None else None,
         match_limit=rules.match_limit, notes=notes,
         final=final_view(live) if version is None else None,
-        variant=rules.variant, layout=layout_view(lay, rs.count),
+        variant=rules.variant, layout=layout_view(lay, rs.count, rules.set),
         deals=rules.spec.fixed_rounds(rules),
         turn_seconds=int(rules.turn_timeout),
         flags=tuple(FlagView(n, v) for n, v in rules.spec.round_flags(rs)),
@@ -254,7 +259,13 @@ def hand_views(live: Match) -> tuple[HandView, ...]:
     legal = ()
     if to_act is not None:
         legal = tuple(option_of(m) for m in engine.legal_moves(st))
-    lead = live.lead if to_act is not None and not st.round.layout.line else None
+    lay = st.round.layout
+    lead = live.lead if to_act is not None and lay.kind in ("line", "cross") \
+        and not lay.line else None
+    spec = live.rules.spec
+    # Колбаса: nobody sees a queue, its owner included (§2.12 rule 1): only its length
+    queues = tuple(lay.queues) if lay.kind == "sausage" else None
+    again = to_act is not None and spec.turn_goes_on(st.round)  # §2.11 rules 7–8
     views = []
     for i, p in enumerate(live.players()):
         mine = to_act == i
@@ -262,13 +273,16 @@ def hand_views(live: Match) -> tuple[HandView, ...]:
         knocked = not rec.drawn and not mine and rec.knock is not None
         views.append(HandView(
             match_id=r.id, version=r.version, seat=i, user_id=p.user_id, name=p.name,
-            tiles=tuple(map(tile_code, st.hands[i])), your_turn=mine,
+            tiles=() if queues is not None else tuple(map(tile_code, st.hands[i])),
+            your_turn=mine,
             legal=legal if mine else (),
             drawn=rec.drawn or (rec.knock if knocked else ()),
             taken=rec.taken, taken_from=rec.taken_from,
             deadline_at=r.deadline_at if mine else None,
             knocked=knocked, host_moved=rec.host_moved,
             lead=lead if mine else None,
+            queue=queues[i] if queues is not None else None,
+            again=again and mine,
         ))
     return tuple(views)
 
@@ -282,6 +296,8 @@ def result_of(
     events: Sequence[Any] = (),
     rounds: tuple[RoundSummary, ...] = (),
     handed: HandedSeat | None = None,
+    frames: tuple[TableView, ...] = (),
+    frame_seconds: float = 0.0,
 ) -> Result:
     """The :class:`~service.views.Result` of ``live`` after a change whose engine events are
     ``events`` and which scored ``rounds`` (or a refusal: ``ok`` False with ``error``);
@@ -307,4 +323,6 @@ def result_of(
         closed=live.closed if started else None,
         hold=hold_view,
         handed=handed,
+        frames=frames,
+        frame_seconds=frame_seconds if frames else 0.0,
     )

@@ -23,7 +23,11 @@ the message when:
   (:func:`check_latest_table`).
 
 Every layout is read (RULES.md §2.0: the line, the cross and its arms, closed doubles, the
-gap).  A solo match is played in the player's private chat: there the tables and the hand
+gap; §2.11 the trains with their markers and open doubles, and the double-9 and double-12
+sets; §2.12 the sausage, whose queues nobody is shown, their owners included — a hand
+message there holds no tile of a queue, only the table's; Колбаса's tables between a step's
+forced placements, ``TableView.frame``, are tables of that step too).  A solo match is
+played in the player's private chat: there the tables and the hand
 messages share one chat, and each checker reads its own kind of message.  Texts are read in
 the bot's default language, Russian.  A photo's caption is read as a text
 (``ChatMessage.shown_texts``): the table as a picture carries the title, the round's moves and
@@ -32,6 +36,7 @@ summary in its caption (:func:`ui.caption.render_caption`), and the picture show
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -42,6 +47,7 @@ from sqlalchemy import create_engine, text
 
 import engine
 from engine.records import parse_decision
+from service.live.frames import frames
 from service.live.match import LiveMatch
 from service.views import MatchEnd, RoundSummary, TableView
 from storage import repository as repo
@@ -66,8 +72,8 @@ __all__ = [
 ]
 
 LOCALE = "ru"
-_TILE = re.compile(r"\[(\d)\|(\d)\]")
-_HAND_TITLE = re.compile(r"^Ваши кости \(раунд (\d+)\):$")
+_TILE = re.compile(r"\[(\d+)\|(\d+)\]")
+_HAND_TITLE = re.compile(r"^(?:Ваши кости \(раунд (\d+)\):|Ваш ряд \(раунд (\d+)\): .*)$")
 #: A line of the match end's table: place, goat, name, open score, the points still
 #: remembered when there are any (RULES.md §1.12), the rating.
 _END_LINE = re.compile(
@@ -92,9 +98,48 @@ def _norm(tiles: Iterable[Any]) -> set[tuple[int, int]]:
 
 
 def _on_table(state: Any) -> set[tuple[int, int]]:
-    """The tiles on the table of a state: the line and the arms of the cross."""
+    """The tiles on the table of a state: the line and the arms of the cross; the engine
+    double and every train (RULES.md §2.11); the sausage's head and lines (§2.12)."""
     lay = state.layout
+    if lay.kind == "trains":
+        out = {(lay.engine, lay.engine)} | _norm(lay.mexican)
+        for train in lay.trains:
+            out |= _norm(train)
+        return out
+    if lay.kind == "sausage":
+        return (_norm([lay.head]) if lay.head is not None else set()) | _norm(lay.a) | \
+            _norm(lay.b)
     return _norm(lay.line) | _norm(lay.up) | _norm(lay.down)
+
+
+def _view_table(lay: Any) -> set[tuple[int, int]]:
+    """The tiles on the table of a :class:`~service.views.LayoutView`, as :func:`_on_table`
+    reads an engine state's."""
+    out = _norm(lay.line) | _norm(lay.up) | _norm(lay.down)
+    if lay.engine is not None:
+        out.add((lay.engine, lay.engine))
+        for train in lay.trains:
+            out |= _norm(train.tiles)
+    s = lay.sausage
+    if s is not None:
+        out |= (_norm([s.head]) if s.head is not None else set()) | _norm(s.a) | _norm(s.b)
+    return out
+
+
+def _public(view: TableView) -> set[tuple[int, int]]:
+    """The tiles a table may name: those on it, Колбаса's tile turned over, and the tiles
+    the round's log names (a placed tile a cut took off the table, a turned-over tile sent
+    back to its queue: everybody saw them, RULES.md §2.12 rules 4–5)."""
+    out = _view_table(view.layout)
+    s = view.layout.sausage
+    if s is not None and s.turned is not None:
+        out.add(_pair(s.turned))
+    for note in view.notes:
+        if note.kind in ("led", "played") and note.tile:
+            out.add(_pair(engine.Tile.parse(note.tile, 12)))
+        elif note.kind == "sent_back":
+            out |= set(tiles_in(str(dict(note.args).get("tile", ""))))
+    return out
 
 
 def _plain(html: str) -> str:
@@ -129,6 +174,7 @@ class Replay:
     end: MatchEnd | None = None
     _rendered: list | None = field(default=None, repr=False)
     bumps: list[int] = field(default_factory=list)
+    frames: list[TableView] = field(default_factory=list)
 
     def bumped(self, after: int) -> None:
         """The bot bumped the version once without an action, after ``after`` actions."""
@@ -195,6 +241,7 @@ class Replay:
                 out.append((c, None))
         if self.final_table is not None:
             out.append((self.final_table, self.final))
+        out += [(f, None) for f in self.frames]  # Колбаса's forced placements one by one
         return out
 
     def rendered(self) -> list[tuple[tuple[list[str], set[int]], TableView, Any]]:
@@ -207,7 +254,7 @@ class Replay:
 def decision_move(decision: Mapping[str, Any]) -> Any:
     """The ``engine.Move`` of a logged decision (one placement, or several with ``tiles``,
     RULES.md §2.0.4; a computer player's strength is left aside)."""
-    return parse_decision({k: v for k, v in decision.items() if k != "bot"})[0]
+    return parse_decision({k: v for k, v in decision.items() if k != "bot"}, 12)[0]
 
 
 def _engine(database: Path | str) -> Any:
@@ -273,8 +320,11 @@ def _rebuild_views(rp: Replay) -> None:
     rp.closed.append(live.closed)
     for k, action in enumerate(rp.actions, start=1):
         version = rp.base_version + k
-        rp.summaries += live.take(live.replay_step(action), version=version)
+        before = copy.copy(live)
+        step = live.replay_step(action)
+        rp.summaries += live.take(step, version=version)
         live.set(version=version)
+        rp.frames += [replace(f, version=version) for f in frames(before, live, step.events)]
         rp.tables.append(live.table_view())
         rp.closed.append(live.closed)
     if row.status != "playing":
@@ -297,12 +347,14 @@ def _is_hand(text_: str) -> re.Match | None:
 
 
 def _legal_keys(state: Any) -> tuple[list[tuple], dict[frozenset, int]]:
-    """The legal moves of ``state`` as tuples of ``(tile, end, closed, along)`` placements,
-    and how often each set of placements is listed (more than once: the first placement
-    matters, RULES.md §2.0.2, §2.4)."""
+    """The legal moves of ``state`` as tuples of ``(tile, end, closed, along, target)``
+    placements (``target``: a train, a line and its position, or a cut, RULES.md §2.10.0;
+    None on the line and the cross), and how often each set of placements is listed (more
+    than once: the first placement matters, RULES.md §2.0.2, §2.4)."""
     moves = []
     for m in engine.legal_moves(state):
-        moves.append(tuple((_pair(p.tile), p.end, bool(p.closed), bool(p.along)) for p in m))
+        moves.append(tuple((_pair(p.tile), p.end, bool(p.closed), bool(p.along), _target(p))
+                           for p in m))
     count: dict[frozenset, int] = {}
     for m in moves:
         count[frozenset(m)] = count.get(frozenset(m), 0) + 1
@@ -322,9 +374,49 @@ def _part_of(chosen: tuple, moves: list[tuple], count: dict) -> list[tuple]:
     return out
 
 
+def _target(p: Any) -> tuple | None:
+    """A placement's target on the trains or the sausage, None on the line and the cross."""
+    if p.train is not None:
+        return ("train", p.train)
+    if p.line is not None:
+        return ("line", p.line, p.at)
+    if p.cut is not None:
+        return ("cut", p.cut)
+    return None
+
+
 def _key(placement: Any) -> tuple:
-    return (_pair(engine.Tile.parse(placement.tile)), placement.end, bool(placement.closed),
-            bool(placement.along))
+    return (_pair(engine.Tile.parse(placement.tile, 12)), placement.end,
+            bool(placement.closed), bool(placement.along), _target(placement))
+
+
+def _check_targets(buttons: list[dict], decoded: list, moves: list[tuple], where: str
+                   ) -> None:
+    """A keyboard of the trains or the sausage (RULES.md §2.11, §2.12; ``ui.targets``): the
+    turn's buttons play a tile where it has one placement and open the choice of a tile
+    with several (together: exactly the legal placements); a choice's buttons are exactly
+    the placements of one tile, and "back"."""
+    legal = {m[0] for m in moves}
+    by_tile: dict = {}
+    for p in legal:
+        by_tile.setdefault(p[0], set()).add(p)
+    plays = [_key(d.placements[0]) for d in decoded if d.kind == "play"]
+    opens = [_key(d.placements[0])[0] for d in decoded if d.kind == "build"]
+    assert len(set(plays)) == len(plays), f"{where}: duplicate buttons"
+    assert set(plays) <= legal, f"{where}: {set(plays) - legal} is no legal placement"
+    if any(d.kind == "cancel" for d in decoded):  # the trains one tile fits
+        tiles = {p[0] for p in plays}
+        assert len(tiles) == 1 and set(plays) == by_tile[tiles.pop()], \
+            f"{where}: a choice of {plays}, legal {sorted(legal, key=str)}"
+        return
+    for tile in opens:
+        assert len(by_tile.get(tile, ())) > 1, f"{where}: a choice for {tile}"
+    sausage = any(p[4] and p[4][0] != "train" for p in legal)
+    for p in plays:
+        assert sausage or len(by_tile[p[0]]) == 1, f"{where}: {p} has a choice"
+    offered = set(plays) | {p for t in opens for p in by_tile[t]}
+    assert offered == legal, f"{where}: offered {sorted(offered, key=str)}, " \
+                             f"legal {sorted(legal, key=str)}"
 
 
 def _check_keyboard(buttons: list[dict], state: Any, where: str) -> None:
@@ -333,6 +425,9 @@ def _check_keyboard(buttons: list[dict], state: Any, where: str) -> None:
     moves, count = _legal_keys(state)
     legal = set(moves)
     decoded = [button_move(b["callback_data"]) for b in buttons]
+    if any(m[0][4] is not None for m in moves):  # the trains, the sausage
+        _check_targets(buttons, decoded, moves, where)
+        return
     plays = [tuple(_key(p) for p in d.placements) for d in decoded if d.kind == "play"]
     builds = [tuple(_key(p) for p in d.placements) for d in decoded if d.kind == "build"]
     cancel = [d for d in decoded if d.kind == "cancel"]
@@ -447,17 +542,21 @@ def _same_table(shown: str, expected: tuple[list[str], set[int]]) -> bool:
 
 
 def _check_view(rp: Replay, view: TableView, state: Any, where: str) -> None:
-    """A table view against the engine: the tiles on the table, in each hand and in the
-    bazar (all 28, RULES.md §1.1), and the tiles the round placed."""
+    """A table view against the engine: the tiles on the table, in each hand (Колбаса:
+    queue) and in the bazar (the whole set: 28, 55 or 91 tiles, RULES.md §1.1, §2.10.1),
+    and the tiles the round placed."""
     lay = view.layout
-    on_table = _norm(lay.line) | _norm(lay.up) | _norm(lay.down)
+    on_table = _view_table(lay)
     assert len(on_table) == lay.tiles, f"{where}: a tile twice on the table"
-    total = lay.tiles + sum(s.tiles for s in view.seats) + view.drawable + view.reserve
-    assert total == 28, f"{where}: {total} tiles, not 28"
+    turned = 1 if lay.sausage is not None and lay.sausage.turned is not None else 0
+    total = lay.tiles + sum(s.tiles for s in view.seats) + view.drawable + view.reserve + turned
+    size = (rp.rules.set + 1) * (rp.rules.set + 2) // 2
+    assert total == size, f"{where}: {total} tiles, not {size}"
     if state is None:
         return
     assert on_table == _on_table(state), f"{where}: not the engine's table"
-    assert [s.tiles for s in view.seats] == list(state.hand_sizes()), f"{where}: hands"
+    sizes = list(state.layout.queues) if lay.sausage is not None else list(state.hand_sizes())
+    assert [s.tiles for s in view.seats] == sizes, f"{where}: hands"
     assert (view.drawable, view.reserve) == (state.drawable, state.reserve), f"{where}: bazar"
 
 
@@ -475,10 +574,10 @@ def check_group(replays: Sequence[Replay], messages: Sequence[ChatMessage], *,
         for lines, view, state in rp.rendered():
             where = f"match {rp.match_id}, version {view.version}"
             _check_view(rp, view, state, where)
-            lay = view.layout
-            public = _norm(lay.line) | _norm(lay.up) | _norm(lay.down)
+            public = _public(view)
             if view.summary is not None:  # the round's end reveals the hands
-                public |= {_pair(engine.Tile.parse(t)) for h in view.summary.hands for t in h}
+                public |= {_pair(engine.Tile.parse(t, 12)) for h in view.summary.hands
+                           for t in h}
             expected.append((lines, view, public))
             expected.append((_captioned(view), view, public))  # the picture's caption
     index: dict[tuple[str, int], list] = {}
@@ -488,7 +587,7 @@ def check_group(replays: Sequence[Replay], messages: Sequence[ChatMessage], *,
     summaries = [_plain(render.render_round_summary(LOCALE, s, rp.names, rp.sides,
                                                     specials=specials))
                  for rp in replays for s in rp.summaries for specials in (True, False)]
-    seen = {"table": 0, "summary": 0, "other": 0}
+    seen = {"table": 0, "summary": 0, "other": 0, "frames": 0}
     for m in messages:
         if not m.from_bot:
             continue
@@ -504,6 +603,7 @@ def check_group(replays: Sequence[Replay], messages: Sequence[ChatMessage], *,
                 view, public = match
                 seen["table"] += 1
                 seen["summary"] += view.summary is not None
+                seen["frames"] += view.frame > 0
                 assert set(tiles_in(text_)) <= public, f"tiles off the table: {where}"
                 continue
             if any(s in text_ for s in summaries):
@@ -527,11 +627,17 @@ def check_private(replays: Sequence[Replay], user_id: int,
             continue
         placed: set = set()
         round_no = None
-        for st in rp.states:
+        for st, evs in zip(rp.states, rp.events, strict=True):
             if st.round_no != round_no:
                 placed, round_no = set(), st.round_no
             placed |= _on_table(st)
-            hand = _norm(st.hand(seat))
+            # Колбаса: the tiles turned over in everybody's sight (RULES.md §2.12 rule 4);
+            # a queue is nobody's hand (rule 1): its hand message shows none of it
+            placed |= {_pair(e.tile) for e in evs if e.kind in ("played", "led", "sent_back")}
+            sausage = st.layout.kind == "sausage"
+            if sausage and st.layout.turned is not None:
+                placed.add(_pair(st.layout.turned))
+            hand = set() if sausage else _norm(st.hand(seat))
             states.append((st.round_no, hand, hand | placed))
     checked = 0
     for m in messages:
@@ -547,8 +653,9 @@ def check_private(replays: Sequence[Replay], user_id: int,
                 continue
             assert title is not None, f"tiles outside a hand message: {where}"
             lines = text_.splitlines()
-            rnd = int(title.group(1))
-            hand = set(tiles_in(lines[1])) if len(lines) > 1 else set()
+            rnd = int(title.group(1) or title.group(2))
+            queue = title.group(2) is not None  # Колбаса: no hand line (RULES.md §2.12)
+            hand = set(tiles_in(lines[1])) if len(lines) > 1 and not queue else set()
             assert any(r == rnd and h == hand and set(shown) <= visible
                        for r, h, visible in states), f"a tile not this player's: {where}"
             checked += 1
@@ -570,8 +677,12 @@ def check_results(replay: Replay, messages: Sequence[ChatMessage]) -> None:
     for ev, summary in zip(scored, replay.summaries, strict=True):
         where = f"match {replay.match_id}, round {ev.round_no}"
         assert (summary.round_no, summary.end, summary.by) == (ev.round_no, ev.end, ev.by), where
-        assert [list(map(_pair, map(engine.Tile.parse, h))) for h in summary.hands] == \
-            [[_pair(t) for t in h] for h in ev.hands], where
+        if summary.queues:  # Колбаса: no queue's tiles, even now (RULES.md §2.12 rule 1)
+            assert not any(summary.hands), where
+            assert list(summary.queues) == list(ev.extra["queue_lengths"]), where
+        else:
+            assert [[_pair(engine.Tile.parse(t, 12)) for t in h] for h in summary.hands] == \
+                [[_pair(t) for t in h] for h in ev.hands], where
         assert (summary.recorded, summary.scores, summary.remembered, summary.pot) == (
             tuple(ev.recorded), tuple(ev.scores), tuple(ev.remembered), ev.pot), where
         # alone (with ЧЧВ's specials, §2.3 rule 4), or closing the table (whose log has them)
@@ -579,9 +690,9 @@ def check_results(replay: Replay, messages: Sequence[ChatMessage]) -> None:
                                                 specials=specials) for specials in (True, False)]
         assert any(e in source for source in sources for e in expected), \
             f"{where}: no summary in the chat:\n{expected[0]}"
-        in_hands = [_pair(engine.Tile.parse(t)) for h in summary.hands for t in h]
+        in_hands = [_pair(engine.Tile.parse(t, 12)) for h in summary.hands for t in h]
         lay = summary.layout
-        table = (_norm(lay.line) | _norm(lay.up) | _norm(lay.down)) if lay is not None else set()
+        table = _view_table(lay) if lay is not None else set()
         assert len(set(in_hands) | table) == len(in_hands) + len(table), where
     final = replay.final
     if final.result is None:
@@ -653,7 +764,7 @@ def check_all(replays: Sequence[Replay], group: Sequence[ChatMessage],
     counts = check_group(replays, group, hands_here=solo)
     out = {"keyboards": check_keyboards(replays, dms, single_live=single_live),
            "tables": counts["table"],
-           "summaries": counts["summary"], "hands": 0}
+           "summaries": counts["summary"], "hands": 0, "frames": counts["frames"]}
     for uid, msgs in dms.items():
         out["hands"] += check_private(replays, uid, msgs, tables_here=solo)
     for rp in replays:

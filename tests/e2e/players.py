@@ -24,6 +24,7 @@ from tests.emulator import ChatMessage, EmulatorClient
 
 __all__ = [
     "MOVE_PREFIX",
+    "PLACE_PREFIX",
     "PLAY_PREFIX",
     "ButtonMove",
     "button_move",
@@ -42,6 +43,9 @@ __all__ = [
 MOVE_PREFIX = "m1:"
 #: ... or with this (``ui.callbacks.PlayCb``: any move, or a step of a move being built).
 PLAY_PREFIX = "p1:"
+#: ... or with this (``ui.callbacks.PlaceCb``: a placement on the trains or the sausage, or
+#: the choice of a train for a tile, RULES.md §2.11, §2.12).
+PLACE_PREFIX = "y1:"
 _LOBBY_PREFIX = "l1:"
 
 
@@ -50,7 +54,8 @@ def move_buttons(markup: dict | None) -> list[dict]:
     those that play a move and those that build one."""
     rows = (markup or {}).get("inline_keyboard") or []
     return [b for row in rows for b in row
-            if str(b.get("callback_data", "")).startswith((MOVE_PREFIX, PLAY_PREFIX))]
+            if str(b.get("callback_data", "")).startswith((MOVE_PREFIX, PLAY_PREFIX,
+                                                           PLACE_PREFIX))]
 
 
 def parse_move_data(data: str) -> tuple[int, int, int, str]:
@@ -76,9 +81,12 @@ def button_move(data: str) -> ButtonMove:
     """Decode a move button's callback_data (``MoveCb`` or ``PlayCb``); ``ValueError`` for
     anything else.  Placements have ``tile`` (``"a-b"``), ``end``, ``closed``, ``along``."""
     from service.views import PlacementOption
-    from ui.callbacks import MoveCb, PlayCb, parse_callback
+    from ui.callbacks import MoveCb, PlaceCb, PlayCb, parse_callback
 
     cb = parse_callback(data)
+    if isinstance(cb, PlaceCb):  # the trains, the sausage: a tile's train is a choice
+        kind = {"p": "play", "c": "build", "t": "cancel"}[cb.act]
+        return ButtonMove(cb.game, cb.ver, kind, (cb.placement,) if cb.act != "t" else ())
     if isinstance(cb, MoveCb):
         a, b = cb.halves
         return ButtonMove(cb.game, cb.ver, "play", (PlacementOption(f"{a}-{b}", cb.engine_end),))

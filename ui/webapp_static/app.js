@@ -107,7 +107,12 @@
     4: [[.25, .25], [.75, .25], [.25, .75], [.75, .75]],
     5: [[.25, .25], [.75, .25], [.5, .5], [.25, .75], [.75, .75]],
     6: [[.25, .22], [.75, .22], [.25, .5], [.75, .5], [.25, .78], [.75, .78]],
+    7: [[.25, .22], [.75, .22], [.25, .5], [.5, .5], [.75, .5], [.25, .78], [.75, .78]],
+    8: [[.25, .22], [.5, .22], [.75, .22], [.25, .5], [.75, .5], [.25, .78], [.5, .78], [.75, .78]],
+    9: [[.25, .22], [.5, .22], [.75, .22], [.25, .5], [.5, .5], [.75, .5], [.25, .78], [.5, .78], [.75, .78]],
   };
+  // the children's set (RULES.md §2.10.4): the server sends its seven pictures
+  let faces = null, style = "pips";
   function el(name, attrs, parent) {
     const node = document.createElementNS(SVG, name);
     for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
@@ -115,6 +120,14 @@
     return node;
   }
   function pips(g, n, x, y, s, rotate) {
+    if ((style === "pictures" && faces && n <= 6) || style === "numerals" || n > 9) {
+      // a picture of the children's set, or a numeral (the double-9 and double-12 sets)
+      if (n === 0 && style !== "pictures") return;
+      const t = el("text", { class: style === "pictures" ? "face" : "num", x: x + s / 2,
+        y: y + s / 2, "font-size": s * (style === "pictures" ? 0.62 : n > 9 ? 0.6 : 0.8) }, g);
+      t.textContent = style === "pictures" && n <= 6 ? faces[n] : String(n);
+      return;
+    }
     for (const [px, py] of PIPS[n] || []) {
       const [qx, qy] = rotate ? [py, px] : [px, py];
       el("circle", { class: "pip", cx: x + qx * s, cy: y + qy * s, r: s * 0.09 }, g);
@@ -137,11 +150,30 @@
   function drawTable(layout) {
     const svg = $("table");
     svg.setAttribute("viewBox", "0 0 " + layout.zone[0] + " " + layout.zone[1]);
+    svg.style.aspectRatio = layout.zone[0] + " / " + layout.zone[1];  // the trains are tall
     svg.dataset.kind = layout.kind;
     svg.replaceChildren();
+    style = layout.style || "pips";
+    faces = layout.legend || null;
     for (const t of layout.tiles) {
       const [x0, y0, x1, y1] = t.box;
-      domino(svg, x0, y0, x1, y1, t.a, t.b, t.vertical, t.face, t.last ? "last" : "");
+      domino(svg, x0, y0, x1, y1, t.a, t.b, t.vertical, t.face,
+        (t.last ? "last" : "") + (t.open ? " open" : ""));
+    }
+    // the trains' owners and markers, the sausage's positions and lines (issue 32)
+    for (const l of layout.labels || []) {
+      const text = el("text", { class: "label " + l.cls, x: l.x, y: l.y }, svg);
+      text.textContent = l.text;
+    }
+    for (const f of layout.flags || []) {
+      const g = el("g", { class: "flag", "data-seat": String(f.seat) }, svg);
+      el("line", { x1: f.x, y1: f.y, x2: f.x, y2: f.y + 18 }, g);
+      el("path", { d: "M" + f.x + " " + f.y + " l12 4 l-12 4 z" }, g);
+    }
+    const legend = $("legend");
+    legend.hidden = !faces;
+    if (faces) {
+      legend.replaceChildren(labels.legend + ": " + faces.map((f, n) => f + "=" + n).join("  "));
     }
     for (const m of layout.marks) {
       const [x0, y0, x1, y1] = m.box;
@@ -169,7 +201,7 @@
   }
 
   // -- composing a move (as the private keyboard does: ui/compose.py) ----------------------------
-  const key = (p) => [p.tile, p.end || "", !!p.closed, !!p.along].join("/");
+  const key = (p) => [p.tile, p.end || "", !!p.closed, !!p.along, p.to || ""].join("/");
   function matching(picked) {
     if (!state || !state.hand) return [];
     const keys = picked.map(key);
@@ -258,6 +290,7 @@
     $("count").replaceChildren(labels.count + " ", bold(String(t.layout.count)));
     $("bazar").replaceChildren(labels.bazar + " ", bold(String(t.drawable)),
       t.reserve ? " (+" + t.reserve + " " + labels.reserve + ")" : "");
+    $("bazar").hidden = t.layout.kind === "sausage";  // Колбаса has no bazar
     $("flags").hidden = !t.flags.length;
     $("flags").replaceChildren(...t.flags.map((text) => {
       const p = document.createElement("p"); p.textContent = text; return p;
@@ -340,6 +373,12 @@
     const open = yours ? new Set(candidates(chosen).map((p) => p.tile)) : new Set();
     const picked = new Set(chosen.map((p) => p.tile));
     $("notice").textContent = yours && !hand.legal.length ? labels["no-moves"] : "";
+    if (hand.queue !== null && hand.queue !== undefined) {
+      // Колбаса: a queue nobody sees (RULES.md §2.12 rule 1); the tile turned over is on the
+      // table, and only its places are to choose
+      $("notice").textContent = hand.queue + " " + labels.queue;
+      if (yours && hand.legal.length && !busy) pendingTile = hand.legal[0].placements[0].tile;
+    }
     $("hand").replaceChildren(...hand.tiles.map((code) => handTile(code, open.has(code) && !busy,
       (picked.has(code) ? " chosen" : "") + (hand.drawn.includes(code) ? " drawn" : ""))));
     const ends = $("ends");
@@ -352,17 +391,18 @@
         b.dataset.end = p.end || "";
         b.dataset.closed = String(!!p.closed);
         b.dataset.along = String(!!p.along);
-        b.textContent = (ARROW[p.end] || "•") + (p.closed ? " 🔒" : "") + (p.along ? " ⇆" : "");
+        b.dataset.to = p.to || "";
+        b.textContent = p.label || ((ARROW[p.end] || "•") + (p.closed ? " 🔒" : "") + (p.along ? " ⇆" : ""));
         b.title = (p.closed ? labels.closed : "") + (p.along ? labels.along : "");
         b.addEventListener("click", () => { haptic("select"); pick(p); });
         return b;
       }));
-      $("notice").textContent = labels["choose-end"];
+      if (hand.queue === null || hand.queue === undefined) $("notice").textContent = labels["choose-end"];
     } else {
       ends.hidden = true;
     }
     const building = $("building");
-    building.hidden = !chosen.length && !pendingTile;
+    building.hidden = (!chosen.length && !pendingTile) || (hand.queue !== null && hand.queue !== undefined);
     $("chosen").textContent = chosen.map((p) => "[" + p.tile.replace("-", "|") + "]"
       + (ARROW[p.end] || "") + (p.closed ? "🔒" : "")).join(" ");
     const done = chosen.length ? complete(chosen) : null;
