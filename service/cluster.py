@@ -17,7 +17,7 @@ killed or frozen owner loses.
   with no live owner, and given back when it falls idle (no open lobby or match, nothing
   pending, nothing to send for :data:`IDLE_AFTER` seconds).  Idle chats cost nothing.
 - Every worker holds a session advisory lock on its id while it lives and keeps one row of
-  its own fresh (a heartbeat every ``lease / 4`` seconds: one statement whatever the number
+  its own fresh (a heartbeat every ``lease / 3`` seconds: one statement whatever the number
   of its chats), which keeps all its leases alive.  A killed worker's lock is freed by
   PostgreSQL at once, and any worker takes its chats at its next heartbeat (or the next
   update of one of them); a frozen one (SIGSTOP) keeps the lock, and its chats are taken
@@ -31,7 +31,7 @@ killed or frozen owner loses.
   pile every chat on the last worker standing), and a worker that stops hands back all its
   chats, each as soon as nothing of it is left to send.
 - Telegram's global rate: each worker sends at its share of it (``global_per_second`` over
-  the live workers, less a margin :data:`RATE_MARGIN`) from a bucket in memory -- no row
+  the live workers, less a margin :data:`GLOBAL_MARGIN`) from a bucket in memory -- no row
   written per request; a private chat's bucket, which the owners of several groups draw
   on, stays a row, refilled at the margin's rate, so requests that reach Telegram late
   after a takeover or a stall still fall within its limit.
@@ -90,13 +90,21 @@ IDLE_AFTER = 10.0
 #: Seconds before a chat found busy (an open match waiting for a person) is looked at again,
 #: unless something happens in it first.
 RECHECK_BUSY = 60.0
-#: The part of Telegram's rates the workers use together: the global bucket's share and a
-#: private chat's refill run at this fraction, so a request that reaches Telegram late (a
-#: stalled process, a takeover's redraw of every hand) still falls within its limit.
+#: The part of Telegram's rate of a private chat the workers use together (its shared bucket
+#: refills at this fraction), so a request that reaches Telegram late (a stalled process, a
+#: takeover's redraw of every hand) still falls within its limit.
 RATE_MARGIN = 0.8
+#: Seconds between two looks of a worker's deadlines' sweeper when nothing woke it (its
+#: chats' deadlines are set by this worker, which wakes it, or found when a chat is taken).
+SWEEP_EVERY = 5.0
 #: Seconds a worker woken by a notification waits for more before it claims (one claim
 #: serves the updates stored meanwhile).
-CLAIM_GATHER = 0.01
+CLAIM_GATHER = 0.025
+#: The part of Telegram's global rate the workers use together (each sends at most its share
+#: of it, from a bucket of one token): an allowance for a worker that joined while the others
+#: still count fewer workers, and for requests that reach Telegram later than they were let
+#: go.
+GLOBAL_MARGIN = 0.75
 #: Seconds a chat handed back waits for a worker under its share before any worker takes it.
 FREE_AFTER = 1.0
 
@@ -161,6 +169,7 @@ class _Peers:
     _queues: dict[int, deque[cl.InboxRow]]
     _healing: dict[int, asyncio.Task]
     _bucket: tuple[float, float]
+    _joined: float
     _want_take: bool
     _want_claim: bool
     wake: asyncio.Event
@@ -270,9 +279,9 @@ class _Peers:
         (``private_burst``, one per ``chat_interval`` less :data:`RATE_MARGIN`; groups are
         counted by their owner alone) is a row, as the owners of several groups send to one
         private chat; the bot's global rate is shared out: this worker sends at most
-        ``global_per_second`` × :data:`RATE_MARGIN` over the live workers a second, from a
-        bucket in memory (no row per request).  0.0 when the request may go, else the
-        seconds to wait."""
+        ``global_per_second`` × :data:`GLOBAL_MARGIN` over the live workers a second, from
+        a bucket in memory (no row per request: :meth:`_global_wait`).  0.0 when the
+        request may go, else the seconds to wait."""
         wait = self._global_wait()
         if wait > 0:
             return wait
@@ -291,13 +300,19 @@ class _Peers:
 
     def _global_wait(self) -> float:
         """Seconds until this worker's share of the global rate has a token (0.0: it has;
-        the token is spent by :meth:`shared` once the request may go)."""
-        rate = self.global_per_second * RATE_MARGIN / max(1, self.live)
+        the token is spent by :meth:`shared` once the request may go).  The share is
+        ``global_per_second`` × :data:`GLOBAL_MARGIN` over the live workers, half of it in
+        the first lease after joining (the others go on at their larger share until their
+        next heartbeat counts this one), and the bucket holds one token: no burst, so the
+        workers together never send more than Telegram's global rate in any second."""
+        rate = self.global_per_second * GLOBAL_MARGIN / max(1, self.live)
+        if time.monotonic() - self._joined < self.lease:
+            rate /= 2
         if rate <= 0:
             return 0.0
         tokens, at = self._bucket
         now = time.monotonic()
-        tokens = min(max(1.0, rate), tokens + (now - at) * rate)
+        tokens = min(1.0, tokens + (now - at) * rate)
         self._bucket = (tokens, now)
         return 0.0 if tokens >= 1.0 else (1.0 - tokens) / rate
 
@@ -307,7 +322,7 @@ class Cluster(_Peers):
 
     ``worker_id``: a positive 31-bit id (random by default); ``lease``: seconds a worker
     lives without a heartbeat (a frozen worker's chats move after it; the heartbeat runs
-    every ``lease / 4``); ``take``: most chats taken at once (so that workers share new
+    every ``lease / 3``); ``take``: most chats taken at once (so that workers share new
     chats); ``idle_after``: seconds with nothing to do before a chat is given back if it
     has no open match; ``clock``: Unix seconds; ``exit``: called with :data:`FENCED_EXIT`
     when fenced out (``os._exit``; None raises :class:`FencedOut`); ``private_burst``,
@@ -364,10 +379,12 @@ class Cluster(_Peers):
         self._want_claim = True
         #: Chats leased to this worker's id when it started (a restart after a crash).
         self._adopt: list[int] = []
+        self._heart: asyncio.Task | None = None
         self._backlog = 0
         self._backlog_at = -BACKLOG_EVERY
         #: This worker's bucket of the global rate: (tokens, monotonic time).
         self._bucket = (0.0, time.monotonic())
+        self._joined = time.monotonic()
 
     # -- membership --------------------------------------------------------------------------
 
@@ -388,8 +405,12 @@ class Cluster(_Peers):
             self._lock_conn = conn
 
         await asyncio.to_thread(lock)
+        self._joined = time.monotonic()
         self._adopt = await self.db.read(cl.owned_chats, self.worker_id)
         await self.beat()
+        # the heartbeat lives as long as the membership: through a stop, while the updates
+        # in hand are finished and the outbox drained, the chats are still this worker's
+        self._heart = asyncio.create_task(self._heartbeat(asyncio.Event()))
         log.info("worker %s joined the cluster", self.worker_id)
 
     async def stop(self) -> None:
@@ -397,6 +418,9 @@ class Cluster(_Peers):
         take them at once: :meth:`hand_back`), delete this worker's row, free the liveness
         lock."""
         await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+        if self._heart is not None:
+            self._heart.cancel()
+            await asyncio.gather(self._heart, return_exceptions=True)
         try:
             await self.hand_back(None)
             await self.db.write(cl.leave, self.worker_id)
@@ -496,7 +520,7 @@ class Cluster(_Peers):
                   stop: asyncio.Event | None = None) -> None:
         """Own chats and process their updates until ``stop`` is set.  Woken by the
         database's notifications (an update stored for a chat this worker owns, or for one
-        with no owner; chats handed back) and by the heartbeat every ``lease / 4`` seconds
+        with no owner; chats handed back) and by the heartbeat every ``lease / 3`` seconds
         (the slow poll behind them, which also gives idle chats back and sheds chats over
         this worker's share): take chats that need an owner (``on_taken(chat_id)`` runs
         before any of its updates: the publisher shows its matches as they are) and hand
@@ -504,7 +528,6 @@ class Cluster(_Peers):
         chat's one at a time.  ``handle``'s errors are logged and the update is done (a
         broken update must not block its chat)."""
         stop = stop or asyncio.Event()
-        heart = asyncio.create_task(self._heartbeat(stop))
         ears = asyncio.create_task(self._listen())
         stopping = asyncio.create_task(stop.wait())
         try:
@@ -538,7 +561,7 @@ class Cluster(_Peers):
                             self._want_claim = True
                 except Exception:
                     log.exception("worker %s: cluster tick failed", self.worker_id)
-                    await asyncio.sleep(min(1.0, self.lease / 4))
+                    await asyncio.sleep(min(1.0, self.lease / 3))
                 if not (self._want_take or self._want_claim):
                     waking = asyncio.create_task(self.wake.wait())
                     await asyncio.wait({waking, stopping}, return_when=asyncio.FIRST_COMPLETED)
@@ -547,10 +570,9 @@ class Cluster(_Peers):
                     # workers at once) are claimed together, in their order
                     await asyncio.sleep(CLAIM_GATHER)
         finally:
-            heart.cancel()
             ears.cancel()
             stopping.cancel()
-            await asyncio.gather(heart, ears, *self._healing.values(), *self._tasks.values(),
+            await asyncio.gather(ears, *self._healing.values(), *self._tasks.values(),
                                  return_exceptions=True)
 
     def _taken(self, chat_id: int, on_taken: Callable[[int], Awaitable[Any]] | None) -> None:
@@ -570,7 +592,8 @@ class Cluster(_Peers):
         now = self.clock()
         got = await self.db.write(cl.heartbeat, self.worker_id, now, self.lease,
                                   len(self.owned), now + 1.0)
-        self.check()
+        if self.owned:  # chats it held may have moved meanwhile; with none, it just lives on
+            self.check()
         self._renewed = started
         self.live, self.cluster_owned = got.live, got.owned
         self.metrics.chats_owned.set(len(self.owned))
@@ -582,7 +605,8 @@ class Cluster(_Peers):
         return got
 
     async def _heartbeat(self, stop: asyncio.Event) -> None:
-        """Every ``lease / 4`` seconds, beside everything else (a takeover that takes long
+        """From :meth:`start` to :meth:`stop`, every ``lease / 3`` seconds, beside everything
+        else (a takeover that takes long
         must not let this worker's row lapse): the heartbeat (:meth:`beat`), then the chats
         that fell idle given back and those over this worker's share handed on
         (:meth:`tidy`); every :data:`PURGE_EVERY` seconds also forget the updates done more
@@ -600,7 +624,7 @@ class Cluster(_Peers):
                 raise
             except Exception:
                 log.exception("worker %s: heartbeat failed", self.worker_id)
-            await asyncio.sleep(max(0.0, started + self.lease / 4 - time.monotonic()))
+            await asyncio.sleep(max(0.0, started + self.lease / 3 - time.monotonic()))
 
     async def _take(self, chat_id: int, on_taken: Callable[[int], Awaitable[Any]]) -> None:
         try:

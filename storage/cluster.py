@@ -273,9 +273,7 @@ def heartbeat(conn: Connection, owner: int, now: float, ttl: float, held: int,
     """The heartbeat of worker ``owner``, one statement whatever the number of chats: its
     ``cluster_workers`` row pushed to ``now + ttl`` (which keeps all its leases alive) with
     the number of chats it holds (``held``), and a look for work it was not told of (a
-    deadline at or before ``soon`` counts).  A lazy commit (a lost heartbeat is made again
-    a lease/4 later).  PostgreSQL only (``pg_locks``)."""
-    _lazy_commit(conn)
+    deadline at or before ``soon`` counts).  PostgreSQL only (``pg_locks``)."""
     row = conn.execute(_BEAT_PG, {"owner": owner, "expires": now + ttl, "held": held,
                                   "now": now, "soon": soon, "cls": LOCK_CLASS,
                                   "open": list(OPEN_STATUSES)}).one()

@@ -374,7 +374,7 @@ class ChatLease(Base):
 
 class ClusterWorker(Base):
     """A live worker of a cluster (revision 0013, issue 33): its heartbeat pushes
-    ``expires_at`` (Unix seconds) forward every lease/4 seconds, which keeps every lease it
+    ``expires_at`` (Unix seconds) forward every lease/3 seconds, which keeps every lease it
     holds alive -- one row written per worker, however many chats it owns.  ``owned``: how
     many chats it owned at its last heartbeat (the workers share the chats by it);
     ``joined_at``: Unix seconds.  A worker that stops deletes its row; a dead one's row goes

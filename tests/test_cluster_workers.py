@@ -217,7 +217,9 @@ async def test_a_killed_workers_chats_move_at_once_a_frozen_ones_after_its_lease
     dead, frozen, alive, taker = (Cluster(db, lease=2.0, exit=None) for _ in range(4))
     for c in (dead, frozen, alive, taker):
         await c.start()
-    await asyncio.to_thread(dead._lock_conn.close)  # killed: PostgreSQL frees its lock
+    for c in (dead, frozen):  # killed (PostgreSQL frees its lock), frozen: no heartbeat
+        c._heart.cancel()
+    await asyncio.to_thread(dead._lock_conn.close)
     now = time.time()
 
     def setup(conn):
@@ -305,6 +307,7 @@ async def test_a_dead_owners_open_match_is_taken_though_nothing_is_pending(pg_he
     dead, taker = Cluster(db, exit=None), Cluster(db, exit=None)
     await dead.start()
     await taker.start()
+    dead._heart.cancel()
     await asyncio.to_thread(dead._lock_conn.close)  # killed
     now = time.time()
 
