@@ -15,6 +15,7 @@ and the graceful stop, through the real ``bot.py`` process against the test Bot 
 from __future__ import annotations
 
 import asyncio
+import json
 import signal
 import time
 from pathlib import Path
@@ -34,6 +35,9 @@ pytest_plugins = ("tests.emulator.fixtures",)
 USER = 501
 #: Seconds a test waits for something the bot does at once on any machine.
 WAIT = 30.0
+#: Seconds a stop is given before the harness kills the process: STOP_GRACE's default (8 s)
+#: and a busy machine's slack (a worker's stop also waits for its process pools' start).
+STOP_WAIT = 30.0
 
 
 @pytest.fixture
@@ -130,7 +134,7 @@ async def test_a_single_webhook_refuses_a_post_without_its_secret(emulator, emul
     await proc.start(timeout=120.0)
     try:
         secret = await _refuses_without_its_secret(proc, emulator, emulator_client, "webhook")
-        assert await proc.stop() == 0
+        assert await proc.stop(timeout=STOP_WAIT) == 0
         await proc.restart(timeout=120.0)
         # kept in the database: a restart registers the same secret
         assert await _registered(emulator, emulator_client, 2) == secret
@@ -154,7 +158,7 @@ async def test_a_worker_refuses_a_post_without_its_secret(emulator, emulator_cli
         # nothing of the refused update was stored
         stored = _sql(url, "SELECT update_id FROM inbox")
         assert len(stored) == 1 and stored[0][0] != 10**6, stored
-        assert await proc.stop() == 0
+        assert await proc.stop(timeout=STOP_WAIT) == 0
         # the stop gave the chat back: no lease (it had nothing to do) or one that needs an
         # owner, and the worker's own row went
         leases = _sql(url, "SELECT owner FROM chat_leases")
@@ -256,11 +260,13 @@ async def _exit_code(proc: BotProcess, timeout: float) -> int | None:
 async def test_sigterm_sends_what_the_outbox_holds_and_exits_0(emulator, emulator_client,
                                                                tmp_path):
     """Long polling: four answers queued at a private chat's one a second; SIGTERM; all
-    four are sent and the process exits 0 within ``STOP_GRACE``."""
+    four are sent and the process exits 0 within ``STOP_GRACE``.  Its logs, asked for in
+    JSON at INFO, are one JSON object a line and hold no line per update."""
     grace = 12.0
     proc = BotProcess(api_url=emulator.url, token=emulator.token,
                       database=tmp_path / "bot.sqlite3", log_path=tmp_path / "bot.log",
-                      settings={"STOP_GRACE": grace}, emulator=emulator)
+                      settings={"STOP_GRACE": grace, "LOG_FORMAT": "json",
+                                "LOG_LEVEL": "INFO"}, emulator=emulator)
     await proc.start(timeout=120.0)
     try:
         sent = await _queued_answers(proc, emulator_client, 4)
@@ -274,7 +280,12 @@ async def test_sigterm_sends_what_the_outbox_holds_and_exits_0(emulator, emulato
         assert len(await _replies(emulator_client, USER)) == 4
     finally:
         await proc.stop()
-    assert not proc.errors(), proc.log_tail()
+    lines = [json.loads(line) for line in proc.log_path.read_text().splitlines()
+             if not line.startswith("--- start")]
+    messages = [x["message"] for x in lines]
+    assert any(m.startswith("SIGTERM: stopping within") for m in messages), messages
+    assert not any("is handled" in m for m in messages), messages
+    assert all(x["level"] in ("INFO", "WARNING") for x in lines), lines
 
 
 async def test_a_second_signal_stops_at_once(emulator, emulator_client, tmp_path):
