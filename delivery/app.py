@@ -41,6 +41,9 @@ __all__ = ["App", "clustered", "wire"]
 
 log = logging.getLogger(__name__)
 
+#: Seconds between two looks, while a worker stops, for chats with nothing left to send.
+_HAND_BACK_EVERY = 0.05
+
 #: Which text answers which service error (issue 4: every bad press gets a clear answer).
 ERROR_KEYS: dict[ErrorCode, str] = {
     ErrorCode.NOT_FOUND: "err-no-game",
@@ -200,7 +203,10 @@ class App:
         if self._closed:
             return
         self._closed = True
-        left = await self.outbox.drain(timeout)
+        if self.cluster is not None:
+            left = await self._drain_handing_back(timeout)
+        else:
+            left = await self.outbox.drain(timeout)
         if left:
             log.warning("stopping with %d messages unsent: the next owner shows the chats "
                         "anew", left)
@@ -210,6 +216,25 @@ class App:
         await self.outbox.close()
         self.publisher.pictures.close()
         await self.service.close()
+
+
+    async def _drain_handing_back(self, timeout: float | None) -> int:
+        """A worker's stop: send what the outbox holds (at most ``timeout`` seconds) and hand
+        each chat back to the cluster as soon as nothing of it is left to send, so that
+        another worker takes it while the others still drain (its players wait for no
+        slower chat).  Returns how many requests are still waiting."""
+        drain = asyncio.ensure_future(self.outbox.drain(timeout))
+        while True:
+            quiet = [c for c in self.cluster.owned if self.outbox.quiet(c)]
+            if quiet:
+                try:
+                    await self.cluster.hand_back(quiet)
+                except Exception:
+                    log.warning("chats could not be handed back", exc_info=True)
+            if drain.done() or not self.cluster.owned:
+                break
+            await asyncio.wait({drain}, timeout=_HAND_BACK_EVERY)
+        return await drain
 
 
 def clustered(settings: Settings) -> bool:
@@ -253,6 +278,8 @@ async def wire(settings: Settings, bot: Bot, *, cluster: bool = False,
     if member is None:
         await outbox.restore()
     service.metrics.watch_outbox(outbox.depths)
+    if member is not None:
+        member.quiet = outbox.quiet
     bot.session.middleware(count_calls(service.metrics))
     languages = Languages(service.people, settings.default_locale)
     books = Books(service.messages)

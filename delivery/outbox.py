@@ -302,6 +302,14 @@ class Outbox:
             return None
         return self.newest.get(chat_id, 0)
 
+    def quiet(self, chat_id: int) -> bool:
+        """Nothing waits for ``chat_id`` nor any private chat (its hands): a worker of a
+        cluster may hand the chat on then."""
+        chat = self._chats.get(chat_id)
+        if chat is not None and chat.ops:
+            return False
+        return not any(c.ops for cid, c in self._chats.items() if cid > 0)
+
     def depths(self) -> dict[str, tuple[int, float]]:
         """``{"group": (waiting, oldest age [s]), "private": (…)}`` (``/metrics``)."""
         return _depths(self._chats, self.clock())

@@ -37,6 +37,7 @@ from delivery.settings import Settings
 from delivery.telegram import make_bot, register_commands
 from handlers import setup_routers
 from handlers.intake import probe_routes, webhook_handler
+from service.cluster import SWEEP_EVERY
 from service.secrets import webhook_secret
 
 __all__ = ["GC_THRESHOLDS", "Beside", "Stopper", "build", "mini_app", "run"]
@@ -301,7 +302,7 @@ async def _run_worker(settings: Settings, bot: Bot, dp: Dispatcher, app: App,
                               allowed_updates=dp.resolve_used_update_types())
         await register_commands(bot, app.tr, settings.default_locale)
         deadlines = app.life.watch("deadlines", asyncio.create_task(
-            app.service.deadlines.run(app.publish, stop=loops_end)))
+            app.service.deadlines.run(app.publish, interval=SWEEP_EVERY, stop=loops_end)))
         owner = app.life.watch("owner", asyncio.create_task(
             cluster.run(feeder(dp, bot), app.taken, stop=loops_end)),
             alive=lambda: cluster.heartbeat_age() <= cluster.lease)
@@ -309,8 +310,9 @@ async def _run_worker(settings: Settings, bot: Bot, dp: Dispatcher, app: App,
         log.info("@%s is running (worker %s of a cluster)", app.bot_username,
                  cluster.worker_id)
         await _until_stop(app, stopper, deadlines, owner)
-        await site.stop()  # no new update: the proxy sends it to another worker
-        await _finish(app, stopper, loops_end, deadlines, owner)
+        # no new update (the webhook answers 503 from now on, the proxy sends it to another
+        # worker) while the chats are finished and handed back, each as soon as it can be
+        await asyncio.gather(site.stop(), _finish(app, stopper, loops_end, deadlines, owner))
     finally:
         loops_end.set()
         if runner is not None:

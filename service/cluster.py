@@ -13,11 +13,29 @@ killed or frozen owner loses.
   player's decision is computed by one worker.  Everything a single process keeps in memory
   for a match (the cached match and its lock, the publisher's message ids, the group's send
   window in the outbox) stays right, because one process alone touches the chat.
-- Every worker holds a session advisory lock on its id while it lives; its leases are
-  renewed by a heartbeat every ``lease / 4`` seconds.  A killed worker's lock is freed by
-  PostgreSQL at once, and any worker takes its chats on the next tick; a frozen one
-  (SIGSTOP) keeps the lock, and its chats are taken when their leases expire.
-- Fencing: a worker that finds it has not renewed its leases for ``lease`` seconds (it was
+- Only chats with work are leased: a chat is taken when an update or a deadline comes for it
+  with no live owner, and given back when it falls idle (no open lobby or match, nothing
+  pending, nothing to send for :data:`IDLE_AFTER` seconds).  Idle chats cost nothing.
+- Every worker holds a session advisory lock on its id while it lives and keeps one row of
+  its own fresh (a heartbeat every ``lease / 3`` seconds: one statement whatever the number
+  of its chats), which keeps all its leases alive.  A killed worker's lock is freed by
+  PostgreSQL at once, and any worker takes its chats at its next heartbeat (or the next
+  update of one of them); a frozen one (SIGSTOP) keeps the lock, and its chats are taken
+  when its row expires.
+- Wake-up by ``LISTEN``/``NOTIFY``: a stored update tells its chat's owner (or, with none,
+  every worker) at commit; the heartbeat is the slow poll behind it.  An idle worker asks
+  the database one statement per heartbeat, nothing more.
+- Sharing: each worker knows from its heartbeat how many workers live and how many chats
+  they own; a worker over its share (the chats over the workers) hands quiet chats back to
+  be taken by one under it (a worker that joins gets its share; a rolling restart does not
+  pile every chat on the last worker standing), and a worker that stops hands back all its
+  chats, each as soon as nothing of it is left to send.
+- Telegram's global rate: each worker sends at its share of it (``global_per_second`` over
+  the live workers, less a margin :data:`GLOBAL_MARGIN`) from a bucket in memory -- no row
+  written per request; a private chat's bucket, which the owners of several groups draw
+  on, stays a row, refilled at the margin's rate, so requests that reach Telegram late
+  after a takeover or a stall still fall within its limit.
+- Fencing: a worker that finds it has not renewed its row for ``lease`` seconds (it was
   frozen, or lost the database) exits at once (:meth:`Cluster.check`, called before every
   update it processes and every request its outbox makes), so it never acts on a chat that
   has changed hands.  A restart (the process manager's) makes it a fresh worker.
@@ -66,6 +84,29 @@ FINISHED_KEPT = 10_000
 BACKLOG_EVERY = 1.0
 #: Exit status of a worker fenced out (EX_TEMPFAIL: the process manager restarts it).
 FENCED_EXIT = 75
+#: Seconds a chat stays leased with nothing to do (no update, nothing to send) before its
+#: owner looks whether it fell idle (no open lobby or match) and gives it back.
+IDLE_AFTER = 10.0
+#: Seconds before a chat found busy (an open match waiting for a person) is looked at again,
+#: unless something happens in it first.
+RECHECK_BUSY = 60.0
+#: The part of Telegram's rate of a private chat the workers use together (its shared bucket
+#: refills at this fraction), so a request that reaches Telegram late (a stalled process, a
+#: takeover's redraw of every hand) still falls within its limit.
+RATE_MARGIN = 0.8
+#: Seconds between two looks of a worker's deadlines' sweeper when nothing woke it (its
+#: chats' deadlines are set by this worker, which wakes it, or found when a chat is taken).
+SWEEP_EVERY = 5.0
+#: Seconds a worker woken by a notification waits for more before it claims (one claim
+#: serves the updates stored meanwhile).
+CLAIM_GATHER = 0.025
+#: The part of Telegram's global rate the workers use together (each sends at most its share
+#: of it, from a bucket of one token): an allowance for a worker that joined while the others
+#: still count fewer workers, and for requests that reach Telegram later than they were let
+#: go.
+GLOBAL_MARGIN = 0.75
+#: Seconds a chat handed back waits for a worker under its share before any worker takes it.
+FREE_AFTER = 1.0
 
 
 def new_worker_id() -> int:
@@ -101,23 +142,202 @@ class FencedOut(RuntimeError):
     """Raised by :meth:`Cluster.check` (when ``exit`` is None) once the leases are lost."""
 
 
-class Cluster:
+class _Peers:
+    """The part of :class:`Cluster` that deals with the other workers: their notifications
+    (:meth:`_listen`), the chats given back when idle or over this worker's share
+    (:meth:`tidy`, :meth:`hand_back`) and Telegram's rates shared out (:meth:`shared`)."""
+
+    db: Database
+    metrics: Metrics
+    worker_id: int
+    lease: float
+    take: int
+    idle_after: float
+    clock: Callable[[], float]
+    owned: set[int]
+    live: int
+    cluster_owned: int
+    private_burst: int
+    chat_interval: float
+    global_per_second: int
+    quiet: Callable[[int], bool]
+    check: Callable[[], None]
+    _active: dict[int, float]
+    _busy_until: dict[int, float]
+    _taken_at: dict[int, float]
+    _tasks: dict[int, asyncio.Task]
+    _queues: dict[int, deque[cl.InboxRow]]
+    _healing: dict[int, asyncio.Task]
+    _bucket: tuple[float, float]
+    _joined: float
+    _want_take: bool
+    _want_claim: bool
+    wake: asyncio.Event
+
+    async def _listen(self) -> None:
+        """Follow the database's notifications (:func:`storage.cluster.notifications`) for
+        as long as the worker runs; when the connection breaks, listen again a second later
+        (the heartbeat looks for what was missed meanwhile)."""
+        while True:
+            try:
+                async for note in cl.notifications(self.db.url):
+                    self._notified(note)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("worker %s: listening failed, again in 1 s", self.worker_id,
+                            exc_info=True)
+            await asyncio.sleep(1.0)
+
+    def _notified(self, note: str) -> None:
+        """One notification: ``u:<chat>:<owner>`` an update stored (claim it when this
+        worker owns the chat, take the chat when it has no owner), ``f:<worker>`` chats
+        handed back by another worker, ``""`` listening (began) anew: look at everything."""
+        kind, _, rest = note.partition(":")
+        if kind == "u":
+            chat, _, owner = rest.partition(":")
+            try:
+                chat_id, owner_id = int(chat), int(owner)
+            except ValueError:
+                return
+            if chat_id in self.owned:
+                self._want_claim = True
+            elif owner_id == self.worker_id:
+                self._want_claim = True
+            elif owner_id == 0:
+                self._want_take = True
+            else:
+                return
+        elif kind == "f":
+            if rest == str(self.worker_id):
+                return
+            self._want_take = True
+        else:
+            self._want_take = self._want_claim = True
+        self.wake.set()
+
+    async def hand_back(self, chats: list[int] | None) -> list[int]:
+        """Give back ``chats`` (None: every chat this worker owns): an idle one is simply
+        given back, one with an open match is marked as needing an owner and the workers
+        are told, so that one takes it at once.  Returns the chats that left."""
+        if chats is not None and not chats:
+            return []
+        gone = await self.db.write(cl.hand_back, self.worker_id, chats, self.clock())
+        for chat_id in gone:
+            self._drop(chat_id)
+        self.metrics.leases_released.inc(len(gone))
+        self.metrics.chats_owned.set(len(self.owned))
+        return gone
+
+    def _drop(self, chat_id: int) -> None:
+        """A chat given back."""
+        self.owned.discard(chat_id)
+        for book in (self._active, self._busy_until, self._taken_at):
+            book.pop(chat_id, None)
+
+    def _quiet(self, chat_id: int) -> bool:
+        """Whether nothing is happening in an owned chat: no update queued or being
+        processed, not being shown, nothing left to send."""
+        return (chat_id not in self._tasks and chat_id not in self._queues
+                and chat_id not in self._healing and self.quiet(chat_id))
+
+    async def tidy(self) -> None:
+        """Give back the owned chats that fell idle (nothing happened in them for
+        ``idle_after`` seconds and they have no open lobby or match; a chat found busy is
+        looked at again after :data:`RECHECK_BUSY` seconds or once something happens in
+        it), then hand on quiet chats over this worker's share (the chats the live workers
+        own over their number, rounded up) -- at most ``take`` a heartbeat, none taken
+        within the last ``lease`` seconds -- for a worker under its share to take."""
+        mono = time.monotonic()
+        idle = [c for c in self.owned
+                if mono - self._active.get(c, mono) >= self.idle_after
+                and self._busy_until.get(c, 0.0) <= mono and self._quiet(c)]
+        if idle:
+            gone = await self.db.write(cl.release_idle, self.worker_id, idle)
+            for chat_id in gone:
+                self._drop(chat_id)
+            for chat_id in set(idle) - set(gone):
+                self._busy_until[chat_id] = mono + RECHECK_BUSY
+            self.metrics.leases_released.inc(len(gone))
+            self.metrics.chats_owned.set(len(self.owned))
+        if self.live > 1:
+            share = -(-self.cluster_owned // self.live)
+            over = len(self.owned) - share
+            if over > 0:
+                spare = [c for c in self.owned
+                         if mono - self._taken_at.get(c, 0.0) >= self.lease
+                         and self._quiet(c)][:min(over, self.take)]
+                if spare:
+                    gone = await self.hand_back(spare)
+                    log.info("worker %s handed on %d chats over its share of %d",
+                             self.worker_id, len(gone), share)
+
+    # -- shared limits -----------------------------------------------------------------------
+
+    async def shared(self, chat_id: int) -> float:
+        """The outbox's shared limit before a request to ``chat_id``: a private chat's bucket
+        (``private_burst``, one per ``chat_interval`` less :data:`RATE_MARGIN`; groups are
+        counted by their owner alone) is a row, as the owners of several groups send to one
+        private chat; the bot's global rate is shared out: this worker sends at most
+        ``global_per_second`` × :data:`GLOBAL_MARGIN` over the live workers a second, from
+        a bucket in memory (no row per request: :meth:`_global_wait`).  0.0 when the
+        request may go, else the seconds to wait."""
+        wait = self._global_wait()
+        if wait > 0:
+            return wait
+        if chat_id > 0:
+            rate = RATE_MARGIN / self.chat_interval if self.chat_interval > 0 else 1e9
+            wait = await self.db.write(
+                lambda conn, now: cl.take_token(conn, chat_id, now,
+                                                capacity=self.private_burst, per_second=rate),
+                self.clock())
+            if wait > 0:
+                return wait
+        self.check()  # a worker frozen while it waited sends nothing once its chats moved
+        tokens, at = self._bucket
+        self._bucket = (tokens - 1.0, at)
+        return 0.0
+
+    def _global_wait(self) -> float:
+        """Seconds until this worker's share of the global rate has a token (0.0: it has;
+        the token is spent by :meth:`shared` once the request may go).  The share is
+        ``global_per_second`` × :data:`GLOBAL_MARGIN` over the live workers, half of it in
+        the first lease after joining (the others go on at their larger share until their
+        next heartbeat counts this one), and the bucket holds one token: no burst, so the
+        workers together never send more than Telegram's global rate in any second."""
+        rate = self.global_per_second * GLOBAL_MARGIN / max(1, self.live)
+        if time.monotonic() - self._joined < self.lease:
+            rate /= 2
+        if rate <= 0:
+            return 0.0
+        tokens, at = self._bucket
+        now = time.monotonic()
+        tokens = min(1.0, tokens + (now - at) * rate)
+        self._bucket = (tokens, now)
+        return 0.0 if tokens >= 1.0 else (1.0 - tokens) / rate
+
+
+class Cluster(_Peers):
     """One worker's membership of the cluster over ``db`` (PostgreSQL).
 
-    ``worker_id``: a positive 31-bit id (random by default); ``lease``: seconds a chat's
-    lease lasts without a heartbeat (a frozen worker's chats move after it); ``tick``:
-    seconds between two looks at the inbox when idle; ``take``: most chats taken per tick
-    (so that workers share new chats); ``clock``: Unix seconds; ``exit``: called with
-    :data:`FENCED_EXIT` when fenced out (``os._exit``; None raises :class:`FencedOut`);
-    ``private_burst``, ``chat_interval`` and ``global_per_second``: Telegram's limits that
-    all workers keep together (:meth:`shared`); ``metrics``: where it counts (the service's).
+    ``worker_id``: a positive 31-bit id (random by default); ``lease``: seconds a worker
+    lives without a heartbeat (a frozen worker's chats move after it; the heartbeat runs
+    every ``lease / 3``); ``take``: most chats taken at once (so that workers share new
+    chats); ``idle_after``: seconds with nothing to do before a chat is given back if it
+    has no open match; ``clock``: Unix seconds; ``exit``: called with :data:`FENCED_EXIT`
+    when fenced out (``os._exit``; None raises :class:`FencedOut`); ``private_burst``,
+    ``chat_interval`` and ``global_per_second``: Telegram's limits that all workers keep
+    together (:meth:`shared`); ``metrics``: where it counts (the service's).  ``quiet``:
+    ``quiet(chat_id)`` is True when nothing is left to send for the chat (the outbox's; a
+    chat is given back only then).
 
     It is the outbox's coordination (``delivery.outbox.Coordination``): :meth:`check`,
     :meth:`shared` and :meth:`claim`.
     """
 
     def __init__(self, db: Database, *, worker_id: int | None = None, lease: float = 5.0,
-                 tick: float = 0.05, take: int = 4, clock: Callable[[], float] = time.time,
+                 take: int = 4, idle_after: float = IDLE_AFTER,
+                 clock: Callable[[], float] = time.time,
                  exit: Callable[[int], Any] | None = os._exit, private_burst: int = 3,
                  chat_interval: float = 1.0, global_per_second: int = 30,
                  metrics: Metrics | None = None) -> None:
@@ -128,12 +348,17 @@ class Cluster:
         self.global_per_second = global_per_second
         self.worker_id = worker_id or new_worker_id()
         self.lease = lease
-        self.tick = tick
         self.take = take
+        self.idle_after = idle_after
         self.clock = clock
         self.exit = exit
-        #: The chats this worker owns, as of its last heartbeat or take.
+        self.quiet: Callable[[int], bool] = lambda chat_id: True
+        #: The chats this worker owns (it alone takes and gives back its leases; another
+        #: worker takes them only once this one is fenced out).
         self.owned: set[int] = set()
+        #: Live workers and the chats they own, as of the last heartbeat.
+        self.live = 1
+        self.cluster_owned = 0
         self._renewed = time.monotonic()
         self._lock_conn: Any = None
         self._lock_engine: Any = None
@@ -144,17 +369,30 @@ class Cluster:
         #: Update ids this worker processed lately: a claim read before their done mark
         #: committed still returns them, and they must not run again.
         self._finished: OrderedDict[int, None] = OrderedDict()
+        #: Monotonic time of the last thing that happened in each owned chat, and until
+        #: when a chat found busy is not looked at again.
+        self._active: dict[int, float] = {}
+        self._busy_until: dict[int, float] = {}
+        self._taken_at: dict[int, float] = {}
         self.wake = asyncio.Event()
+        self._want_take = True
+        self._want_claim = True
+        #: Chats leased to this worker's id when it started (a restart after a crash).
+        self._adopt: list[int] = []
+        self._heart: asyncio.Task | None = None
         self._backlog = 0
         self._backlog_at = -BACKLOG_EVERY
+        #: This worker's bucket of the global rate: (tokens, monotonic time).
+        self._bucket = (0.0, time.monotonic())
+        self._joined = time.monotonic()
 
     # -- membership --------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Take this worker's liveness lock.  ``db``'s sessions should carry the
-        ``application_name`` of this worker (:func:`worker_url`), so that another worker can
-        end them once this one is frozen past its lease.  Raises ``RuntimeError`` when a live
-        worker holds the id."""
+        """Take this worker's liveness lock and write its first heartbeat.  ``db``'s sessions
+        should carry the ``application_name`` of this worker (:func:`worker_url`), so that
+        another worker can end them once this one is frozen past its lease.  Raises
+        ``RuntimeError`` when a live worker holds the id."""
         def lock() -> None:
             self._lock_engine = create_engine(self.db.url, poolclass=NullPool)
             conn = self._lock_engine.connect()
@@ -167,17 +405,25 @@ class Cluster:
             self._lock_conn = conn
 
         await asyncio.to_thread(lock)
-        self._renewed = time.monotonic()
+        self._joined = time.monotonic()
+        self._adopt = await self.db.read(cl.owned_chats, self.worker_id)
+        await self.beat()
+        # the heartbeat lives as long as the membership: through a stop, while the updates
+        # in hand are finished and the outbox drained, the chats are still this worker's
+        self._heart = asyncio.create_task(self._heartbeat(asyncio.Event()))
         log.info("worker %s joined the cluster", self.worker_id)
 
     async def stop(self) -> None:
-        """Leave: wait for the updates being processed, hand the chats back (their leases
-        expire now, so other workers take them at once), free the liveness lock."""
+        """Leave: wait for the updates being processed, hand every chat back (other workers
+        take them at once: :meth:`hand_back`), delete this worker's row, free the liveness
+        lock."""
         await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+        if self._heart is not None:
+            self._heart.cancel()
+            await asyncio.gather(self._heart, return_exceptions=True)
         try:
-            released = await self.db.write(cl.renew_leases, self.worker_id, self.clock(),
-                                           -self.lease)
-            self.metrics.leases_released.inc(len(released))
+            await self.hand_back(None)
+            await self.db.write(cl.leave, self.worker_id)
             self.metrics.chats_owned.set(0)
         except Exception:
             log.warning("the leases could not be handed back", exc_info=True)
@@ -191,13 +437,13 @@ class Cluster:
         await asyncio.to_thread(unlock)
 
     def heartbeat_age(self) -> float:
-        """Seconds since the leases were last renewed (readiness fails past ``lease``)."""
+        """Seconds since the last heartbeat (readiness fails past ``lease``)."""
         return time.monotonic() - self._renewed
 
     def check(self) -> None:
-        """Fencing: exit (or raise :class:`FencedOut`) when the leases were last renewed more
-        than ``lease`` seconds ago -- the worker was frozen or cut off, and its chats may have
-        an owner again."""
+        """Fencing: exit (or raise :class:`FencedOut`) when the last heartbeat is more than
+        ``lease`` seconds old -- the worker was frozen or cut off, and its chats may have an
+        owner again."""
         late = time.monotonic() - self._renewed
         if late > self.lease:
             log.critical("worker %s: no heartbeat for %.1fs, its chats may have moved: exiting",
@@ -213,6 +459,7 @@ class Cluster:
         True when it was new, False for a resent ``update_id``."""
         fresh = await self.db.write(cl.inbox_put, update_id, chat_id, payload, self.clock())
         if fresh and chat_id in self.owned:
+            self._want_claim = True
             self.wake.set()
         return fresh
 
@@ -260,7 +507,10 @@ class Cluster:
 
     def due(self, conn: Any, now: float, limit: int = 100) -> list[Any]:
         """The due deadlines of this worker's chats (a ``repository.due_matches`` for the
-        sweeper, :class:`service.deadlines.Deadlines`)."""
+        sweeper, :class:`service.deadlines.Deadlines`); none asked of the database while it
+        owns no chat (an idle worker's sweeper costs nothing)."""
+        if not self.owned:
+            return []
         return cl.due_owned(conn, self.worker_id, now, limit)
 
     # -- the loop ----------------------------------------------------------------------------
@@ -268,63 +518,105 @@ class Cluster:
     async def run(self, handle: Callable[[dict[str, Any]], Awaitable[Any]],
                   on_taken: Callable[[int], Awaitable[Any]] | None = None, *,
                   stop: asyncio.Event | None = None) -> None:
-        """Own chats and process their updates until ``stop`` is set: every ``lease / 4``
-        seconds renew the leases; every tick (or at once when woken) take chats that need an
-        owner (``on_taken(chat_id)`` runs before any of its updates: the publisher shows its
-        matches as they are) and hand each chat's pending updates to ``handle(payload)`` in
-        their order of arrival, one chat's one at a time.  ``handle``'s errors are logged and
-        the update is done (a broken update must not block its chat)."""
+        """Own chats and process their updates until ``stop`` is set.  Woken by the
+        database's notifications (an update stored for a chat this worker owns, or for one
+        with no owner; chats handed back) and by the heartbeat every ``lease / 3`` seconds
+        (the slow poll behind them, which also gives idle chats back and sheds chats over
+        this worker's share): take chats that need an owner (``on_taken(chat_id)`` runs
+        before any of its updates: the publisher shows its matches as they are) and hand
+        each chat's pending updates to ``handle(payload)`` in their order of arrival, one
+        chat's one at a time.  ``handle``'s errors are logged and the update is done (a
+        broken update must not block its chat)."""
         stop = stop or asyncio.Event()
-        # no lease is held before the first take: a slow start-up (the webhook set, the
-        # menus registered, on a busy machine) is no silence to be fenced out for
-        self._renewed = time.monotonic()
-        heart = asyncio.create_task(self._heartbeat(stop))
+        ears = asyncio.create_task(self._listen())
+        stopping = asyncio.create_task(stop.wait())
         try:
             while not stop.is_set():
-                taken: list[int] = []
+                self.wake.clear()
+                take, self._want_take = self._want_take, False
+                claim, self._want_claim = self._want_claim, False
                 try:
                     now = self.clock()
-                    taken = await self.db.write(cl.take_leases, self.worker_id, now,
-                                                self.lease, now + 1.0, self.take)
-                    self.metrics.takeovers.inc(len(taken))
-                    for chat_id in taken:
-                        self.owned.add(chat_id)
-                        self._forget(chat_id)
-                        if on_taken is not None:
-                            self._healing[chat_id] = asyncio.create_task(
-                                self._take(chat_id, on_taken))
-                    if self.owned:
-                        self._dispatch(await self.db.write(cl.inbox_claim, self.worker_id,
-                                                           now), handle)
+                    if take:
+                        taken = await self.db.write(
+                            cl.take_leases, self.worker_id, now, now + 1.0, self.take,
+                            FREE_AFTER)
+                        self.metrics.takeovers.inc(len(taken))
+                        for chat_id in taken:
+                            self._taken(chat_id, on_taken)
+                        if len(taken) >= self.take:  # more may be waiting for an owner
+                            self._want_take = True
+                        claim = claim or bool(taken)
+                    if self._adopt:  # leases this id held before a restart
+                        for chat_id in self._adopt:
+                            self._taken(chat_id, on_taken)
+                        self._adopt = []
+                        claim = True
+                    if claim:
+                        rows = await self.db.write(cl.inbox_claim, self.worker_id, now)
+                        for chat_id in {r.chat_id for r in rows} - self.owned:
+                            self._taken(chat_id, None)  # leased to this worker meanwhile
+                        self._dispatch(rows, handle)
+                        if len(rows) >= 200:
+                            self._want_claim = True
                 except Exception:
                     log.exception("worker %s: cluster tick failed", self.worker_id)
-                self.wake.clear()
-                if not taken:  # more chats may be waiting for an owner
-                    try:
-                        await asyncio.wait_for(self.wake.wait(), self.tick)
-                    except TimeoutError:
-                        pass
+                    await asyncio.sleep(min(1.0, self.lease / 3))
+                if not (self._want_take or self._want_claim):
+                    waking = asyncio.create_task(self.wake.wait())
+                    await asyncio.wait({waking, stopping}, return_when=asyncio.FIRST_COMPLETED)
+                    waking.cancel()
+                    # updates stored together (a burst, a chat's updates received by two
+                    # workers at once) are claimed together, in their order
+                    await asyncio.sleep(CLAIM_GATHER)
         finally:
-            heart.cancel()
-            await asyncio.gather(heart, *self._healing.values(), *self._tasks.values(),
+            ears.cancel()
+            stopping.cancel()
+            await asyncio.gather(ears, *self._healing.values(), *self._tasks.values(),
                                  return_exceptions=True)
 
+    def _taken(self, chat_id: int, on_taken: Callable[[int], Awaitable[Any]] | None) -> None:
+        """A chat taken: whatever was queued for it locally is claimed anew, and it is shown
+        as it is (``on_taken``) before its updates run."""
+        self.owned.add(chat_id)
+        self._forget(chat_id)
+        self._active[chat_id] = self._taken_at[chat_id] = time.monotonic()
+        self.metrics.chats_owned.set(len(self.owned))
+        if on_taken is not None:
+            self._healing[chat_id] = asyncio.create_task(self._take(chat_id, on_taken))
+
+    async def beat(self) -> cl.Beat:
+        """One heartbeat (:func:`storage.cluster.heartbeat`): this worker's row renewed,
+        the live workers and their chats counted, work it was not told of noticed."""
+        started = time.monotonic()
+        now = self.clock()
+        got = await self.db.write(cl.heartbeat, self.worker_id, now, self.lease,
+                                  len(self.owned), now + 1.0)
+        if self.owned:  # chats it held may have moved meanwhile; with none, it just lives on
+            self.check()
+        self._renewed = started
+        self.live, self.cluster_owned = got.live, got.owned
+        self.metrics.chats_owned.set(len(self.owned))
+        self.metrics.lease_renewal.observe(time.monotonic() - started)
+        if got.orphans or got.unclaimed:
+            self._want_take = self._want_take or got.orphans
+            self._want_claim = self._want_claim or got.unclaimed
+            self.wake.set()
+        return got
+
     async def _heartbeat(self, stop: asyncio.Event) -> None:
-        """Renew the leases every ``lease / 4`` seconds, beside everything else (a takeover
-        that takes long must not let this worker's own leases lapse); every
-        :data:`PURGE_EVERY` seconds also forget the updates done more than
-        :data:`KEEP_DONE` seconds ago."""
+        """From :meth:`start` to :meth:`stop`, every ``lease / 3`` seconds, beside everything
+        else (a takeover that takes long
+        must not let this worker's row lapse): the heartbeat (:meth:`beat`), then the chats
+        that fell idle given back and those over this worker's share handed on
+        (:meth:`tidy`); every :data:`PURGE_EVERY` seconds also forget the updates done more
+        than :data:`KEEP_DONE` seconds ago."""
         purged = time.monotonic()
         while not stop.is_set():
             started = time.monotonic()
             try:
-                held = await self.db.write(cl.renew_leases, self.worker_id, self.clock(),
-                                           self.lease)
-                self.check()
-                self._renewed = started
-                self.owned = set(held)
-                self.metrics.chats_owned.set(len(held))
-                self.metrics.lease_renewal.observe(time.monotonic() - started)
+                await self.beat()
+                await self.tidy()
                 if started - purged >= PURGE_EVERY:
                     purged = started
                     await self.db.write(cl.inbox_purge, self.clock() - KEEP_DONE)
@@ -332,7 +624,7 @@ class Cluster:
                 raise
             except Exception:
                 log.exception("worker %s: heartbeat failed", self.worker_id)
-            await asyncio.sleep(max(0.0, started + self.lease / 4 - time.monotonic()))
+            await asyncio.sleep(max(0.0, started + self.lease / 3 - time.monotonic()))
 
     async def _take(self, chat_id: int, on_taken: Callable[[int], Awaitable[Any]]) -> None:
         try:
@@ -341,6 +633,7 @@ class Cluster:
             log.exception("chat %s: taking it over failed", chat_id)
         finally:
             self._healing.pop(chat_id, None)
+            self._active[chat_id] = time.monotonic()
 
     def _dispatch(self, rows: list[cl.InboxRow],
                   handle: Callable[[dict[str, Any]], Awaitable[Any]]) -> None:
@@ -383,7 +676,8 @@ class Cluster:
             self._tasks.pop(chat_id, None)
             if not queue:
                 self._queues.pop(chat_id, None)
-            self.wake.set()
+            self._active[chat_id] = time.monotonic()
+            self._busy_until.pop(chat_id, None)
 
     async def process(self, row: cl.InboxRow,
                       handle: Callable[[dict[str, Any]], Awaitable[Any]]) -> None:
@@ -415,28 +709,6 @@ class Cluster:
                    else None)
         await once.finish(attempt, lambda: self.db.write(
             cl.inbox_done, row.update_id, self.worker_id, self.clock(), payload))
-
-    # -- shared limits -----------------------------------------------------------------------
-
-    async def shared(self, chat_id: int) -> float:
-        """The outbox's shared limit: before a request to ``chat_id``, take a token of the
-        private chat's bucket (``private_burst``, one per ``chat_interval``; groups are
-        counted by their owner alone) and of the bot's global one (``global_per_second``),
-        in the database, so that all workers together keep Telegram's limits.  0.0 when the
-        request may go, else the seconds to wait."""
-        rate = 1.0 / self.chat_interval if self.chat_interval > 0 else 1e9
-
-        def both(conn: Any, now: float) -> float:
-            if chat_id > 0:
-                wait = cl.take_token(conn, chat_id, now, capacity=self.private_burst,
-                                     per_second=rate)
-                if wait > 0:
-                    return wait
-            return cl.take_token(conn, cl.GLOBAL_BUCKET, now,
-                                 capacity=self.global_per_second,
-                                 per_second=self.global_per_second)
-
-        return await self.db.write(both, self.clock())
 
     def claim(self) -> Callable[[], Awaitable[bool]] | None:
         """The outbox's claim of a message queued now: :func:`service.once.sending` (the

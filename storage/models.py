@@ -355,17 +355,37 @@ class InboxUpdate(Base):
 
 
 class ChatLease(Base):
-    """Which worker owns a chat (revision 0007, issue 22): the owner alone processes the
-    chat's updates and fires its matches' deadlines.  ``owner``: the worker id (it also holds
-    a session advisory lock on that id while it lives); ``epoch`` grows at every change of
-    hands; ``expires_at``: Unix seconds, pushed forward by the owner's heartbeat."""
+    """Which worker owns a chat (revision 0007, issue 22; 0013): the owner alone processes
+    the chat's updates and fires its matches' deadlines.  A chat is leased only while it has
+    work (an open lobby or match, pending updates); its owner gives it back when it falls idle
+    (the row goes).  ``owner``: the worker id (it holds a session advisory lock on that id and
+    keeps its :class:`ClusterWorker` row fresh while it lives: the lease lives as long as
+    both do), 0 for a chat handed back that needs an owner (its owner stopped, or shed it to
+    a worker with fewer chats); ``epoch`` grows at every change of hands while the row
+    lives; ``since``: Unix seconds, when it last changed hands."""
 
     __tablename__ = "chat_leases"
 
     chat_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     owner: Mapped[int] = mapped_column(BigInteger, index=True)
     epoch: Mapped[int] = mapped_column(Integer)
+    since: Mapped[float] = mapped_column(Double)
+
+
+class ClusterWorker(Base):
+    """A live worker of a cluster (revision 0013, issue 33): its heartbeat pushes
+    ``expires_at`` (Unix seconds) forward every lease/3 seconds, which keeps every lease it
+    holds alive -- one row written per worker, however many chats it owns.  ``owned``: how
+    many chats it owned at its last heartbeat (the workers share the chats by it);
+    ``joined_at``: Unix seconds.  A worker that stops deletes its row; a dead one's row goes
+    once its chats are taken."""
+
+    __tablename__ = "cluster_workers"
+
+    worker_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     expires_at: Mapped[float] = mapped_column(Double)
+    owned: Mapped[int] = mapped_column(Integer)
+    joined_at: Mapped[float] = mapped_column(Double)
 
 
 class RateBucket(Base):

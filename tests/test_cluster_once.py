@@ -83,10 +83,10 @@ class Worker:
         def move(conn):
             done = conn.execute(update(ChatLease.__table__)
                                 .where(ChatLease.__table__.c.chat_id == chat_id)
-                                .values(owner=me, expires_at=time.time() + 3600)).rowcount
+                                .values(owner=me)).rowcount
             if not done:
                 conn.execute(insert(ChatLease.__table__).values(
-                    chat_id=chat_id, owner=me, epoch=1, expires_at=time.time() + 3600))
+                    chat_id=chat_id, owner=me, epoch=1, since=time.time()))
 
         await self.db.write(move)
 

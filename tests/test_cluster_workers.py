@@ -108,7 +108,7 @@ async def _idle(db: Database, *workers: Worker, timeout: float = 20.0) -> None:
 
 def _own(conn, chat_id: int, owner: int) -> None:
     conn.execute(insert(ChatLease.__table__).values(chat_id=chat_id, owner=owner, epoch=1,
-                                                    expires_at=time.time() + 3600))
+                                                    since=time.time()))
 
 
 def _press(update_id: int, person: Person, chat_id: int, message_id: int, data: str,
@@ -210,35 +210,46 @@ async def test_two_workers_racing_one_chat_one_accepted_one_stale_one_edit(pg_he
 
 async def test_a_killed_workers_chats_move_at_once_a_frozen_ones_after_its_lease(pg_head):
     """A worker whose liveness lock is gone (its process killed) loses its chats to the next
-    take at once; one that holds the lock but stopped renewing (frozen) keeps them until
-    its lease expires; a live owner keeps them."""
+    take at once; one that holds the lock but stopped its heartbeat (frozen) keeps them
+    until its row expires; a live owner keeps them.  The killed one's row goes once its
+    chats are taken."""
     db = await open_database(pg_head)
     dead, frozen, alive, taker = (Cluster(db, lease=2.0, exit=None) for _ in range(4))
-    for c in (frozen, alive, taker):
+    for c in (dead, frozen, alive, taker):
         await c.start()
+    for c in (dead, frozen):  # killed (PostgreSQL frees its lock), frozen: no heartbeat
+        c._heart.cancel()
+    await asyncio.to_thread(dead._lock_conn.close)
     now = time.time()
 
     def setup(conn):
         conn.execute(insert(ChatLease.__table__), [
-            {"chat_id": -1, "owner": dead.worker_id, "epoch": 1, "expires_at": now + 60},
-            {"chat_id": -2, "owner": frozen.worker_id, "epoch": 1, "expires_at": now + 1},
-            {"chat_id": -3, "owner": alive.worker_id, "epoch": 1, "expires_at": now + 60}])
+            {"chat_id": -1, "owner": dead.worker_id, "epoch": 1, "since": now},
+            {"chat_id": -2, "owner": frozen.worker_id, "epoch": 1, "since": now},
+            {"chat_id": -3, "owner": alive.worker_id, "epoch": 1, "since": now}])
+        conn.execute(text("UPDATE cluster_workers SET expires_at = :t WHERE worker_id = :w"),
+                     {"t": now + 1, "w": frozen.worker_id})
         for chat in (-1, -2, -3):
             cl.inbox_put(conn, 100 - chat, chat, {"update_id": 100 - chat}, now)
 
     await db.write(setup)
-    got = await db.write(cl.take_leases, taker.worker_id, now, 2.0, now, 10)
+    await db.write(lambda c: c.execute(text(
+        "UPDATE cluster_workers SET expires_at = :t WHERE worker_id <> :w"),
+        {"t": now + 60, "w": frozen.worker_id}))
+    got = await db.write(cl.take_leases, taker.worker_id, now, now, 10)
     assert got == [-1]
-    got = await db.write(cl.take_leases, taker.worker_id, now + 1.5, 2.0, now, 10)
+    workers = await db.read(lambda c: {r[0] for r in c.execute(
+        text("SELECT worker_id FROM cluster_workers"))})
+    assert dead.worker_id not in workers
+    got = await db.write(cl.take_leases, taker.worker_id, now + 1.5, now, 10)
     assert got == [-2]
-    assert (await db.read(cl.lease_owner, -2))[:2] == (taker.worker_id, 2)
-    assert await db.write(cl.take_leases, taker.worker_id, now + 1.5, 2.0, now, 10) == []
-    # the frozen one renews nothing and may not act on its chats any more
-    assert await db.write(cl.renew_leases, frozen.worker_id, now + 2, 2.0) == []
+    assert await db.read(cl.lease_owner, -2) == (taker.worker_id, 2)
+    assert await db.write(cl.take_leases, taker.worker_id, now + 1.5, now, 10) == []
+    # the frozen one may not act on its chats any more
     frozen._renewed = time.monotonic() - 3.0
     with pytest.raises(FencedOut):
         frozen.check()
-    for c in (frozen, alive, taker):
+    for c in (alive, taker):
         await c.stop()
     await db.dispose()
 
@@ -247,7 +258,7 @@ async def test_workers_taking_the_same_chats_at_once_take_each_once(pg_head):
     """Four workers take 200 chats with pending updates at the same time, 4 at a tick, until
     none is left: every chat ends with exactly one owner, and each worker got some."""
     db = await open_database(pg_head)
-    workers = [Cluster(db, lease=5.0, exit=None) for _ in range(4)]
+    workers = [Cluster(db, lease=60.0, exit=None) for _ in range(4)]  # no heartbeat runs
     for c in workers:
         await c.start()
     now = time.time()
@@ -257,7 +268,7 @@ async def test_workers_taking_the_same_chats_at_once_take_each_once(pg_head):
 
     async def take(c: Cluster) -> None:
         while True:
-            chats = await db.write(cl.take_leases, c.worker_id, time.time(), 5.0, now, 4)
+            chats = await db.write(cl.take_leases, c.worker_id, time.time(), now, 4)
             if not chats:
                 return
             got[c.worker_id] += chats
@@ -294,21 +305,25 @@ async def test_a_dead_owners_open_match_is_taken_though_nothing_is_pending(pg_he
 
     db = await open_database(pg_head)
     dead, taker = Cluster(db, exit=None), Cluster(db, exit=None)
+    await dead.start()
     await taker.start()
+    dead._heart.cancel()
+    await asyncio.to_thread(dead._lock_conn.close)  # killed
     now = time.time()
 
     def setup(conn):
         for chat in (-5, -6):
             repo.upsert_chat(conn, chat, now=now, title="g")
             conn.execute(insert(ChatLease.__table__).values(
-                chat_id=chat, owner=dead.worker_id, epoch=1, expires_at=now + 60))
+                chat_id=chat, owner=dead.worker_id, epoch=1, since=now))
         mid = repo.insert_match(conn, chat_id=-5, thread_id=None, creator_id=1, rules={},
                                 seats=[{"user_id": 1, "name": "a"}], now=now,
                                 deadline_at=now + 3600)
         return mid
 
     await db.write(setup)
-    assert await db.write(cl.take_leases, taker.worker_id, now, 5.0, now, 10) == [-5]
+    assert await db.write(cl.take_leases, taker.worker_id, now, now, 10) == [-5]
+    assert await db.read(cl.lease_owner, -6) is None  # nothing to do there: no lease
     await taker.stop()
     await db.dispose()
 
@@ -326,7 +341,7 @@ async def test_each_update_is_handled_once_and_in_order_per_chat(pg_head):
         seen: list[tuple[int, int, int]] = []
 
         def worker(seen: list = seen) -> Cluster:
-            c = Cluster(db, exit=None, tick=0.01)
+            c = Cluster(db, exit=None)
 
             async def handle(payload):
                 await asyncio.sleep(0.001)
@@ -441,7 +456,7 @@ async def test_a_slow_start_up_is_no_silence_to_be_fenced_out_for(pg_head):
     lease yet, so its first heartbeat must not find it late (a worker of the three-worker
     end-to-end test exited so, at start-up, under a load of 12)."""
     db = await open_database(pg_head)
-    worker = Cluster(db, lease=1.0, exit=None, tick=0.01)
+    worker = Cluster(db, lease=1.0, exit=None)
     await worker.start()
     worker._renewed -= 5.0  # as if the start-up had taken five leases
     stop = asyncio.Event()

@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 #: The newest revision.
-HEAD = "0012"
+HEAD = "0013"
 
 
 def _diff(sync_conn):
@@ -41,8 +41,8 @@ def test_revisions_form_one_line_of_at_least_two():
     heads = script.get_heads()
     assert heads == [HEAD]
     chain = [rev.revision for rev in script.walk_revisions()]
-    assert chain == ["0012", "0011", "0010", "0009", "0008", "0007", "0006", "0005", "0004", "0003",
-                     "0002", "0001"]
+    assert chain == ["0013", "0012", "0011", "0010", "0009", "0008", "0007", "0006", "0005",
+                     "0004", "0003", "0002", "0001"]
 
 
 async def test_upgrade_from_empty_matches_models(tmp_path):
@@ -409,8 +409,8 @@ async def test_upgrade_from_0008_places_the_pending_mini_app_actions_after_earli
         assert await db.write(cl.inbox_put, 8, -100, {}, 13.0)
         assert await db.write(cl.inbox_put, -99, -100, {}, 14.0)
         assert await db.write(lambda c: c.execute(text(
-            "INSERT INTO chat_leases (chat_id, owner, epoch, expires_at) "
-            "VALUES (-100, 1, 1, 1e12), (-200, 1, 1, 1e12)")).rowcount) == 2
+            "INSERT INTO chat_leases (chat_id, owner, epoch, since) "
+            "VALUES (-100, 1, 1, 0), (-200, 1, 1, 0)")).rowcount) == 2
         claimed = await db.write(cl.inbox_claim, 1, 20.0)
         assert [(r.chat_id, r.update_id) for r in claimed] == [
             (-200, -78), (-100, 4), (-100, 5), (-100, -77), (-100, 6), (-100, 8), (-100, -99)]
@@ -419,6 +419,35 @@ async def test_upgrade_from_0008_places_the_pending_mini_app_actions_after_earli
         assert seqs == {4: 4, 5: 5, -77: 5, 6: 6, 8: 8, -99: 8, -78: 0}
         await db.downgrade("0008")
         assert await db.read(_diff) != []
+        await db.migrate()
+        assert await db.read(_diff) == []
+    finally:
+        await db.dispose()
+
+
+@pytest.mark.parametrize("engine", ["sqlite", "postgresql"])
+async def test_upgrade_from_0012_keeps_the_leases_of_chats_with_work_for_new_owners(
+        tmp_path, request, engine):
+    """Revision 0013 (issue 33): a lease lives by its owner's ``cluster_workers`` row, not
+    by an expiry of its own.  A lease of a chat with nothing to do goes; one of a chat with
+    a pending update is kept, marked as needing an owner (0), so a worker of the new code
+    takes it; a downgrade brings the expiry back."""
+    url = tmp_path / "v12.sqlite3" if engine == "sqlite" else request.getfixturevalue("pg_url")
+    db = Database(url)
+    await db.migrate("0012")
+    await db.write(lambda c: [c.execute(text(sql)) for sql in (
+        "INSERT INTO chat_leases (chat_id, owner, epoch, expires_at) "
+        "VALUES (-1, 7, 3, 1e12), (-2, 7, 1, 1e12)",
+        "INSERT INTO inbox (update_id, chat_id, payload, received_at, seq) "
+        "VALUES (1, -1, '{}', 0, 1)")])
+    await db.dispose()
+    db = await open_database(url)
+    try:
+        assert await db.current_revision() == HEAD
+        assert await db.read(_diff) == []
+        assert await db.read(lambda c: c.execute(text(
+            "SELECT chat_id, owner, epoch FROM chat_leases")).all()) == [(-1, 0, 3)]
+        await db.downgrade("0012")
         await db.migrate()
         assert await db.read(_diff) == []
     finally:
