@@ -364,7 +364,7 @@ class Outbox:
                 except asyncio.CancelledError:
                     pass
             while chat.ops:
-                self._resolve(chat.ops.popleft(), None)
+                _resolve(chat.ops.popleft(), None)
 
     # -- queueing ------------------------------------------------------------------------------
 
@@ -442,14 +442,14 @@ class Outbox:
         if not await _resolve_target(op):
             chat.ops.popleft()
             if op.on_failed is not None:  # a photo for a message that never came
-                await self._notify(op.on_failed)
-            self._resolve(op, None)  # the message it edits was never sent
+                await _notify(op.on_failed)
+            _resolve(op, None)  # the message it edits was never sent
             return False
         if op.mark is not None:
             mark, op.mark = op.mark, None
             if not await mark():  # its update was answered by another try
                 chat.ops.popleft()
-                self._resolve(op, None)
+                _resolve(op, None)
                 return False
         return True
 
@@ -476,11 +476,11 @@ class Outbox:
             result, failed = outcome
             chat.ops.popleft()
             if failed and op.on_failed is not None:
-                await self._notify(op.on_failed)
+                await _notify(op.on_failed)
             sent_id = getattr(result, "message_id", None) if op.kind.startswith("send") else None
             if isinstance(sent_id, int):
                 self.newest[op.chat_id] = max(self.newest.get(op.chat_id, 0), sent_id)
-            self._resolve(op, result)
+            _resolve(op, result)
 
     async def _failed(self, chat_id: int, chat: _Chat, op: _Op, exc: Exception
                       ) -> _Outcome | object:
@@ -502,7 +502,7 @@ class Outbox:
             if op.kind == "delete" and any(k in text for k in _KEPT):
                 return False, False
         elif isinstance(exc, TelegramForbiddenError):
-            await self._notify(self.on_forbidden, chat_id, exc)
+            await _notify(self.on_forbidden, chat_id, exc)
             return None, False
         elif isinstance(exc, TelegramMigrateToChat):
             new_id = exc.migrate_to_chat_id
@@ -547,27 +547,30 @@ class Outbox:
         finally:
             _IN_OUTBOX.reset(token)
 
-    @staticmethod
-    def _resolve(op: _Op, result: Any) -> None:
-        for future in op.futures:
-            if not future.done():
-                future.set_result(result)
-
     async def _report_error(self, chat_id: int, kind: str, exc: Exception) -> None:
         if self.on_error is None:
             log.warning("chat %s: %s failed: %s", chat_id, kind, exc)
-        await self._notify(self.on_error, chat_id, kind, exc)
+        await _notify(self.on_error, chat_id, kind, exc)
 
-    @staticmethod
-    async def _notify(callback: Callable[..., Any] | None, *args: Any) -> None:
-        if callback is None:
-            return
-        try:
-            outcome = callback(*args)
-            if inspect.isawaitable(outcome):
-                await outcome
-        except Exception:
-            log.exception("outbox callback %r failed", callback)
+
+def _resolve(op: _Op, result: Any) -> None:
+    """Give ``result`` to every caller waiting on ``op``."""
+    for future in op.futures:
+        if not future.done():
+            future.set_result(result)
+
+
+async def _notify(callback: Callable[..., Any] | None, *args: Any) -> None:
+    """Call ``callback(*args)`` (plain or async), if any; its errors are logged, never
+    raised into the queue."""
+    if callback is None:
+        return
+    try:
+        outcome = callback(*args)
+        if inspect.isawaitable(outcome):
+            await outcome
+    except Exception:
+        log.exception("outbox callback %r failed", callback)
 
 
 def _depths(chats: dict[int, _Chat], now: float) -> dict[str, tuple[int, float]]:
