@@ -96,6 +96,7 @@ class Pages:
         #: that tells ``on_gone`` of them.
         self._leaving: dict[int, dict[int, asyncio.TimerHandle]] = {}
         self._tasks: set[asyncio.Task] = set()
+        self._stopped = False
         #: Called with each result pushed to at least one page (the benchmark times them).
         self.observers: list[Callable[[Result], Awaitable[None] | None]] = []
         #: Called with ``(match id, user id)`` when a person's last page of a match closed
@@ -123,7 +124,7 @@ class Pages:
         pages.discard(page)
         if not pages:
             del self._pages[page.match_id]
-        if any(p.user_id == page.user_id for p in pages):
+        if self._stopped or any(p.user_id == page.user_id for p in pages):
             return
         leaving = self._leaving.setdefault(page.match_id, {})
         if page.user_id not in leaving:
@@ -165,6 +166,7 @@ class Pages:
     def close_all(self) -> None:
         """Shutting down: no grace is waited out any more (the next start shows the chats
         as they are)."""
+        self._stopped = True
         for leaving in self._leaving.values():
             for timer in leaving.values():
                 timer.cancel()
