@@ -302,8 +302,14 @@ class Publisher:
 
     async def accepted(self, result: Result, user_id: int, chat_id: int, message_id: int
                        ) -> None:
-        """:meth:`delivery.hands.HandMessages.accepted`."""
+        """:meth:`delivery.hands.HandMessages.accepted`; and a person who pressed a button
+        in the chat while a page of theirs was open is looking at the chat: their hand
+        message, held back for the page, shows the match as it is."""
         await self.hands.accepted(result, user_id, chat_id, message_id)
+        held = self.books.held(result.match_id) if result.match_id is not None else None
+        hand = held.hands.get(user_id) if held is not None else None
+        if hand is not None and hand.behind:
+            await self._catch_up(result.match_id, {user_id})
 
     async def refused(self, result: Result, user_id: int, chat_id: int, message_id: int,
                       pressed_version: int | None = None, *, had_keyboard: bool = True
