@@ -24,4 +24,9 @@ RUN pip install . \
 
 USER kozel
 VOLUME ["/data"]
+# /healthz answers on HEALTH_PORT under long polling, on WEBHOOK_PORT with a webhook (both 8080
+# by default); a SIGTERM stops the bot within STOP_GRACE (8 s, below docker stop's 10 s)
+EXPOSE 8080
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+    CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8080/healthz', timeout=3)"]
 CMD ["python", "bot.py"]

@@ -34,6 +34,7 @@ from sqlalchemy.exc import IntegrityError
 from service import once
 from service.live.match import LiveMatch
 from service.live.viewing import OPEN, result_of
+from service.logs import bound
 from service.views import EndReason, ErrorCode, Result, Status
 from storage import Database
 from storage import repository as repo
@@ -157,17 +158,19 @@ class MatchStore:
         it exists (``not_found``), its status is ``status`` (``wrong_status`` with ``closed``),
         and, when ``version`` is given, it is at that version (``stale``).  ``seen``: a
         version the caller saw, only to re-read a cache that is older (the caller checks it
-        itself, after checks of its own).  Raises :class:`Refused`."""
-        async with self.lock(match_id):
-            live = await self.live(match_id, version if version is not None else seen)
-            if live is None:
-                refuse(ErrorCode.NOT_FOUND, "no such match")
-            allowed = (status,) if isinstance(status, Status) else status
-            if allowed is not None and live.status not in allowed:
-                refuse(ErrorCode.WRONG_STATUS, closed, live)
-            if version is not None and live.version != version:
-                refuse(ErrorCode.STALE, "the turn was already taken", live)
-            yield live
+        itself, after checks of its own).  The log lines meanwhile carry ``match_id``
+        (:mod:`service.logs`).  Raises :class:`Refused`."""
+        with bound(match_id=match_id):
+            async with self.lock(match_id):
+                live = await self.live(match_id, version if version is not None else seen)
+                if live is None:
+                    refuse(ErrorCode.NOT_FOUND, "no such match")
+                allowed = (status,) if isinstance(status, Status) else status
+                if allowed is not None and live.status not in allowed:
+                    refuse(ErrorCode.WRONG_STATUS, closed, live)
+                if version is not None and live.version != version:
+                    refuse(ErrorCode.STALE, "the turn was already taken", live)
+                yield live
 
     async def write(
         self,

@@ -203,3 +203,26 @@ async def test_rules_link_the_rule_book_at_the_games_section_when_rules_url_is_s
         await h.say(OLYA, GROUP, "/rules")
         text = h.tg.last(GROUP).text
         assert "📖" not in text and "<a href" not in text and "RULES.md" not in text
+
+
+def test_the_image_carries_every_package_the_project_installs():
+    """``pip install .`` in the Dockerfile installs what pyproject's package list finds in
+    the copied folders: a room missing from its COPY lines is missing from the image."""
+    rooms = re.findall(r'"(\w+)\*"', (ROOT / "pyproject.toml").read_text("utf-8"))
+    copied = set(re.findall(r"^COPY (\w+) ", (ROOT / "Dockerfile").read_text("utf-8"), re.M))
+    assert len(rooms) >= 6
+    assert set(rooms) <= copied, set(rooms) - copied
+    assert {"locales"} <= copied
+
+
+def test_every_setting_is_in_env_example_and_the_operations_table():
+    """Each setting the bot reads is listed in ``.env.example`` and named in the settings
+    table of docs/OPERATIONS.md."""
+    from delivery.settings import Settings
+
+    names = {name.upper() for name in Settings.model_fields}
+    example = set(re.findall(r"^([A-Z_]+)=", (ROOT / ".env.example").read_text("utf-8"), re.M))
+    table = _section((ROOT / "docs" / "OPERATIONS.md").read_text("utf-8"), "Settings")
+    named = set(re.findall(r"`([A-Z_]+)`", table))
+    assert names - example == set(), names - example
+    assert names - named == set(), names - named

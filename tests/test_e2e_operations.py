@@ -15,6 +15,7 @@ and the graceful stop, through the real ``bot.py`` process against the test Bot 
 from __future__ import annotations
 
 import asyncio
+import json
 import signal
 import time
 from pathlib import Path
@@ -254,11 +255,13 @@ async def _exit_code(proc: BotProcess, timeout: float) -> int | None:
 async def test_sigterm_sends_what_the_outbox_holds_and_exits_0(emulator, emulator_client,
                                                                tmp_path):
     """Long polling: four answers queued at a private chat's one a second; SIGTERM; all
-    four are sent and the process exits 0 within ``STOP_GRACE``."""
+    four are sent and the process exits 0 within ``STOP_GRACE``.  Its logs, asked for in
+    JSON at INFO, are one JSON object a line and hold no line per update."""
     grace = 12.0
     proc = BotProcess(api_url=emulator.url, token=emulator.token,
                       database=tmp_path / "bot.sqlite3", log_path=tmp_path / "bot.log",
-                      settings={"STOP_GRACE": grace}, emulator=emulator)
+                      settings={"STOP_GRACE": grace, "LOG_FORMAT": "json",
+                                "LOG_LEVEL": "INFO"}, emulator=emulator)
     await proc.start(timeout=120.0)
     try:
         sent = await _queued_answers(proc, emulator_client, 4)
@@ -272,7 +275,12 @@ async def test_sigterm_sends_what_the_outbox_holds_and_exits_0(emulator, emulato
         assert len(await _replies(emulator_client, USER)) == 4
     finally:
         await proc.stop()
-    assert not proc.errors(), proc.log_tail()
+    lines = [json.loads(line) for line in proc.log_path.read_text().splitlines()
+             if not line.startswith("--- start")]
+    messages = [x["message"] for x in lines]
+    assert any(m.startswith("SIGTERM: stopping within") for m in messages), messages
+    assert not any("is handled" in m for m in messages), messages
+    assert all(x["level"] in ("INFO", "WARNING") for x in lines), lines
 
 
 async def test_a_second_signal_stops_at_once(emulator, emulator_client, tmp_path):
