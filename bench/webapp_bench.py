@@ -135,9 +135,9 @@ async def in_pages(client, browser, port: int, first_id: int
     latencies: list[float] = []
     moves = 0
     caught_up = -1.0
-    deadline = time.monotonic() + 300
+    deadline = time.monotonic() + 600  # (a loaded machine plays slowly)
     while time.monotonic() < deadline:
-        if await pages[0].locator("#panel[data-kind=final]:not([hidden])").count():
+        if await pages[0].locator("#final:not([hidden])").count():
             break
         moved = False
         if moves >= CLOSE_AT and caught_up < 0:
@@ -177,6 +177,8 @@ async def in_pages(client, browser, port: int, first_id: int
             await asyncio.sleep(0.02)
     end = await _quiet(client)
     calls = await _calls(client, start, end)
+    if not await pages[0].locator("#final:not([hidden])").count():
+        raise RuntimeError(f"the match in pages did not end within the time ({moves} moves)")
     for page in pages:
         await page.context.close()
     return latencies, moves, calls, caught_up
