@@ -17,6 +17,7 @@ COPY service ./service
 COPY delivery ./delivery
 COPY handlers ./handlers
 COPY ui ./ui
+COPY localtable ./localtable
 COPY locales ./locales
 RUN pip install . \
     && useradd --create-home --uid 10001 kozel \

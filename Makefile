@@ -1,5 +1,6 @@
 # Two commands do all the set-up on a fresh machine:
-#   make run   -- create .venv, install, run the bot (needs BOT_TOKEN)
+#   make run   -- create .venv, install, run the bot (with BOT_TOKEN); without a token, the
+#                 local table: the bot against a Telegram of its own, played in the browser
 #   make test  -- create .venv, install, run the whole test suite
 PY ?= python3
 VENV := .venv
@@ -15,8 +16,10 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# without BOT_TOKEN (environment or .env) the local table instead of an error (localtable/);
+# `python bot.py`, what Docker and production run, still stops without one
 run: $(STAMP)
-	$(VENV)/bin/python bot.py
+	$(VENV)/bin/python bot.py --local-table-without-token
 
 # two processes, each test file in one of them (its module fixtures, such as the bot an
 # end-to-end file shares, start once): the end-to-end tests spend much of their time waiting

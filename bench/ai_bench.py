@@ -24,7 +24,8 @@ a team partner loses with it).  Match ``i`` of a line-up is dealt from seed
 ``f"{seed}-{lineup}-{i}"`` and the strong player sits in seat ``i % 4`` (the first lead of a
 match, RULES.md §1.5, depends on the seat, so the seat rotates).  Every decision gets its own
 ``random.Random`` seeded from the match and the move number, so a run is reproducible (the
-``hard`` moves also depend on the clock through the time budget).  Matches run in ``--jobs``
+``hard`` moves also depend on the clock through the time budget, wall time here:
+``time.perf_counter``).  Matches run in ``--jobs``
 processes.  Goat rates carry 95% Wilson intervals; average final scores mean ± 1.96 standard
 errors.
 
@@ -89,7 +90,8 @@ def play_match(strengths: tuple[str, ...], seed: str, budget: float, rules_json:
         obs = ai.observe(state, seat, history)
         rng = random.Random(f"{seed}:{n}")
         t0 = time.perf_counter()
-        move = ai.decide(obs, strengths[seat], rng, budget=budget, samples=samples)
+        move = ai.decide(obs, strengths[seat], rng, budget=budget, samples=samples,
+                         clock=time.perf_counter)
         times[seat].append(time.perf_counter() - t0)
         state, evs = apply(state, seat, move)
         n += 1

@@ -2,6 +2,7 @@
 
     nice python -m bench.strength [--matches 200] [--matches-hard 200] [--hard-work 8000] [--jobs 2]
                                   [--timing-decisions 40] [--games classic,sea_goat] [--seed 23]
+                                  [--think-seconds 1.0]
 
 For every registered game (``engine.VARIANTS``), 4 seats, the game's defaults, line-ups of
 one strong seat against three of another strength:
@@ -24,7 +25,11 @@ it stronger), so a run is reproducible and its strength does not depend on how b
 machine is.  The search stops early once its best move is settled; ``--hard-samples N``
 caps the sampled deals instead, with no early stop, as the bot decides (``--hard-work
 240000 --hard-samples 1500`` is the bot's hard: without the cap, positions late in a round,
-whose playouts cost little work, sample many more deals than the bot would).
+whose playouts cost little work, sample many more deals than the bot would).  Hard also has
+the bot's time budget, ``--think-seconds`` of CPU (``time.process_time``, 1 s as
+``BOT_THINK_SECONDS``; 0: none): whichever comes first stops it.  A run is reproducible as
+long as time stops no decision of the line-ups; the report counts those that it did stop
+(none at 8,000 work units, a few tens of milliseconds a decision).
 
 Columns: the strong seat's goat rate (its side loses the match, RULES.md §1.15, §2) with a
 95% Wilson interval; ``fair``: the goat rate of an average seat at those tables (total goats
@@ -36,8 +41,9 @@ seconds (``time.process_time``) of the strong seat's decisions, p50/p99.
 
 A separate timing block plays ``--timing-decisions`` ``hard`` decisions per game at the bot's
 default budget (:data:`engine.ai.DEFAULT_WORK`, at most ``service.thinkers.DEFAULT_HARD_SAMPLES``
-sampled deals) on positions from
-matches of four ``normal`` players, and reports their CPU p50/p99 (target p99 ≤ 1 s).
+sampled deals, ``--think-seconds`` of CPU) on positions from matches of four ``normal``
+players, and reports their CPU p50/p99 (target p99 ≤ 1 s) and how many the time budget
+stopped before the work did.
 
 Matches run in ``--jobs`` worker processes (``multiprocessing``) at ``nice`` 10 or more: the
 machine is shared.  The defaults are sized to finish in about 15 minutes on 2 idle cores
@@ -76,30 +82,38 @@ TABLE_LINEUPS = ("ne", "hn", "bn", "en")
 DEFAULT_HARD_SAMPLES = 1500
 
 
-def _decide(state, seat, history, strength, rng, work, samples):
+def _decide(state, seat, history, strength, rng, work, samples, seconds):
+    """The move and whether the time budget stopped it."""
     if strength == "bound":
-        return decide_bound(state, seat, history)
-    return ai.decide(ai.observe(state, seat, history), strength, rng, work=work,
-                     samples=samples)
+        return decide_bound(state, seat, history), False
+    thought = ai.think(ai.observe(state, seat, history), strength, rng, work=work,
+                       samples=samples, budget=seconds or None,
+                       clock=time.process_time if seconds else None)
+    return thought.move, thought.stop == "time"
 
 
 def play_match(game: str, strengths: tuple[str, ...], seed: str, work: int,
-               samples: int | None = None) -> dict:
-    """One match of ``game``; returns per seat whether its side is a goat, and the CPU
-    seconds of every decision of the first seat whose strength differs from the rest.
-    ``hard`` spends ``work`` units a decision and, with ``samples``, at most that many
-    sampled deals (the bot's way: no early stop, :func:`engine.ai.decide_hard`)."""
+               samples: int | None = None, seconds: float | None = None) -> dict:
+    """One match of ``game``; returns per seat whether its side is a goat, the CPU seconds
+    of every decision per seat, and per seat how many of its decisions the time budget
+    stopped (``time_stops``).  ``hard`` spends ``work`` units a decision, with ``samples``
+    at most that many sampled deals (the bot's way: no early stop,
+    :func:`engine.ai.think_hard`), and with ``seconds`` at most that much CPU time
+    (``time.process_time``), whichever comes first."""
     rules = Rules(variant=game)
     state, events = new_match(rules, len(strengths), seed)
     history = list(events)
     times: list[list[float]] = [[] for _ in strengths]
+    stops = [0] * len(strengths)
     n = 0
     while not state.finished:
         seat = state.to_act
         rng = random.Random(f"{seed}:{n}")
         t0 = time.process_time()
-        move = _decide(state, seat, history, strengths[seat], rng, work, samples)
+        move, stopped = _decide(state, seat, history, strengths[seat], rng, work, samples,
+                                seconds)
         times[seat].append(time.process_time() - t0)
+        stops[seat] += stopped
         state, evs = apply(state, seat, move)
         n += 1
         for ev in evs:
@@ -107,7 +121,7 @@ def play_match(game: str, strengths: tuple[str, ...], seed: str, work: int,
                 history = []
             history.append(ev)
     goats = [state.side_of(s) in state.result.goats for s in range(len(strengths))]
-    return {"goats": goats, "times": times}
+    return {"goats": goats, "times": times, "time_stops": stops}
 
 
 def timing_positions(game: str, count: int, seed: int) -> list[tuple[str, int]]:
@@ -137,10 +151,11 @@ def timing_positions(game: str, count: int, seed: int) -> list[tuple[str, int]]:
     return out
 
 
-def time_hard(game: str, ms: str, steps: int, samples: int) -> float:
-    """CPU seconds of one ``hard`` decision as the bot makes it (at most ``samples`` deals
-    and :data:`engine.ai.DEFAULT_WORK`), ``steps`` decisions into the four-``normal`` match
-    ``ms``."""
+def time_hard(game: str, ms: str, steps: int, samples: int, seconds: float | None = None
+              ) -> tuple[float, bool]:
+    """CPU seconds of one ``hard`` decision as the bot makes it (at most ``samples`` deals,
+    :data:`engine.ai.DEFAULT_WORK` and ``seconds`` of CPU), ``steps`` decisions into the
+    four-``normal`` match ``ms``, and whether the time budget stopped it."""
     state, events = new_match(Rules(variant=game), 4, ms)
     history = list(events)
     for _ in range(steps):
@@ -152,8 +167,9 @@ def time_hard(game: str, ms: str, steps: int, samples: int) -> float:
             history.append(ev)
     obs = ai.observe(state, state.to_act, history)
     t0 = time.process_time()
-    ai.decide_hard(obs, random.Random(ms), samples=samples)
-    return time.process_time() - t0
+    thought = ai.think_hard(obs, random.Random(ms), samples=samples, budget=seconds or None,
+                            clock=time.process_time if seconds else None)
+    return time.process_time() - t0, thought.stop == "time"
 
 
 def _init() -> None:
@@ -192,6 +208,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="at most this many sampled deals per hard decision in the line-ups "
                     f"and no early stop, as the bot decides (it gives {DEFAULT_HARD_SAMPLES}); "
                     "without it the search stops early once its best move is settled")
+    ap.add_argument("--think-seconds", type=float, default=ai.DEFAULT_BUDGET,
+                    help="CPU seconds a hard decision may take, in the line-ups and the timing "
+                    "(the bot's BOT_THINK_SECONDS); 0: no time budget")
     ap.add_argument("--timing-decisions", type=int, default=20,
                     help="hard decisions per game timed at the default budget")
     ap.add_argument("--timing-samples", type=int, default=DEFAULT_HARD_SAMPLES)
@@ -227,10 +246,10 @@ def main(argv: list[str] | None = None) -> int:
                 lineup = [weak] * 4
                 lineup[i % 4] = strong
                 tasks.append(("match", g, tuple(lineup), f"{args.seed}-{g}-{name}-{i}",
-                              args.hard_work, args.hard_samples))
+                              args.hard_work, args.hard_samples, args.think_seconds))
     for g in games:
         for ms, n in timing_positions(g, args.timing_decisions, args.seed):
-            tasks.append(("time", g, ms, n, args.timing_samples))
+            tasks.append(("time", g, ms, n, args.timing_samples, args.think_seconds))
     # the slow line-ups first, so that the pool does not end on one long match
     # Timing first; then every line-up advances in step, the cheap ones (no hard seat) three
     # times as fast, so that a run cut short by --minutes still has every line.
@@ -243,6 +262,7 @@ def main(argv: list[str] | None = None) -> int:
     tasks.sort(key=rank)
     stats: dict[tuple[str, str], dict] = {}
     timing: dict[str, list[float]] = {g: [] for g in games}
+    timing_stops: dict[str, int] = dict.fromkeys(games, 0)
     cut = False
     with ProcessPoolExecutor(args.jobs, initializer=_init) as pool:
         futs = [pool.submit(_job, t) for t in tasks]
@@ -251,37 +271,44 @@ def main(argv: list[str] | None = None) -> int:
             for f in done:
                 a, r = f.result()
                 if a[0] == "time":
-                    timing[a[1]].append(r)
+                    timing[a[1]].append(r[0])
+                    timing_stops[a[1]] += r[1]
                     continue
                 _, g, lineup, ms = a[:4]
                 strong = next(s for s in lineup if lineup.count(s) == 1)
                 name = next(x[0] for x in lineups if x[1] == strong and x[2] in lineup)
                 o = stats.setdefault((g, name), {"k": 0, "n": 0, "all": 0, "seats": 0,
-                                                "times": []})
+                                                "times": [], "stops": 0})
                 seat = lineup.index(strong)
                 o["n"] += 1
                 o["k"] += int(r["goats"][seat])
                 o["all"] += sum(r["goats"])
                 o["seats"] += len(lineup)
                 o["times"].extend(r["times"][seat])
+                o["stops"] += r["time_stops"][seat]
         except TimeoutError:
             cut = True
             for f in futs:
                 f.cancel()
             for proc in list(getattr(pool, "_processes", {}).values()):
                 proc.terminate()  # the workers of this pool only
-    print(render(games, lineups, stats, timing, args))
+    print(render(games, lineups, stats, timing, args, timing_stops))
     if cut:
         print(f"\n(cut short after {args.minutes:g} minutes: the matches finished by then)")
     cap = f" (≤ {args.hard_samples} deals)" if args.hard_samples else ""
+    budget = f"{args.think_seconds:g} s of CPU" if args.think_seconds else "no time budget"
+    hard = [o for (_, name), o in stats.items() if name in ("hn", "he")]
     print(f"\nwall time {time.perf_counter() - started:.0f} s, jobs {args.jobs}, "
           f"seed {args.seed}; hard at {args.hard_work} work units per decision in the "
           f"line-ups{cap}, timed at the default {ai.DEFAULT_WORK} "
-          f"(≤ {args.timing_samples} deals)")
+          f"(≤ {args.timing_samples} deals); time budget {budget}: it stopped "
+          f"{sum(o['stops'] for o in hard)} of {sum(len(o['times']) for o in hard)} hard "
+          f"decisions in the line-ups, {sum(timing_stops.values())} of "
+          f"{sum(len(t) for t in timing.values())} timed")
     return 0
 
 
-def render(games, lineups, stats, timing, args) -> str:
+def render(games, lineups, stats, timing, args, timing_stops=None) -> str:
     """The Markdown table of a run."""
     label = {"ne": "normal vs 3 easy", "hn": "hard vs 3 normal", "bn": "bound vs 3 normal",
              "en": "easy vs 3 normal", "he": "hard vs 3 easy", "be": "bound vs 3 easy"}
@@ -330,15 +357,18 @@ def render(games, lineups, stats, timing, args) -> str:
         lines.append(f"| {g} | {' | '.join(cells)} | {gap} | "
                      f"{f'{1000 * pct(t, 0.99):.0f} ms' if t else ''} |")
     if any(timing.values()):
+        budget = f", {args.think_seconds:g} s of CPU" if args.think_seconds else ""
         lines += ["", f"hard decision CPU time at the default budget "
                       f"({ai.DEFAULT_WORK} work units, at most {args.timing_samples} "
-                      "sampled deals, as the bot decides):", "",
-                  "| game | decisions | p50 ms | p99 ms | max ms |", "|---|---|---|---|---|"]
+                      f"sampled deals{budget}, as the bot decides):", "",
+                  "| game | decisions | p50 ms | p99 ms | max ms | time stops |",
+                  "|---|---|---|---|---|---|"]
         for g in games:
             t = timing[g]
             if t:
                 lines.append(f"| {g} | {len(t)} | {1000 * pct(t, 0.5):.0f} "
-                             f"| {1000 * pct(t, 0.99):.0f} | {1000 * max(t):.0f} |")
+                             f"| {1000 * pct(t, 0.99):.0f} | {1000 * max(t):.0f} "
+                             f"| {(timing_stops or {}).get(g, 0)} |")
     return "\n".join(lines)
 
 

@@ -238,6 +238,7 @@ async def wire(settings: Settings, bot: Bot, *, cluster: bool = False,
     service_options: dict[str, Any] = {
         "lobby_ttl": settings.lobby_ttl, "bot_move_delay": settings.bot_move_delay,
         "hard_samples": settings.bot_hard_samples, "bot_workers": settings.bot_workers,
+        "think_seconds": settings.bot_think_seconds,
         "chat_options": {"table": settings.table_view}}
     service_options.update(service_overrides or {})
     worker = WorkerOptions(settings.worker_id, settings.worker_lease,

@@ -22,6 +22,7 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections import OrderedDict
@@ -116,7 +117,10 @@ def _warm_draw(locales: Sequence[str], theme: Theme, tr: Translator | None = Non
 
 def _worker_init(parent: int) -> None:
     """A drawing process ends when the bot's process is gone, even if that was killed
-    without a word."""
+    without a word; a Ctrl-C in the terminal is the bot's to handle (it closes the pool),
+    not the process's (which would die with a traceback in the middle of the bot's
+    shutdown)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch() -> None:
         while os.getppid() == parent:

@@ -10,26 +10,63 @@ from pathlib import Path
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-__all__ = ["Settings", "load_settings"]
+__all__ = ["DatabaseSettings", "Settings", "load_database_settings", "load_settings",
+           "token_given"]
 
 
-class Settings(BaseSettings):
-    """The bot's settings, from environment variables (or ``.env``), names in capitals.
-
-    ``bot_token`` is required.  Times are seconds.  The data lives in the SQLite file
-    ``database_path`` unless ``database_url`` is set (a SQLAlchemy URL: ``postgresql://...``
-    for PostgreSQL through psycopg 3, ``postgresql+asyncpg://...`` through asyncpg when it is
-    installed, or ``sqlite:///...``; docs/POSTGRESQL.md), which wins.  Raises
-    ``pydantic.ValidationError`` for a missing token or a malformed value.
-    """
+class DatabaseSettings(BaseSettings):
+    """Where the data lives, alone: what ``python bot.py backup`` and ``restore`` need (no
+    token).  The SQLite file ``database_path`` unless ``database_url`` is set (a SQLAlchemy
+    URL: ``postgresql://...`` for PostgreSQL through psycopg 3, ``postgresql+asyncpg://...``
+    through asyncpg when it is installed, or ``sqlite:///...``; docs/POSTGRESQL.md), which
+    wins.  Raises ``pydantic.ValidationError`` for a malformed value."""
 
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8",
                                       extra="ignore")
 
-    bot_token: SecretStr
     database_path: Path = Path("data/kozel.sqlite3")
     # a secret: a PostgreSQL URL may carry a password
     database_url: SecretStr | None = None
+
+    @field_validator("database_url", mode="before")
+    @classmethod
+    def _empty_url_is_unset(cls, v: object) -> object:
+        return None if v == "" else v
+
+    @field_validator("database_url")
+    @classmethod
+    def _known_database(cls, v: SecretStr | None) -> SecretStr | None:
+        if v is None:
+            return v
+        from sqlalchemy.engine import make_url
+        from sqlalchemy.exc import ArgumentError
+
+        text = v.get_secret_value()
+        try:
+            backend = make_url(text).get_backend_name()
+        except ArgumentError as exc:
+            raise ValueError("DATABASE_URL is not a database URL") from exc
+        if backend not in {"postgres", "postgresql", "sqlite"}:
+            raise ValueError("DATABASE_URL must be a postgresql:// or sqlite:/// URL")
+        return v
+
+    @property
+    def database(self) -> str | Path:
+        """Where the data lives: ``DATABASE_URL`` when set, else the file ``DATABASE_PATH``."""
+        if self.database_url is not None:
+            return self.database_url.get_secret_value()
+        return self.database_path
+
+
+class Settings(DatabaseSettings):
+    """The bot's settings, from environment variables (or ``.env``), names in capitals.
+
+    ``bot_token`` is required.  Times are seconds.  Where the data lives:
+    :class:`DatabaseSettings`.  Raises ``pydantic.ValidationError`` for a missing token or a
+    malformed value.
+    """
+
+    bot_token: SecretStr
     bot_api_url: str | None = None
     default_locale: str = Field("ru", pattern="^(ru|uk|en)$")
     log_level: str = "INFO"
@@ -49,9 +86,12 @@ class Settings(BaseSettings):
     turn_timeout: int = Field(60, ge=5, le=86400)
     lobby_ttl: int = Field(900, ge=30)
     bot_move_delay: float = Field(1.5, ge=0, le=30)
-    # computer players: worker processes (default one per CPU) and hard's sampled deals
+    # computer players: worker processes (default one per CPU), hard's sampled deals, and
+    # the CPU seconds a hard decision may take in its worker (it stops at this or at its
+    # work budget, whichever comes first)
     bot_workers: int | None = Field(None, ge=1, le=64)
     bot_hard_samples: int = Field(1500, ge=1, le=100_000)
+    bot_think_seconds: float = Field(1.0, gt=0, le=60)
     # the group's table as a picture or as text, for chats whose admins chose neither
     table_view: str = Field("picture", pattern="^(picture|text)$")
     # the table pictures are drawn in that many processes of their own (0: a thread)
@@ -89,35 +129,11 @@ class Settings(BaseSettings):
     webapp_table_calm: float = Field(10.0, ge=0, le=600)
 
     @field_validator("bot_api_url", "webhook_url", "webhook_secret", "bot_workers",
-                     "database_url", "rules_url", "worker_id", "webapp_url",
+                     "rules_url", "worker_id", "webapp_url",
                      "webapp_short_name", mode="before")
     @classmethod
     def _empty_is_unset(cls, v: object) -> object:
         return None if v == "" else v
-
-    @field_validator("database_url")
-    @classmethod
-    def _known_database(cls, v: SecretStr | None) -> SecretStr | None:
-        if v is None:
-            return v
-        from sqlalchemy.engine import make_url
-        from sqlalchemy.exc import ArgumentError
-
-        text = v.get_secret_value()
-        try:
-            backend = make_url(text).get_backend_name()
-        except ArgumentError as exc:
-            raise ValueError("DATABASE_URL is not a database URL") from exc
-        if backend not in {"postgres", "postgresql", "sqlite"}:
-            raise ValueError("DATABASE_URL must be a postgresql:// or sqlite:/// URL")
-        return v
-
-    @property
-    def database(self) -> str | Path:
-        """Where the data lives: ``DATABASE_URL`` when set, else the file ``DATABASE_PATH``."""
-        if self.database_url is not None:
-            return self.database_url.get_secret_value()
-        return self.database_path
 
     @field_validator("bot_token")
     @classmethod
@@ -125,6 +141,22 @@ class Settings(BaseSettings):
         if ":" not in v.get_secret_value():
             raise ValueError("BOT_TOKEN must look like 123456:ABC... (from @BotFather)")
         return v
+
+
+class _Token(BaseSettings):
+    """``BOT_TOKEN`` alone, read where :class:`Settings` reads it."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8",
+                                      extra="ignore")
+
+    bot_token: str = ""
+
+
+def token_given() -> bool:
+    """Whether ``BOT_TOKEN`` is set (in the environment or ``.env``) to anything but blanks:
+    a malformed one counts as given (:func:`load_settings` then says what is wrong with it).
+    Only ``make run`` asks (``bot.py --local-table-without-token``, issue 34)."""
+    return bool(_Token().bot_token.strip())
 
 
 def load_settings() -> Settings:
@@ -144,4 +176,13 @@ def load_settings() -> Settings:
             )
         else:
             print(f"Invalid settings: {e}", file=sys.stderr)
+        sys.exit(2)
+
+
+def load_database_settings() -> DatabaseSettings:
+    """Read where the data lives; on a malformed value print it and exit with status 2."""
+    try:
+        return DatabaseSettings()
+    except ValidationError as e:
+        print(f"Invalid settings: {e}", file=sys.stderr)
         sys.exit(2)

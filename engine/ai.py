@@ -1,11 +1,12 @@
 """Computer players: what a seat may know, and three strengths that decide from it only.
 
-Pure: no I/O, no clock except the strong player's time budget when one is asked for.  Every rule
-the players need — where a tile goes, the legal moves, what a move does, how a round is
-scored and when a match ends — is the engine's own: playouts run on the round core
-(:class:`engine.table.Table`), and a finished playout is scored by the variant's hooks
-(:meth:`engine.variant.Variant.score_round`, :meth:`~engine.variant.Variant.result`,
-:meth:`~engine.variant.Variant.standing`).  Nothing here knows which variant it plays.
+Pure: no I/O, and no clock of its own (the strong player's time budget is read on the clock
+its caller gives).  Every rule the players need — where a tile goes, the legal moves, what a
+move does, how a round is scored and when a match ends — is the engine's own: playouts run
+on the round core (:class:`engine.table.Table`), and a finished playout is scored by the
+variant's hooks (:meth:`engine.variant.Variant.score_round`,
+:meth:`~engine.variant.Variant.result`, :meth:`~engine.variant.Variant.standing`).  Nothing
+here knows which variant it plays.
 
 Information model (RULES.md §1.2, §1.8, §2.0): a seat sees its own hand, the layout on the
 table (public), how many tiles every hand holds, how many bazar tiles may still be drawn (and
@@ -19,7 +20,8 @@ seat drew or took, or the bazar order.
 - :func:`observe` builds an :class:`Observation` — the only input of a decision — from a
   :class:`engine.MatchState` and the engine events of the current round.
 - :func:`decide` (or :func:`decide_easy` / :func:`decide_normal` / :func:`decide_hard`) maps
-  an observation and a :class:`random.Random` to one legal :class:`engine.Move`.
+  an observation and a :class:`random.Random` to one legal :class:`engine.Move`;
+  :func:`think` (:func:`think_hard`) also says what deciding took (:class:`Thought`).
 
 Strengths:
 
@@ -41,13 +43,13 @@ Strengths:
   observed (:func:`beliefs`, :func:`sample_deal`) are sampled, each kept among a few in
   proportion to how likely the other seats' plays make it (:class:`_Inference`: a seat that
   placed a light tile where a heavier one would have fitted probably had no heavier one);
-  every legal move is played out
-  on copies of the round core in the same deals, to the end of the round, with the ``normal``
-  policy for every seat; the finished round is scored by the variant and valued in match
-  terms: minus the estimated probability of losing the match (the goat, §1.15; a softmax of
-  :meth:`engine.variant.Variant.standing`), a little for the rating.  Work (moves played
-  and weighed in the playouts, :data:`DEFAULT_WORK` by default), a number of samples, or on
-  request a time budget bounds the search; a move clearly beaten by the leader is dropped,
+  every legal move is played out on copies of the round core in the same deals, to the end
+  of the round, with the ``normal`` policy for every seat; the finished round is scored by
+  the variant and valued in match terms: minus the estimated probability of losing the
+  match (the goat, §1.15; a softmax of :meth:`engine.variant.Variant.standing`), a little
+  for the rating.  Work (moves played and weighed in the playouts, :data:`DEFAULT_WORK` by
+  default), a number of samples and, on request, a time budget on the caller's clock bound
+  the search, the first reached ending it; a move clearly beaten by the leader is dropped,
   so that the deals left go to the moves still in doubt (:func:`_prune`); the search's best
   move replaces the ``normal`` choice only when it beats it by a paired standard error
   (:data:`PRIOR_Z`).
@@ -62,8 +64,7 @@ from __future__ import annotations
 
 import math
 import random
-import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -85,6 +86,10 @@ __all__ = [
     "observe",
     "beliefs",
     "sample_deal",
+    "STOPS",
+    "Thought",
+    "think",
+    "think_hard",
     "decide",
     "decide_easy",
     "decide_normal",
@@ -93,7 +98,8 @@ __all__ = [
 
 #: The three strengths, weakest first.
 STRENGTHS = ("easy", "normal", "hard")
-#: Seconds the ``hard`` player may think per move when a time budget is asked for.
+#: Seconds the ``hard`` player may think per move when a time budget is asked for (the bot
+#: gives 1 s of its worker's CPU time, ``BOT_THINK_SECONDS``).
 DEFAULT_BUDGET = 1.0
 #: Work units (see :func:`decide_hard`) the ``hard`` player spends per move by default:
 #: measured with ``bench/strength.py``, a decision at this budget takes at most about a
@@ -1396,33 +1402,109 @@ def decide_normal(obs: Observation, rng: random.Random | None = None) -> Move:
     return _normal(obs, bel, _knowledge(obs, bel), _Judge(_context(obs)))
 
 
+#: What can end a decision (:attr:`Thought.stop`): ``easy``/``normal`` decide at once
+#: (``"policy"``), a seat with one legal move has nothing to weigh (``"only"``); ``hard``'s
+#: search ends at its number of deals (``"samples"``), its work budget (``"work"``), its time
+#: budget (``"time"``), once its best move is settled (``"settled"``) or once one move is left
+#: (``"pruned"``).
+STOPS = ("policy", "only", "samples", "work", "time", "settled", "pruned")
+
+
+@dataclass(frozen=True, slots=True)
+class Thought:
+    """A decision and what it took.  Pickles.
+
+    ``move``: the move decided (one of ``obs.legal``); ``deals``: sampled deals ``hard``
+    played out (0 for ``easy``/``normal``); ``work``: work units its playouts spent (see
+    :func:`think_hard`); ``stop``: what ended the decision (one of :data:`STOPS`).
+    """
+
+    move: Move
+    deals: int = 0
+    work: int = 0
+    stop: str = "policy"
+
+
+class _Bounds:
+    """When :func:`think_hard`'s search stops: after ``samples`` deals, before one more deal
+    would pass ``work`` units (judged by the deal of most work since the moves last changed,
+    ``most``) or 95% of ``budget`` seconds of ``clock`` (judged by the slowest deal, with a
+    margin of half of it).  The clock is read when the search starts, when its deals start
+    and after each deal; never without a budget."""
+
+    __slots__ = ("samples", "work", "budget", "clock", "start", "last", "slowest", "most")
+
+    def __init__(self, samples: int | None, work: int | None, budget: float | None,
+                 clock: Callable[[], float] | None) -> None:
+        self.samples, self.work, self.budget = samples, work, budget
+        self.clock = clock if budget is not None else None
+        self.start = self.last = self.clock() if self.clock else 0.0
+        self.slowest = 0.0
+        self.most = 0
+
+    def begin(self) -> None:
+        """The deals start (what came before them is not a deal's time)."""
+        if self.clock:
+            self.last = self.clock()
+
+    def dealt(self, n: int, work: int) -> str | None:
+        """Deal ``n`` took ``work`` units: ``"samples"`` when it was the last one allowed."""
+        self.most = max(self.most, work)
+        return "samples" if self.samples is not None and n >= self.samples else None
+
+    def spent(self, work: int) -> str | None:
+        """``work`` units spent so far: ``"work"`` or ``"time"`` when one more deal would
+        pass that budget, else None."""
+        if self.work is not None and work + self.most > self.work:
+            return "work"
+        if self.clock:
+            now = self.clock()
+            self.slowest = max(self.slowest, now - self.last)
+            self.last = now
+            if now - self.start + 1.5 * self.slowest > 0.95 * self.budget:
+                return "time"
+        return None
+
+
 def decide_hard(obs: Observation, rng: random.Random, *, budget: float | None = None,
                 samples: int | None = None, work: int | None = DEFAULT_WORK,
-                clock=time.perf_counter) -> Move:
-    """Determinized sampling (see the module doc).
+                clock: Callable[[], float] | None = None) -> Move:
+    """The ``hard`` move: :func:`think_hard`'s, without what the search took."""
+    return think_hard(obs, rng, budget=budget, samples=samples, work=work, clock=clock).move
+
+
+def think_hard(obs: Observation, rng: random.Random, *, budget: float | None = None,
+               samples: int | None = None, work: int | None = DEFAULT_WORK,
+               clock: Callable[[], float] | None = None) -> Thought:
+    """Determinized sampling (see the module doc): the move and what the search took.
 
     Bounds, the first reached ends the search (at least one deal is always played):
     ``samples`` sampled deals; ``work`` work units of the playouts (one per move played,
     one per move a playout decision weighs, :data:`PREVIEW_WORK` per move it previews on a
     copy of the table), :data:`DEFAULT_WORK` by default, so that the decision costs the same
-    whatever else the machine does and stays within about a second of CPU in every game;
-    ``budget`` seconds measured by ``clock`` (off by default): stop when one more deal would
-    pass it.  Without ``samples`` the search also stops once the best move is settled: after
-    at least :data:`EARLY_MIN` deals, its lead over the runner-up, paired deal by deal,
-    exceeds :data:`EARLY_Z` standard errors (or the two never differed).  Deterministic given
-    ``rng`` unless ``budget`` is given.  Every legal move is played out in the same deals,
-    on copies of the round core, until :func:`_prune` drops it (clearly beaten by the
-    leader, after :data:`PRUNE_MIN` deals; the last move left is played at once); the best
-    move is played only when it beats the ``normal`` choice by :data:`PRIOR_Z` paired
-    standard errors (:func:`_beats`), else the ``normal`` choice is.  Raises ``ValueError``
-    when ``obs.seat`` is not to act or no bound is given.
+    whatever else the machine does; ``budget`` seconds as measured by ``clock`` (a callable
+    returning seconds, e.g. ``time.process_time`` for CPU time; the engine reads no clock of
+    its own): the search stops when one more deal would pass 95% of it, judged by the
+    slowest deal so far, so that a slower machine thinks no longer, only less deeply.  The
+    clock is read once per deal, and never without a budget.  Without ``samples`` the search
+    also stops once the best move is settled: after at least :data:`EARLY_MIN` deals, its
+    lead over the runner-up, paired deal by deal, exceeds :data:`EARLY_Z` standard errors (or
+    the two never differed).  Deterministic given ``rng`` unless ``budget`` stops it
+    (``Thought.stop == "time"``).  Every legal move is played out in the same deals, on
+    copies of the round core, until :func:`_prune` drops it (clearly beaten by the leader,
+    after :data:`PRUNE_MIN` deals; the last move left is played at once); the best move is
+    played only when it beats the ``normal`` choice by :data:`PRIOR_Z` paired standard
+    errors (:func:`_beats`), else the ``normal`` choice is.  Raises ``ValueError`` when
+    ``obs.seat`` is not to act, no bound is given, or a budget is given without a clock.
     """
     _check(obs)
     if len(obs.legal) == 1:
-        return obs.legal[0]
+        return Thought(obs.legal[0], stop="only")
     if samples is None and budget is None and work is None:
         raise ValueError("give a work budget, a time budget or a number of samples")
-    start = clock() if budget is not None else 0.0
+    if budget is not None and clock is None:
+        raise ValueError("a time budget needs a clock")
+    bounds = _Bounds(samples, work, budget, clock)
     bel = beliefs(obs)
     know = _knowledge(obs, bel)
     judge = _Judge(_context(obs))
@@ -1438,10 +1520,8 @@ def decide_hard(obs: Observation, rng: random.Random, *, budget: float | None = 
     k0 = moves.index(prior) if prior in moves else -1
     alive = list(range(len(moves)))
     n = 0
-    slowest = 0.0
-    most = 0
+    bounds.begin()
     while True:
-        t0 = clock() if budget is not None else 0.0
         w0 = judge.work
         base = _deal_table(obs, *infer.deal(sampler, rng), template)
         for k in alive:
@@ -1451,30 +1531,27 @@ def decide_hard(obs: Observation, rng: random.Random, *, budget: float | None = 
             totals[k] += u
             per[k].append(u)
         n += 1
-        most = max(most, judge.work - w0)
-        if samples is not None and n >= samples:
+        stop = bounds.dealt(n, judge.work - w0)
+        if stop:
             break
         if len(alive) > 1 and n >= PRUNE_MIN:
             kept = _prune(per, totals, alive, k0)
             if len(kept) < len(alive):
                 alive = kept
-                most = 0  # the next deals play fewer moves: measure them afresh
+                bounds.most = 0  # the next deals play fewer moves: measure them afresh
                 if len(alive) == 1:
-                    return moves[alive[0]]
-        if work is not None and judge.work + most > work:
+                    return Thought(moves[alive[0]], n, judge.work, "pruned")
+        stop = bounds.spent(judge.work)
+        if stop:
             break
-        if budget is not None:
-            t1 = clock()
-            slowest = max(slowest, t1 - t0)
-            if t1 - start + 1.5 * slowest > 0.95 * budget:
-                break
         if samples is None and n >= EARLY_MIN and n % 16 == 0 and \
                 _settled([per[k] for k in alive], [totals[k] for k in alive]):
+            stop = "settled"
             break
     best = max(alive, key=lambda k: (round(totals[k] / n, 9), k == k0))
     if best != k0 and k0 in alive and not _beats(per[best], per[k0]):
-        return prior
-    return moves[best]
+        best = k0
+    return Thought(moves[best], n, judge.work, stop)
 
 
 #: Sampled deals after which the search drops a move the leading one beats by
@@ -1550,18 +1627,31 @@ def _settled(per: list[list[float]], totals: list[float]) -> bool:
     return mean > EARLY_Z * math.sqrt(var / n)
 
 
-def decide(obs: Observation, strength: str, rng: random.Random, *,
-           budget: float | None = None, samples: int | None = None,
-           work: int | None = DEFAULT_WORK) -> Move:
-    """The move of a computer player of ``strength`` (``"easy"``, ``"normal"``, ``"hard"``).
+def think(obs: Observation, strength: str, rng: random.Random, *,
+          budget: float | None = None, samples: int | None = None,
+          work: int | None = DEFAULT_WORK, clock: Callable[[], float] | None = None
+          ) -> Thought:
+    """The :class:`Thought` of a computer player of ``strength`` (``"easy"``, ``"normal"``,
+    ``"hard"``): its move and what deciding it took.
 
-    ``budget``/``samples``/``work`` bound ``hard`` (see :func:`decide_hard`).  Raises
-    ``ValueError`` for an unknown strength or when ``obs.seat`` is not to act.
+    ``budget``/``samples``/``work``/``clock`` bound ``hard`` (see :func:`think_hard`); the
+    others decide at once.  Raises ``ValueError`` for an unknown strength or when
+    ``obs.seat`` is not to act.
     """
     if strength == "easy":
-        return decide_easy(obs, rng)
+        return Thought(decide_easy(obs, rng))
     if strength == "normal":
-        return decide_normal(obs, rng)
+        return Thought(decide_normal(obs, rng))
     if strength == "hard":
-        return decide_hard(obs, rng, budget=budget, samples=samples, work=work)
+        return think_hard(obs, rng, budget=budget, samples=samples, work=work, clock=clock)
     raise ValueError(f"unknown strength {strength!r}: use one of {STRENGTHS}")
+
+
+def decide(obs: Observation, strength: str, rng: random.Random, *,
+           budget: float | None = None, samples: int | None = None,
+           work: int | None = DEFAULT_WORK, clock: Callable[[], float] | None = None
+           ) -> Move:
+    """The move of a computer player of ``strength``: :func:`think`'s, without what it took.
+    Raises ``ValueError`` as :func:`think` does."""
+    return think(obs, strength, rng, budget=budget, samples=samples, work=work,
+                 clock=clock).move

@@ -24,6 +24,8 @@ import gc
 import logging
 import os
 import signal
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
 from aiogram import Bot, Dispatcher
@@ -37,7 +39,13 @@ from handlers import setup_routers
 from handlers.intake import probe_routes, webhook_handler
 from service.secrets import webhook_secret
 
-__all__ = ["GC_THRESHOLDS", "Stopper", "build", "run"]
+__all__ = ["GC_THRESHOLDS", "Beside", "Stopper", "build", "mini_app", "run"]
+
+#: What runs beside the bot while it polls, given the app: an async context manager entered
+#: once the bot is ready and left when polling stops.  By default the Mini App's own server
+#: (``WEBAPP_PORT``); the local table (``localtable``) passes its page, which serves the Mini
+#: App itself.
+Beside = Callable[[App], AbstractAsyncContextManager[Any]]
 
 log = logging.getLogger(__name__)
 
@@ -119,8 +127,9 @@ class Stopper:
         return max(0.0, self._deadline - self._loop.time() - keep)
 
 
-async def run(settings: Settings) -> None:
-    """Run the bot until a signal stops it (see the module doc)."""
+async def run(settings: Settings, *, beside: Beside | None = None) -> None:
+    """Run the bot until a signal stops it (see the module doc); with ``beside`` running
+    beside it (:data:`Beside`; long polling only)."""
     bot = make_bot(settings)
     dp, app = await build(settings, bot, cluster=clustered(settings))
     stopper = Stopper(app.life, settings.stop_grace)
@@ -129,7 +138,7 @@ async def run(settings: Settings) -> None:
         if app.cluster is not None:
             await _run_worker(settings, bot, dp, app, stopper)
         else:
-            await _run_single(settings, bot, dp, app, stopper)
+            await _run_single(settings, bot, dp, app, stopper, beside)
     finally:
         stopper.uninstall()
     log.info("stopped")
@@ -164,8 +173,8 @@ async def _serve(routes: Any, host: str, port: int, *, pages: Any = None,
 
 
 async def _run_single(settings: Settings, bot: Bot, dp: Dispatcher, app: App,
-                      stopper: Stopper) -> None:
-    """The single process: long polling, or a webhook."""
+                      stopper: Stopper, beside: Beside | None = None) -> None:
+    """The single process: long polling (with ``beside`` beside it), or a webhook."""
     loops_end = asyncio.Event()
     # the table pictures' process starts and draws its sprites and fonts while the bot starts
     warm = asyncio.create_task(app.publisher.pictures.warm())
@@ -181,7 +190,7 @@ async def _run_single(settings: Settings, bot: Bot, dp: Dispatcher, app: App,
             secret = await webhook_secret(app.service.db, _configured(settings))
             runner, site = await _serve(
                 probe_routes(app), settings.webhook_host, settings.webhook_port,
-                pages=_pages_app(settings, app),
+                pages=mini_app(settings, app),
                 post=(settings.webhook_path, webhook_handler(dp, bot, app, secret)))
             runners.append(runner)
             await bot.set_webhook(settings.webhook_url.rstrip("/") + settings.webhook_path,
@@ -194,18 +203,17 @@ async def _run_single(settings: Settings, bot: Bot, dp: Dispatcher, app: App,
             if settings.health_port:
                 runners.append((await _serve(probe_routes(app), settings.health_host,
                                              settings.health_port))[0])
-            page_runner = await _run_pages(settings, app)
-            if page_runner is not None:
-                runners.append(page_runner)
-            await bot.delete_webhook(drop_pending_updates=False)
-            intake = app.life.watch("polling", asyncio.create_task(dp.start_polling(
-                bot, allowed_updates=dp.resolve_used_update_types(), handle_signals=False,
-                close_bot_session=False, source="polling")))
-            log.info("@%s is running (long polling)", app.bot_username)
-            await _until_stop(app, stopper, deadlines, intake)
-            with contextlib.suppress(RuntimeError):  # polling had ended already
-                await dp.stop_polling()
-            await asyncio.gather(intake, return_exceptions=True)
+            around = beside(app) if beside is not None else _pages_beside(settings, app)
+            async with around:
+                await bot.delete_webhook(drop_pending_updates=False)
+                intake = app.life.watch("polling", asyncio.create_task(dp.start_polling(
+                    bot, allowed_updates=dp.resolve_used_update_types(),
+                    handle_signals=False, close_bot_session=False, source="polling")))
+                log.info("@%s is running (long polling)", app.bot_username)
+                await _until_stop(app, stopper, deadlines, intake)
+                with contextlib.suppress(RuntimeError):  # polling had ended already
+                    await dp.stop_polling()
+                await asyncio.gather(intake, return_exceptions=True)
         await _finish(app, stopper, loops_end)
     finally:
         loops_end.set()
@@ -236,7 +244,7 @@ def _configured(settings: Settings) -> str | None:
     return settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
 
 
-def _pages_app(settings: Settings, app: App) -> Any:
+def mini_app(settings: Settings, app: App) -> Any:
     """The Mini App's aiohttp application (``handlers.webapp``), or None without one."""
     if app.pages is None:
         return None
@@ -249,13 +257,24 @@ def _pages_app(settings: Settings, app: App) -> Any:
 async def _run_pages(settings: Settings, app: App) -> web.AppRunner | None:
     """In polling mode, the Mini App on a runner of its own at ``WEBAPP_HOST:WEBAPP_PORT``
     under ``/webapp/`` (the runner, to clean up; None without a Mini App)."""
-    pages = _pages_app(settings, app)
+    pages = mini_app(settings, app)
     if pages is None:
         return None
     runner, _ = await _serve([], settings.webapp_host, settings.webapp_port, pages=pages)
     log.info("the Mini App listens on %s:%s/webapp/", settings.webapp_host,
              settings.webapp_port)
     return runner
+
+
+@asynccontextmanager
+async def _pages_beside(settings: Settings, app: App) -> AsyncIterator[None]:
+    """The default :data:`Beside`: the Mini App's own server while the bot polls."""
+    runner = await _run_pages(settings, app)
+    try:
+        yield
+    finally:
+        if runner is not None:
+            await runner.cleanup()
 
 
 async def _run_worker(settings: Settings, bot: Bot, dp: Dispatcher, app: App,
@@ -275,7 +294,7 @@ async def _run_worker(settings: Settings, bot: Bot, dp: Dispatcher, app: App,
     try:
         runner, site = await _serve(
             probe_routes(app), settings.webhook_host, settings.webhook_port,
-            pages=_pages_app(settings, app),
+            pages=mini_app(settings, app),
             post=(settings.webhook_path, inbox_handler(app, secret)))
         await bot.set_webhook(settings.webhook_url.rstrip("/") + settings.webhook_path,
                               secret_token=secret,

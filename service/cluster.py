@@ -275,6 +275,9 @@ class Cluster:
         their order of arrival, one chat's one at a time.  ``handle``'s errors are logged and
         the update is done (a broken update must not block its chat)."""
         stop = stop or asyncio.Event()
+        # no lease is held before the first take: a slow start-up (the webhook set, the
+        # menus registered, on a busy machine) is no silence to be fenced out for
+        self._renewed = time.monotonic()
         heart = asyncio.create_task(self._heartbeat(stop))
         try:
             while not stop.is_set():

@@ -47,7 +47,7 @@ from service.play import DEFAULT_BOT_MOVE_DELAY, Play
 from service.records import Records
 from service.stats import Statistics
 from service.store import MatchStore
-from service.thinkers import DEFAULT_HARD_SAMPLES, Thinkers
+from service.thinkers import DEFAULT_HARD_SAMPLES, DEFAULT_THINK_SECONDS, Thinkers
 from service.views import EndReason, Result
 from storage import Database, open_database
 from storage import repository as repo
@@ -61,9 +61,10 @@ class GameService:
     ``clock``: returns Unix time in seconds (inject a fake one in tests); ``seed_source``:
     returns the deal seed of a new match (default: 63 random bits); ``lobby_ttl``: seconds an
     idle lobby lives; ``bot_move_delay``: seconds a computer player waits before it moves;
-    ``hard_samples``: sampled deals per ``hard`` decision; ``bot_executor``: where computer
-    players decide (default: ``bot_workers`` worker processes, one per CPU, started at the
-    first decision); ``chat_options``: the chat options (``ChatInfo.options``) of chats that
+    ``hard_samples``: sampled deals per ``hard`` decision; ``think_seconds``: CPU seconds a
+    ``hard`` decision may take (:class:`service.thinkers.Thinkers`); ``bot_executor``: where
+    computer players decide (default: ``bot_workers`` worker processes, one per CPU, started
+    at the first decision); ``chat_options``: the chat options (``ChatInfo.options``) of chats that
     did not set them; ``due``: the query of the deadlines this process fires (default every
     open match's; a worker of a cluster: its own chats', ``service.cluster.Cluster.due``);
     ``metrics``: where it counts (:class:`service.metrics.Metrics`; a new one by default).
@@ -85,6 +86,7 @@ class GameService:
         lobby_ttl: float = DEFAULT_LOBBY_TTL,
         bot_move_delay: float = DEFAULT_BOT_MOVE_DELAY,
         hard_samples: int = DEFAULT_HARD_SAMPLES,
+        think_seconds: float = DEFAULT_THINK_SECONDS,
         bot_executor: Executor | None = None,
         bot_workers: int | None = None,
         chat_options: Mapping[str, Any] | None = None,
@@ -100,7 +102,8 @@ class GameService:
         self.store = MatchStore(db)
         self.people = People(db, clock, chat_options)
         self.thinkers = Thinkers(executor=bot_executor, workers=bot_workers,
-                                 hard_samples=hard_samples)
+                                 hard_samples=hard_samples, think_seconds=think_seconds,
+                                 metrics=self.metrics)
         self.play = Play(self.store, clock=clock, thinkers=self.thinkers,
                          bot_move_delay=bot_move_delay,
                          close_locked=lambda live, reason: self.lobbies.close_locked(

@@ -4,7 +4,12 @@ search never holds the event loop's interpreter lock against the other matches.
 The decision itself is :func:`service.live.thinking.decide` (``engine.ai``), made from the
 seat's observation only (its hand, the chain, the counts, the public history of the round),
 never another hand or the bazar's order.  ``hard`` is bounded by a number of sampled deals
-rather than by wall time, so that it plays as well on a busy machine as on an idle one.
+and by work rather than by wall time, so that it plays as well on a busy machine as on an
+idle one, and by a time budget in CPU seconds of its worker (``BOT_THINK_SECONDS``), so that
+on a slow machine a person does not wait longer, only gets a shallower search (issue 33).
+Each decision's CPU time, measured in the worker, comes back with the move and is counted
+in the service's metrics (``decision_seconds{strength}``, and ``decision_time_stops
+{strength}`` when the time budget ended the search).
 """
 
 from __future__ import annotations
@@ -13,14 +18,16 @@ import asyncio
 import contextlib
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
-from service.live.thinking import decide
+from service.live.thinking import DEFAULT_THINK_SECONDS, STRENGTHS, think
+from service.metrics import Metrics
 
-__all__ = ["DEFAULT_HARD_SAMPLES", "Thinkers", "default_workers"]
+__all__ = ["DEFAULT_HARD_SAMPLES", "DEFAULT_THINK_SECONDS", "Thinkers", "default_workers"]
 
 #: Sampled deals the ``hard`` strength plays per decision.  Measured on the project's 2-core
 #: machine: with the former time budget of 1 s a decision took 0.41 s of CPU on average
@@ -38,7 +45,9 @@ def default_workers() -> int:
 def _worker_init(parent: int) -> None:
     """A worker thinks at a lower priority than the bot's event loop (people's presses come
     first, and a computer player's strength, a count of samples, does not depend on it), and
-    ends when the bot's process is gone, even if that was killed without a word."""
+    ends when the bot's process is gone, even if that was killed without a word.  A Ctrl-C
+    in the terminal is the bot's to handle (it closes the pool), not the worker's."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     with contextlib.suppress(OSError, AttributeError):
         os.nice(10)
 
@@ -60,15 +69,28 @@ class Thinkers:
     """Where computer players decide: ``executor`` (any ``concurrent.futures.Executor``;
     tests pass a thread or inline one), or else a process pool of ``workers`` processes
     (default :func:`default_workers`) created at the first decision.  ``hard_samples``:
-    sampled deals per ``hard`` decision.  What crosses to a worker is the seat's
-    ``engine.ai.Observation``, the strength, a seed string and the sample count; a
-    ``engine.Move`` comes back."""
+    sampled deals per ``hard`` decision; ``think_seconds``: CPU seconds a ``hard`` decision
+    may take in its worker (its search stops at this or its work, whichever comes first);
+    ``metrics``: where each decision's CPU time and the decisions time stopped are counted
+    (:class:`service.metrics.Metrics`; None counts nothing).  What crosses to a worker is the
+    seat's ``engine.ai.Observation``, the strength, a seed string, the sample count and the
+    time budget; an ``engine.ai.Thought`` and the decision's CPU seconds come back.  Raises
+    ``ValueError`` for fewer than one worker or a time budget that is not positive."""
 
     def __init__(self, *, executor: Executor | None = None, workers: int | None = None,
-                 hard_samples: int = DEFAULT_HARD_SAMPLES) -> None:
+                 hard_samples: int = DEFAULT_HARD_SAMPLES,
+                 think_seconds: float = DEFAULT_THINK_SECONDS,
+                 metrics: Metrics | None = None) -> None:
         if workers is not None and workers < 1:
             raise ValueError("a pool needs at least one worker")
+        if not think_seconds > 0:
+            raise ValueError("a computer player needs some time to think")
         self.hard_samples = int(hard_samples)
+        self.think_seconds = float(think_seconds)
+        self.metrics = metrics
+        if metrics is not None:
+            for strength in STRENGTHS:  # every series from the start: a rate of 0 is news
+                metrics.decision_time_stops.labels(strength)
         self.workers = workers or default_workers()
         self._executor = executor
         self._own: ProcessPoolExecutor | None = None
@@ -98,11 +120,20 @@ class Thinkers:
 
     async def decide(self, observation: Any, strength: str, seed: str) -> Any:
         """The move of a computer player of ``strength`` from its seat's ``observation``
-        (``LiveMatch.observation``); ``seed`` makes the decision reproducible.  Raises
-        whatever the decision raised (the caller falls back to the host's move)."""
+        (``LiveMatch.observation``); ``seed`` makes the decision reproducible while the time
+        budget does not stop it.  Counts the decision's CPU seconds in ``decision_seconds
+        {strength}`` and, when the time budget ended it, ``decision_time_stops{strength}``.
+        Raises whatever the decision raised (the caller falls back to the host's move), and
+        counts nothing then."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.executor(), decide, observation, strength,
-                                          seed, self.hard_samples)
+        thought, cpu = await loop.run_in_executor(self.executor(), think, observation,
+                                                  strength, seed, self.hard_samples,
+                                                  self.think_seconds)
+        if self.metrics is not None:
+            self.metrics.decision_seconds.labels(strength).observe(cpu)
+            if thought.stop == "time":
+                self.metrics.decision_time_stops.labels(strength).inc()
+        return thought.move
 
     def close(self) -> None:
         """Stop the worker processes this object started (decisions in flight are

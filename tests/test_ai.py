@@ -489,3 +489,60 @@ def test_hard_is_bounded_by_work_not_by_the_clock():
         raise AssertionError("the default bound reads no clock")
 
     assert ai.decide_hard(obs, random.Random(3), clock=broken_clock) in obs.legal
+
+
+def _hard_position():
+    """A classic position early in a round where hard has several moves to weigh."""
+    state, history = play_to(Rules(), 4, 21, 2, random.Random(21))
+    while len(legal_moves(state)) < 2:
+        state, evs = apply(state, state.to_act, legal_moves(state)[0])
+        history += evs
+    return ai.observe(state, state.to_act, history)
+
+
+def test_the_time_budget_stops_hard_on_the_clock_it_is_given():
+    """Issue 33: hard stops at its work budget or its time budget, whichever comes first,
+    the time read on the caller's clock once a deal.  A fake clock makes it exact: readings
+    10 ms apart (one before the search, one as the deals start, one after each deal) and a
+    budget of 50 ms stop it after the third deal, when a fourth as slow as the slowest, with
+    a margin of half, would pass 95% of the budget."""
+    obs = _hard_position()
+    readings: list[float] = []
+
+    def clock() -> float:
+        readings.append(0.01 * len(readings))
+        return readings[-1]
+
+    thought = ai.think_hard(obs, random.Random(5), budget=0.05, clock=clock)
+    assert thought.stop == "time" and thought.deals == 3 and thought.move in obs.legal
+    assert len(readings) == 2 + 3
+    # one slow deal is enough to stop: after it the next one is expected as slow
+    steps = iter([0.0, 0.0, 0.001, 0.002, 0.05] + [0.051 + 0.001 * i for i in range(100)])
+    slow = ai.think_hard(obs, random.Random(5), budget=0.1, clock=lambda: next(steps))
+    assert slow.stop == "time" and slow.deals == 3
+    # a clock that never runs out changes nothing: the same search, deal for deal
+    free = ai.think_hard(obs, random.Random(5), budget=1.0, clock=lambda: 0.0)
+    assert free == ai.think_hard(obs, random.Random(5)) and free.stop != "time"
+    with pytest.raises(ValueError, match="clock"):
+        ai.think_hard(obs, random.Random(5), budget=1.0)
+
+
+def test_a_thought_says_what_ended_the_decision():
+    """The work budget, the number of deals, a single legal move or a strength that does not
+    search: each says so, with the deals and work it took (what the bot's metrics count)."""
+    obs = _hard_position()
+    by_work = ai.think_hard(obs, random.Random(1), work=2000)
+    assert by_work.stop == "work" and by_work.deals > 1 and by_work.work <= 2000
+    by_deals = ai.think(obs, "hard", random.Random(1), samples=3, work=None)
+    assert (by_deals.stop, by_deals.deals) == ("samples", 3)
+    assert ai.decide(obs, "hard", random.Random(1), samples=3, work=None) == by_deals.move
+    for strength in ("easy", "normal"):
+        thought = ai.think(obs, strength, random.Random(1))
+        assert thought.stop == "policy" and thought.deals == 0 and thought.move in obs.legal
+    state, history = play_to(Rules(), 4, 3, 0, random.Random(3))
+    while len(legal_moves(state)) != 1:
+        state, evs = apply(state, state.to_act, legal_moves(state)[0])
+        history += evs
+    only = ai.think(ai.observe(state, state.to_act, history), "hard", random.Random(1))
+    assert only.stop == "only" and only.move == legal_moves(state)[0]
+    assert pickle.loads(pickle.dumps(by_work)) == by_work

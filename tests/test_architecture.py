@@ -39,6 +39,8 @@ def test_the_service_knows_no_aiogram_and_the_engine_knows_nothing_else():
         assert "aiogram" not in _imports(path), path
     for path in (ROOT / "engine").rglob("*.py"):
         assert not _imports(path) & {"service", "ui", "handlers", "storage", "aiogram"}, path
+        # pure: no clock of its own (a time budget is read on the clock its caller gives)
+        assert not _imports(path) & {"time", "datetime", "asyncio"}, path
 
 
 def test_the_delivery_room_sits_between_the_handlers_and_the_ui():
@@ -54,6 +56,38 @@ def test_the_delivery_room_sits_between_the_handlers_and_the_ui():
     for folder in ("ui", "service", "storage", "engine"):
         for path in (ROOT / folder).rglob("*.py"):
             assert "delivery" not in _imports(path), path
+
+
+#: The product's rooms, bottom to top, and ``bot.py``.
+PRODUCT = ("engine", "storage", "service", "ui", "delivery", "handlers", "localtable")
+
+
+def test_the_local_table_sits_above_the_handlers_and_nothing_reaches_it():
+    """Issue 34: ``localtable/`` (the local Telegram and the local table's page) is a room of
+    its own above the handlers: it runs the bot, the bot never runs it.  No room below imports
+    it; ``bot.py`` only where no token is set (inside a function), and the local Telegram the
+    tests use is this room's, never the other way round."""
+    for folder in PRODUCT[:-1]:
+        for path in (ROOT / folder).rglob("*.py"):
+            assert "localtable" not in _imports(path), path
+    tree = ast.parse((ROOT / "bot.py").read_text("utf-8"))
+    top = {alias.name.split(".")[0] for node in tree.body
+           if isinstance(node, ast.Import | ast.ImportFrom)
+           for alias in (node.names if isinstance(node, ast.Import) else
+                         [ast.alias(node.module or "")])}
+    assert "localtable" not in top and "localtable" in _imports(ROOT / "bot.py")
+    readers = [p for p in (ROOT / "localtable").rglob("*.py")]
+    assert len(readers) > 10 and any("handlers" in _imports(p) for p in readers)
+    for path in readers:
+        assert not _imports(path) & {"engine", "storage", "tools", "bench"}, path
+
+
+def test_product_code_never_imports_the_tests():
+    """What ships (the rooms and ``bot.py``) imports nothing of ``tests/``: the local Telegram
+    the end-to-end tests use is product code the tests import (issue 34)."""
+    product = [ROOT / "bot.py", *(p for folder in PRODUCT for p in (ROOT / folder).rglob("*.py"))]
+    assert len(product) > 80
+    assert [p for p in product if "tests" in _imports(p)] == []
 
 
 def test_no_handler_names_the_outbox():
@@ -77,7 +111,15 @@ def test_the_ui_and_the_handlers_never_reach_the_storage():
     for folder in ("ui", "handlers"):
         for path in (ROOT / folder).rglob("*.py"):
             assert "storage" not in _imports(path), path
-    assert "storage" not in _imports(ROOT / "bot.py")
+    # the entry point reaches it for the operator's backup and restore commands only, which
+    # work on the database itself, not on the game (docs/OPERATIONS.md, "Backups")
+    reached = set()
+    for node in ast.walk(ast.parse((ROOT / "bot.py").read_text("utf-8"))):
+        if isinstance(node, ast.Import):
+            reached.update(a.name for a in node.names if a.name.split(".")[0] == "storage")
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("storage"):
+            reached.add(node.module)
+    assert reached == {"storage.backup"}
 
 
 def test_the_service_and_the_storage_never_reach_the_ui_or_the_handlers():
@@ -133,7 +175,8 @@ def test_no_module_of_any_package_imports_itself_back():
     """No import cycle in any package, the engine's included, not even through a lazy import
     inside a function (once ``service.bots`` ↔ ``service.live``, and ``engine.variant`` ↔
     ``engine.variants``): a module's dependencies can be read, and loaded, before it."""
-    modules = _modules(("engine", "service", "storage", "delivery", "ui", "handlers", "tools"))
+    modules = _modules(("engine", "service", "storage", "delivery", "ui", "handlers", "tools",
+                        "localtable"))
     graph = {name: _module_imports(name, path, modules) for name, path in modules.items()}
     assert graph["service.thinkers"] >= {"service.live.thinking"}  # it sees what it should
     assert graph["engine"] >= {"engine.variants"}
@@ -282,7 +325,7 @@ def test_no_class_over_400_lines_and_no_function_over_80():
     """A class reads in a sitting, a function in a screen or two (issue 31); the few left
     longer are named in ``_LONG`` with why."""
     found = set()
-    for folder in ("engine", "service", "storage", "delivery", "ui", "handlers"):
+    for folder in ("engine", "service", "storage", "delivery", "ui", "handlers", "localtable"):
         for path in (ROOT / folder).rglob("*.py"):
             if "migrations" in path.parts:
                 continue

@@ -76,17 +76,35 @@ def test_hard_can_decide_as_the_bot_does_with_its_deal_cap(monkeypatch):
     from bench import strength
 
     seen: list[tuple[str, dict]] = []
-    real = strength.ai.decide
+    real = strength.ai.think
 
     def spy(obs, strength_name, rng, **kw):
         seen.append((strength_name, kw))
         return real(obs, strength_name, rng, **kw)
 
-    monkeypatch.setattr(strength.ai, "decide", spy)
+    monkeypatch.setattr(strength.ai, "think", spy)
     play_match("classic", ("normal", "hard", "normal", "normal"), "t-2", 300, samples=3)
     hard = [kw for name, kw in seen if name == "hard"]
-    assert hard and all(kw == {"work": 300, "samples": 3} for kw in hard)
+    assert hard and all(kw == {"work": 300, "samples": 3, "budget": None, "clock": None}
+                        for kw in hard)
     seen.clear()
     play_match("classic", ("normal", "hard", "normal", "normal"), "t-2", 300)
     hard = [kw for name, kw in seen if name == "hard"]
     assert hard and all(kw["samples"] is None for kw in hard)
+
+
+def test_the_time_budget_reaches_hard_and_its_stops_are_counted():
+    """``--think-seconds`` (the bot's ``BOT_THINK_SECONDS``) bounds hard's decisions on the CPU
+    clock, in the line-ups and the timing, and the report counts the decisions it stopped:
+    none when the work stops first, some at a microsecond; the other seats never."""
+    from bench.strength import time_hard, timing_positions
+
+    lineup = ("normal", "hard", "normal", "normal")
+    ample = play_match("classic", lineup, "t-3", 300, seconds=1.0)
+    assert ample["time_stops"] == [0, 0, 0, 0]
+    assert ample["goats"] == play_match("classic", lineup, "t-3", 300)["goats"]
+    tight = play_match("classic", lineup, "t-3", 300, seconds=1e-6)
+    assert tight["time_stops"][1] > 0 and tight["time_stops"][0] == 0
+    (ms, n), = timing_positions("classic", 1, 5)
+    seconds, stopped = time_hard("classic", ms, n, 1500, 1e-6)
+    assert stopped and seconds >= 0

@@ -433,3 +433,26 @@ async def test_a_mini_app_move_on_another_worker_is_made_once_by_the_chats_owner
                 stream.close()
             await client.close()
     await db.dispose()
+
+
+async def test_a_slow_start_up_is_no_silence_to_be_fenced_out_for(pg_head):
+    """Between joining (:meth:`Cluster.start`) and running, a worker sets its webhook and
+    registers its menus, which on a busy machine can take longer than a lease; it holds no
+    lease yet, so its first heartbeat must not find it late (a worker of the three-worker
+    end-to-end test exited so, at start-up, under a load of 12)."""
+    db = await open_database(pg_head)
+    worker = Cluster(db, lease=1.0, exit=None, tick=0.01)
+    await worker.start()
+    worker._renewed -= 5.0  # as if the start-up had taken five leases
+    stop = asyncio.Event()
+    handled: list[dict] = []
+
+    async def handle(payload):
+        handled.append(payload)
+        stop.set()
+
+    await db.write(lambda conn: cl.inbox_put(conn, 7, GROUP, {"update_id": 7}, time.time()))
+    await asyncio.wait_for(worker.run(handle, stop=stop), timeout=30)
+    assert handled == [{"update_id": 7}]
+    await worker.stop()
+    await db.dispose()

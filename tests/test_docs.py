@@ -132,13 +132,14 @@ def test_the_readmes_games_are_the_bots_games():
 
 
 def test_the_two_set_up_commands_do_what_the_readme_says(tmp_path):
-    """``make run`` runs ``bot.py``, which without a token says what is missing and where the
-    README explains it; ``make test`` runs pytest over every test (in two processes, each
-    test file in one)."""
+    """``make run`` runs ``bot.py`` (which opens the local table without a token, issue 34);
+    ``python bot.py`` without a token says what is missing and where the README explains it;
+    ``make test`` runs pytest over every test (in two processes, each test file in one)."""
     running = _section(README.read_text("utf-8"), "Running it")
     assert "make run" in running and "make test" in running
     make = (ROOT / "Makefile").read_text("utf-8")
-    assert re.search(r"^run: .*\n\t\$\(VENV\)/bin/python bot\.py$", make, re.M)
+    assert re.search(r"^run: .*\n\t\$\(VENV\)/bin/python bot\.py --local-table-without-token$",
+                     make, re.M)
     assert re.search(r"^test: .*\n\t\$\(VENV\)/bin/python -m pytest -n 2 --dist loadfile$",
                      make, re.M)
     assert 'testpaths = ["tests"]' in (ROOT / "pyproject.toml").read_text("utf-8")
@@ -203,6 +204,16 @@ async def test_rules_link_the_rule_book_at_the_games_section_when_rules_url_is_s
         await h.say(OLYA, GROUP, "/rules")
         text = h.tg.last(GROUP).text
         assert "📖" not in text and "<a href" not in text and "RULES.md" not in text
+
+
+def test_the_readmes_first_screen_says_make_run_without_a_token_opens_the_local_table():
+    """Issue 34: who opens the repository learns on its first screen (before any scrolling)
+    that ``make run`` without a token opens a local table, and sees it."""
+    first = "\n".join(README.read_text("utf-8").splitlines()[:24])
+    assert "`make run`" in first and "without" in first and "`BOT_TOKEN`" in first
+    assert "local table" in first and "http://127.0.0.1:8765/" in first
+    assert "(docs/pictures/local-round.png)" in first and "(docs/LOCAL_TABLE.md)" in first
+    assert (ROOT / "docs/pictures/local-round.png").is_file()
 
 
 def test_the_image_carries_every_package_the_project_installs():

@@ -202,7 +202,7 @@ async def test_a_failing_decision_falls_back_to_the_host_move(svc, clock, monkey
     def broken(*args, **kwargs):
         raise RuntimeError("no idea")
 
-    monkeypatch.setattr(service.thinkers, "decide", broken)
+    monkeypatch.setattr(service.thinkers, "think", broken)
     res = await svc.lobbies.open_solo(42, "Masha", bots_count=1, strength="normal")
     rng = random.Random(5)
     while res.table.to_act_user_id == 42:
@@ -276,7 +276,8 @@ async def test_computer_players_think_in_worker_processes_by_a_count_of_samples(
     """Issue 11: by default decisions run in a pool of worker processes, off the event
     loop's interpreter; what crosses is the seat's observation, and the hard strength plays a
     fixed number of sampled deals, so its move is the same however busy the machine is: the
-    pool's move equals the same decision made here."""
+    pool's move equals the same decision made here (its time budget never binds at 40
+    deals)."""
     import pickle
     from concurrent.futures import ProcessPoolExecutor
 
@@ -306,6 +307,15 @@ async def test_computer_players_think_in_worker_processes_by_a_count_of_samples(
             moves += 1
         pool = svc.thinkers.executor()
         assert isinstance(pool, ProcessPoolExecutor) and moves == 3
+        # each decision's CPU time was measured in the worker and counted here (issue 33)
+        from prometheus_client.parser import text_string_to_metric_families
+
+        got = {(s.name, s.labels.get("strength")): s.value
+               for f in text_string_to_metric_families(svc.metrics.exposition().decode())
+               for s in f.samples}
+        assert got[("kozel_decision_seconds_count", "hard")] == 3
+        assert got[("kozel_decision_seconds_sum", "hard")] > 0
+        assert got[("kozel_decision_time_stops_total", "hard")] == 0
         import os
 
         assert pool._processes and os.getpid() not in pool._processes

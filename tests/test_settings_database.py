@@ -49,3 +49,19 @@ def test_a_bare_postgresql_url_means_the_pinned_driver():
 def test_another_database_is_refused(url):
     with pytest.raises(ValidationError, match="DATABASE_URL"):
         settings(database_url=url)
+
+
+async def test_the_think_time_setting_reaches_the_computer_players(tmp_path, monkeypatch):
+    """``BOT_THINK_SECONDS`` (issue 33): CPU seconds a hard decision may take, 1 by default,
+    positive; the wired app's computer players get it and count into the service's
+    metrics."""
+    from tests.botkit import Harness
+
+    assert settings().bot_think_seconds == 1.0
+    monkeypatch.setenv("BOT_THINK_SECONDS", "0.25")
+    assert settings().bot_think_seconds == 0.25
+    with pytest.raises(ValidationError):
+        settings(bot_think_seconds=0)
+    async with Harness(tmp_path, settings={"bot_think_seconds": 0.5}) as h:
+        thinkers = h.app.service.thinkers
+        assert thinkers.think_seconds == 0.5 and thinkers.metrics is h.app.service.metrics

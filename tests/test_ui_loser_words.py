@@ -119,3 +119,27 @@ def test_the_loser_is_called_by_the_games_own_word_and_mark_everywhere(variant, 
         assert not any(w in label.lower() for label in labels for w in GOAT_WORDS[locale])
     page = table_state(Result(True, table=_table(variant)), locale, TR)
     assert page["final"]["goat_mark"] == mark and page["final"]["goats"] == [1, 2]
+
+
+@pytest.mark.parametrize(("locale", "shown"), [("en", "Bot Fyodor 🤖"), ("uk", "Бот Федір 🤖"),
+                                               ("ru", "Бот Фёдор 🤖")])
+def test_the_mini_app_names_a_computer_player_in_the_readers_language(locale, shown):
+    """The Mini App's seats, final table and log name a computer player as the group's and
+    the private chat's messages do: in the reader's language (issue 20 item 10), not by the
+    Russian name its seat stores."""
+    table = _table("classic")
+    bot = SeatView(1, -1, "Бот Фёдор 🤖", 3, 1, 55, 0, False, 0, bot="easy")
+    end = table.final
+    players = tuple(p if p.seat != 1 else PlayerResult(
+        seat=1, user_id=-1, name="Бот Фёдор 🤖", score=p.score, goat=p.goat, rating=0,
+        outs=1, fish=0, timed_out=False, side=1, place=p.place, bot="easy")
+        for p in end.players)
+    from dataclasses import replace
+
+    table = replace(table, seats=(table.seats[0], bot, table.seats[2]),
+                    final=replace(end, players=players))
+    page = table_state(Result(True, table=table), locale, TR)
+    assert [s["name"] for s in page["seats"]] == ["Оля", shown, "Маша"]
+    assert shown in page["final"]["text"]
+    if locale != "ru":
+        assert "Фёдор" not in str(page)

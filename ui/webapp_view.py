@@ -28,6 +28,7 @@ from service.views import HandView, LayoutView, MoveOption, Result, TableView
 
 from .compose import first_matters
 from .i18n import Translator
+from .names import localized
 from .picture_layout import plan_table
 from .render import (
     action_log,
@@ -110,7 +111,8 @@ def table_state(result: Result, locale: str, tr: Translator) -> dict[str, Any]:
     scored, else the previous round's closed table) or None; ``final`` the match end's text,
     the goats' seats and the game's mark for them (``goat_mark``: 🐐, Осёл's 🫏), or None;
     ``deadline_at`` Unix seconds (the page counts down from it against ``now``, the server's
-    clock)."""
+    clock).  Computer players are named in ``locale``, as the chats name them."""
+    result = localized(result, locale, tr)
     table = result.table
     names = _names(table)
     sides = [s.side for s in table.seats]

@@ -1,14 +1,17 @@
-"""A local stand-in for the Telegram Bot API, for end-to-end tests and load benchmarks.
+"""The Bot API emulator of the tests: the local Telegram of :mod:`localtable.telegram` (product
+code since issue 34, the local table's), plus what only tests need.
 
-Not shipped with the bot.  :class:`Emulator` serves the Bot API over HTTP on a loopback
-address (give its ``url`` to the bot as ``BOT_API_URL``) and a control API under
-``/control/``; :class:`EmulatorClient` drives the control API; :mod:`tests.emulator.fixtures`
-has the pytest fixtures.  ``python -m tests.emulator`` runs one standalone.
+:class:`Emulator` serves the Bot API over HTTP on a loopback address (give its ``url`` to the
+bot as ``BOT_API_URL``) and a control API under ``/control/``; :class:`EmulatorClient` drives
+the control API; :mod:`tests.emulator.fixtures` has the pytest fixtures.  ``python -m
+tests.emulator`` runs one standalone.  ``tests.emulator.world``, ``.botapi``, ``.html``,
+``.webhook`` are the modules of :mod:`localtable.telegram` under their old names.
 """
+
+from localtable.telegram import ApiError, ControlError, EmulatorConfig, FloodLimits, World
 
 from .client import Button, ChatMessage, EmulatorClient, EmulatorError
 from .server import DEFAULT_TOKEN, Emulator, close_bot
-from .world import ApiError, ControlError, EmulatorConfig, FloodLimits, World
 
 __all__ = [
     "DEFAULT_TOKEN",
