@@ -268,7 +268,8 @@ async def wire(settings: Settings, bot: Bot, *, cluster: bool = False,
     post = Post(outbox, tr, books, languages, reach, service.clock, links)
     publisher = Publisher(service, post, TablePictures(tr, workers=settings.picture_workers),
                           listeners=(pages.push,) if pages is not None else (),
-                          watching=pages.watching if pages is not None else None,
+                          watching=(pages.watching if pages is not None
+                                    and settings.webapp_hold_chats else None),
                           table_calm=settings.webapp_table_calm)
     if pages is not None:
         pages.on_gone.append(publisher.page_closed)
