@@ -16,6 +16,10 @@ play classic matches to 101:
 - **Bot API calls per move**: every call the bot made (``getUpdates`` aside) from the first move
   until it fell quiet after the last, divided by the moves.  Then the same number of matches
   played by pressing the private chat's buttons, as today (``tests.e2e.players.Table.play``).
+- **the chats once a page closes** (issue 33): in each match played in pages one player closes
+  their page after :data:`CLOSE_AT` moves; their private chat must then show their hand as it
+  is, with the move buttons exactly when it is their turn (read from the page's own state
+  call), before they open the page again and play on.  Its calls count with the rest.
 """
 
 from __future__ import annotations
@@ -56,6 +60,10 @@ new MutationObserver(() => {
 """
 
 
+#: After how many moves of a match played in pages one player closes their page.
+CLOSE_AT = 15
+
+
 def pct(values: list[float], p: float) -> float:
     """The ``p``-th percentile (nearest rank) of ``values``."""
     ordered = sorted(values)
@@ -82,22 +90,64 @@ async def _calls(client, since: int, until: int) -> int:
                 if c["seq"] <= until and c["method"].lower() != "getupdates"])
 
 
-async def in_pages(client, browser, port: int, first_id: int) -> tuple[list[float], int, int]:
-    """One match played in pages: (latencies in ms, moves, Bot API calls)."""
+async def _page_state(port: int, init_data: str, match_id: int) -> dict:
+    """The state the page of ``init_data``'s user is given (its own call)."""
+    import aiohttp
+
+    async with aiohttp.ClientSession() as http:
+        async with http.get(f"http://127.0.0.1:{port}/webapp/api/state?m={match_id}",
+                            headers={"Authorization": f"tma {init_data}"}) as r:
+            return (await r.json())["state"]
+
+
+async def _chat_caught_up(client, port: int, init_data: str, user_id: int, match_id: int,
+                          timeout: float = 30.0) -> float:
+    """Wait until ``user_id``'s private chat shows their hand as the page's state has it —
+    its tiles, and move buttons exactly when it is their turn; the seconds it took."""
+    begin = time.monotonic()
+    while True:
+        hand = (await _page_state(port, init_data, match_id))["hand"]
+        pairs = [tuple(int(x) for x in code.split("-")) for code in hand["tiles"]]
+        tiles = " ".join(f"[{a}|{b}]" for a, b in sorted((min(p), max(p)) for p in pairs))
+        last = await client.last_bot_message(user_id)
+        presses = [b for b in (last.flat_buttons if last else []) if b.callback_data]
+        if last is not None and tiles in (last.text or "").splitlines() \
+                and bool(presses) == bool(hand["your_turn"]):
+            return time.monotonic() - begin
+        if time.monotonic() - begin > timeout:
+            raise RuntimeError(f"user {user_id}'s private chat never showed {tiles} "
+                               f"(turn: {hand['your_turn']}): {last}")
+        await client.wait_change((await client.state())["version"], timeout=1.0)
+
+
+async def in_pages(client, browser, port: int, first_id: int
+                   ) -> tuple[list[float], int, int, float]:
+    """One match played in pages: (latencies in ms, moves, Bot API calls, seconds a closed
+    page's private chat took to show the hand as it is)."""
     table = await _table(client, first_id)
-    pages = []
+    pages, datas = [], []
     for p in table.players:
         data = await client.webapp_init_data(p.id)
+        datas.append(data)
         pages.append(await open_page(browser, page_url(port, data, match=table.match_id),
                                      script=SEEN))
     start = await _quiet(client)
     latencies: list[float] = []
     moves = 0
-    deadline = time.monotonic() + 300
+    caught_up = -1.0
+    deadline = time.monotonic() + 600  # (a loaded machine plays slowly)
     while time.monotonic() < deadline:
-        if await pages[0].locator("#panel[data-kind=final]:not([hidden])").count():
+        if await pages[0].locator("#final:not([hidden])").count():
             break
         moved = False
+        if moves >= CLOSE_AT and caught_up < 0:
+            # the last player closes their page: their private chat takes over
+            k = len(pages) - 1
+            await pages[k].context.close()
+            caught_up = await _chat_caught_up(client, port, datas[k], table.players[k].id,
+                                              table.match_id)
+            pages[k] = await open_page(browser, page_url(port, datas[k],
+                                                         match=table.match_id), script=SEEN)
         for page in pages:
             before = await version(page)
             if not await tap_a_move(page):
@@ -127,9 +177,11 @@ async def in_pages(client, browser, port: int, first_id: int) -> tuple[list[floa
             await asyncio.sleep(0.02)
     end = await _quiet(client)
     calls = await _calls(client, start, end)
+    if not await pages[0].locator("#final:not([hidden])").count():
+        raise RuntimeError(f"the match in pages did not end within the time ({moves} moves)")
     for page in pages:
         await page.context.close()
-    return latencies, moves, calls
+    return latencies, moves, calls, caught_up
 
 
 async def by_buttons(client, first_id: int) -> tuple[int, int]:
@@ -163,11 +215,13 @@ async def main(matches: int) -> None:
         await proc.start(timeout=60)
         lat: list[float] = []
         page_moves = page_calls = 0
+        caught: list[float] = []
         for n in range(matches):
-            got, moves, calls = await in_pages(client, browser, port, 20_000 + 10 * n)
+            got, moves, calls, took = await in_pages(client, browser, port, 20_000 + 10 * n)
             lat += got
             page_moves += moves
             page_calls += calls
+            caught.append(took)
         button_moves = button_calls = 0
         for n in range(matches):
             moves, calls = await by_buttons(client, 30_000 + 10 * n)
@@ -179,6 +233,8 @@ async def main(matches: int) -> None:
               f"mean {statistics.fmean(lat):.1f} ms")
         print(f"Bot API calls per move, everyone in pages: {page_calls / page_moves:.2f} "
               f"({page_calls} calls / {page_moves} moves)")
+        print("a page closed mid-match: its private chat showed the hand as it is after "
+              + ", ".join(f"{t:.1f} s" for t in caught))
         print(f"Bot API calls per move, everyone by buttons: {button_calls / button_moves:.2f} "
               f"({button_calls} calls / {button_moves} moves)")
     finally:

@@ -203,6 +203,12 @@ class App:
         if self._closed:
             return
         self._closed = True
+        if self.pages is not None:
+            self.pages.close_all()
+        try:  # what pages held back is shown before the outbox is sent out
+            await asyncio.wait_for(self.publisher.flush(), timeout)
+        except TimeoutError:
+            log.warning("stopping before the chats held back for pages were shown")
         if self.cluster is not None:
             left = await self._drain_handing_back(timeout)
         else:
@@ -285,10 +291,16 @@ async def wire(settings: Settings, bot: Bot, *, cluster: bool = False,
     books = Books(service.messages)
     links = Links(me.username or "bot", settings.webapp_url,
                   settings.webapp_short_name if settings.webapp_url else None)
-    pages = Pages(tr, faces=books.faces) if settings.webapp_url else None
+    pages = (Pages(tr, faces=books.faces, grace=settings.webapp_page_grace)
+             if settings.webapp_url else None)
     post = Post(outbox, tr, books, languages, reach, service.clock, links)
     publisher = Publisher(service, post, TablePictures(tr, workers=settings.picture_workers),
-                          listeners=(pages.push,) if pages is not None else ())
+                          listeners=(pages.push,) if pages is not None else (),
+                          watching=(pages.watching if pages is not None
+                                    and settings.webapp_hold_chats else None),
+                          table_calm=settings.webapp_table_calm)
+    if pages is not None:
+        pages.on_gone.append(publisher.page_closed)
     return App(service=service, tr=tr, outbox=outbox, books=books, publisher=publisher,
                languages=languages, reach=reach, links=links, settings=settings,
                pages=pages, cluster=member)

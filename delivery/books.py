@@ -13,7 +13,7 @@ The stored JSON object (``matches.messages``)::
      "table": 13, "table_round": 2, "table_chat": -100, "table_closed": 1, "table_photo": 1,
      "faces": "pictures",
      "end_shown": 1, "hold": 15, "hold_version": 9, "hold_name": "Петя",
-     "hand:21": {"id": 14, "version": 7, "round": 2, "live": 1, "unsure": 1},
+     "hand:21": {"id": 14, "version": 7, "round": 2, "live": 1, "unsure": 1, "behind": 1},
      "dm_notice:22": 2, "dm_notice_msg:22": 16, "retired:21": [11], "spent:21": [9, 10],
      "sending:22": 16}
 
@@ -43,13 +43,16 @@ class HandMessage:
     the future of its send), the match ``version`` and ``round_no`` it shows, and whether
     its keyboard is ``live`` (the player's turn); ``unsure``: the edit that puts this
     version's keyboard on it is asked for but not known to be made (stored, so a restart
-    makes it again, issue 20 item 15)."""
+    makes it again, issue 20 item 15); ``behind``: it may show an older state than the
+    match, held back while a page of its player was open (issue 33: stored, so whoever
+    shows the match next brings it up to date)."""
 
     message: MessageRef
     version: int
     round_no: int
     live: bool
     unsure: bool = False
+    behind: bool = False
 
     @classmethod
     def from_json(cls, value: Any) -> HandMessage | None:
@@ -57,7 +60,8 @@ class HandMessage:
         live]``; None for anything else."""
         if isinstance(value, dict) and isinstance(value.get("id"), int):
             return cls(value["id"], int(value.get("version", -1)), int(value.get("round", 0)),
-                       bool(value.get("live")), bool(value.get("unsure")))
+                       bool(value.get("live")), bool(value.get("unsure")),
+                       bool(value.get("behind")))
         if isinstance(value, list) and value and isinstance(value[0], int):
             mid, version, round_no, live = (list(value) + [-1, 0, 0])[:4]
             return cls(mid, int(version), int(round_no), bool(live))
@@ -72,6 +76,8 @@ class HandMessage:
                "live": int(self.live)}
         if self.unsure:
             out["unsure"] = 1
+        if self.behind:
+            out["behind"] = 1
         return out
 
 
@@ -354,6 +360,10 @@ class Books:
         if lock is None:
             lock = self._locks[match_id] = asyncio.Lock()
         return lock
+
+    def held_matches(self) -> list[int]:
+        """The matches whose books are in memory."""
+        return list(self._books)
 
     def shown(self, match_id: int) -> int:
         """The newest version of a match shown (-1: none yet)."""

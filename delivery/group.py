@@ -12,12 +12,22 @@ round, so a new choice applies from the next round's table.  If a picture fails 
 refuses the upload, the network gives up, it cannot be drawn), the round goes on as text: the
 photo is deleted and the latest table is sent as a text message in its place (a photo cannot
 be edited into a text), and the next round tries a picture again (issue 14).
+
+A calmer table (issue 33, "the token's budget"): while every person at the table follows the
+match in a page (the publisher says so: ``calm``), the table message of a round in play is
+edited at most once every ``calm_every`` seconds, always to the newest state — the states in
+between are held back (:class:`_Calm`) and a timer shows the newest when the interval is up.
+Everything else is shown at once and supersedes what is held: the round's closing table and
+summary, the next round's table, the match end, a table shown anew, and the table as it is
+when a page closes (:meth:`GroupMessages.flush`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from delivery.books import MatchMessages
@@ -31,9 +41,30 @@ from ui.keyboards import dm_keyboard, lobby_keyboard, rematch_keyboard, webapp_k
 from ui.names import localize_name, localized
 from ui.settings import faces, table_view
 
-__all__ = ["GroupMessages"]
+__all__ = ["TABLE_CALM", "GroupMessages"]
 
 log = logging.getLogger(__name__)
+
+#: Seconds between two edits of a round's table message while everyone at the table plays in
+#: a page (0: every change at once).
+TABLE_CALM = 10.0
+
+
+@dataclass(eq=False)
+class _Calm:
+    """A match's table message at the calmer pace: when it was last asked to show a state
+    (``last``, the post's clock), the newest table held back since (``due``: the table, its
+    language, whether a picture) and the timer that shows it."""
+
+    last: float = float("-inf")
+    due: tuple[TableView, str, bool] | None = None
+    timer: asyncio.TimerHandle | None = None
+
+    def drop(self) -> None:
+        self.due = None
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
 
 
 class GroupMessages:
@@ -41,10 +72,14 @@ class GroupMessages:
     pictures, ``chat_info(chat_id)`` gives a chat's settings (``People.chat_info``)."""
 
     def __init__(self, post: Post, pictures: TablePictures,
-                 chat_info: Callable[[int], Awaitable[ChatInfo]]) -> None:
+                 chat_info: Callable[[int], Awaitable[ChatInfo]], *,
+                 calm_every: float = TABLE_CALM) -> None:
         self.post = post
         self.pictures = pictures
         self.chat_info = chat_info
+        self.calm_every = calm_every
+        #: Per match, the table message's pace while everyone plays in a page.
+        self._calm: dict[int, _Calm] = {}
         #: The table each match's table message was last given, and its language.
         self._shown: dict[int, tuple[TableView, str]] = {}
         #: Per match, the rounds whose closed table a failed picture left to a text.
@@ -54,6 +89,9 @@ class GroupMessages:
         """The match's books were dropped: so is what is kept of it here."""
         self._shown.pop(match_id, None)
         self._closed_as_text.pop(match_id, None)
+        calm = self._calm.pop(match_id, None)
+        if calm is not None:
+            calm.drop()
 
     # -- the lobby -------------------------------------------------------------------------
 
@@ -85,10 +123,13 @@ class GroupMessages:
 
     # -- the table -------------------------------------------------------------------------
 
-    async def table(self, result: Result, books: MatchMessages, redo: bool = False) -> None:
+    async def table(self, result: Result, books: MatchMessages, redo: bool = False, *,
+                    calm: bool = False) -> None:
         """The round's table message: the lobby says the match started; a round that is over
         on the table message is shown closed with its summary first (``redo``: again, after
-        a restart), and the new round's table comes with its lead."""
+        a restart), and the new round's table comes with its lead.  ``calm``: everyone at the
+        table plays in a page, so a change within the round may wait for the calmer pace
+        (:meth:`_hold`)."""
         post = self.post
         info = await self.chat_info(result.table.chat_id)
         locale = await post.languages.of_chat(result.table.chat_id)
@@ -114,6 +155,9 @@ class GroupMessages:
                 # is the group's last word (the leader has their keyboard already)
                 return
             books.table = None
+        if calm and not redo and books.table and books.table_round == table.round_no \
+                and self._hold(table, locale, picture):
+            return
         self._show_table(books, table, locale, picture=picture)
 
     async def frame(self, table: TableView, books: MatchMessages) -> bool:
@@ -127,6 +171,55 @@ class GroupMessages:
                          picture=books.table_photo)
         return True
 
+    def _hold(self, table: TableView, locale: str, picture: bool) -> bool:
+        """Hold ``table`` back if the table message was asked to show a state less than
+        ``calm_every`` seconds ago (True): it becomes the newest state held, shown when the
+        interval is up."""
+        if self.calm_every <= 0:
+            return False
+        calm = self._calm.setdefault(table.match_id, _Calm())
+        wait = calm.last + self.calm_every - self.post.clock()
+        if wait <= 0:
+            return False
+        calm.due = (table, locale, picture)
+        if calm.timer is None:
+            calm.timer = asyncio.get_running_loop().call_later(
+                wait, self._interval_up, table.match_id)
+        return True
+
+    def _interval_up(self, match_id: int) -> None:
+        calm = self._calm.get(match_id)
+        if calm is not None:
+            calm.timer = None
+            self.post.books.spawn(self.flush(match_id))
+
+    def holding(self, match_id: int) -> bool:
+        """Whether a state of the match's table is held back."""
+        calm = self._calm.get(match_id)
+        return calm is not None and calm.due is not None
+
+    async def flush(self, match_id: int, books: MatchMessages | None = None) -> None:
+        """Show the table held back now (the interval is up, a page closed, the bot stops);
+        ``books``: the match's, when the caller holds its lock."""
+        if not self.holding(match_id):
+            return
+        if books is not None:
+            self._flush(match_id, books)
+            return
+        async with self.post.books.lock(match_id):
+            books = await self.post.books.of(match_id)
+            self._flush(match_id, books)
+            self.post.books.changed(match_id)
+
+    def _flush(self, match_id: int, books: MatchMessages) -> None:
+        calm = self._calm.get(match_id)
+        if calm is None or calm.due is None:
+            return
+        table, locale, picture = calm.due
+        calm.drop()
+        if books.table and books.table_round == table.round_no:
+            self._show_table(books, table, locale, picture=picture)
+
     def _show_table(self, books: MatchMessages, table: TableView, locale: str, *,
                     picture: bool) -> None:
         """Make the round's table message show ``table``: edit it in its kind (the picture
@@ -134,6 +227,11 @@ class GroupMessages:
         outbox, tr = self.post.outbox, self.post.tr
         chat = table.chat_id
         self._shown[table.match_id] = (table, locale)
+        calm = self._calm.get(table.match_id)
+        if calm is not None or self.calm_every > 0:  # what it shows now supersedes any held
+            calm = calm or self._calm.setdefault(table.match_id, _Calm())
+            calm.drop()
+            calm.last = self.post.clock()
         markup = self._table_markup(table, locale)
         if books.table and books.table_photo:
             ref = books.table

@@ -14,6 +14,14 @@ of their legal moves on it:
   chat's newest message; only when something came after it (a new round's table) does the
   turn come as a new message at the bottom, the old one deleted.
 
+While a page of the player follows the match (``watching``, issue 33), their hand message
+waits: the page shows the hand and the turn, and nothing is asked of Telegram for that seat
+until the page closes; the message is marked ``behind`` in the books, and the first showing
+after the page closed (:meth:`HandMessages.catch_up`, or any later change) brings it up to
+date in one request — the turn, if it is theirs, as a new message that notifies.  A message
+the books do not hold yet (the first deal, /hand) and the match's end are shown whatever
+the pages do.
+
 A SIGKILL can fall between a request and its bookkeeping, so the books record the intent
 first: a hand message a newer one replaces is stored as still to delete
 (``MatchMessages.retired``) before the replacing send is made; a new message with a keyboard
@@ -25,7 +33,7 @@ start-up (``Publisher.heal``) deletes and redoes what these say.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from typing import Any
 
 from delivery.books import HandMessage, MatchMessages
@@ -41,6 +49,22 @@ __all__ = ["STRAY_PROBE", "HandMessages"]
 #: How many message ids after the last one it knew a restart looks at in a private chat where
 #: the killed process was sending a keyboard whose id it never stored.
 STRAY_PROBE = 3
+
+
+def _newest(post: Post, books: MatchMessages, table: TableView, user_id: int,
+            old: HandMessage) -> bool:
+    """Whether the hand message ``old`` may take the turn in place: the match is played in
+    the person's own private chat against computer players (nobody else is waited for), and
+    it is that chat's newest message — nothing sent after it, nothing being sent (issue 30
+    item 13)."""
+    if table.chat_id != user_id:
+        return False
+    mine = ref_id(old.message)
+    last = post.outbox.last_sent(user_id)
+    if mine is None or last is None:
+        return False
+    others = [ref_id(r) for r in (books.table, books.end, books.hold)]
+    return mine >= max([last, *(i for i in others if i is not None)])
 
 
 class HandMessages:
@@ -60,10 +84,13 @@ class HandMessages:
 
     # -- every seat's message after a change -----------------------------------------------
 
-    async def show(self, result: Result, books: MatchMessages, redo: bool = False) -> None:
+    async def show(self, result: Result, books: MatchMessages, redo: bool = False, *,
+                   watching: Collection[int] = ()) -> bool:
         """Make every person's hand message show ``result``: a new message with the keyboard
         on their turn (the old one closed), else the hand edited in place where it changed;
-        ``redo`` (a restart): every message the books know shows the state again."""
+        ``redo`` (a restart): every message the books know shows the state again.  The
+        people ``watching`` (a page of theirs is open) are left as they are while the match
+        is played, their messages marked ``behind``; True when one was newly marked."""
         table = result.table
         events = result.events
         touched = {e.get("seat") for e in events if e["kind"] in ("drew", "knocked",
@@ -74,10 +101,32 @@ class HandMessages:
         # however the match closed (played out, stopped, the bot removed), every seat's hand
         # message says so (issue 20 item 3)
         finished = result.status in (Status.FINISHED, Status.STOPPED)
+        marked = False
         for seat, hand in zip(table.seats, result.hands, strict=True):
-            if seat.user_id > 0:  # computer players have no private chat
-                await self._seat(books, table, seat, hand, redo=redo, finished=finished,
-                                 pressed=seat.seat in pressed, touched=seat.seat in touched)
+            if seat.user_id <= 0:  # computer players have no private chat
+                continue
+            old = books.hands.get(seat.user_id)
+            if seat.user_id in watching and old is not None and not (redo or finished):
+                marked = marked or not old.behind
+                old.behind = True  # the page shows it; the message waits for the page
+                continue
+            await self._seat(books, table, seat, hand, redo=redo, finished=finished,
+                             pressed=seat.seat in pressed, touched=seat.seat in touched)
+        return marked
+
+    async def catch_up(self, result: Result, books: MatchMessages, user_id: int) -> None:
+        """The page of ``user_id`` closed: their hand message, held ``behind``, shows
+        ``result`` (the match as it is) — edited in place, or on their turn a new message
+        with the keyboard, which notifies (the older one closed).  Nothing when it is not
+        behind."""
+        table, hand = result.table, result.hand_for(user_id)
+        old = books.hands.get(user_id)
+        if table is None or hand is None or old is None or not old.behind:
+            return
+        seat = next(s for s in table.seats if s.user_id == user_id)
+        await self._seat(books, table, seat, hand, redo=False,
+                         finished=result.status in (Status.FINISHED, Status.STOPPED),
+                         pressed=False, touched=True)
 
     async def _seat(self, books: MatchMessages, table: TableView, seat: SeatView, hand: Any,
                     *, redo: bool, finished: bool, pressed: bool, touched: bool) -> None:
@@ -85,6 +134,9 @@ class HandMessages:
         post = self.post
         uid, version, round_no = seat.user_id, table.version, table.round_no
         old = books.hands.get(uid)
+        if old is not None and old.behind:  # held back for a page: it shows the state now
+            touched = True
+            old.behind = False
         locale = await post.languages.of_user(uid)
         text = compose.hand_text(locale, localized(hand, locale, post.tr),
                                  localized(table, locale, post.tr), tr=post.tr)
@@ -106,7 +158,7 @@ class HandMessages:
                 # else it already holds the keyboard for this version (maybe a move half
                 # built in it, which a restart keeps)
                 return
-            if old and ((old.live and pressed) or self._newest(books, table, uid, old)):
+            if old and ((old.live and pressed) or _newest(self.post, books, table, uid, old)):
                 # the player is looking at the message they just pressed (everyone else
                 # knocked, or they lead the new round, §1.6), or nobody but them is waited
                 # for and it is their chat's newest message: the turn goes there
@@ -129,21 +181,6 @@ class HandMessages:
             # it is not this player's turn
             post.outbox.edit_text(uid, old.message, text, reply_markup=idle)
             books.hands[uid] = HandMessage(old.message, version, round_no, False)
-
-    def _newest(self, books: MatchMessages, table: TableView, user_id: int,
-                old: HandMessage) -> bool:
-        """Whether the hand message ``old`` may take the turn in place: the match is played
-        in the person's own private chat against computer players (nobody else is waited
-        for), and it is that chat's newest message — nothing sent after it, nothing being
-        sent (issue 30 item 13)."""
-        if table.chat_id != user_id:
-            return False
-        mine = ref_id(old.message)
-        last = self.post.outbox.last_sent(user_id)
-        if mine is None or last is None:
-            return False
-        others = [ref_id(r) for r in (books.table, books.end, books.hold)]
-        return mine >= max([last, *(i for i in others if i is not None)])
 
     def keyboard(self, table: TableView, hand: Any, locale: str,
                  chosen: Sequence[Any] | None = None) -> Any:

@@ -15,6 +15,10 @@ Issue 4 ("The table in the group", "Timeouts, absence, failures"):
 - ``TelegramRetryAfter`` (429) is waited out (``retry_after`` seconds, on that chat) and the
   same request retried, never dropped; network and 5xx errors are retried a few times;
 - "message is not modified" counts as success, and so does deleting a message that is gone;
+  and an edit is never asked for when the outbox knows the message shows that content
+  already (:class:`Shown`: what each message was last sent or edited to, for the newest
+  :data:`SHOWN_KEPT` messages): Telegram answers such an edit with an error, and it would
+  cost a request of the chat's rate for nothing (issue 33);
 - photos (issue 14: the group's table as a picture): :meth:`Outbox.send_photo` and
   :meth:`Outbox.edit_media` (``editMessageMedia``, coalescing like text edits) upload PNG
   bytes that may be given as a function, called only when the request is made: edits that
@@ -51,10 +55,11 @@ limits can delay them for minutes.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import inspect
 import logging
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -73,8 +78,8 @@ from aiogram.types import BufferedInputFile, InputMediaPhoto
 
 from delivery.limits import Limits, is_group_chat
 
-__all__ = ["Coordination", "MessageRef", "Outbox", "PhotoSource", "RetryAfterMiddleware",
-           "is_group_chat", "ref_id"]
+__all__ = ["SHOWN_KEPT", "Coordination", "MessageRef", "Outbox", "PhotoSource",
+           "RetryAfterMiddleware", "Shown", "is_group_chat", "ref_id"]
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +98,11 @@ _GONE = ("message to delete not found",)
 _LOST = ("message to edit not found", "message can't be edited")
 #: A message Telegram will not delete (a bot's own message older than 48 hours): it stays.
 _KEPT = ("message can't be deleted",)
+#: How many messages :class:`Shown` remembers the content of (the least recently touched go).
+SHOWN_KEPT = 20_000
+#: The keyword arguments of a text message that make what it shows (its keyboard aside).
+_TEXT_KEYS = ("text", "parse_mode", "entities", "link_preview_options",
+              "disable_web_page_preview")
 
 
 #: A message: its id, or the future of the send that makes it (resolving to the ``Message``).
@@ -162,6 +172,66 @@ _Outcome = tuple[Any, bool]
 _AGAIN = object()
 
 
+def _digest(value: Any) -> bytes:
+    """A short fingerprint of a message's content (a text and its options, or a keyboard)."""
+    if hasattr(value, "model_dump_json"):
+        value = value.model_dump_json(exclude_none=True)
+    return hashlib.blake2b(repr(value).encode(), digest_size=16).digest()
+
+
+class Shown:
+    """What the bot's messages show, as far as this outbox made them: per ``(chat id,
+    message id)`` the fingerprints of the text (with its options) and of the keyboard it was
+    last sent or edited to, for the ``kept`` messages touched last.  A message whose content
+    is not known (a photo, one edited by a request that failed, one forgotten) is simply
+    absent: its edits are made."""
+
+    def __init__(self, kept: int = SHOWN_KEPT) -> None:
+        self.kept = kept
+        self._known: OrderedDict[tuple[int, int], tuple[bytes | None, bytes]] = OrderedDict()
+
+    @staticmethod
+    def _text(kwargs: dict[str, Any]) -> bytes:
+        return _digest(tuple((k, kwargs.get(k)) for k in _TEXT_KEYS))
+
+    def unchanged(self, op: _Op) -> bool:
+        """Whether the edit ``op`` would leave its message as it is."""
+        if op.kind not in ("edit_text", "edit_markup") or not isinstance(op.message_id, int):
+            return False
+        known = self._known.get((op.chat_id, op.message_id))
+        if known is None:
+            return False
+        text, markup = known
+        if markup != _digest(op.kwargs.get("reply_markup")):
+            return False
+        return op.kind == "edit_markup" or text == self._text(op.kwargs)
+
+    def made(self, op: _Op, result: Any) -> None:
+        """The request ``op`` came to ``result`` (None: it failed)."""
+        if op.kind == "delete_many":
+            for mid in op.kwargs.get("message_ids", ()):
+                self._known.pop((op.chat_id, mid), None)
+            return
+        mid = getattr(result, "message_id", None) if op.kind == "send" else op.message_id
+        if not isinstance(mid, int):
+            return
+        key = (op.chat_id, mid)
+        if result is None or op.kind not in ("send", "edit_text", "edit_markup"):
+            self._known.pop(key, None)  # gone, a photo, or not known what it shows now
+            return
+        markup = _digest(op.kwargs.get("reply_markup"))
+        if op.kind == "edit_markup":
+            known = self._known.get(key)
+            if known is None:
+                return
+            self._known[key] = (known[0], markup)
+        else:
+            self._known[key] = (self._text(op.kwargs), markup)
+        self._known.move_to_end(key)
+        while len(self._known) > self.kept:
+            self._known.popitem(last=False)
+
+
 class Outbox:
     """Per-chat queues with coalescing and Telegram's rate limits (see the module doc).
 
@@ -212,6 +282,8 @@ class Outbox:
         self.migrated: dict[int, int] = {}
         #: Per chat, the id of the newest message this outbox sent there (since it started).
         self.newest: dict[int, int] = {}
+        #: What the messages this outbox made show (no edit to what one shows is made).
+        self.shown = Shown()
 
     # -- public API ----------------------------------------------------------------------------
 
@@ -456,7 +528,11 @@ class Outbox:
     async def _worker(self, chat_id: int, chat: _Chat) -> None:
         while chat.ops:
             op = chat.ops[0]
+            if _skipped(self.shown, chat, op):
+                continue
             if not await self._waited(chat_id) or not await self._ready(chat, op):
+                continue
+            if _skipped(self.shown, chat, op):
                 continue
             self.limits.record(chat_id)
             op.started = True
@@ -477,6 +553,7 @@ class Outbox:
             chat.ops.popleft()
             if failed and op.on_failed is not None:
                 await _notify(op.on_failed)
+            self.shown.made(op, None if failed else result)
             sent_id = getattr(result, "message_id", None) if op.kind.startswith("send") else None
             if isinstance(sent_id, int):
                 self.newest[op.chat_id] = max(self.newest.get(op.chat_id, 0), sent_id)
@@ -571,6 +648,17 @@ async def _notify(callback: Callable[..., Any] | None, *args: Any) -> None:
             await outcome
     except Exception:
         log.exception("outbox callback %r failed", callback)
+
+
+def _skipped(shown: Shown, chat: _Chat, op: _Op) -> bool:
+    """An edit at the head of ``chat``'s queue that would show what its message shows
+    already is done without a request (Telegram would refuse it as "not modified").  Not
+    before its mark (a cluster's reply) is settled, nor while the message is being sent."""
+    if op.mark is not None or op.after is not None or not shown.unchanged(op):
+        return False
+    chat.ops.popleft()
+    _resolve(op, True)
+    return True
 
 
 def _depths(chats: dict[int, _Chat], now: float) -> dict[str, tuple[int, float]]:

@@ -28,17 +28,36 @@ to the player to act.  A round's end edits its table into the closed table with 
 summary (hands revealed, points recorded) and the other players' hand messages to their new
 hands; the next round's table is sent with its lead, in place of that move's table edit.  So a
 round's end costs what a move costs.
+
+Where people play in pages (issue 33, "the token's budget": one token sends about 30
+requests a second, a group takes 20 a minute), the chats are kept truthful with fewer
+requests.  ``watching(match id)`` (:meth:`delivery.pages.Pages.watching`) names the people a
+page of whom follows the match:
+
+- a watching person's hand message is not edited move by move — the page shows their hand
+  and their turn; it is marked ``behind`` and brought up to date in one request when the
+  page closes (:meth:`Publisher.page_closed`), the turn then coming as a new message that
+  notifies;
+- while every person at the table watches, the group's table follows at a calmer pace: at
+  most one edit every ``table_calm`` seconds within a round, always to the newest state
+  (:class:`delivery.group.GroupMessages`); a round's closing table and summary, the next
+  round's table and the match end go at once, and a page that closes shows the table as it
+  is;
+- the match's end shows every hand message and the group as before; so does a restart.
+
+A person whose page is closed gets every change as before.  So a move made in a page costs
+the table's edit at the calmer pace and nothing in private.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from delivery.books import MatchMessages
-from delivery.group import GroupMessages
+from delivery.group import TABLE_CALM, GroupMessages
 from delivery.hands import HandMessages
 from delivery.pictures import TablePictures
 from delivery.post import Post
@@ -65,13 +84,17 @@ class Publisher:
     """
 
     def __init__(self, service: GameService, post: Post, pictures: TablePictures, *,
-                 listeners: Sequence[Callable[[Result], None]] = ()) -> None:
+                 listeners: Sequence[Callable[[Result], None]] = (),
+                 watching: Callable[[int], Collection[int]] | None = None,
+                 table_calm: float = TABLE_CALM) -> None:
         self.service = service
         self.post = post
         self.books = post.books
         self.pictures = pictures
         self.listeners = tuple(listeners)
-        self.group = GroupMessages(post, pictures, service.people.chat_info)
+        self.watching = watching
+        self.group = GroupMessages(post, pictures, service.people.chat_info,
+                                   calm_every=table_calm)
         self.hands = HandMessages(post, dm_closed=self.group.dm_closed,
                                   dm_reached=self.group.dm_reached, view=service.store.view)
         self.books.on_forget.append(self.group.forget)
@@ -145,12 +168,66 @@ class Publisher:
                 await self.group.lobby(result, books)
                 return
             if result.table is not None:
+                watching = self._watching(result, redo)
+                humans = {s.user_id for s in result.table.seats if s.user_id > 0}
                 if table:  # (else its frames go first: :meth:`_frames`)
-                    await self.group.table(result, books, redo)
-                await self.hands.show(result, books, redo)
+                    await self.group.table(result, books, redo,
+                                           calm=bool(humans) and humans <= watching)
+                await self.hands.show(result, books, redo, watching=watching)
         # the match end last: a group's queue is sent in order, so whoever reads it finds
         # the table above already closed with the last round's summary
         await self.group.match_end(result, books)
+
+    def _watching(self, result: Result, redo: bool) -> set[int]:
+        """The people a page of whom follows the match while it is played (none after a
+        restart, or for a match that closed: every chat shows those in full)."""
+        if self.watching is None or redo or result.status != Status.PLAYING:
+            return set()
+        return set(self.watching(result.match_id))
+
+    # -- pages that closed (issue 33) -------------------------------------------------------
+
+    async def page_closed(self, match_id: int, user_id: int) -> None:
+        """``user_id``'s last page of the match closed (``Pages.on_gone``): what was held
+        back for it is shown as the match is now — the group's table, and their hand
+        message (the turn, if theirs, as a new message).  Only what this process held back:
+        on a worker of a cluster, only for a chat it still owns."""
+        if user_id in (self.watching(match_id) if self.watching else ()):
+            return  # (back again)
+        await self._catch_up(match_id, {user_id})
+
+    async def _catch_up(self, match_id: int, users: Collection[int]) -> None:
+        held = self.books.held(match_id)
+        if held is None:
+            return
+        behind = {u for u in users if (h := held.hands.get(u)) is not None and h.behind}
+        if not behind and not self.group.holding(match_id):
+            return
+        cluster = self.service.cluster
+        if cluster is not None and held.table_chat not in cluster.owned:
+            return
+        res = await self.service.store.view(match_id)
+        if not res.ok or res.table is None:
+            return
+        async with self.books.lock(match_id):
+            books = await self.books.of(match_id)
+            if (res.version or 0) < self.books.shown(match_id):
+                return  # (a newer state is being shown: it shows them)
+            await self.group.flush(match_id, books)
+            for user_id in behind:
+                await self.hands.catch_up(res, books, user_id)
+            self.books.changed(match_id)
+
+    async def flush(self) -> None:
+        """Stopping: every table held back is shown and every hand message held back for a
+        page brought up to date (the pages lose their streams with this process)."""
+        for match_id in self.books.held_matches():
+            held = self.books.held(match_id)
+            if held is not None:
+                try:
+                    await self._catch_up(match_id, list(held.hands))
+                except Exception:
+                    log.exception("match %s: showing what pages held back failed", match_id)
 
     async def bot_removed(self, results: Sequence[Result], title: str | None) -> None:
         """The bot was removed from a group (issue 20 item 2) and ``results`` are its matches
@@ -255,8 +332,14 @@ class Publisher:
 
     async def accepted(self, result: Result, user_id: int, chat_id: int, message_id: int
                        ) -> None:
-        """:meth:`delivery.hands.HandMessages.accepted`."""
+        """:meth:`delivery.hands.HandMessages.accepted`; and a person who pressed a button
+        in the chat while a page of theirs was open is looking at the chat: their hand
+        message, held back for the page, shows the match as it is."""
         await self.hands.accepted(result, user_id, chat_id, message_id)
+        held = self.books.held(result.match_id) if result.match_id is not None else None
+        hand = held.hands.get(user_id) if held is not None else None
+        if hand is not None and hand.behind:
+            await self._catch_up(result.match_id, {user_id})
 
     async def refused(self, result: Result, user_id: int, chat_id: int, message_id: int,
                       pressed_version: int | None = None, *, had_keyboard: bool = True

@@ -122,6 +122,14 @@ class Settings(DatabaseSettings):
     webapp_host: str = "0.0.0.0"
     webapp_port: int = Field(8081, ge=1, le=65535)
     webapp_max_age: int = Field(86_400, ge=60)
+    # while people play in pages (issue 33): seconds a person still counts as watching after
+    # their page's stream ended, and seconds between two edits of the group's table while
+    # every person at it plays in a page (0: every change at once)
+    webapp_page_grace: float = Field(5.0, ge=0, le=600)
+    webapp_table_calm: float = Field(10.0, ge=0, le=600)
+    # false: the chats follow every move whatever the pages do (where a person sees their
+    # chat and their page side by side, as at the local table)
+    webapp_hold_chats: bool = True
 
     @field_validator("bot_api_url", "webhook_url", "webhook_secret", "bot_workers",
                      "rules_url", "worker_id", "webapp_url",

@@ -18,6 +18,9 @@ call as a button press, and the result to the same publisher.
   event per newer version, the current state first when the page's ``since`` is not it
   (the page re-syncs by version when it comes back from the background); ``Last-Event-ID``
   counts as ``since``.  The page falls back to polling the state when the stream fails.
+  A page whose stream is open counts as watching the match (``delivery.pages``): its
+  person's hand message waits for the page to close (issue 33); the stream notices a page
+  that went away within :data:`PROBE` seconds.
 
 On a worker of a cluster (docs/SCALE_OUT.md) the page may reach any worker: a move is stored
 in the inbox and made by the owner of the match's chat, like an update (:func:`_via_owner`,
@@ -63,8 +66,8 @@ from ui.callbacks import target_code, target_fields
 
 log = logging.getLogger(__name__)
 
-__all__ = ["STATIC", "STREAM_TTL", "KEEP_ALIVE", "WEBAPP_ACTION", "action_id", "create_webapp",
-           "follow", "perform"]
+__all__ = ["STATIC", "STREAM_TTL", "KEEP_ALIVE", "PROBE", "WEBAPP_ACTION", "action_id",
+           "create_webapp", "follow", "perform"]
 
 #: The page's files.
 STATIC = Path(__file__).resolve().parents[1] / "ui" / "webapp_static"
@@ -72,6 +75,9 @@ STATIC = Path(__file__).resolve().parents[1] / "ui" / "webapp_static"
 STREAM_TTL = 300.0
 #: A comment line on a quiet stream this often, so proxies keep it open [seconds].
 KEEP_ALIVE = 15.0
+#: How often a quiet stream looks whether its page went away [seconds]: a closed page's
+#: private chat is brought up to date once it has gone (``delivery.pages``, issue 33).
+PROBE = 1.0
 #: The key of a Mini App action in an inbox row's payload (a worker of a cluster).
 WEBAPP_ACTION = "webapp_action"
 _ENDS = {None, "left", "right", "up", "down", "gap"}
@@ -362,9 +368,19 @@ async def stream(request: web.Request) -> web.StreamResponse:
             page_.version = -1
             page_.offer(pages.state_for(res, user_id, locale))
         await response.write(b"retry: 1000\n\n")
+        quiet = 0.0
         while True:
-            state_ = await page_.next(KEEP_ALIVE)
-            await response.write(b": keep-alive\n\n" if state_ is None else _event(state_))
+            state_ = await page_.next(PROBE)
+            if state_ is not None:
+                await response.write(_event(state_))
+                quiet = 0.0
+                continue
+            if request.transport is None or request.transport.is_closing():
+                break  # the page went away
+            quiet += PROBE
+            if quiet >= KEEP_ALIVE:
+                await response.write(b": keep-alive\n\n")
+                quiet = 0.0
     except (ConnectionResetError, RuntimeError):  # the page went away
         pass
     finally:

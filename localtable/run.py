@@ -67,7 +67,10 @@ def local_settings(token: str, api_url: str, database: Path, port: int) -> Setti
                     webapp_url=f"http://{HOST}:{port}/webapp/", webapp_short_name="table",
                     webapp_host=HOST, webapp_port=port, rate_chat_interval=0.0,
                     rate_private_burst=30, rate_group_per_minute=1_000_000,
-                    rate_global_per_second=1_000_000, health_port=0)
+                    rate_global_per_second=1_000_000, health_port=0,
+                    # a person sees their chat beside their page here: the chat follows
+                    # every move, page open or not
+                    webapp_hold_chats=False)
 
 
 def _listen(port: int) -> socket.socket:

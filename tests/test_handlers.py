@@ -546,7 +546,9 @@ async def test_bot_api_calls_per_move_and_the_round_summary_in_the_closed_table(
     assert 5 <= kinds["end"][0] <= 5 + len(people) and len(kinds["end"]) == 1
     # four calls an action, and at a round's and the match's end a batch of deletes a player
     ends = len(kinds["round"]) + len(kinds["end"])
-    assert total / presses <= 4.0 + (1 + len(people) * ends) / presses, (total, presses)
+    # (in integers: the usual game sits exactly on the bound, where a float division may
+    # land one unit of rounding above it)
+    assert total <= 4 * presses + 1 + len(people) * ends, (total, presses)
 
 
 async def _play_until_unpublished(h: Harness, match_id: int, rng: random.Random, stop):

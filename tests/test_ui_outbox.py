@@ -181,7 +181,7 @@ async def test_coalescing_keeps_different_kinds_and_messages_apart(bot, clock):
     box.send(GROUP, "first")
     box.edit_text(GROUP, 7, "a1")
     box.edit_text(GROUP, 8, "b1")
-    box.edit_markup(GROUP, 7, None)
+    box.edit_markup(GROUP, 7, "keys")  # (a keyboard: "a1" shows none)
     box.edit_text(GROUP, 7, "a2")   # the last op on 7 is a markup edit: no merge
     box.edit_text(GROUP, 8, "b2")   # merges into b1
     await box.drain()
@@ -310,6 +310,47 @@ async def test_message_not_modified_is_success(bot, clock):
                 "reply markup are exactly the same")))
     assert await box.edit_text(GROUP, 7, "same") is True
     assert errors == []
+
+
+async def test_an_edit_to_what_a_message_shows_is_never_asked_for(bot, clock):
+    """Issue 33: Telegram refuses an edit that changes nothing («message is not modified»),
+    and it would cost a request of the chat's rate: an edit to the text and keyboard the
+    outbox last sent or edited a message to is done without a request; any change, a
+    failed edit, a photo or a delete makes the next edit go out again."""
+    from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+    def keys(label):
+        return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
+            text=label, callback_data=label)]])
+
+    box = make(bot, clock)
+    sent = await box.send(USER, "hand", reply_markup=keys("a"))
+    mid = sent.message_id
+    assert await box.edit_text(USER, mid, "hand", reply_markup=keys("a")) is True
+    assert await box.edit_markup(USER, mid, keys("a")) is True
+    assert [m for m, _, _ in bot.calls] == ["send_message"]
+    await box.edit_text(USER, mid, "hand")  # the keyboard goes: a change
+    await box.edit_text(USER, mid, "hand")
+    await box.edit_markup(USER, mid, None)
+    await box.edit_markup(USER, mid, keys("b"))
+    await box.edit_text(USER, mid, "hand", reply_markup=keys("b"))
+    await box.edit_text(USER, mid, "hand 2", reply_markup=keys("b"))
+    assert [(m, kw.get("text")) for m, kw, _ in bot.calls[1:]] == [
+        ("edit_message_text", "hand"), ("edit_message_reply_markup", None),
+        ("edit_message_text", "hand 2")]
+    # a failed edit: what the message shows is not known, the next edit is made
+    bot.failures.append((any_call("edit_message_text"), TelegramBadRequest(
+        METHOD, "Bad Request: message to edit not found")))
+    assert await box.edit_text(USER, mid, "hand 3") is None
+    await box.edit_text(USER, mid, "hand 2", reply_markup=keys("b"))
+    assert len(bot.calls) == 6
+    # a message never seen by this outbox (a restart): its edit is made
+    await box.edit_text(USER, 5, "x")
+    assert len(bot.calls) == 7
+    # a deleted one is forgotten
+    await box.delete(USER, mid)
+    await box.edit_text(USER, mid, "hand 2", reply_markup=keys("b"))
+    assert [m for m, _, _ in bot.calls[-2:]] == ["delete_message", "edit_message_text"]
 
 
 async def test_forbidden_goes_to_the_callback_and_the_queue_goes_on(bot, clock):
@@ -458,7 +499,7 @@ async def test_an_edit_of_a_message_still_being_sent_follows_its_send(bot, clock
     box = make(bot, clock)
     sent = box.send(USER, "your turn")
     edited = box.edit_text(USER, sent, "taken away")
-    merged = box.edit_markup(USER, sent, None)
+    merged = box.edit_markup(USER, sent, "keys")
     assert not sent.done()
     message = await sent
     assert await edited is True and await merged is True

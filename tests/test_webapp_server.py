@@ -416,3 +416,43 @@ async def test_a_fault_of_the_server_is_one_error_line_not_a_traceback(tmp_path,
             assert "RuntimeError" in line and "test_webapp_server.py:" in line, line
         finally:
             await client.close()
+
+
+async def test_a_button_pressed_in_the_chat_while_a_page_is_open_updates_that_chat(tmp_path):
+    """Issue 33: a person whose page is open has their hand message held back, but one who
+    presses a move button in the private chat is looking at the chat: the pressed message
+    shows the match as it is at once (its keyboard gone), while the others, in their pages,
+    are left as they are."""
+    from ui import compose
+
+    async with Harness(tmp_path, settings=WEBAPP) as h:
+        match_id = await _started(h)
+        client = await _client(h)
+        streams = []
+        try:
+            view = await h.app.service.store.view(match_id)
+            for p in PEOPLE:
+                r = await client.get(f"/webapp/api/state?m={match_id}",
+                                     headers=auth(init_data(p)))
+                token = (await r.json())["token"]
+                streams.append(await client.get(
+                    f"/webapp/api/stream?token={token}&since={view.version}"))
+            for _ in range(500):
+                if h.app.pages.watching(match_id) == {p.id for p in PEOPLE}:
+                    break
+                await asyncio.sleep(0.01)
+            mover, pressed = h.the_live_keyboard(PEOPLE)
+            others = {p.id: [(m.text, m.markup) for m in h.tg.chat(p.id)]
+                      for p in PEOPLE if p is not mover}
+            await h.press(mover, pressed, data=pressed.move_buttons()[0].callback_data)
+            now = await h.app.service.store.view(match_id)
+            assert now.version > view.version
+            assert not pressed.move_buttons()
+            locale = await h.app.languages.of_user(mover.id)
+            assert pressed.text == compose.hand_text(
+                locale, now.hand_for(mover.id), now.table, tr=h.app.tr)
+            assert {p: [(m.text, m.markup) for m in h.tg.chat(p)] for p in others} == others
+        finally:
+            for s in streams:
+                s.close()
+            await client.close()

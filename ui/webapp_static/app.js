@@ -99,6 +99,7 @@
   function online(on) { $("live").classList.toggle("off", !on); $("live").title = on ? "" : labels.offline || ""; }
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") load().then(() => { if (!pollTimer) follow(); });
+    else if (source) { source.close(); source = null; }  // not looking: the chat takes over
   });
 
   // -- drawing tiles -----------------------------------------------------------------------------
