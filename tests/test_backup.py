@@ -112,6 +112,8 @@ def test_a_sqlite_backup_is_one_commit_while_a_writer_goes_on(tmp_path):
     writer.execute("CREATE TABLE total (n INTEGER)")
     writer.execute("INSERT INTO total VALUES (0)")
     stop = threading.Event()
+    committed = threading.Condition()
+    commits = [0]
 
     def write() -> None:
         i = 0
@@ -121,12 +123,22 @@ def test_a_sqlite_backup_is_one_commit_while_a_writer_goes_on(tmp_path):
             writer.execute("INSERT INTO moves VALUES (?)", (i,))
             writer.execute("UPDATE total SET n = n + 1")
             writer.execute("COMMIT")
+            with committed:
+                commits[0] = i
+                committed.notify_all()
+
+    def after(n: int) -> None:
+        """Wait until the writer committed more than ``n`` (a busy machine may not have run
+        it yet)."""
+        with committed:
+            assert committed.wait_for(lambda: commits[0] > n, timeout=60), "no commit"
 
     thread = threading.Thread(target=write)
     thread.start()
     seen = []
     try:
         for k in range(5):
+            after(seen[-1] if seen else 0)  # each backup comes after more commits
             path = tmp_path / f"copy{k}.sqlite3"
             backup(db, path)
             copy = sqlite3.connect(path)

@@ -45,9 +45,11 @@ async def pg_head(pg_server):
 
 
 class Worker:
-    """One worker: the whole bot built for a cluster over ``url``, its Bot API ``tg``."""
+    """One worker: the whole bot built for a cluster over ``url``, its Bot API ``tg``.  Its
+    lease (10 s) is longer than a heartbeat a busy machine may hold up: no test here waits
+    for one to run out (those drive :class:`Cluster` directly)."""
 
-    def __init__(self, url: str, tg: FakeTelegram, lease: float = 3.0,
+    def __init__(self, url: str, tg: FakeTelegram, lease: float = 10.0,
                  webapp: bool = False) -> None:
         self.url, self.tg, self.lease, self.webapp = url, tg, lease, webapp
 
