@@ -80,6 +80,19 @@ def _shown_version(message: Any) -> int | None:
     return None
 
 
+async def _pressable(query: CallbackQuery, app: App, locale: str, match_id: int, user: int,
+                     version: int) -> Result | None:
+    """The views of a press that changes nothing (building a move, choosing a target), if
+    :meth:`service.play.Play.check_press` takes it; else the refusal is told (a match gone:
+    its button is out of date) and None."""
+    res = await app.service.play.check_press(match_id, user, version)
+    if res.ok:
+        return res
+    gone = res.error == ErrorCode.NOT_FOUND
+    await _refused(query, app, locale, res, "err-stale-button" if gone else None)
+    return None
+
+
 async def on_play(query: CallbackQuery, callback_data: PlayCb, app: App, locale: str) -> None:
     """A :class:`~ui.callbacks.PlayCb` button: ``p`` plays its placements as one move
     (RULES.md §2.0.4); ``b`` shows the move being built with its placements so far
@@ -93,11 +106,8 @@ async def on_play(query: CallbackQuery, callback_data: PlayCb, app: App, locale:
         option = MoveOption(first.tile, first.end, first.closed, first.along, tuple(more))
         await _act(query, app, locale, cb.game, option, None, cb.ver)
         return
-    res = await app.service.play.check_press(cb.game, user, cb.ver)
-    if not res.ok:
-        # a match gone or over: the move being built is out of date
-        gone = res.error == ErrorCode.NOT_FOUND
-        await _refused(query, app, locale, res, "err-stale-button" if gone else None)
+    res = await _pressable(query, app, locale, cb.game, user, cb.ver)
+    if res is None:  # a match gone or over: the move being built is out of date
         return
     hand = res.hand_for(user)
     chosen = list(cb.placements) if cb.act == "b" else None
@@ -122,10 +132,8 @@ async def on_place(query: CallbackQuery, callback_data: PlaceCb, app: App, local
     if cb.act == "p":
         await _act(query, app, locale, cb.game, MoveOption.of(cb.placement), None, cb.ver)
         return
-    res = await app.service.play.check_press(cb.game, user, cb.ver)
-    if not res.ok:
-        gone = res.error == ErrorCode.NOT_FOUND
-        await _refused(query, app, locale, res, "err-stale-button" if gone else None)
+    res = await _pressable(query, app, locale, cb.game, user, cb.ver)
+    if res is None:
         return
     hand = res.hand_for(user)
     chosen = [cb.placement] if cb.act == "c" else None

@@ -36,6 +36,7 @@ import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy.engine import make_url
 
@@ -189,6 +190,12 @@ def _connect(file: Path) -> sqlite3.Connection:
 def _summary(conn: sqlite3.Connection) -> tuple[str | None, dict[str, int]]:
     """The schema revision and the matches by status, as ``conn`` sees them."""
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    return _summary_of(conn, tables)
+
+
+def _summary_of(conn: Any, tables: set[str]) -> tuple[str | None, dict[str, int]]:
+    """The schema revision and the matches by status of a database holding ``tables``,
+    read through ``conn`` (sqlite3 or psycopg: both ``execute`` and iterate alike)."""
     revision = None
     if "alembic_version" in tables:
         row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
@@ -343,14 +350,7 @@ def _pg_summary(conn) -> tuple[str | None, dict[str, int]]:
     tables = {r[0] for r in conn.execute(
         "SELECT table_name FROM information_schema.tables WHERE table_schema = "
         "current_schema()")}
-    revision = None
-    if "alembic_version" in tables:
-        row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
-        revision = row[0] if row else None
-    matches = {}
-    if "matches" in tables:
-        matches = dict(conn.execute("SELECT status, count(*) FROM matches GROUP BY status"))
-    return revision, matches
+    return _summary_of(conn, tables)
 
 
 def _run(args: list[str], env: dict[str, str], what: str) -> None:
