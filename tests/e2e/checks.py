@@ -128,8 +128,9 @@ def _view_table(lay: Any) -> set[tuple[int, int]]:
 
 def _public(view: TableView) -> set[tuple[int, int]]:
     """The tiles a table may name: those on it, Колбаса's tile turned over, and the tiles
-    the round's log names (a placed tile a cut took off the table, a turned-over tile sent
-    back to its queue: everybody saw them, RULES.md §2.12 rules 4–5)."""
+    the round's log names (every placement of a move, a placed tile a cut took off the
+    table, a turned-over tile sent back to its queue: everybody saw them, RULES.md §2.12
+    rules 4–5)."""
     out = _view_table(view.layout)
     s = view.layout.sausage
     if s is not None and s.turned is not None:
@@ -137,6 +138,9 @@ def _public(view: TableView) -> set[tuple[int, int]]:
     for note in view.notes:
         if note.kind in ("led", "played") and note.tile:
             out.add(_pair(engine.Tile.parse(note.tile, 12)))
+            # a move of several tiles (RULES.md §2.0.4; the sea goat's extra lead of [0|0]
+            # and [6|6], §2.4) names every one of its placements
+            out |= {_pair(engine.Tile.parse(more[0], 12)) for more in note.tiles or ()}
         elif note.kind == "sent_back":
             out |= set(tiles_in(str(dict(note.args).get("tile", ""))))
     return out
